@@ -1,0 +1,598 @@
+//! The apiserver's objects as the engine keeps them: nodes, leases, pods and their taints.
+//!
+//! Every write goes through [`Api`], which counts it and announces it to watchers after the
+//! informer latency, the way a real apiserver feeds controllers through watches. Controllers read
+//! what their informers show ([`Versioned::observed`]), never the freshest write, so a pass that
+//! runs a few milliseconds after a heartbeat can still miss it.
+
+use crate::scenario::Toleration;
+use crate::time::Millis;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Index of a node in [`Api::nodes`].
+pub type NodeId = usize;
+/// Index of a pod in [`Api::pods`].
+pub type PodId = usize;
+
+/// A condition's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CondStatus {
+    /// `True`.
+    True,
+    /// `False`.
+    False,
+    /// `Unknown`.
+    Unknown,
+}
+
+impl fmt::Display for CondStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CondStatus::True => "True",
+            CondStatus::False => "False",
+            CondStatus::Unknown => "Unknown",
+        })
+    }
+}
+
+/// Why a condition has its status, as the `reason` field says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// Posted by a healthy kubelet.
+    Kubelet,
+    /// Set by the node lifecycle controller: "Kubelet stopped posting node status."
+    NodeStatusUnknown,
+    /// Set by the node lifecycle controller: "Kubelet never posted node status."
+    NodeStatusNeverUpdated,
+}
+
+/// One node condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Condition {
+    /// Status.
+    pub status: CondStatus,
+    /// `lastHeartbeatTime`, ms (kubelet clock).
+    pub heartbeat: Millis,
+    /// `lastTransitionTime`, ms.
+    pub transition: Millis,
+    /// `reason`.
+    pub reason: Reason,
+}
+
+/// The conditions the node lifecycle controller looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeStatus {
+    /// `Ready`.
+    pub ready: Option<Condition>,
+    /// `MemoryPressure`.
+    pub memory_pressure: Option<Condition>,
+    /// `DiskPressure`.
+    pub disk_pressure: Option<Condition>,
+    /// `PIDPressure`.
+    pub pid_pressure: Option<Condition>,
+}
+
+impl NodeStatus {
+    /// The status a healthy kubelet posts at `now`, keeping transition times that did not change.
+    pub fn healthy(now: Millis, previous: &NodeStatus) -> NodeStatus {
+        let cond = |prev: Option<Condition>, status: CondStatus| {
+            let transition = match prev {
+                Some(p) if p.status == status => p.transition,
+                _ => now,
+            };
+            Some(Condition {
+                status,
+                heartbeat: now,
+                transition,
+                reason: Reason::Kubelet,
+            })
+        };
+        NodeStatus {
+            ready: cond(previous.ready, CondStatus::True),
+            memory_pressure: cond(previous.memory_pressure, CondStatus::False),
+            disk_pressure: cond(previous.disk_pressure, CondStatus::False),
+            pid_pressure: cond(previous.pid_pressure, CondStatus::False),
+        }
+    }
+
+    /// The Ready status, `None` when the node never posted one.
+    pub fn ready_status(&self) -> Option<CondStatus> {
+        self.ready.map(|c| c.status)
+    }
+}
+
+/// A value as written to the apiserver, with the previous one kept for informers that have not
+/// caught up yet. Two versions suffice: writes to one object are far further apart than the
+/// informer latency.
+#[derive(Debug, Clone, Copy)]
+pub struct Versioned<T: Copy> {
+    cur: T,
+    cur_visible_at: Millis,
+    prev: T,
+}
+
+impl<T: Copy> Versioned<T> {
+    /// A value that every informer already shows.
+    pub fn new(v: T) -> Self {
+        Versioned {
+            cur: v,
+            cur_visible_at: Millis::MIN,
+            prev: v,
+        }
+    }
+
+    /// The newest written value (what a live GET returns).
+    pub fn latest(&self) -> T {
+        self.cur
+    }
+
+    /// What an informer shows at `now`.
+    pub fn observed(&self, now: Millis) -> T {
+        if now >= self.cur_visible_at {
+            self.cur
+        } else {
+            self.prev
+        }
+    }
+
+    /// Whether an informer at `now` is behind the newest write.
+    pub fn is_stale(&self, now: Millis) -> bool {
+        now < self.cur_visible_at
+    }
+
+    /// Writes `v` at `now`, visible to informers from `visible_at`.
+    pub fn write(&mut self, now: Millis, v: T, visible_at: Millis) {
+        if now >= self.cur_visible_at {
+            self.prev = self.cur;
+        }
+        self.cur = v;
+        self.cur_visible_at = visible_at;
+    }
+}
+
+/// A taint effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Effect {
+    /// `NoSchedule`.
+    NoSchedule,
+    /// `PreferNoSchedule`.
+    PreferNoSchedule,
+    /// `NoExecute`.
+    NoExecute,
+}
+
+impl fmt::Display for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Effect::NoSchedule => "NoSchedule",
+            Effect::PreferNoSchedule => "PreferNoSchedule",
+            Effect::NoExecute => "NoExecute",
+        })
+    }
+}
+
+/// `node.kubernetes.io/not-ready`.
+pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// `node.kubernetes.io/unreachable`.
+pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+/// `node.kubernetes.io/unschedulable`.
+pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+/// `node.kubernetes.io/memory-pressure`.
+pub const TAINT_MEMORY_PRESSURE: &str = "node.kubernetes.io/memory-pressure";
+/// `node.kubernetes.io/disk-pressure`.
+pub const TAINT_DISK_PRESSURE: &str = "node.kubernetes.io/disk-pressure";
+/// `node.kubernetes.io/pid-pressure`.
+pub const TAINT_PID_PRESSURE: &str = "node.kubernetes.io/pid-pressure";
+/// `node.kubernetes.io/network-unavailable`.
+pub const TAINT_NETWORK_UNAVAILABLE: &str = "node.kubernetes.io/network-unavailable";
+/// The label that keeps a node out of zone disruption counting.
+pub const LABEL_EXCLUDE_DISRUPTION: &str = "node.kubernetes.io/exclude-disruption";
+
+/// A taint on a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taint {
+    /// Key.
+    pub key: String,
+    /// Value (the node lifecycle controller's taints have none).
+    pub value: String,
+    /// Effect.
+    pub effect: Effect,
+    /// `timeAdded`, ms; shown only, never read by taint eviction.
+    pub time_added: Millis,
+}
+
+impl Taint {
+    /// A value-less taint added at `now`.
+    pub fn new(key: &str, effect: Effect, now: Millis) -> Taint {
+        Taint {
+            key: key.to_string(),
+            value: String::new(),
+            effect,
+            time_added: now,
+        }
+    }
+
+    /// `key:Effect`, as the timeline shows taints.
+    pub fn label(&self) -> String {
+        format!("{}:{}", self.key, self.effect)
+    }
+}
+
+/// Whether `t` tolerates `taint` (the `ToleratesTaint` helper of `k8s.io/api/core/v1`).
+pub fn tolerates(t: &Toleration, taint: &Taint) -> bool {
+    if t.effect.is_some_and(|e| e != taint.effect) {
+        return false;
+    }
+    if !t.key.is_empty() && t.key != taint.key {
+        return false;
+    }
+    if t.exists {
+        true
+    } else {
+        t.value == taint.value
+    }
+}
+
+/// Index of the first toleration that tolerates each taint, or `None` if some taint is not
+/// tolerated (`GetMatchingTolerations` in `pkg/util/tolerations`/`taint_eviction.go`).
+pub fn matching_tolerations(taints: &[Taint], tolerations: &[Toleration]) -> Option<Vec<usize>> {
+    taints
+        .iter()
+        .map(|taint| tolerations.iter().position(|t| tolerates(t, taint)))
+        .collect()
+}
+
+/// How long the used tolerations allow a pod to stay (`getMinTolerationTime`): `Some(0)` when any
+/// used toleration has no positive seconds or none was used, the minimum positive seconds
+/// otherwise, and `None` (forever) when every used toleration has no seconds at all.
+pub fn min_toleration_seconds(used: &[&Toleration]) -> Option<i64> {
+    if used.is_empty() {
+        return Some(0);
+    }
+    let mut min: Option<i64> = None;
+    for t in used {
+        if let Some(s) = t.toleration_seconds {
+            if s <= 0 {
+                return Some(0);
+            }
+            min = Some(min.map_or(s, |m| m.min(s)));
+        }
+    }
+    min
+}
+
+/// A node object with its lease.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Name.
+    pub name: String,
+    /// The zone key the node lifecycle controller groups by (`region:\0:zone`).
+    pub zone_key: String,
+    /// Zone, as shown.
+    pub zone: String,
+    /// Labels.
+    pub labels: BTreeMap<String, String>,
+    /// `maxPods` of its kubelet.
+    pub max_pods: u32,
+    /// `creationTimestamp`, ms.
+    pub created_at: Millis,
+    /// Whether the object exists.
+    pub exists: bool,
+    /// `.status` conditions.
+    pub status: Versioned<NodeStatus>,
+    /// The Lease's `renewTime`, `None` when there is no Lease.
+    pub lease: Versioned<Option<Millis>>,
+    /// `.spec.taints`.
+    pub taints: Vec<Taint>,
+    /// `.spec.unschedulable` (cordon).
+    pub unschedulable: bool,
+    /// Pods bound to the node whose objects still exist.
+    pub pods: Vec<PodId>,
+}
+
+impl Node {
+    /// Whether the node has a taint with this key and effect.
+    pub fn has_taint(&self, key: &str, effect: Effect) -> bool {
+        self.taints
+            .iter()
+            .any(|t| t.key == key && t.effect == effect)
+    }
+
+    /// The NoExecute taints.
+    pub fn no_execute_taints(&self) -> Vec<Taint> {
+        self.taints
+            .iter()
+            .filter(|t| t.effect == Effect::NoExecute)
+            .cloned()
+            .collect()
+    }
+}
+
+/// A pod object, plus whether its containers run.
+#[derive(Debug, Clone)]
+pub struct Pod {
+    /// Name.
+    pub name: String,
+    /// Index of its workload in the scenario.
+    pub workload: usize,
+    /// StatefulSet ordinal.
+    pub ordinal: Option<u32>,
+    /// `.spec.nodeName`.
+    pub node: Option<NodeId>,
+    /// Tolerations after admission.
+    pub tolerations: Vec<Toleration>,
+    /// `terminationGracePeriodSeconds`.
+    pub grace_seconds: i64,
+    /// `creationTimestamp`, ms.
+    pub created_at: Millis,
+    /// The `Ready` condition: `None` until the kubelet first reports.
+    pub ready: Option<bool>,
+    /// When deletion was requested (`deletionTimestamp` minus the grace period), ms.
+    pub deletion_requested_at: Option<Millis>,
+    /// When the object was removed, ms.
+    pub removed_at: Option<Millis>,
+    /// Whether its containers are running on the node.
+    pub running: bool,
+    /// The pod this one replaces, if a controller created it after a deletion.
+    pub replaces: Option<PodId>,
+}
+
+impl Pod {
+    /// Whether the object still exists.
+    pub fn exists(&self) -> bool {
+        self.removed_at.is_none()
+    }
+
+    /// Whether the pod counts as active for its controller (`IsPodActive`): not being deleted.
+    pub fn is_active(&self) -> bool {
+        self.exists() && self.deletion_requested_at.is_none()
+    }
+}
+
+/// Counts of API writes over the recorded part of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Writes {
+    /// Lease PUTs by kubelets.
+    pub lease_updates: u64,
+    /// Node status PATCHes by kubelets.
+    pub node_status_patches: u64,
+    /// Node status PUTs by the node lifecycle controller (Ready=Unknown).
+    pub node_status_updates_by_controller: u64,
+    /// Pod status writes (NotReady marking, Ready reports, DisruptionTarget conditions).
+    pub pod_status_updates: u64,
+    /// Node taint PATCHes.
+    pub taint_patches: u64,
+    /// Pod creations.
+    pub pod_creates: u64,
+    /// Pod bindings by the scheduler.
+    pub pod_binds: u64,
+    /// Pod DELETE requests (graceful and final).
+    pub pod_deletes: u64,
+}
+
+/// A change that watchers are told about after the informer latency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// A node's condition statuses changed (not just heartbeat times).
+    NodeConditions(NodeId),
+    /// A node's taints changed.
+    NodeTaints(NodeId),
+    /// A pod was created.
+    PodCreated(PodId),
+    /// A pod was bound to a node.
+    PodBound(PodId),
+    /// A pod got its deletion timestamp.
+    PodDeleting(PodId),
+    /// A pod object was removed.
+    PodRemoved(PodId),
+}
+
+/// The apiserver: objects, write counts and pending watch notifications.
+#[derive(Debug, Clone, Default)]
+pub struct Api {
+    /// Nodes by index.
+    pub nodes: Vec<Node>,
+    /// Pods by index; removed pods stay with `removed_at` set.
+    pub pods: Vec<Pod>,
+    /// Writes counted from time 0.
+    pub writes: Writes,
+    /// Informer latency, ms.
+    pub watch_latency: Millis,
+    /// API round trip, ms.
+    pub api_latency: Millis,
+    /// Notifications not yet delivered: (delivery time, change).
+    pub outbox: Vec<(Millis, Watch)>,
+    /// Node index by name.
+    pub node_names: BTreeMap<String, NodeId>,
+}
+
+impl Api {
+    /// Adds a node object; returns its index.
+    pub fn add_node(&mut self, node: Node) -> NodeId {
+        let id = self.nodes.len();
+        self.node_names.insert(node.name.clone(), id);
+        self.nodes.push(node);
+        id
+    }
+
+    /// Counts a write made at `now` if it falls in the recorded window.
+    pub fn count(&mut self, now: Millis, f: impl FnOnce(&mut Writes)) {
+        if now >= 0 {
+            f(&mut self.writes);
+        }
+    }
+
+    fn notify(&mut self, now: Millis, w: Watch) {
+        self.outbox.push((now + self.watch_latency, w));
+    }
+
+    /// A kubelet's status PATCH at `now`.
+    pub fn patch_node_status(&mut self, now: Millis, node: NodeId, status: NodeStatus) {
+        let landed = now + self.api_latency;
+        let visible = landed + self.watch_latency;
+        let n = &mut self.nodes[node];
+        let changed = conditions_differ(&n.status.latest(), &status);
+        n.status.write(now, status, visible);
+        self.count(now, |w| w.node_status_patches += 1);
+        if changed {
+            self.outbox.push((visible, Watch::NodeConditions(node)));
+        }
+    }
+
+    /// The node lifecycle controller's status PUT at `now`.
+    pub fn update_node_status_by_controller(
+        &mut self,
+        now: Millis,
+        node: NodeId,
+        status: NodeStatus,
+    ) {
+        let n = &mut self.nodes[node];
+        let changed = conditions_differ(&n.status.latest(), &status);
+        n.status.write(now, status, now + self.watch_latency);
+        self.count(now, |w| w.node_status_updates_by_controller += 1);
+        if changed {
+            self.notify(now, Watch::NodeConditions(node));
+        }
+    }
+
+    /// A kubelet's Lease PUT at `now`.
+    pub fn renew_lease(&mut self, now: Millis, node: NodeId) {
+        let landed = now + self.api_latency;
+        let visible = landed + self.watch_latency;
+        self.nodes[node].lease.write(now, Some(now), visible);
+        self.count(now, |w| w.lease_updates += 1);
+    }
+
+    /// Adds and removes taints on a node in one PATCH; returns whether anything changed.
+    pub fn swap_taints(
+        &mut self,
+        now: Millis,
+        node: NodeId,
+        add: &[Taint],
+        remove: &[(&str, Effect)],
+    ) -> bool {
+        let n = &mut self.nodes[node];
+        let before = n.taints.len();
+        n.taints
+            .retain(|t| !remove.iter().any(|(k, e)| t.key == *k && t.effect == *e));
+        let mut changed = n.taints.len() != before;
+        for t in add {
+            if !n.has_taint(&t.key, t.effect) {
+                n.taints.push(t.clone());
+                changed = true;
+            }
+        }
+        if changed {
+            self.count(now, |w| w.taint_patches += 1);
+            self.notify(now, Watch::NodeTaints(node));
+        }
+        changed
+    }
+
+    /// Creates a pod; returns its index.
+    pub fn create_pod(&mut self, now: Millis, pod: Pod) -> PodId {
+        let id = self.pods.len();
+        self.pods.push(pod);
+        self.count(now, |w| w.pod_creates += 1);
+        self.notify(now, Watch::PodCreated(id));
+        id
+    }
+
+    /// Binds a pod to a node.
+    pub fn bind_pod(&mut self, now: Millis, pod: PodId, node: NodeId) {
+        self.pods[pod].node = Some(node);
+        self.nodes[node].pods.push(pod);
+        self.count(now, |w| w.pod_binds += 1);
+        self.notify(now, Watch::PodBound(pod));
+    }
+
+    /// Sets a pod's Ready condition; returns whether it changed.
+    pub fn set_pod_ready(&mut self, now: Millis, pod: PodId, ready: bool) -> bool {
+        let p = &mut self.pods[pod];
+        if p.ready == Some(ready) {
+            return false;
+        }
+        p.ready = Some(ready);
+        self.count(now, |w| w.pod_status_updates += 1);
+        true
+    }
+
+    /// A graceful DELETE: sets the deletion timestamp. Returns false if already deleting.
+    pub fn request_pod_deletion(&mut self, now: Millis, pod: PodId) -> bool {
+        let p = &mut self.pods[pod];
+        if !p.exists() || p.deletion_requested_at.is_some() {
+            return false;
+        }
+        p.deletion_requested_at = Some(now);
+        self.count(now, |w| w.pod_deletes += 1);
+        self.notify(now, Watch::PodDeleting(pod));
+        true
+    }
+
+    /// Removes a pod object (the kubelet's final delete, or a force delete).
+    pub fn remove_pod(&mut self, now: Millis, pod: PodId) -> bool {
+        if !self.pods[pod].exists() {
+            return false;
+        }
+        let p = &mut self.pods[pod];
+        p.removed_at = Some(now);
+        p.running = false;
+        if let Some(n) = p.node {
+            self.nodes[n].pods.retain(|&q| q != pod);
+        }
+        self.count(now, |w| w.pod_deletes += 1);
+        self.notify(now, Watch::PodRemoved(pod));
+        true
+    }
+}
+
+fn conditions_differ(a: &NodeStatus, b: &NodeStatus) -> bool {
+    let s = |c: Option<Condition>| c.map(|c| c.status);
+    s(a.ready) != s(b.ready)
+        || s(a.memory_pressure) != s(b.memory_pressure)
+        || s(a.disk_pressure) != s(b.disk_pressure)
+        || s(a.pid_pressure) != s(b.pid_pressure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tol(key: &str, effect: Option<Effect>, secs: Option<i64>) -> Toleration {
+        Toleration {
+            key: key.into(),
+            exists: true,
+            value: String::new(),
+            effect,
+            toleration_seconds: secs,
+            source: crate::scenario::TolerationSource::Spec,
+        }
+    }
+
+    #[test]
+    fn min_toleration_time_matches_upstream_table() {
+        // G68: TestGetMinTolerationTime.
+        assert_eq!(min_toleration_seconds(&[]), Some(0));
+        let forever = tol("a", Some(Effect::NoExecute), None);
+        let one = tol("a", Some(Effect::NoExecute), Some(1));
+        let two = tol("a", Some(Effect::NoExecute), Some(2));
+        assert_eq!(min_toleration_seconds(&[&forever]), None);
+        assert_eq!(min_toleration_seconds(&[&one, &two]), Some(1));
+        assert_eq!(min_toleration_seconds(&[&one, &forever]), Some(1));
+        assert_eq!(min_toleration_seconds(&[&forever, &one]), Some(1));
+        let zero = tol("a", Some(Effect::NoExecute), Some(0));
+        assert_eq!(min_toleration_seconds(&[&two, &zero]), Some(0));
+    }
+
+    #[test]
+    fn versioned_hides_writes_until_visible() {
+        let mut v = Versioned::new(1);
+        v.write(100, 2, 110);
+        assert_eq!(v.observed(105), 1);
+        assert_eq!(v.observed(110), 2);
+        assert_eq!(v.latest(), 2);
+        v.write(200, 3, 210);
+        assert_eq!(v.observed(205), 2);
+    }
+}

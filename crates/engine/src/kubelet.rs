@@ -1,0 +1,172 @@
+//! The kubelet's heartbeats: the node status loop.
+//!
+//! Follows `syncNodeStatus`/`updateNodeStatus`/`tryUpdateNodeStatus` in
+//! `pkg/kubelet/kubelet_node_status.go`: the loop runs every `nodeStatusUpdateFrequency` (with 4%
+//! sliding jitter from 1.23), and patches only when the status changed or
+//! `nodeStatusReportFrequency` has passed since the last report. While the apiserver is out of
+//! reach each tick makes up to `nodeStatusUpdateRetry` (5) attempts and gives up until the next.
+//! The Lease loop lives in [`crate::lease`].
+
+use crate::api::{Api, CondStatus, NodeId, NodeStatus};
+use crate::rng::{Rng, Stream};
+use crate::scenario::ActionKind;
+use crate::time::{format_go_duration, Millis};
+use crate::timeline::{Event, EventKind, Log};
+
+/// The kubelet settings that shape its heartbeats.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KubeletSettings {
+    /// `nodeStatusUpdateFrequency`, ms.
+    pub update: Millis,
+    /// `nodeStatusReportFrequency`, ms.
+    pub report: Millis,
+    /// Lease renew interval (a quarter of `nodeLeaseDurationSeconds`), ms.
+    pub lease_renew: Millis,
+    /// Jitter on the status loop (1.23+).
+    pub status_jitter: bool,
+    /// Jitter on the lease loop (1.22+).
+    pub lease_jitter: bool,
+    /// One-time random report offset after a change (1.33+).
+    pub report_offset: bool,
+}
+
+/// Up to 5 attempts per status tick (`nodeStatusUpdateRetry`).
+pub const NODE_STATUS_UPDATE_RETRY: u32 = 5;
+
+/// One node's kubelet.
+#[derive(Debug, Clone)]
+pub struct Kubelet {
+    /// The fault the node is in, if any.
+    pub fault: Option<ActionKind>,
+    /// Bumped when the process stops or restarts, so that stale loop wake-ups are ignored.
+    pub epoch: u32,
+    /// When the last status report succeeded (`lastStatusReportTime`); `None` after a restart.
+    pub last_report: Option<Millis>,
+    report_offset: Millis,
+    /// The current sleep of `backoffEnsureLease`, when the lease loop is retrying.
+    pub lease_backoff: Option<Millis>,
+    status_rng: Rng,
+    pub(crate) lease_rng: Rng,
+}
+
+impl Kubelet {
+    /// A healthy kubelet whose last report happened at `last_report`.
+    pub fn new(seed: u64, node: NodeId, last_report: Millis) -> Kubelet {
+        Kubelet {
+            fault: None,
+            epoch: 0,
+            last_report: Some(last_report),
+            report_offset: 0,
+            lease_backoff: None,
+            status_rng: Rng::stream(seed, Stream::KubeletStatus(node)),
+            lease_rng: Rng::stream(seed, Stream::KubeletLease(node)),
+        }
+    }
+
+    /// Whether the kubelet process runs.
+    pub fn running(&self) -> bool {
+        !matches!(
+            self.fault,
+            Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop)
+        )
+    }
+
+    /// Whether its requests reach the apiserver.
+    pub fn reachable(&self) -> bool {
+        self.fault.is_none()
+    }
+
+    /// Draws a uniform phase in `[0, period)` for a loop's first run.
+    pub fn phase(&mut self, period: Millis) -> Millis {
+        self.status_rng.below(period.max(1) as u64) as Millis
+    }
+
+    /// The wait after a loop iteration: `period·(1 + U[0, 0.04))` with jitter, else `period`
+    /// (`wait.JitterUntil(…, 0.04, sliding)`).
+    pub fn jittered(rng: &mut Rng, period: Millis, jitter: bool) -> Millis {
+        if jitter {
+            period + (period as f64 * 0.04 * rng.unit()) as Millis
+        } else {
+            period
+        }
+    }
+
+    /// One run of the status loop at `now`; returns the wait until the next run.
+    pub fn sync_node_status(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        api: &mut Api,
+        log: &mut Log,
+        s: &KubeletSettings,
+    ) -> Millis {
+        let next =
+            Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency;
+        if !self.reachable() {
+            // All NODE_STATUS_UPDATE_RETRY attempts fail; nothing reaches the apiserver.
+            return next;
+        }
+        let current = api.nodes[n].status.latest();
+        let changed =
+            current.ready_status() != Some(CondStatus::True) || current.memory_pressure.is_none();
+        let since = self.last_report.map(|t| now - t);
+        let due = since.is_none_or(|d| d >= s.report + self.report_offset);
+        if !(changed || due) {
+            return next;
+        }
+        let status = NodeStatus::healthy(now, &current);
+        api.patch_node_status(now, n, status);
+        self.last_report = Some(now);
+        self.report_offset = if changed && s.report_offset {
+            // Uniform in [-R/2, +R/2].
+            (self.status_rng.unit() * s.report as f64) as Millis - s.report / 2
+        } else {
+            0
+        };
+        if changed && log.wants(now, EventKind::NodeReady) {
+            let before = current
+                .ready_status()
+                .map_or("no Ready condition".to_string(), |c| format!("Ready={c}"));
+            log.push(Event::new(now, EventKind::NodeReady, format!("kubelet posted Ready=True (the node showed {before}), its status loop patching at once because the status changed")).node(n));
+        }
+        if log.wants(now, EventKind::NodeStatusPatched) {
+            let why = if changed {
+                "the status changed".to_string()
+            } else {
+                match since {
+                    Some(d) => format!(
+                        "{} since the last report ≥ nodeStatusReportFrequency {}",
+                        format_go_duration(d),
+                        format_go_duration(s.report + self.report_offset)
+                    ),
+                    None => "first report after the kubelet started".to_string(),
+                }
+            };
+            log.push(
+                Event::new(
+                    now,
+                    EventKind::NodeStatusPatched,
+                    format!(
+                        "status loop (every nodeStatusUpdateFrequency {}): PATCH because {why}",
+                        format_go_duration(s.update)
+                    ),
+                )
+                .node(n),
+            );
+        }
+        next
+    }
+
+    /// The process stops (crash or kubelet stop): its loops end.
+    pub fn stop(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// A fresh process after a stop: no report yet, no cached lease.
+    pub fn restart(&mut self) {
+        self.epoch += 1;
+        self.last_report = None;
+        self.report_offset = 0;
+        self.lease_backoff = None;
+    }
+}

@@ -1,0 +1,267 @@
+//! The per-zone rate-limited timed queue of the node lifecycle controller.
+//!
+//! Follows `RateLimitedTimedQueue` and `TokenBucketRateLimiter` in
+//! `pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go`: a heap ordered by `processAt`,
+//! a de-duplicating set of names, and a token bucket with burst 1 that starts full.
+
+use crate::time::Millis;
+use std::collections::BTreeSet;
+
+/// A token bucket (`flowcontrol.NewTokenBucketRateLimiter(qps, burst)`); a QPS of 0 never accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenBucket {
+    /// Tokens per second.
+    pub qps: f64,
+    /// Most tokens held.
+    pub burst: f64,
+    tokens: f64,
+    last: Option<Millis>,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    pub fn new(qps: f64, burst: f64) -> TokenBucket {
+        TokenBucket {
+            qps,
+            burst,
+            tokens: burst,
+            last: None,
+        }
+    }
+
+    fn refill(&mut self, now: Millis) {
+        if let Some(last) = self.last {
+            if now > last {
+                self.tokens =
+                    (self.tokens + (now - last) as f64 / 1000.0 * self.qps).min(self.burst);
+            }
+        }
+        self.last = Some(self.last.map_or(now, |l| l.max(now)));
+    }
+
+    /// Takes a token if one is available (`TryAccept`).
+    pub fn try_accept(&mut self, now: Millis) -> bool {
+        if self.qps <= 0.0 {
+            return false;
+        }
+        self.refill(now);
+        // A tiny epsilon absorbs float error in the accumulation (0.1 × 10 s should be 1 token).
+        if self.tokens >= 1.0 - 1e-9 {
+            self.tokens = (self.tokens - 1.0).max(0.0);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether a token is available now, without taking it.
+    pub fn has_token(&mut self, now: Millis) -> bool {
+        if self.qps <= 0.0 {
+            return false;
+        }
+        self.refill(now);
+        self.tokens >= 1.0 - 1e-9
+    }
+}
+
+/// One queued node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueItem {
+    /// Node name.
+    pub value: String,
+    /// When it may be processed, ms.
+    pub process_at: Millis,
+    /// When it was added, ms.
+    pub added_at: Millis,
+}
+
+/// What the callback of [`RateLimitedTimedQueue::try_process`] decides for one item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TryResult {
+    /// Done: drop it from the heap (it stays in the set).
+    Done,
+    /// Try again after this many ms.
+    RetryAfter(Millis),
+}
+
+/// The queue (`RateLimitedTimedQueue`).
+#[derive(Debug, Clone)]
+pub struct RateLimitedTimedQueue {
+    heap: Vec<QueueItem>,
+    set: BTreeSet<String>,
+    /// The limiter.
+    pub limiter: TokenBucket,
+}
+
+impl RateLimitedTimedQueue {
+    /// An empty queue with a full bucket of burst 1 (`EvictionRateLimiterBurst`).
+    pub fn new(qps: f64) -> Self {
+        RateLimitedTimedQueue {
+            heap: Vec::new(),
+            set: BTreeSet::new(),
+            limiter: TokenBucket::new(qps, 1.0),
+        }
+    }
+
+    fn sort(&mut self) {
+        // Stable by process time, then by insertion, like a heap keyed on processAt.
+        self.heap.sort_by_key(|i| i.process_at);
+    }
+
+    /// Adds `value` unless it is already in the set; returns whether it was added.
+    pub fn add(&mut self, value: &str, now: Millis) -> bool {
+        if !self.set.insert(value.to_string()) {
+            return false;
+        }
+        self.heap.push(QueueItem {
+            value: value.to_string(),
+            process_at: now,
+            added_at: now,
+        });
+        self.sort();
+        true
+    }
+
+    /// Removes `value` from heap and set; returns whether it was in the set.
+    pub fn remove(&mut self, value: &str) -> bool {
+        self.heap.retain(|i| i.value != value);
+        self.set.remove(value)
+    }
+
+    /// Whether `value` is in the de-duplicating set.
+    pub fn contains(&self, value: &str) -> bool {
+        self.set.contains(value)
+    }
+
+    /// Whether the heap is empty.
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Items waiting in the heap.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    /// Processes due items while tokens last (`Try`). A token is spent even when the head item is
+    /// not due yet or its callback asks for a retry.
+    pub fn try_process(&mut self, now: Millis, mut f: impl FnMut(&QueueItem) -> TryResult) {
+        while !self.heap.is_empty() {
+            if !self.limiter.try_accept(now) {
+                break;
+            }
+            if self.heap[0].process_at > now {
+                break;
+            }
+            let item = self.heap.remove(0);
+            match f(&item) {
+                TryResult::Done => {}
+                TryResult::RetryAfter(wait) => {
+                    // Upstream adds 1ns to the wait; at 1 ms resolution it rounds up to 1 ms.
+                    self.heap.push(QueueItem {
+                        process_at: now + wait + 1,
+                        ..item
+                    });
+                    self.sort();
+                }
+            }
+        }
+    }
+
+    /// Replaces the limiter's rate (`SwapLimiter`): a no-op for the same rate; a new bucket
+    /// otherwise, pre-drained when the old one had no token to give at swap time.
+    pub fn swap_limiter(&mut self, qps: f64, now: Millis) {
+        if self.limiter.qps == qps {
+            return;
+        }
+        let had_token = self.limiter.has_token(now);
+        let mut fresh = TokenBucket::new(qps, 1.0);
+        if qps > 0.0 && !had_token {
+            fresh.try_accept(now);
+        }
+        self.limiter = fresh;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn g37_add_after_try_is_ignored_until_removed() {
+        let mut q = RateLimitedTimedQueue::new(1000.0);
+        q.add("first", 0);
+        q.add("second", 0);
+        q.add("third", 0);
+        q.remove("second");
+        let mut seen = Vec::new();
+        q.try_process(0, |i| {
+            seen.push(i.value.clone());
+            TryResult::Done
+        });
+        assert_eq!(seen, ["first", "third"]);
+        assert!(!q.add("first", 1), "still in the set after processing");
+        let mut again = 0;
+        q.try_process(10, |_| {
+            again += 1;
+            TryResult::Done
+        });
+        assert_eq!(again, 0);
+        q.remove("first");
+        assert!(q.add("first", 20));
+    }
+
+    #[test]
+    fn g38_retry_requeues_after_wait() {
+        let mut q = RateLimitedTimedQueue::new(1_000_000.0);
+        q.add("first", 1);
+        q.add("second", 2);
+        q.add("third", 3);
+        let mut order = Vec::new();
+        let mut retried = false;
+        q.try_process(3, |i| {
+            order.push(i.value.clone());
+            if i.value == "second" && !retried {
+                retried = true;
+                return TryResult::RetryAfter(2);
+            }
+            TryResult::Done
+        });
+        assert_eq!(order, ["first", "second", "third"]);
+        q.try_process(6, |i| {
+            order.push(format!("{}@{}", i.value, i.process_at));
+            TryResult::Done
+        });
+        assert_eq!(order.last().unwrap(), "second@6");
+    }
+
+    #[test]
+    fn g39_swap_limiter() {
+        let mut q = RateLimitedTimedQueue::new(0.1);
+        q.swap_limiter(0.0, 0);
+        assert!(!q.limiter.try_accept(1_000_000));
+        q.swap_limiter(5.5, 0);
+        assert_eq!(q.limiter.qps, 5.5);
+        let before = q.limiter.clone();
+        q.swap_limiter(5.5, 0);
+        assert_eq!(q.limiter, before);
+    }
+
+    #[test]
+    fn g40_three_nodes_ten_seconds_apart() {
+        let mut q = RateLimitedTimedQueue::new(0.1);
+        for n in ["a", "b", "c"] {
+            q.add(n, 0);
+        }
+        let mut times = Vec::new();
+        let mut t = 0;
+        while times.len() < 3 && t < 60_000 {
+            q.try_process(t, |_| {
+                times.push(t);
+                TryResult::Done
+            });
+            t += 100;
+        }
+        assert_eq!(times, [0, 10_000, 20_000]);
+    }
+}

@@ -1,0 +1,100 @@
+//! The readable timeline that `kubelife run FILE` prints.
+
+use crate::time::format_go_duration;
+use crate::Outcome;
+use std::fmt::Write;
+
+/// Renders events and summary as aligned text, one event per line.
+pub fn render_timeline(o: &Outcome) -> String {
+    let mut out = String::new();
+    let s = &o.summary;
+    let _ = writeln!(
+        out,
+        "kubelife: Kubernetes {} · seed {} · {}",
+        s.version,
+        s.seed,
+        format_go_duration(s.duration_ms)
+    );
+    for w in &o.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    let initial = o
+        .events
+        .iter()
+        .take_while(|e| e.at_ms == 0 && e.cause.starts_with("initial state"))
+        .count();
+    if initial > 0 {
+        let nodes = o.events[..initial]
+            .iter()
+            .filter(|e| e.kind == crate::EventKind::NodeRegistered)
+            .count();
+        let pods = o.events[..initial]
+            .iter()
+            .filter(|e| e.kind == crate::EventKind::PodCreated)
+            .count();
+        let _ = writeln!(
+            out,
+            "{:>10}  initial state: {nodes} nodes Ready, {pods} pods running",
+            "0s"
+        );
+    }
+    for e in &o.events[initial..] {
+        let mut subject = String::new();
+        if let Some(n) = &e.node {
+            subject.push_str(n);
+        }
+        if let Some(p) = &e.pod {
+            if !subject.is_empty() {
+                subject.push(' ');
+            }
+            subject.push_str(p);
+        }
+        if let Some(t) = &e.taint {
+            if !subject.is_empty() {
+                subject.push(' ');
+            }
+            subject.push_str(t);
+        }
+        if let (Some(z), Some(st)) = (&e.zone, &e.state) {
+            subject = format!("zone {z:?} → {st}");
+        }
+        let _ = writeln!(
+            out,
+            "{:>10}  {:<20}  {}",
+            format_go_duration(e.at_ms),
+            e.kind.to_string(),
+            subject
+        );
+        let _ = writeln!(out, "{:>10}  {:<20}  ↳ {}", "", "", e.cause);
+    }
+    let w = &s.api_writes;
+    let _ = writeln!(
+        out,
+        "\nAPI writes: {} lease updates ({}/min), {} node status patches ({}/min)",
+        w.lease_updates,
+        w.lease_updates_per_minute,
+        w.node_status_patches,
+        w.node_status_patches_per_minute
+    );
+    let ms = |v: Option<i64>| v.map_or("never".to_string(), format_go_duration);
+    for n in &s.nodes {
+        let _ = writeln!(
+            out,
+            "node {}: fault {}, Unknown {}, pods NotReady {}, NoExecute taint {}, deletions {}..{}, replacements Ready {} ({} of {} deleted pods replaced)",
+            n.node,
+            ms(n.fault_at_ms),
+            ms(n.unknown_at_ms),
+            ms(n.pods_not_ready_at_ms),
+            ms(n.taint_at_ms),
+            ms(n.first_deletion_at_ms),
+            ms(n.last_deletion_at_ms),
+            ms(n.replacements_ready_at_ms),
+            n.pods_replaced,
+            n.pods_deleted
+        );
+    }
+    for wl in &s.workloads {
+        let _ = writeln!(out, "workload {} ({:?}): {} desired, fewer Ready for {}, at least {} Ready, {} Ready at the end", wl.workload, wl.kind, wl.desired, format_go_duration(wl.not_fully_ready_ms), wl.min_ready, wl.ready_at_end);
+    }
+    out
+}

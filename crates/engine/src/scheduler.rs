@@ -1,0 +1,136 @@
+//! A small kube-scheduler: NoSchedule and NoExecute taints, per-node pod capacity, spreading.
+//!
+//! The filters mirror the `TaintToleration` and `NodeResourcesFit` (pod count) plugins; scoring
+//! prefers the node with the fewest pods of the same workload, then the fewest pods, then the
+//! lowest index, which keeps placements deterministic. Pods that fit nowhere wait and are retried
+//! when taints are removed or pods go away.
+
+use crate::api::{tolerates, Api, Effect, NodeId, PodId};
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind, Log};
+
+/// The scheduler's queue of pods that fit nowhere.
+#[derive(Debug, Clone, Default)]
+pub struct Scheduler {
+    /// Unschedulable pods, oldest first.
+    pub pending: Vec<PodId>,
+}
+
+/// Why a node does not fit a pod.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Misfit {
+    Taint(String),
+    TooManyPods,
+}
+
+fn fit(api: &Api, p: PodId, n: NodeId) -> Result<(), Misfit> {
+    let node = &api.nodes[n];
+    let pod = &api.pods[p];
+    for t in &node.taints {
+        if matches!(t.effect, Effect::NoSchedule | Effect::NoExecute)
+            && !pod.tolerations.iter().any(|tol| tolerates(tol, t))
+        {
+            return Err(Misfit::Taint(t.label()));
+        }
+    }
+    if node.pods.len() >= node.max_pods as usize {
+        return Err(Misfit::TooManyPods);
+    }
+    Ok(())
+}
+
+/// The node the scheduler would pick, or the reasons every node was refused.
+pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, String> {
+    let workload = api.pods[p].workload;
+    let mut best: Option<(usize, usize, NodeId)> = None;
+    let mut misfits: std::collections::BTreeMap<Misfit, usize> = std::collections::BTreeMap::new();
+    let mut total = 0;
+    for (n, node) in api.nodes.iter().enumerate() {
+        if !node.exists {
+            continue;
+        }
+        total += 1;
+        match fit(api, p, n) {
+            Ok(()) => {
+                let same = node
+                    .pods
+                    .iter()
+                    .filter(|&&q| api.pods[q].workload == workload)
+                    .count();
+                let key = (same, node.pods.len(), n);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+            Err(m) => *misfits.entry(m).or_default() += 1,
+        }
+    }
+    match best {
+        Some((_, _, n)) => Ok(n),
+        None => {
+            let parts: Vec<String> = misfits
+                .iter()
+                .map(|(m, c)| match m {
+                    Misfit::Taint(t) => format!("{c} node(s) had untolerated taint {t}"),
+                    Misfit::TooManyPods => format!("{c} node(s) had too many pods (maxPods)"),
+                })
+                .collect();
+            Err(format!(
+                "0/{total} nodes are available: {}",
+                parts.join(", ")
+            ))
+        }
+    }
+}
+
+impl Scheduler {
+    /// Tries to place `p`; binds it, or queues it as unschedulable.
+    pub fn schedule(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+        let pod = &api.pods[p];
+        if !pod.is_active() || pod.node.is_some() {
+            return;
+        }
+        match pick_node(api, p) {
+            Ok(n) => {
+                api.bind_pod(now, p, n);
+                self.pending.retain(|&q| q != p);
+                if log.wants(now, EventKind::PodScheduled) {
+                    let node = &api.nodes[n];
+                    let cause = format!("kube-scheduler bound it to {} ({} of {} pods; no untolerated NoSchedule/NoExecute taint)", node.name, node.pods.len(), node.max_pods);
+                    log.push(
+                        Event::new(now, EventKind::PodScheduled, cause)
+                            .node(n)
+                            .pod(p),
+                    );
+                }
+            }
+            Err(why) => {
+                if !self.pending.contains(&p) {
+                    self.pending.push(p);
+                    log.push(
+                        Event::new(
+                            now,
+                            EventKind::PodUnschedulable,
+                            format!("kube-scheduler: {why}; the pod waits Pending"),
+                        )
+                        .pod(p),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Retries every waiting pod (after taints were removed or pods went away).
+    pub fn retry_pending(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+        let waiting = self.pending.clone();
+        for p in waiting {
+            if !api.pods[p].is_active() {
+                self.pending.retain(|&q| q != p);
+                continue;
+            }
+            if pick_node(api, p).is_ok() {
+                self.schedule(now, p, api, log);
+            }
+        }
+    }
+}

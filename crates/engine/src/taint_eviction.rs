@@ -1,0 +1,281 @@
+//! The taint eviction controller: deletes pods on nodes with NoExecute taints they do not
+//! tolerate, or tolerate only for a while.
+//!
+//! Follows `pkg/controller/tainteviction/taint_eviction.go` (`handleNodeUpdate`,
+//! `handlePodUpdate`, `processPodOnNode`) and `timed_workers.go`. Before 1.29 the same logic ran
+//! inside the node lifecycle controller as `NoExecuteTaintManager`. The countdown starts when this
+//! controller sees the taint, not at the taint's `timeAdded`, and a timer once set is never moved.
+
+use crate::api::{matching_tolerations, min_toleration_seconds, Api, NodeId, PodId, Taint};
+use crate::scenario::{Toleration, TolerationSource};
+use crate::time::{format_go_duration, Millis, SECOND};
+use crate::timeline::{Event, EventKind, Log};
+
+/// A scheduled deletion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvictionTimer {
+    /// When it was set (controller time), ms.
+    pub created_at: Millis,
+    /// When it fires, ms.
+    pub fire_at: Millis,
+    /// Identity, so that a cancelled timer's wake-up is ignored.
+    pub generation: u64,
+    /// Why, for the deletion event.
+    pub cause: String,
+}
+
+/// The controller's in-memory state.
+#[derive(Debug, Clone, Default)]
+pub struct TaintEvictionController {
+    /// NoExecute taints per node as last observed.
+    tainted: Vec<Vec<Taint>>,
+    /// Pending timers per pod.
+    pub timers: Vec<Option<EvictionTimer>>,
+    next_generation: u64,
+    /// The controller's name in this version, for causes.
+    pub name: &'static str,
+    /// Whether deletions first patch a DisruptionTarget condition (PodDisruptionConditions).
+    pub disruption_condition: bool,
+}
+
+/// A timer that the driver must wake up for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wake {
+    /// Pod.
+    pub pod: PodId,
+    /// When.
+    pub at: Millis,
+    /// Generation to check on wake-up.
+    pub generation: u64,
+}
+
+fn describe(t: &Toleration) -> &'static str {
+    match t.source {
+        TolerationSource::Spec => "from the pod spec",
+        TolerationSource::DefaultTolerationSeconds => {
+            "added at admission by DefaultTolerationSeconds"
+        }
+        TolerationSource::DaemonSet => "added by the DaemonSet controller",
+    }
+}
+
+impl TaintEvictionController {
+    /// A controller with nothing observed.
+    pub fn new(name: &'static str, disruption_condition: bool) -> Self {
+        TaintEvictionController {
+            name,
+            disruption_condition,
+            ..Default::default()
+        }
+    }
+
+    /// Forgets every timer and observation, as a restart does.
+    pub fn restart(&mut self) {
+        let (name, dc) = (self.name, self.disruption_condition);
+        *self = TaintEvictionController::new(name, dc);
+    }
+
+    fn grow(&mut self, api: &Api) {
+        if self.tainted.len() < api.nodes.len() {
+            self.tainted.resize(api.nodes.len(), Vec::new());
+        }
+        if self.timers.len() < api.pods.len() {
+            self.timers.resize(api.pods.len(), None);
+        }
+    }
+
+    /// `handleNodeUpdate`: refresh the node's taints and re-decide for every pod on it.
+    pub fn handle_node_update(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        api: &Api,
+        log: &mut Log,
+        wakes: &mut Vec<Wake>,
+    ) {
+        self.grow(api);
+        let taints = if api.nodes[n].exists {
+            api.nodes[n].no_execute_taints()
+        } else {
+            Vec::new()
+        };
+        if taints == self.tainted[n] {
+            return;
+        }
+        self.tainted[n] = taints.clone();
+        for &p in &api.nodes[n].pods {
+            if taints.is_empty() {
+                self.cancel(now, p, n, log, "the node has no NoExecute taint any more");
+            } else {
+                self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
+            }
+        }
+    }
+
+    /// `handlePodUpdate`: a pod was bound, changed or removed.
+    pub fn handle_pod_update(
+        &mut self,
+        now: Millis,
+        p: PodId,
+        api: &Api,
+        log: &mut Log,
+        wakes: &mut Vec<Wake>,
+    ) {
+        self.grow(api);
+        let pod = &api.pods[p];
+        let Some(n) = pod.node else { return };
+        if !pod.exists() {
+            self.timers[p] = None;
+            return;
+        }
+        let taints = self.tainted[n].clone();
+        if taints.is_empty() {
+            return;
+        }
+        self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
+    }
+
+    fn cancel(&mut self, now: Millis, p: PodId, n: NodeId, log: &mut Log, why: &str) {
+        if let Some(t) = self.timers[p].take() {
+            log.push(
+                Event::new(
+                    now,
+                    EventKind::PodEvictionCancelled,
+                    format!(
+                        "{} cancels the deletion planned for t={}: {why}",
+                        self.name,
+                        format_go_duration(t.fire_at)
+                    ),
+                )
+                .node(n)
+                .pod(p),
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn process_pod_on_node(
+        &mut self,
+        now: Millis,
+        p: PodId,
+        n: NodeId,
+        taints: &[Taint],
+        api: &Api,
+        log: &mut Log,
+        wakes: &mut Vec<Wake>,
+    ) {
+        let pod = &api.pods[p];
+        if !pod.exists() || pod.deletion_requested_at.is_some() {
+            return;
+        }
+        let taint_list = taints
+            .iter()
+            .map(Taint::label)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let Some(used) = matching_tolerations(taints, &pod.tolerations) else {
+            // Some taint is not tolerated at all: delete now, replacing any planned deletion.
+            let untolerated = taints
+                .iter()
+                .find(|t| {
+                    !pod.tolerations
+                        .iter()
+                        .any(|tol| crate::api::tolerates(tol, t))
+                })
+                .map(Taint::label)
+                .unwrap_or_default();
+            self.timers[p] = None;
+            let cause = format!(
+                "{} evicts it at once: the pod has no toleration for taint {untolerated}",
+                self.name
+            );
+            self.schedule(now, p, n, now, cause, log, wakes);
+            return;
+        };
+        let used_tols: Vec<&Toleration> = used.iter().map(|&i| &pod.tolerations[i]).collect();
+        match min_toleration_seconds(&used_tols) {
+            None => self.cancel(now, p, n, log, "every matching toleration has no tolerationSeconds, so the pod tolerates the taints forever"),
+            Some(seconds) => {
+                if let Some(existing) = &self.timers[p] {
+                    // A timer once set is never moved, earlier or later (upstream keeps it unless it
+                    // was created at this very instant).
+                    if existing.created_at != now {
+                        return;
+                    }
+                }
+                let fire_at = now + seconds * SECOND;
+                let binding = used_tols.iter().filter(|t| t.toleration_seconds == Some(seconds) || seconds == 0).map(|t| describe(t)).next().unwrap_or("from the pod spec");
+                let cause = if seconds == 0 {
+                    format!("{} evicts it at once: taint {taint_list} observed at t={} and the matching toleration has tolerationSeconds 0 ({binding})", self.name, format_go_duration(now))
+                } else {
+                    format!("evicted by {}: taint {taint_list} observed at t={} + tolerationSeconds {seconds} ({binding})", self.name, format_go_duration(now))
+                };
+                self.schedule(now, p, n, fire_at, cause, log, wakes);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn schedule(
+        &mut self,
+        now: Millis,
+        p: PodId,
+        n: NodeId,
+        fire_at: Millis,
+        cause: String,
+        log: &mut Log,
+        wakes: &mut Vec<Wake>,
+    ) {
+        self.next_generation += 1;
+        let generation = self.next_generation;
+        if fire_at > now && log.wants(now, EventKind::PodEvictionScheduled) {
+            log.push(
+                Event::new(
+                    now,
+                    EventKind::PodEvictionScheduled,
+                    format!(
+                        "{} plans the deletion for t={}: {cause}",
+                        self.name,
+                        format_go_duration(fire_at)
+                    ),
+                )
+                .node(n)
+                .pod(p),
+            );
+        }
+        self.timers[p] = Some(EvictionTimer {
+            created_at: now,
+            fire_at,
+            generation,
+            cause,
+        });
+        wakes.push(Wake {
+            pod: p,
+            at: fire_at,
+            generation,
+        });
+    }
+
+    /// A timer fired: delete the pod gracefully, if the timer is still current.
+    pub fn fire(&mut self, now: Millis, p: PodId, generation: u64, api: &mut Api, log: &mut Log) {
+        self.grow(api);
+        let Some(t) = self.timers[p].take_if(|t| t.generation == generation) else {
+            return;
+        };
+        let pod = &api.pods[p];
+        if !pod.exists() || pod.deletion_requested_at.is_some() {
+            return;
+        }
+        if self.disruption_condition {
+            // GET, then a status PATCH adding DisruptionTarget=True (DeletionByTaintManager).
+            api.count(now, |w| w.pod_status_updates += 1);
+        }
+        if api.request_pod_deletion(now, p) {
+            let grace = api.pods[p].grace_seconds;
+            let node = api.pods[p].node;
+            let mut e = Event::new(now, EventKind::PodDeletionRequested, format!("{}; DELETE with terminationGracePeriodSeconds {grace}: the pod shows Terminating until its kubelet confirms", t.cause)).pod(p);
+            e.node = node;
+            log.push(e);
+        }
+    }
+}

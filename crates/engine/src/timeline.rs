@@ -1,0 +1,165 @@
+//! The timeline: what happened, when, and why.
+//!
+//! Every event carries a `cause`, a sentence naming the rule that fired and the values involved.
+//! Explaining the cause is the product; the UI shows these sentences as they are.
+
+use crate::api::{NodeId, PodId};
+use crate::time::Millis;
+use serde::Serialize;
+use std::fmt;
+
+/// What kind of thing happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum EventKind {
+    /// A scheduled fault began.
+    FaultStarted,
+    /// A fault ended.
+    FaultEnded,
+    /// The node lifecycle controller saw a node for the first time.
+    NodeRegistered,
+    /// The node's Ready condition became True.
+    NodeReady,
+    /// The node's Ready condition became False.
+    NodeNotReady,
+    /// The node lifecycle controller set Ready=Unknown.
+    NodeUnknown,
+    /// A taint was added to a node.
+    TaintAdded,
+    /// A taint was removed from a node.
+    TaintRemoved,
+    /// A zone's disruption state changed.
+    ZoneStateChanged,
+    /// A pod object was created.
+    PodCreated,
+    /// The scheduler bound a pod to a node.
+    PodScheduled,
+    /// The scheduler found no node for a pod.
+    PodUnschedulable,
+    /// A pod's Ready condition became True.
+    PodReady,
+    /// A pod's Ready condition became False.
+    PodNotReady,
+    /// A pod was marked for deletion (graceful DELETE; it shows as Terminating).
+    PodDeletionRequested,
+    /// A pod object was removed.
+    PodRemoved,
+    /// A taint-eviction timer was set for a pod.
+    PodEvictionScheduled,
+    /// A pending taint-eviction timer was cancelled.
+    PodEvictionCancelled,
+    /// A kubelet renewed its Lease (only with heartbeats recorded).
+    LeaseRenewed,
+    /// A kubelet patched its node status (only with heartbeats recorded).
+    NodeStatusPatched,
+}
+
+impl EventKind {
+    /// Whether this is a heartbeat, recorded only on request.
+    pub fn is_heartbeat(self) -> bool {
+        matches!(self, EventKind::LeaseRenewed | EventKind::NodeStatusPatched)
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A zone's disruption state (`ZoneState` in the node lifecycle controller).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ZoneState {
+    /// Not yet evaluated.
+    Initial,
+    /// Healthy enough: normal tainting rate.
+    Normal,
+    /// Many nodes not Ready: reduced or no tainting.
+    PartialDisruption,
+    /// No node Ready.
+    FullDisruption,
+}
+
+impl fmt::Display for ZoneState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// One event, with ids rather than names (see [`crate::Outcome`] for the named form).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// When, ms.
+    pub at: Millis,
+    /// What.
+    pub kind: EventKind,
+    /// The node involved.
+    pub node: Option<NodeId>,
+    /// The pod involved.
+    pub pod: Option<PodId>,
+    /// The taint involved, as `key:Effect`.
+    pub taint: Option<String>,
+    /// The zone involved.
+    pub zone: Option<String>,
+    /// The zone's new state.
+    pub state: Option<ZoneState>,
+    /// Why it happened.
+    pub cause: String,
+}
+
+impl Event {
+    /// An event with only time, kind and cause set.
+    pub fn new(at: Millis, kind: EventKind, cause: impl Into<String>) -> Event {
+        Event {
+            at,
+            kind,
+            node: None,
+            pod: None,
+            taint: None,
+            zone: None,
+            state: None,
+            cause: cause.into(),
+        }
+    }
+
+    /// Sets the node.
+    pub fn node(mut self, n: NodeId) -> Event {
+        self.node = Some(n);
+        self
+    }
+
+    /// Sets the pod.
+    pub fn pod(mut self, p: PodId) -> Event {
+        self.pod = Some(p);
+        self
+    }
+
+    /// Sets the taint label.
+    pub fn taint(mut self, t: impl Into<String>) -> Event {
+        self.taint = Some(t.into());
+        self
+    }
+}
+
+/// The event recorder. Events before time 0 (the warm-up) are dropped.
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    /// Recorded events, in the order they happened.
+    pub events: Vec<Event>,
+    /// Whether heartbeat events are kept.
+    pub heartbeats: bool,
+}
+
+impl Log {
+    /// Records `e` if it falls in the recorded window.
+    pub fn push(&mut self, e: Event) {
+        if e.at >= 0 && (self.heartbeats || !e.kind.is_heartbeat()) {
+            self.events.push(e);
+        }
+    }
+
+    /// Whether an event of this kind at this time would be kept; lets callers skip building
+    /// causes that would be dropped.
+    pub fn wants(&self, at: Millis, kind: EventKind) -> bool {
+        at >= 0 && (self.heartbeats || !kind.is_heartbeat())
+    }
+}

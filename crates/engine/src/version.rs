@@ -1,0 +1,193 @@
+//! Kubernetes versions and the defaults and behaviours that depend on them.
+//!
+//! A [`Profile`] gathers everything that changed across minor versions and matters for node-failure
+//! timing: configuration defaults, which loops have jitter, and where taint eviction runs. The
+//! sources are `pkg/kubelet/apis/config/v1beta1/defaults.go`,
+//! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flag defaults of
+//! the `DefaultTolerationSeconds` admission plugin, and the release notes named on each field.
+
+use crate::time::{Millis, MINUTE, SECOND};
+use std::fmt;
+
+/// The oldest minor version (of 1.x) the engine models.
+pub const OLDEST_MINOR: u32 = 18;
+/// The newest minor version (of 1.x) the engine models; the default when a scenario names none.
+pub const NEWEST_MINOR: u32 = 35;
+
+/// A Kubernetes minor version, `1.<minor>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// The minor number: 32 for Kubernetes 1.32.
+    pub minor: u32,
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "1.{}", self.minor)
+    }
+}
+
+impl Default for Version {
+    fn default() -> Self {
+        Version {
+            minor: NEWEST_MINOR,
+        }
+    }
+}
+
+impl Version {
+    /// Every supported version, oldest first.
+    pub fn supported() -> impl Iterator<Item = Version> {
+        (OLDEST_MINOR..=NEWEST_MINOR).map(|minor| Version { minor })
+    }
+
+    /// The supported versions as one readable list, `1.18, 1.19, …`.
+    pub fn supported_list() -> String {
+        Version::supported()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Parses `"1.32"` (a leading `v` and a patch number are accepted and ignored).
+    pub fn parse(text: &str) -> Result<Version, String> {
+        let t = text.trim();
+        let t = t.strip_prefix('v').unwrap_or(t);
+        let mut parts = t.split('.');
+        let major = parts.next().unwrap_or("");
+        let minor = parts.next().unwrap_or("");
+        let patch_ok = parts
+            .next()
+            .is_none_or(|p| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty());
+        let supported = Version::supported_list();
+        match (major, minor.parse::<u32>()) {
+            ("1", Ok(minor)) if parts.next().is_none() && patch_ok => {
+                if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
+                    Ok(Version { minor })
+                } else {
+                    Err(format!("Kubernetes 1.{minor} is not supported; supported versions: {supported}"))
+                }
+            }
+            _ => Err(format!("{text:?} is not a Kubernetes version like \"1.32\"; supported versions: {supported}")),
+        }
+    }
+
+    /// The behaviour profile of this version.
+    pub fn profile(self) -> Profile {
+        let m = self.minor;
+        Profile {
+            version: self,
+            node_status_update_frequency: 10 * SECOND,
+            // KEP-0009 introduced the report interval at 1m in 1.13; #84007 raised it to 5m in 1.17.
+            node_status_report_frequency: if m >= 17 { 5 * MINUTE } else { MINUTE },
+            node_lease_duration_seconds: 40,
+            node_monitor_period: 5 * SECOND,
+            // #126287 raised the grace period from 40s to 50s in 1.32.
+            node_monitor_grace_period: if m >= 32 { 50 * SECOND } else { 40 * SECOND },
+            node_startup_grace_period: MINUTE,
+            node_eviction_rate: 0.1,
+            secondary_node_eviction_rate: 0.01,
+            large_cluster_size_threshold: 50,
+            unhealthy_zone_threshold: 0.55,
+            default_not_ready_toleration_seconds: 300,
+            default_unreachable_toleration_seconds: 300,
+            // #101652 added 4% jitter to the lease loop in 1.22; #105272 to the status loop in 1.23.
+            lease_jitter: m >= 22,
+            status_jitter: m >= 23,
+            // #130919: from 1.33 the first time-based status report after a change is shifted by a
+            // one-time random offset in [-R/2, +R/2].
+            report_offset_after_change: m >= 33,
+            // PodDisruptionConditions is on from 1.26: the eviction adds a DisruptionTarget
+            // condition with a status PATCH before the DELETE.
+            pod_disruption_conditions: m >= 26,
+            // SeparateTaintEvictionController moved the taint manager out of the node lifecycle
+            // controller in 1.29, with unchanged timing.
+            separate_taint_eviction_controller: m >= 29,
+        }
+    }
+}
+
+/// What a Kubernetes version defaults to and how its loops behave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// The version this profile describes.
+    pub version: Version,
+    /// KubeletConfiguration `nodeStatusUpdateFrequency` default, in ms.
+    pub node_status_update_frequency: Millis,
+    /// KubeletConfiguration `nodeStatusReportFrequency` default, in ms.
+    pub node_status_report_frequency: Millis,
+    /// KubeletConfiguration `nodeLeaseDurationSeconds` default, in seconds.
+    pub node_lease_duration_seconds: i64,
+    /// `--node-monitor-period` default, in ms.
+    pub node_monitor_period: Millis,
+    /// `--node-monitor-grace-period` default, in ms.
+    pub node_monitor_grace_period: Millis,
+    /// `--node-startup-grace-period` default, in ms.
+    pub node_startup_grace_period: Millis,
+    /// `--node-eviction-rate` default, in nodes per second per zone.
+    pub node_eviction_rate: f64,
+    /// `--secondary-node-eviction-rate` default, in nodes per second per zone.
+    pub secondary_node_eviction_rate: f64,
+    /// `--large-cluster-size-threshold` default, in nodes per zone.
+    pub large_cluster_size_threshold: u32,
+    /// `--unhealthy-zone-threshold` default, as a fraction of a zone's nodes.
+    pub unhealthy_zone_threshold: f64,
+    /// kube-apiserver `--default-not-ready-toleration-seconds` default.
+    pub default_not_ready_toleration_seconds: i64,
+    /// kube-apiserver `--default-unreachable-toleration-seconds` default.
+    pub default_unreachable_toleration_seconds: i64,
+    /// Whether the kubelet's lease loop waits `L·(1 + U[0, 0.04))` rather than exactly `L`.
+    pub lease_jitter: bool,
+    /// Whether the kubelet's status loop waits `U·(1 + U[0, 0.04))` rather than exactly `U`.
+    pub status_jitter: bool,
+    /// Whether a status change shifts the next time-based report by a random offset.
+    pub report_offset_after_change: bool,
+    /// Whether taint eviction patches a `DisruptionTarget` condition before deleting.
+    pub pod_disruption_conditions: bool,
+    /// Whether taint eviction runs as its own `taint-eviction-controller`.
+    pub separate_taint_eviction_controller: bool,
+}
+
+impl Profile {
+    /// The name of the component that deletes pods on tainted nodes, as this version calls it.
+    pub fn taint_evictor_name(&self) -> &'static str {
+        if self.separate_taint_eviction_controller {
+            "taint-eviction-controller"
+        } else {
+            "NoExecuteTaintManager"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects() {
+        assert_eq!(Version::parse("1.32"), Ok(Version { minor: 32 }));
+        assert_eq!(Version::parse("v1.31.4"), Ok(Version { minor: 31 }));
+        let err = Version::parse("1.11").unwrap_err();
+        assert!(
+            err.contains("not supported") && err.contains("1.18") && err.contains("1.35"),
+            "{err}"
+        );
+        assert!(Version::parse("banana")
+            .unwrap_err()
+            .contains("supported versions"));
+        assert!(Version::parse("2.1").is_err());
+        assert!(Version::parse("1.32.x").is_err());
+    }
+
+    #[test]
+    fn grace_period_changes_in_1_32() {
+        assert_eq!(
+            Version { minor: 31 }.profile().node_monitor_grace_period,
+            40 * SECOND
+        );
+        assert_eq!(
+            Version { minor: 32 }.profile().node_monitor_grace_period,
+            50 * SECOND
+        );
+    }
+}
