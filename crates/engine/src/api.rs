@@ -71,6 +71,9 @@ pub struct NodeStatus {
     pub disk_pressure: Option<Condition>,
     /// `PIDPressure`.
     pub pid_pressure: Option<Condition>,
+    /// `NetworkUnavailable` (set by the network plugin or route controller, never by the kubelet
+    /// here, and never marked Unknown by the node lifecycle controller).
+    pub network_unavailable: Option<Condition>,
 }
 
 impl NodeStatus {
@@ -93,6 +96,7 @@ impl NodeStatus {
             memory_pressure: cond(previous.memory_pressure, CondStatus::False),
             disk_pressure: cond(previous.disk_pressure, CondStatus::False),
             pid_pressure: cond(previous.pid_pressure, CondStatus::False),
+            network_unavailable: previous.network_unavailable,
         }
     }
 
@@ -553,6 +557,7 @@ fn conditions_differ(a: &NodeStatus, b: &NodeStatus) -> bool {
         || s(a.memory_pressure) != s(b.memory_pressure)
         || s(a.disk_pressure) != s(b.disk_pressure)
         || s(a.pid_pressure) != s(b.pid_pressure)
+        || s(a.network_unavailable) != s(b.network_unavailable)
 }
 
 #[cfg(test)]

@@ -17,8 +17,9 @@
 
 use crate::api::{
     Api, CondStatus, Condition, Effect, NodeId, NodeStatus, PodId, Reason, Taint,
-    LABEL_EXCLUDE_DISRUPTION, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NOT_READY,
-    TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+    LABEL_EXCLUDE_DISRUPTION, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE,
+    TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
+    TAINT_UNSCHEDULABLE,
 };
 use crate::rate_limited_queue::{RateLimitedTimedQueue, TryResult};
 use crate::time::{format_go_duration, Millis};
@@ -252,6 +253,7 @@ impl NodeLifecycleController {
                 observed,
                 status,
                 lease,
+                startup,
             } => {
                 if api.nodes[n].status.is_stale(now) {
                     // The UpdateStatus would fail with a conflict; upstream retries with a fresh GET,
@@ -262,11 +264,12 @@ impl NodeLifecycleController {
                         Evaluation::WriteUnknown {
                             status: s,
                             lease: l,
+                            startup: st,
                             ..
-                        } => return self.write_unknown(now, n, observed, s, l, api, log),
+                        } => return self.write_unknown(now, n, observed, s, l, st, api, log),
                     }
                 }
-                self.write_unknown(now, n, observed, status, lease, api, log)
+                self.write_unknown(now, n, observed, status, lease, startup, api, log)
             }
         }
     }
@@ -279,6 +282,7 @@ impl NodeLifecycleController {
         observed: Condition,
         status: NodeStatus,
         lease: Option<Millis>,
+        startup: bool,
         api: &mut Api,
         log: &mut Log,
     ) -> (Condition, Option<Condition>) {
@@ -291,13 +295,6 @@ impl NodeLifecycleController {
             lease,
         });
         if log.wants(now, EventKind::NodeUnknown) {
-            let startup = observed.reason == Reason::NodeStatusNeverUpdated
-                || api.nodes[n]
-                    .status
-                    .latest()
-                    .ready
-                    .is_some_and(|c| c.reason == Reason::NodeStatusNeverUpdated)
-                    && observed.status == CondStatus::Unknown;
             let grace = if startup {
                 self.settings.startup_grace
             } else {
@@ -437,6 +434,7 @@ impl NodeLifecycleController {
                 memory_pressure: mark(status.memory_pressure),
                 disk_pressure: mark(status.disk_pressure),
                 pid_pressure: mark(status.pid_pressure),
+                network_unavailable: status.network_unavailable,
             };
             if new_status.ready != Some(observed) {
                 self.health[n] = Some(h);
@@ -444,6 +442,7 @@ impl NodeLifecycleController {
                     observed,
                     status: new_status,
                     lease: observed_lease,
+                    startup: current.is_none(),
                 };
             }
         }
@@ -665,6 +664,11 @@ impl NodeLifecycleController {
             ),
             (status.disk_pressure, TAINT_DISK_PRESSURE, "DiskPressure"),
             (status.pid_pressure, TAINT_PID_PRESSURE, "PIDPressure"),
+            (
+                status.network_unavailable,
+                TAINT_NETWORK_UNAVAILABLE,
+                "NetworkUnavailable",
+            ),
         ] {
             if c.is_some_and(|c| c.status == CondStatus::True) {
                 want.push((key, format!("{name}=True")));
@@ -679,6 +683,7 @@ impl NodeLifecycleController {
             TAINT_MEMORY_PRESSURE,
             TAINT_DISK_PRESSURE,
             TAINT_PID_PRESSURE,
+            TAINT_NETWORK_UNAVAILABLE,
             TAINT_UNSCHEDULABLE,
         ];
         let remove: Vec<(&str, Effect)> = node
@@ -840,6 +845,7 @@ enum Evaluation {
         observed: Condition,
         status: NodeStatus,
         lease: Option<Millis>,
+        startup: bool,
     },
 }
 

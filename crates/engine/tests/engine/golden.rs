@@ -1,0 +1,1105 @@
+//! The upstream test cases of spec §8, re-expressed against the engine's controllers. Each test
+//! names its G number and the upstream test it mirrors. Times: 12:00 of the upstream fake clock is
+//! t = 0 here; "old" nodes were created years before.
+
+use kubelife_engine::api::{
+    Api, CondStatus, Condition, Effect, Node, NodeId, NodeStatus, Pod, PodId, Reason, Taint,
+    Versioned, LABEL_EXCLUDE_DISRUPTION,
+};
+use kubelife_engine::node_lifecycle::{
+    is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController,
+};
+use kubelife_engine::scenario::{Toleration, TolerationSource};
+use kubelife_engine::taint_eviction::{TaintEvictionController, Wake};
+use kubelife_engine::time::{Millis, HOUR, MINUTE, SECOND};
+use kubelife_engine::timeline::{Log, ZoneState};
+
+const OLD: Millis = -3 * 365 * 24 * HOUR;
+const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+const NOT_READY: &str = "node.kubernetes.io/not-ready";
+
+fn cond(status: CondStatus, hb: Millis) -> Option<Condition> {
+    Some(Condition {
+        status,
+        heartbeat: hb,
+        transition: hb,
+        reason: Reason::Kubelet,
+    })
+}
+
+fn ready(status: CondStatus, hb: Millis) -> NodeStatus {
+    NodeStatus {
+        ready: cond(status, hb),
+        ..NodeStatus::default()
+    }
+}
+
+/// A node lifecycle controller over a hand-built apiserver, driven pass by pass (Config A).
+struct Nlc {
+    api: Api,
+    nlc: NodeLifecycleController,
+    log: Log,
+}
+
+impl Nlc {
+    fn new(grace: Millis) -> Nlc {
+        let settings = NlcSettings {
+            grace,
+            startup_grace: MINUTE,
+            eviction_qps: 100_000.0,
+            secondary_qps: 100_000.0,
+            large_cluster_threshold: 20,
+            unhealthy_zone_threshold: 0.55,
+        };
+        Nlc {
+            api: Api::default(),
+            nlc: NodeLifecycleController::new(settings),
+            log: Log::default(),
+        }
+    }
+
+    fn config_a() -> Nlc {
+        Nlc::new(50 * SECOND)
+    }
+
+    fn node(&mut self, name: &str, zone: &str, created: Millis, status: NodeStatus) -> NodeId {
+        self.api.add_node(Node {
+            name: name.into(),
+            zone_key: zone.into(),
+            zone: zone.into(),
+            labels: Default::default(),
+            max_pods: 110,
+            created_at: created,
+            exists: true,
+            status: Versioned::new(status),
+            lease: Versioned::new(None),
+            taints: Vec::new(),
+            unschedulable: false,
+            pods: Vec::new(),
+        })
+    }
+
+    fn set(&mut self, n: NodeId, status: NodeStatus) {
+        self.api.nodes[n].status = Versioned::new(status);
+    }
+
+    fn lease(&mut self, n: NodeId, renew: Millis) {
+        self.api.nodes[n].lease = Versioned::new(Some(renew));
+    }
+
+    fn pod(&mut self, n: NodeId) -> PodId {
+        let id = self.api.pods.len();
+        self.api.pods.push(pod_on(Some(n), Vec::new()));
+        self.api.pods[id].name = format!("pod{id}");
+        self.api.nodes[n].pods.push(id);
+        id
+    }
+
+    fn pass(&mut self, now: Millis) {
+        self.nlc
+            .monitor_node_health(now, &mut self.api, &mut self.log);
+    }
+
+    /// Tainting ticks a millisecond apart until the queues drain, as real time passes in upstream tests.
+    fn taint_pass(&mut self, now: Millis) {
+        for i in 0..20 {
+            self.nlc
+                .do_no_execute_tainting_pass(now + i, &mut self.api, &mut self.log);
+        }
+    }
+
+    fn zone(&self, z: &str) -> ZoneState {
+        self.nlc.zones[z].state
+    }
+
+    fn status_writes(&self) -> u64 {
+        self.api.writes.node_status_updates_by_controller
+    }
+
+    fn latest(&self, n: NodeId) -> NodeStatus {
+        self.api.nodes[n].status.latest()
+    }
+
+    fn taints(&self, n: NodeId) -> Vec<String> {
+        self.api.nodes[n].taints.iter().map(Taint::label).collect()
+    }
+}
+
+fn pod_on(node: Option<NodeId>, tolerations: Vec<Toleration>) -> Pod {
+    Pod {
+        name: "pod".into(),
+        workload: 0,
+        ordinal: None,
+        node,
+        tolerations,
+        grace_seconds: 30,
+        created_at: 0,
+        ready: Some(true),
+        deletion_requested_at: None,
+        removed_at: None,
+        running: true,
+        replaces: None,
+    }
+}
+
+// §8.1 Zone state machine (TestMonitorNodeHealth).
+
+#[test]
+fn g01_no_zone_labels_stays_normal() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", 0, ready(CondStatus::True, 0));
+    h.pass(0);
+    assert_eq!(h.zone(""), ZoneState::Normal);
+    h.set(n, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    assert_eq!(h.zone(""), ZoneState::Normal);
+}
+
+#[test]
+fn g02_both_zones_down_then_one_back() {
+    let mut h = Nlc::config_a();
+    let a = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
+    let b = h.node("node1", "zone2", OLD, ready(CondStatus::Unknown, 0));
+    h.pass(0);
+    assert_eq!(
+        (h.zone("zone1"), h.zone("zone2")),
+        (ZoneState::FullDisruption, ZoneState::FullDisruption)
+    );
+    h.set(a, ready(CondStatus::Unknown, 0));
+    h.set(b, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    assert_eq!(
+        (h.zone("zone1"), h.zone("zone2")),
+        (ZoneState::FullDisruption, ZoneState::Normal)
+    );
+}
+
+#[test]
+fn g03_nodes_without_conditions_count_as_not_ready() {
+    let mut h = Nlc::config_a();
+    let ids: Vec<NodeId> = (0..4)
+        .map(|i| h.node(&format!("node{i}"), "zone1", 0, NodeStatus::default()))
+        .collect();
+    h.pass(0);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+    for &n in &ids[..3] {
+        h.set(n, ready(CondStatus::Unknown, 0));
+    }
+    h.set(ids[3], ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    assert_eq!(h.zone("zone1"), ZoneState::PartialDisruption);
+}
+
+#[test]
+fn g04_third_failure_crosses_the_threshold() {
+    let mut h = Nlc::config_a();
+    let ids: Vec<NodeId> = (0..5)
+        .map(|i| {
+            h.node(
+                &format!("node{i}"),
+                "zone1",
+                OLD,
+                ready(
+                    if i < 2 {
+                        CondStatus::Unknown
+                    } else {
+                        CondStatus::True
+                    },
+                    0,
+                ),
+            )
+        })
+        .collect();
+    h.pass(0);
+    assert_eq!(h.zone("zone1"), ZoneState::Normal, "2 of 5 not Ready");
+    for (i, &n) in ids.iter().enumerate() {
+        h.set(
+            n,
+            if i < 3 {
+                ready(CondStatus::Unknown, 0)
+            } else {
+                ready(CondStatus::True, HOUR)
+            },
+        );
+    }
+    h.pass(HOUR);
+    assert_eq!(
+        h.zone("zone1"),
+        ZoneState::PartialDisruption,
+        "3 of 5 = 0.6 ≥ 0.55"
+    );
+}
+
+#[test]
+fn g05_last_healthy_node_fails() {
+    let mut h = Nlc::config_a();
+    let ids: Vec<NodeId> = (0..3)
+        .map(|i| {
+            h.node(
+                &format!("node{i}"),
+                "zone1",
+                OLD,
+                ready(
+                    if i < 2 {
+                        CondStatus::Unknown
+                    } else {
+                        CondStatus::True
+                    },
+                    0,
+                ),
+            )
+        })
+        .collect();
+    h.pass(0);
+    assert_eq!(h.zone("zone1"), ZoneState::Normal);
+    for &n in &ids {
+        h.set(n, ready(CondStatus::Unknown, 0));
+    }
+    h.pass(HOUR);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+}
+
+#[test]
+fn g06_one_zone_down() {
+    let mut h = Nlc::config_a();
+    h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
+    let b = h.node("node1", "zone2", OLD, ready(CondStatus::True, 0));
+    h.pass(0);
+    assert_eq!(
+        (h.zone("zone1"), h.zone("zone2")),
+        (ZoneState::FullDisruption, ZoneState::Normal)
+    );
+    h.set(b, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    assert_eq!(
+        (h.zone("zone1"), h.zone("zone2")),
+        (ZoneState::FullDisruption, ZoneState::Normal)
+    );
+}
+
+#[test]
+fn g07_both_zones_down() {
+    let mut h = Nlc::config_a();
+    h.node(
+        "node0",
+        "region1:\0:zone1",
+        OLD,
+        ready(CondStatus::Unknown, 0),
+    );
+    h.node(
+        "node1",
+        "region2:\0:zone2",
+        OLD,
+        ready(CondStatus::Unknown, 0),
+    );
+    h.pass(0);
+    h.pass(HOUR);
+    assert_eq!(h.zone("region1:\0:zone1"), ZoneState::FullDisruption);
+    assert_eq!(h.zone("region2:\0:zone2"), ZoneState::FullDisruption);
+}
+
+#[test]
+fn g08_ready_condition_removed() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "zone1", OLD, ready(CondStatus::True, 0));
+    h.pass(0);
+    assert_eq!(h.zone("zone1"), ZoneState::Normal);
+    h.set(n, NodeStatus::default());
+    h.pass(HOUR);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+}
+
+#[test]
+fn g09_excluded_node_is_not_counted() {
+    let mut h = Nlc::config_a();
+    h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
+    let m = h.node("node-master", "zone1", OLD, ready(CondStatus::True, 0));
+    h.api.nodes[m]
+        .labels
+        .insert(LABEL_EXCLUDE_DISRUPTION.into(), String::new());
+    h.pass(0);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+    h.set(m, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+}
+
+// §8.2 Ready=Unknown marking (TestMonitorNodeHealthUpdateStatus).
+
+#[test]
+fn g10_old_node_without_status_gets_four_unknown_conditions() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, NodeStatus::default());
+    let p = h.pod(n);
+    h.pass(0);
+    assert_eq!(h.status_writes(), 1);
+    let s = h.latest(n);
+    for c in [s.ready, s.memory_pressure, s.disk_pressure, s.pid_pressure] {
+        let c = c.expect("appended");
+        assert_eq!(
+            (c.status, c.reason, c.heartbeat, c.transition),
+            (CondStatus::Unknown, Reason::NodeStatusNeverUpdated, OLD, 0)
+        );
+    }
+    assert_eq!(
+        h.api.pods[p].ready,
+        Some(true),
+        "a node that never was Ready does not mark pods"
+    );
+}
+
+#[test]
+fn g11_new_node_within_startup_grace() {
+    let mut h = Nlc::config_a();
+    h.node("node0", "", 0, NodeStatus::default());
+    h.pass(0);
+    assert_eq!(h.status_writes(), 0);
+}
+
+#[test]
+fn g12_stale_heartbeat_becomes_unknown_and_pods_not_ready() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
+    let p = h.pod(n);
+    h.pass(0);
+    h.pass(HOUR);
+    assert_eq!(h.status_writes(), 1);
+    let s = h.latest(n);
+    let r = s.ready.unwrap();
+    assert_eq!(
+        (r.status, r.reason, r.heartbeat, r.transition),
+        (CondStatus::Unknown, Reason::NodeStatusUnknown, 0, HOUR)
+    );
+    for c in [s.memory_pressure, s.disk_pressure, s.pid_pressure] {
+        let c = c.unwrap();
+        assert_eq!(
+            (c.reason, c.heartbeat, c.transition),
+            (Reason::NodeStatusNeverUpdated, OLD, HOUR)
+        );
+    }
+    assert_eq!(h.api.pods[p].ready, Some(false));
+}
+
+#[test]
+fn g13_fresh_heartbeat_writes_nothing() {
+    let mut h = Nlc::config_a();
+    h.node("node0", "", OLD, ready(CondStatus::True, 0));
+    h.pass(0);
+    assert_eq!(h.status_writes(), 0);
+}
+
+// §8.3 Lease against status heartbeat (TestMonitorNodeHealthUpdateNodeAndPodStatusWithLease).
+
+fn lease_case(
+    created: Millis,
+    status: NodeStatus,
+    lease0: Option<Millis>,
+    status1: NodeStatus,
+    lease1: Option<Millis>,
+) -> (Nlc, NodeId, PodId) {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", created, status);
+    let p = h.pod(n);
+    if let Some(l) = lease0 {
+        h.lease(n, l);
+    }
+    h.pass(0);
+    h.set(n, status1);
+    if let Some(l) = lease1 {
+        h.lease(n, l);
+    }
+    h.pass(HOUR);
+    (h, n, p)
+}
+
+#[test]
+fn g14_g15_new_node_with_or_without_lease() {
+    // Upstream passes no time for the "created recently" cases.
+    let mut h = Nlc::config_a();
+    h.node("node0", "", 0, NodeStatus::default());
+    h.pass(0);
+    h.pass(0);
+    assert_eq!(h.status_writes(), 0, "G14");
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", 0, NodeStatus::default());
+    h.lease(n, 0);
+    h.pass(0);
+    assert_eq!(h.status_writes(), 0, "G15");
+}
+
+#[test]
+fn g16_old_node_without_lease() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, NodeStatus::default());
+    let p = h.pod(n);
+    h.pass(0);
+    assert_eq!(h.status_writes(), 1);
+    assert_eq!(
+        h.latest(n).ready.unwrap().reason,
+        Reason::NodeStatusNeverUpdated
+    );
+    assert_eq!(h.api.pods[p].ready, Some(true));
+}
+
+#[test]
+fn g17_renewed_lease_keeps_a_statusless_node_healthy() {
+    let (h, _, _) = lease_case(
+        OLD,
+        NodeStatus::default(),
+        Some(0),
+        NodeStatus::default(),
+        Some(HOUR),
+    );
+    assert_eq!(h.status_writes(), 0);
+}
+
+#[test]
+fn g18_expired_lease_on_a_statusless_node() {
+    let (h, n, p) = lease_case(
+        OLD,
+        NodeStatus::default(),
+        Some(0),
+        NodeStatus::default(),
+        None,
+    );
+    assert_eq!(
+        h.status_writes(),
+        1,
+        "first sighting of the lease refreshed the probe in pass 1 only"
+    );
+    let s = h.latest(n);
+    assert!(
+        [s.ready, s.memory_pressure, s.disk_pressure, s.pid_pressure]
+            .iter()
+            .all(|c| c.unwrap().reason == Reason::NodeStatusNeverUpdated
+                && c.unwrap().transition == HOUR)
+    );
+    assert_eq!(h.api.pods[p].ready, Some(true));
+}
+
+#[test]
+fn g19_renewed_lease_covers_a_stale_status() {
+    let mut st = ready(CondStatus::True, 0);
+    st.disk_pressure = cond(CondStatus::False, 0);
+    let (h, _, _) = lease_case(OLD, st, Some(0), st, Some(HOUR));
+    assert_eq!(h.status_writes(), 0);
+}
+
+#[test]
+fn g20_fresh_status_covers_an_expired_lease() {
+    let (h, _, _) = lease_case(
+        OLD,
+        ready(CondStatus::True, 0),
+        Some(0),
+        ready(CondStatus::True, HOUR),
+        None,
+    );
+    assert_eq!(h.status_writes(), 0);
+}
+
+#[test]
+fn g21_both_stale_marks_unknown() {
+    let (h, n, p) = lease_case(
+        OLD,
+        ready(CondStatus::True, 0),
+        Some(0),
+        ready(CondStatus::True, 0),
+        None,
+    );
+    assert_eq!(h.status_writes(), 1);
+    let s = h.latest(n);
+    let r = s.ready.unwrap();
+    assert_eq!(
+        (r.status, r.reason, r.heartbeat, r.transition),
+        (CondStatus::Unknown, Reason::NodeStatusUnknown, 0, HOUR)
+    );
+    for c in [s.memory_pressure, s.disk_pressure, s.pid_pressure] {
+        assert_eq!(
+            (c.unwrap().reason, c.unwrap().heartbeat),
+            (Reason::NodeStatusNeverUpdated, OLD)
+        );
+    }
+    assert_eq!(h.api.pods[p].ready, Some(false));
+}
+
+// §8.4 Grace boundary, pod NotReady marking and retries.
+
+#[test]
+fn g22_pods_marked_not_ready_only_after_grace() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", 0, NodeStatus::default());
+    let p = h.pod(n);
+    h.pass(0);
+    assert_eq!(
+        h.api.writes.pod_status_updates, 0,
+        "(a) new node without status"
+    );
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
+    h.pod(n);
+    h.pass(0);
+    assert_eq!(h.api.writes.pod_status_updates, 0, "(b) fresh heartbeat");
+    h.pass(MINUTE);
+    assert_eq!(h.api.writes.pod_status_updates, 1, "(c) 60s > 50s");
+    let _ = p;
+}
+
+#[test]
+fn g23_grace_test_is_strict() {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
+    h.pass(0);
+    h.pass(50 * SECOND);
+    assert_eq!(
+        h.latest(n).ready.unwrap().status,
+        CondStatus::True,
+        "exactly probe + grace is not after it"
+    );
+    h.pass(50 * SECOND + 1);
+    assert_eq!(h.latest(n).ready.unwrap().status, CondStatus::Unknown);
+}
+
+#[test]
+fn g24_every_pod_marked_once() {
+    let mut h = Nlc::config_a();
+    for i in 0..50 {
+        let n = h.node(&format!("node{i}"), "", OLD, ready(CondStatus::True, 0));
+        for _ in 0..100 {
+            h.pod(n);
+        }
+    }
+    h.pass(0);
+    h.pass(MINUTE);
+    assert_eq!(h.api.writes.pod_status_updates, 5000);
+}
+
+fn g25_run(failures: (u32, u32)) -> (Nlc, PodId, Vec<Option<bool>>) {
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", 0, ready(CondStatus::True, 0));
+    let p = h.pod(n);
+    h.nlc.failures.pod_status_updates = failures.0;
+    h.nlc.failures.pod_lists = failures.1;
+    let mut seen = Vec::new();
+    h.pass(0);
+    seen.push(h.api.pods[p].ready);
+    h.pass(MINUTE);
+    seen.push(h.api.pods[p].ready);
+    h.set(
+        n,
+        NodeStatus {
+            ready: Some(Condition {
+                status: CondStatus::False,
+                heartbeat: 2 * SECOND,
+                transition: 2 * SECOND,
+                reason: Reason::Kubelet,
+            }),
+            ..Default::default()
+        },
+    );
+    h.pass(MINUTE);
+    seen.push(h.api.pods[p].ready);
+    (h, p, seen)
+}
+
+#[test]
+fn g25_one_update_without_retry() {
+    let (h, _, seen) = g25_run((0, 0));
+    assert_eq!(h.api.writes.pod_status_updates, 1);
+    assert_eq!(seen, [Some(true), Some(false), Some(false)]);
+}
+
+#[test]
+fn g26_failed_update_is_retried_next_pass() {
+    let (h, _, seen) = g25_run((1, 0));
+    assert_eq!(
+        seen,
+        [Some(true), Some(true), Some(false)],
+        "failed in the Unknown pass, retried in the next"
+    );
+    assert_eq!(
+        h.api.writes.pod_status_updates, 1,
+        "one failed attempt plus one successful update"
+    );
+    assert_eq!(h.nlc.failures.pod_status_updates, 0);
+}
+
+#[test]
+fn g27_failed_listing_while_ready_needs_no_retry() {
+    let (h, _, seen) = g25_run((0, 1));
+    assert_eq!(seen, [Some(true), Some(false), Some(false)]);
+    assert_eq!(h.api.writes.pod_status_updates, 1);
+}
+
+// §8.5 Taints, NLC side (TestApplyNoExecuteTaints and friends).
+
+fn g29_cluster() -> (Nlc, [NodeId; 4]) {
+    let mut h = Nlc::config_a();
+    let day = 24 * HOUR;
+    let n0 = h.node(
+        "node0",
+        "zone1",
+        OLD,
+        ready(CondStatus::Unknown, -2 * 365 * day),
+    );
+    let n1 = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    let n2 = h.node(
+        "node2",
+        "zone1",
+        OLD,
+        ready(CondStatus::False, -2 * 365 * day),
+    );
+    let n3 = h.node("node3", "zone1", OLD, ready(CondStatus::True, -365 * day));
+    (h, [n0, n1, n2, n3])
+}
+
+#[test]
+fn g29_unknown_and_false_nodes_get_their_taints() {
+    let (mut h, [n0, n1, n2, n3]) = g29_cluster();
+    h.pass(0);
+    h.taint_pass(0);
+    assert_eq!(h.taints(n0), [format!("{UNREACHABLE}:NoExecute")]);
+    assert!(h.taints(n1).is_empty());
+    assert_eq!(h.taints(n2), [format!("{NOT_READY}:NoExecute")]);
+    assert!(
+        h.taints(n3).is_empty(),
+        "first sighting counts as a fresh heartbeat"
+    );
+}
+
+#[test]
+fn g30_node_ready_again_loses_its_taint() {
+    let (mut h, [_, n1, n2, _]) = g29_cluster();
+    h.pass(0);
+    h.taint_pass(0);
+    h.set(n1, ready(CondStatus::True, 10 * MINUTE));
+    h.set(n2, ready(CondStatus::True, 10 * MINUTE));
+    h.pass(10 * MINUTE);
+    h.taint_pass(10 * MINUTE);
+    assert!(h.taints(n2).is_empty());
+}
+
+#[test]
+fn g31_node_without_ready_condition_is_not_tainted() {
+    let (mut h, [_, _, _, n3]) = g29_cluster();
+    h.pass(0);
+    h.taint_pass(0);
+    h.set(n3, ready(CondStatus::False, 10 * MINUTE));
+    h.pass(10 * MINUTE);
+    h.set(
+        n3,
+        NodeStatus {
+            memory_pressure: cond(CondStatus::Unknown, 10 * MINUTE),
+            ..Default::default()
+        },
+    );
+    h.taint_pass(10 * MINUTE);
+    assert!(h.taints(n3).is_empty());
+}
+
+#[test]
+fn g32_stale_queue_entry_is_harmless() {
+    let mut h = Nlc::config_a();
+    let n0 = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, -HOUR));
+    h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    h.node("node2", "zone1", OLD, ready(CondStatus::False, -HOUR));
+    h.pass(0);
+    h.pass(SECOND);
+    h.set(n0, ready(CondStatus::True, 2 * SECOND));
+    let n3 = h.node("node3", "zone1", OLD, ready(CondStatus::Unknown, -HOUR));
+    h.node("node4", "zone1", OLD, ready(CondStatus::True, 2 * SECOND));
+    let n5 = h.node("node5", "zone1", OLD, ready(CondStatus::False, -HOUR));
+    h.pass(2 * SECOND);
+    h.taint_pass(2 * SECOND);
+    assert!(
+        h.taints(n0).is_empty(),
+        "node0's entry is consumed without a taint"
+    );
+    assert_eq!(h.taints(n3), [format!("{UNREACHABLE}:NoExecute")]);
+    assert_eq!(h.taints(n5), [format!("{NOT_READY}:NoExecute")]);
+}
+
+#[test]
+fn g33_swap_is_immediate() {
+    let mut h = Nlc::config_a();
+    let n0 = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, -HOUR));
+    let n1 = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    h.pass(0);
+    h.taint_pass(0);
+    assert_eq!(h.taints(n0), [format!("{UNREACHABLE}:NoExecute")]);
+    h.set(n0, ready(CondStatus::False, 9 * MINUTE));
+    h.set(n1, ready(CondStatus::True, 9 * MINUTE));
+    h.pass(10 * MINUTE);
+    assert_eq!(
+        h.taints(n0),
+        [format!("{NOT_READY}:NoExecute")],
+        "swapped inside the monitor pass"
+    );
+}
+
+#[test]
+fn g34_no_schedule_taints_follow_conditions() {
+    let cases: [(NodeStatus, &str); 4] = [
+        (
+            NodeStatus {
+                network_unavailable: cond(CondStatus::True, 0),
+                ..ready(CondStatus::True, 0)
+            },
+            "node.kubernetes.io/network-unavailable:NoSchedule",
+        ),
+        (
+            NodeStatus {
+                network_unavailable: cond(CondStatus::True, 0),
+                ..ready(CondStatus::True, 0)
+            },
+            "node.kubernetes.io/network-unavailable:NoSchedule",
+        ),
+        (
+            ready(CondStatus::False, 0),
+            "node.kubernetes.io/not-ready:NoSchedule",
+        ),
+        (
+            ready(CondStatus::Unknown, 0),
+            "node.kubernetes.io/unreachable:NoSchedule",
+        ),
+    ];
+    let mut h = Nlc::config_a();
+    let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
+    for (status, want) in cases {
+        h.set(n, status);
+        h.nlc
+            .do_no_schedule_tainting_pass(0, n, &mut h.api, &mut h.log);
+        assert_eq!(h.taints(n), [want.to_string()]);
+    }
+}
+
+#[test]
+fn g35_saved_status_matches_returned_status() {
+    for status in [
+        Some(CondStatus::True),
+        Some(CondStatus::False),
+        Some(CondStatus::Unknown),
+        None,
+    ] {
+        for (created, hb) in [(0, 0), (-365 * 24 * HOUR, -365 * 24 * HOUR)] {
+            let mut h = Nlc::config_a();
+            let st = NodeStatus {
+                ready: status.and_then(|s| cond(s, hb)),
+                ..Default::default()
+            };
+            let n = h.node("node0", "", created, st);
+            h.nlc.health = vec![Some(NodeHealth {
+                probe: created,
+                ready_transition: created,
+                status: st,
+                lease: None,
+            })];
+            let (_, current) = h.nlc.try_update_node_health(0, n, &mut h.api, &mut h.log);
+            let saved = h.nlc.health[n].as_ref().unwrap().status.ready;
+            assert_eq!(saved, current, "{status:?} created {created}");
+            if created < 0 {
+                assert_eq!(current.unwrap().status, CondStatus::Unknown);
+            }
+        }
+    }
+}
+
+#[test]
+fn g36_exclusion_by_label_only() {
+    let mut h = Nlc::config_a();
+    let plain = h.node("node0", "", 0, NodeStatus::default());
+    let named = h.node("master-abc", "", 0, NodeStatus::default());
+    let labelled = h.node("node2", "", 0, NodeStatus::default());
+    h.api.nodes[labelled]
+        .labels
+        .insert(LABEL_EXCLUDE_DISRUPTION.into(), String::new());
+    assert!(!is_excluded_from_disruption(&h.api, plain));
+    assert!(!is_excluded_from_disruption(&h.api, named));
+    assert!(is_excluded_from_disruption(&h.api, labelled));
+}
+
+// §8.9 Taint eviction (TE-test), driven with explicit time.
+
+struct Te {
+    api: Api,
+    te: TaintEvictionController,
+    log: Log,
+    wakes: Vec<Wake>,
+    deleted: Vec<(PodId, Millis)>,
+}
+
+fn toleration(key: &str, secs: Option<i64>) -> Toleration {
+    Toleration {
+        key: key.into(),
+        exists: false,
+        value: key.trim_start_matches("testTaint").into(),
+        effect: Some(Effect::NoExecute),
+        toleration_seconds: secs,
+        source: TolerationSource::Spec,
+    }
+}
+
+fn test_taint(i: u32) -> Taint {
+    Taint {
+        key: format!("testTaint{i}"),
+        value: i.to_string(),
+        effect: Effect::NoExecute,
+        time_added: 0,
+    }
+}
+
+impl Te {
+    fn new() -> Te {
+        let mut h = Nlc::config_a();
+        h.node("node1", "", OLD, ready(CondStatus::True, 0));
+        Te {
+            api: h.api,
+            te: TaintEvictionController::new("taint-eviction-controller", true),
+            log: Log::default(),
+            wakes: Vec::new(),
+            deleted: Vec::new(),
+        }
+    }
+
+    fn pod(&mut self, node: Option<NodeId>, tolerations: Vec<Toleration>) -> PodId {
+        let id = self.api.pods.len();
+        self.api.pods.push(pod_on(node, tolerations));
+        if let Some(n) = node {
+            self.api.nodes[n].pods.push(id);
+        }
+        id
+    }
+
+    fn taint(&mut self, now: Millis, taints: &[Taint]) {
+        self.api.nodes[0].taints = taints.to_vec();
+        self.te
+            .handle_node_update(now, 0, &self.api, &mut self.log, &mut self.wakes);
+    }
+
+    fn pod_update(&mut self, now: Millis, p: PodId) {
+        self.te
+            .handle_pod_update(now, p, &self.api, &mut self.log, &mut self.wakes);
+    }
+
+    /// Fires every timer due by `to`, in time order.
+    fn advance(&mut self, to: Millis) {
+        loop {
+            self.wakes.sort_by_key(|w| w.at);
+            let Some(pos) = self.wakes.iter().position(|w| w.at <= to) else {
+                break;
+            };
+            let w = self.wakes.remove(pos);
+            let before = self.api.pods[w.pod].deletion_requested_at;
+            self.te
+                .fire(w.at, w.pod, w.generation, &mut self.api, &mut self.log);
+            if before.is_none() && self.api.pods[w.pod].deletion_requested_at.is_some() {
+                self.deleted.push((w.pod, w.at));
+            }
+        }
+    }
+
+    fn deleted_at(&self, p: PodId) -> Option<Millis> {
+        self.deleted.iter().find(|d| d.0 == p).map(|d| d.1)
+    }
+}
+
+#[test]
+fn g54_unscheduled_or_untainted_is_ignored() {
+    let mut t = Te::new();
+    let loose = t.pod(None, vec![]);
+    t.pod_update(0, loose);
+    let placed = t.pod(Some(0), vec![]);
+    t.pod_update(0, placed);
+    t.advance(5 * SECOND);
+    assert!(t.deleted.is_empty());
+}
+
+#[test]
+fn g55_pod_on_tainted_node_without_toleration_goes_at_once() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let p = t.pod(Some(0), vec![]);
+    t.pod_update(0, p);
+    t.advance(0);
+    assert_eq!(t.deleted_at(p), Some(0));
+    assert_eq!(
+        t.api.writes.pod_status_updates, 1,
+        "DisruptionTarget patched before the DELETE"
+    );
+}
+
+#[test]
+fn g56_finite_and_infinite_tolerations_wait() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let finite = t.pod(Some(0), vec![toleration("testTaint1", Some(100))]);
+    let forever = t.pod(Some(0), vec![toleration("testTaint1", None)]);
+    t.pod_update(0, finite);
+    t.pod_update(0, forever);
+    t.advance(5 * SECOND);
+    assert!(t.deleted.is_empty());
+}
+
+#[test]
+fn g57_toleration_for_another_taint_does_not_help() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let p = t.pod(Some(0), vec![toleration("testTaint2", None)]);
+    t.pod_update(0, p);
+    t.advance(0);
+    assert_eq!(t.deleted_at(p), Some(0));
+}
+
+#[test]
+fn g58_scheduling_onto_a_tainted_node() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let p = t.pod(None, vec![]);
+    t.pod_update(0, p);
+    t.api.pods[p].node = Some(0);
+    t.api.nodes[0].pods.push(p);
+    t.pod_update(SECOND, p);
+    t.advance(SECOND);
+    assert_eq!(t.deleted_at(p), Some(SECOND));
+}
+
+#[test]
+fn g59_removing_the_toleration_evicts_at_once() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let p = t.pod(Some(0), vec![toleration("testTaint1", Some(100))]);
+    t.pod_update(0, p);
+    t.api.pods[p].tolerations.clear();
+    t.pod_update(SECOND, p);
+    t.advance(SECOND);
+    assert_eq!(t.deleted_at(p), Some(SECOND));
+}
+
+#[test]
+fn g60_lengthening_the_toleration_does_not_work() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    let p = t.pod(Some(0), vec![toleration("testTaint1", Some(1))]);
+    t.pod_update(0, p);
+    t.api.pods[p].tolerations = vec![toleration("testTaint1", Some(100))];
+    t.pod_update(500, p);
+    t.advance(100 * SECOND);
+    assert_eq!(t.deleted_at(p), Some(SECOND));
+}
+
+#[test]
+fn g61_node_created_tainted() {
+    let mut t = Te::new();
+    let bare = t.pod(Some(0), vec![]);
+    let forever = t.pod(Some(0), vec![toleration("testTaint1", None)]);
+    t.taint(0, &[test_taint(1)]);
+    t.advance(5 * SECOND);
+    assert_eq!(t.deleted_at(bare), Some(0));
+    assert_eq!(t.deleted_at(forever), None);
+    let mut untainted = Te::new();
+    let p = untainted.pod(Some(0), vec![]);
+    untainted.taint(0, &[]);
+    untainted.advance(5 * SECOND);
+    assert_eq!(untainted.deleted_at(p), None);
+}
+
+#[test]
+fn g62_only_one_of_two_taints_tolerated() {
+    let mut t = Te::new();
+    let p = t.pod(Some(0), vec![toleration("testTaint1", None)]);
+    t.taint(0, &[test_taint(1), test_taint(2)]);
+    t.advance(0);
+    assert_eq!(t.deleted_at(p), Some(0));
+}
+
+#[test]
+fn g63_taint_removed_before_the_timer() {
+    let mut t = Te::new();
+    let p = t.pod(Some(0), vec![toleration("testTaint1", Some(1))]);
+    t.taint(0, &[test_taint(1)]);
+    t.taint(500, &[]);
+    t.advance(1_500);
+    assert_eq!(t.deleted_at(p), None);
+}
+
+#[test]
+fn g64_the_shortest_toleration_wins() {
+    let mut t = Te::new();
+    let p = t.pod(
+        Some(0),
+        vec![
+            toleration("testTaint1", Some(1)),
+            toleration("testTaint2", Some(100)),
+        ],
+    );
+    t.taint(0, &[test_taint(1), test_taint(2)]);
+    t.advance(100 * SECOND);
+    assert_eq!(t.deleted_at(p), Some(SECOND));
+}
+
+#[test]
+fn g65_timer_only_while_the_finite_taint_is_present() {
+    let mut t = Te::new();
+    let p = t.pod(
+        Some(0),
+        vec![
+            toleration("testTaint1", None),
+            toleration("testTaint2", Some(60)),
+        ],
+    );
+    t.taint(0, &[]);
+    t.taint(SECOND, &[test_taint(1)]);
+    assert!(
+        t.te.timers[p].is_none(),
+        "taint1 alone is tolerated forever"
+    );
+    t.taint(2 * SECOND, &[test_taint(1), test_taint(2)]);
+    assert!(t.te.timers[p].is_some(), "queued while taint2 is present");
+    t.taint(3 * SECOND, &[test_taint(1)]);
+    assert!(t.te.timers[p].is_none(), "dequeued when taint2 goes");
+    t.advance(HOUR);
+    assert_eq!(t.deleted_at(p), None);
+}
+
+#[test]
+fn g66_pods_with_different_tolerations() {
+    let mut t = Te::new();
+    let none = t.pod(Some(0), vec![]);
+    let one = t.pod(Some(0), vec![toleration("testTaint1", Some(1))]);
+    let forever = t.pod(Some(0), vec![toleration("testTaint1", None)]);
+    t.taint(0, &[test_taint(1)]);
+    t.advance(HOUR);
+    assert_eq!(
+        (t.deleted_at(none), t.deleted_at(one), t.deleted_at(forever)),
+        (Some(0), Some(SECOND), None)
+    );
+}
+
+#[test]
+fn g67_untolerated_second_taint_evicts_everyone() {
+    let mut t = Te::new();
+    let pods = [
+        t.pod(Some(0), vec![]),
+        t.pod(Some(0), vec![toleration("testTaint1", Some(1))]),
+        t.pod(Some(0), vec![toleration("testTaint1", None)]),
+    ];
+    t.taint(0, &[test_taint(1), test_taint(2)]);
+    t.advance(0);
+    assert!(pods.iter().all(|&p| t.deleted_at(p) == Some(0)));
+}
+
+#[test]
+fn g69_pod_arriving_after_the_taint_is_still_processed() {
+    let mut t = Te::new();
+    t.taint(0, &[test_taint(1)]);
+    // The pod's binding arrives after the node update.
+    let p = t.pod(None, vec![toleration("testTaint1", Some(1))]);
+    t.api.pods[p].node = Some(0);
+    t.api.nodes[0].pods.push(p);
+    t.pod_update(2 * SECOND, p);
+    t.advance(HOUR);
+    assert_eq!(
+        t.deleted_at(p),
+        Some(3 * SECOND),
+        "the countdown starts at the pod event"
+    );
+}
