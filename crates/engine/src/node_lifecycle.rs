@@ -195,10 +195,14 @@ impl NodeLifecycleController {
         for &n in &nodes {
             let (observed, current) = self.try_update_node_health(now, n, api, log);
             if !is_excluded_from_disruption(api, n) {
-                zone_ready
-                    .entry(api.nodes[n].zone_key.clone())
-                    .or_default()
-                    .push(current.map(|c| c.status));
+                let key = &api.nodes[n].zone_key;
+                let status = current.map(|c| c.status);
+                match zone_ready.get_mut(key) {
+                    Some(list) => list.push(status),
+                    None => {
+                        zone_ready.insert(key.clone(), vec![status]);
+                    }
+                }
             }
             if let Some(current) = current {
                 if self.failures.pod_lists > 0 {

@@ -124,6 +124,9 @@ impl RateLimitedTimedQueue {
 
     /// Removes `value` from heap and set; returns whether it was in the set.
     pub fn remove(&mut self, value: &str) -> bool {
+        if self.set.is_empty() {
+            return false;
+        }
         self.heap.retain(|i| i.value != value);
         self.set.remove(value)
     }
@@ -195,10 +198,13 @@ mod tests {
         q.add("third", 0);
         q.remove("second");
         let mut seen = Vec::new();
-        q.try_process(0, |i| {
-            seen.push(i.value.clone());
-            TryResult::Done
-        });
+        // Burst 1: one item per token, and 1000 qps refills one token per millisecond.
+        for t in 0..5 {
+            q.try_process(t, |i| {
+                seen.push(i.value.clone());
+                TryResult::Done
+            });
+        }
         assert_eq!(seen, ["first", "third"]);
         assert!(!q.add("first", 1), "still in the set after processing");
         let mut again = 0;
@@ -213,26 +219,24 @@ mod tests {
 
     #[test]
     fn g38_retry_requeues_after_wait() {
-        let mut q = RateLimitedTimedQueue::new(1_000_000.0);
+        let mut q = RateLimitedTimedQueue::new(1_000.0);
         q.add("first", 1);
         q.add("second", 2);
         q.add("third", 3);
         let mut order = Vec::new();
         let mut retried = false;
-        q.try_process(3, |i| {
-            order.push(i.value.clone());
-            if i.value == "second" && !retried {
-                retried = true;
-                return TryResult::RetryAfter(2);
-            }
-            TryResult::Done
-        });
-        assert_eq!(order, ["first", "second", "third"]);
-        q.try_process(6, |i| {
-            order.push(format!("{}@{}", i.value, i.process_at));
-            TryResult::Done
-        });
-        assert_eq!(order.last().unwrap(), "second@6");
+        for t in 3..10 {
+            q.try_process(t, |i| {
+                order.push(format!("{}@{}", i.value, i.process_at));
+                if i.value == "second" && !retried {
+                    retried = true;
+                    // Retried at now + 2 ms (+1 ns upstream, +1 ms at this resolution).
+                    return TryResult::RetryAfter(2);
+                }
+                TryResult::Done
+            });
+        }
+        assert_eq!(order, ["first@1", "second@2", "third@3", "second@7"]);
     }
 
     #[test]

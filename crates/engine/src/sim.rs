@@ -186,9 +186,9 @@ impl Simulation {
         // Pods already run everywhere: create, place and start them without recording anything.
         for w in 0..self.workloads.specs.len() {
             let created = self.workloads.sync(start, w, &mut self.api, &mut self.log);
+            self.scheduler
+                .place_initial(start, &created, &mut self.api, &mut self.log);
             for p in created {
-                self.scheduler
-                    .schedule(start, p, &mut self.api, &mut self.log);
                 if self.api.pods[p].node.is_some() {
                     self.api.pods[p].running = true;
                     self.api.pods[p].ready = Some(true);

@@ -144,13 +144,15 @@ pub fn summarize(
         }
     }
 
+    let mut first_fault: Vec<Option<Millis>> = vec![None; api.nodes.len()];
+    for e in events.iter().filter(|e| e.kind == EventKind::FaultStarted) {
+        if let Some(n) = e.node {
+            first_fault[n].get_or_insert(e.at);
+        }
+    }
     let mut nodes = Vec::new();
     for (n, node) in api.nodes.iter().enumerate() {
-        let Some(fault) = events
-            .iter()
-            .find(|e| e.kind == EventKind::FaultStarted && e.node == Some(n))
-            .map(|e| e.at)
-        else {
+        let Some(fault) = first_fault[n] else {
             continue;
         };
         let after = |kind: EventKind, pred: &dyn Fn(&Event) -> bool| {

@@ -155,7 +155,8 @@ mod tests {
         assert_eq!(parse_go_duration("5m0s"), Ok(300_000));
         assert_eq!(parse_go_duration("1h2m3.5s"), Ok(3_723_500));
         assert_eq!(parse_go_duration("250ms"), Ok(250));
-        assert_eq!(parse_go_duration("1500us"), Ok(1));
+        assert_eq!(parse_go_duration("2000us"), Ok(2));
+        assert!(parse_go_duration("1500us").is_err(), "finer than 1ms");
         assert_eq!(parse_go_duration("-3s"), Ok(-3_000));
         assert_eq!(parse_go_duration("0"), Ok(0));
         assert_eq!(parse_go_duration(".5s"), Ok(500));

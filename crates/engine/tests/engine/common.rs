@@ -25,7 +25,6 @@ pub struct Rel {
     pub taint: Option<i64>,
     pub deletion: Option<i64>,
     pub replacement_created: Option<i64>,
-    pub replacement_ready: Option<i64>,
 }
 
 pub fn rel(o: &Outcome) -> Rel {
@@ -51,12 +50,5 @@ pub fn rel(o: &Outcome) -> Rel {
         taint: n.taint_at_ms.map(|t| t - f),
         deletion: n.first_deletion_at_ms.map(|t| t - f),
         replacement_created,
-        replacement_ready: n.replacements_ready_at_ms.map(|t| t - f),
     }
-}
-
-/// Min and max of some values.
-pub fn span(v: impl IntoIterator<Item = i64>) -> (i64, i64) {
-    v.into_iter()
-        .fold((i64::MAX, i64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
 }

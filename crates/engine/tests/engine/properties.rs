@@ -1,1 +1,195 @@
+//! Property tests over random scenarios.
 
+use kubelife_engine::scenario::{
+    ActionKind, ActionSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection,
+    TolerationSection, WorkloadKind, WorkloadSection,
+};
+use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+fn toleration() -> impl Strategy<Value = TolerationSection> {
+    (
+        prop_oneof![
+            Just("node.kubernetes.io/unreachable"),
+            Just("node.kubernetes.io/not-ready"),
+            Just("")
+        ],
+        proptest::option::of(0i64..400),
+    )
+        .prop_map(|(key, secs)| TolerationSection {
+            key: key.to_string(),
+            operator: Some("Exists".into()),
+            value: String::new(),
+            effect: "NoExecute".into(),
+            toleration_seconds: secs,
+        })
+}
+
+fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
+    (
+        prop_oneof![
+            Just(WorkloadKind::Deployment),
+            Just(WorkloadKind::StatefulSet),
+            Just(WorkloadKind::DaemonSet),
+            Just(WorkloadKind::Pod)
+        ],
+        0u32..6,
+        proptest::collection::vec(toleration(), 0..2),
+        0i64..60,
+    )
+        .prop_map(
+            move |(kind, replicas, tolerations, grace)| WorkloadSection {
+                kind,
+                name: format!("w{i}"),
+                replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet)
+                    .then_some(replicas),
+                termination_grace_period_seconds: Some(grace),
+                tolerations,
+            },
+        )
+}
+
+prop_compose! {
+    fn scenario()(
+        minor in 18u32..=35,
+        seed in any::<u64>(),
+        duration in 60i64..900,
+        zones in proptest::collection::vec(prop_oneof![Just(""), Just("a"), Just("b")], 1..8),
+        update in 1i64..30,
+        report in proptest::option::of(1i64..400),
+        lease in 4i64..60,
+        period in 1i64..10,
+        grace in 2i64..120,
+        rate in prop_oneof![Just(0.0), Just(0.1), Just(1.0)],
+        w0 in workload(0), w1 in workload(1), w2 in workload(2),
+        n_workloads in 0usize..=3,
+        events in proptest::collection::vec((0i64..900_000, 0usize..4, 0usize..8), 0..6),
+    ) -> Scenario {
+        let nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
+        let actions = [ActionKind::NodeCrash, ActionKind::KubeletStop, ActionKind::NetworkPartition, ActionKind::NodeRecover];
+        let events = events.into_iter().map(|(at, a, n)| ActionSection { at: GoDuration(at.min(duration * 1000)), action: actions[a], node: format!("n{}", n % nodes.len()) }).collect();
+        Scenario {
+            version: Some(format!("1.{minor}")),
+            seed: Some(seed),
+            duration_seconds: Some(duration),
+            kubelet: KubeletSection { node_status_update_frequency: Some(GoDuration(update * 1000)), node_status_report_frequency: report.map(|r| GoDuration(r * 1000)), node_lease_duration_seconds: Some(lease) },
+            controller_manager: ControllerManagerSection { node_monitor_period: Some(GoDuration(period * 1000)), node_monitor_grace_period: Some(GoDuration(grace * 1000)), node_eviction_rate: Some(rate), ..Default::default() },
+            nodes,
+            workloads: [w0, w1, w2].into_iter().take(n_workloads).collect(),
+            events,
+            ..Default::default()
+        }
+    }
+}
+
+fn outcome(s: &Scenario) -> Outcome {
+    run(
+        &s.resolve().expect("generated scenarios are valid"),
+        &RunOptions { heartbeats: true },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn events_are_ordered_and_runs_repeat(s in scenario()) {
+        let a = outcome(&s);
+        prop_assert!(a.events.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        let b = outcome(&s);
+        prop_assert_eq!(a.to_json(), b.to_json());
+    }
+
+    #[test]
+    fn a_pod_is_never_on_two_nodes_and_names_are_unique(s in scenario()) {
+        let o = outcome(&s);
+        // Per pod name: whether an object exists, and whether it is bound.
+        let mut live: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        for e in &o.events {
+            let Some(p) = &e.pod else { continue };
+            let entry = live.entry(p.clone()).or_insert((false, false));
+            match e.kind {
+                EventKind::PodCreated => {
+                    prop_assert!(!entry.0, "{p} created while an object with its name exists");
+                    *entry = (true, false);
+                }
+                EventKind::PodScheduled => {
+                    prop_assert!(entry.0 && !entry.1, "{p} bound twice or without an object");
+                    entry.1 = true;
+                }
+                EventKind::PodRemoved => {
+                    prop_assert!(entry.0, "{p} removed twice");
+                    *entry = (false, false);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_deleted_pod_is_never_ready_again(s in scenario()) {
+        let o = outcome(&s);
+        let mut deleting: BTreeMap<String, bool> = BTreeMap::new();
+        for e in &o.events {
+            let Some(p) = &e.pod else { continue };
+            match e.kind {
+                EventKind::PodCreated => { deleting.insert(p.clone(), false); }
+                EventKind::PodDeletionRequested => { deleting.insert(p.clone(), true); }
+                EventKind::PodReady => prop_assert!(!deleting.get(p).copied().unwrap_or(false), "{p} Ready after its deletion at {}", e.at_ms),
+                _ => {}
+            }
+        }
+    }
+
+    /// No node goes Unknown before the grace period has passed since its last heartbeat, and no
+    /// NoExecute taint lands on a node the timeline shows Ready. (A taint may follow a heartbeat
+    /// closely: the monitor pass acts on the Ready status it observed at its start, as upstream.)
+    #[test]
+    fn no_no_execute_taint_before_grace_has_passed(s in scenario()) {
+        let o = outcome(&s);
+        let grace = s.controller_manager.node_monitor_grace_period.unwrap().0;
+        // A kubelet's Ready=True reaches the controllers' informers after the API and watch latency.
+        let lag = 15;
+        // The last two heartbeats per node: the newest may not have reached the informer yet.
+        let mut heartbeats: BTreeMap<String, (Option<i64>, i64)> = BTreeMap::new();
+        let mut ready_since: BTreeMap<String, i64> = BTreeMap::new();
+        for e in &o.events {
+            let Some(n) = &e.node else { continue };
+            match e.kind {
+                EventKind::LeaseRenewed | EventKind::NodeStatusPatched => {
+                    let prev = heartbeats.get(n).map(|h| h.1);
+                    heartbeats.insert(n.clone(), (prev, e.at_ms));
+                }
+                EventKind::NodeReady => { ready_since.insert(n.clone(), e.at_ms); }
+                EventKind::NodeUnknown => {
+                    let seen = heartbeats.get(n).and_then(|&(prev, last)| if last + lag <= e.at_ms { Some(last) } else { prev });
+                    if let Some(hb) = seen {
+                        prop_assert!(e.at_ms - hb > grace, "{n} Unknown at {} only {} ms after a visible heartbeat", e.at_ms, e.at_ms - hb);
+                    }
+                    ready_since.remove(n);
+                }
+                EventKind::TaintAdded if e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")) => {
+                    if let Some(r) = ready_since.get(n) {
+                        prop_assert!(e.at_ms <= r + lag, "{n} tainted at {} while Ready since {r}", e.at_ms);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn any_text_gives_an_outcome_or_an_error(text in "\\PC{0,200}") {
+        let _ = run_json(&text, &RunOptions::default());
+    }
+
+    #[test]
+    fn mangled_scenarios_never_panic(s in scenario(), cut in 0usize..2000, junk in "[\\[\\]{}\",:a-z0-9 -]{0,20}") {
+        let json = s.to_json();
+        let cut = cut.min(json.len());
+        let cut = (0..=cut).rev().find(|&i| json.is_char_boundary(i)).unwrap_or(0);
+        let mangled = format!("{}{}{}", &json[..cut], junk, &json[cut..]);
+        let _ = run_json(&mangled, &RunOptions::default());
+    }
+}
