@@ -534,7 +534,7 @@ impl Scenario {
         let c = &self.controller_manager;
         let rate = |v: Option<f64>, d: f64, f: &str| -> Result<f64, ScenarioError> {
             let v = v.unwrap_or(d);
-            if !v.is_finite() || v < 0.0 || v > 1_000_000.0 {
+            if !v.is_finite() || !(0.0..=1_000_000.0).contains(&v) {
                 return Err(bad(
                     f,
                     format!("must be a rate of at least 0 (nodes per second), got {v}"),

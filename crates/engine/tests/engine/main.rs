@@ -5,4 +5,5 @@ mod golden;
 mod properties;
 mod scenario_errors;
 mod snapshots;
+mod tidy;
 mod windows;
