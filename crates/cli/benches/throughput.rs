@@ -37,11 +37,7 @@ fn time_run(path: &std::path::Path) -> Duration {
         .output()
         .expect("kubelife runs");
     let took = start.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     took
 }
 

@@ -11,12 +11,7 @@ fn kubelife(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -55,10 +50,7 @@ fn json_output_has_the_pinned_shape() {
     ] {
         assert!(kinds.contains(&k), "missing {k}");
     }
-    assert!(
-        !kinds.contains(&"LeaseRenewed"),
-        "heartbeats only with --heartbeats"
-    );
+    assert!(!kinds.contains(&"LeaseRenewed"), "heartbeats only with --heartbeats");
     let writes = &v["summary"]["apiWrites"];
     assert!(writes["leaseUpdates"].as_u64().unwrap() > 0);
     assert!(writes["nodeStatusPatches"].as_u64().is_some());
@@ -73,12 +65,7 @@ fn json_output_has_the_pinned_shape() {
     ] {
         assert!(node[key].as_i64().is_some(), "{key} missing in {node}");
     }
-    assert!(
-        v["summary"]["workloads"][0]["notFullyReadyMs"]
-            .as_i64()
-            .unwrap()
-            > 0
-    );
+    assert!(v["summary"]["workloads"][0]["notFullyReadyMs"].as_i64().unwrap() > 0);
 }
 
 #[test]

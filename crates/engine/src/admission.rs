@@ -5,28 +5,24 @@
 //! DaemonSet controller adds to its pods (`util.AddOrUpdateDaemonPodTolerations`).
 
 use crate::api::{
-    Effect, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NOT_READY, TAINT_PID_PRESSURE,
-    TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+    Effect, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
+    TAINT_UNSCHEDULABLE,
 };
 use crate::scenario::{ApiServerConfig, Toleration, TolerationSource};
 
 /// Whether some toleration covers `key` for NoExecute in the plugin's sense: the key matches or is
 /// empty, and the effect is NoExecute or empty. Operator, value and seconds are not examined.
 fn covers(tolerations: &[Toleration], key: &str) -> bool {
-    tolerations.iter().any(|t| {
-        (t.key == key || t.key.is_empty())
-            && (t.effect.is_none() || t.effect == Some(Effect::NoExecute))
-    })
+    tolerations
+        .iter()
+        .any(|t| (t.key == key || t.key.is_empty()) && (t.effect.is_none() || t.effect == Some(Effect::NoExecute)))
 }
 
 /// Appends the default `not-ready` and `unreachable` NoExecute tolerations unless already covered.
 pub fn default_toleration_seconds(tolerations: &mut Vec<Toleration>, cfg: &ApiServerConfig) {
     for (key, seconds) in [
         (TAINT_NOT_READY, cfg.default_not_ready_toleration_seconds),
-        (
-            TAINT_UNREACHABLE,
-            cfg.default_unreachable_toleration_seconds,
-        ),
+        (TAINT_UNREACHABLE, cfg.default_unreachable_toleration_seconds),
     ] {
         if !covers(tolerations, key) {
             tolerations.push(Toleration {

@@ -298,9 +298,7 @@ pub struct Node {
 impl Node {
     /// Whether the node has a taint with this key and effect.
     pub fn has_taint(&self, key: &str, effect: Effect) -> bool {
-        self.taints
-            .iter()
-            .any(|t| t.key == key && t.effect == effect)
+        self.taints.iter().any(|t| t.key == key && t.effect == effect)
     }
 
     /// The NoExecute taints.
@@ -445,12 +443,7 @@ impl Api {
     }
 
     /// The node lifecycle controller's status PUT at `now`.
-    pub fn update_node_status_by_controller(
-        &mut self,
-        now: Millis,
-        node: NodeId,
-        status: NodeStatus,
-    ) {
+    pub fn update_node_status_by_controller(&mut self, now: Millis, node: NodeId, status: NodeStatus) {
         let n = &mut self.nodes[node];
         let changed = conditions_differ(&n.status.latest(), &status);
         n.status.write(now, status, now + self.watch_latency);
@@ -469,13 +462,7 @@ impl Api {
     }
 
     /// Adds and removes taints on a node in one PATCH; returns whether anything changed.
-    pub fn swap_taints(
-        &mut self,
-        now: Millis,
-        node: NodeId,
-        add: &[Taint],
-        remove: &[(&str, Effect)],
-    ) -> bool {
+    pub fn swap_taints(&mut self, now: Millis, node: NodeId, add: &[Taint], remove: &[(&str, Effect)]) -> bool {
         let n = &mut self.nodes[node];
         let before = n.taints.len();
         n.taints

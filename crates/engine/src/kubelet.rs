@@ -65,10 +65,7 @@ impl Kubelet {
 
     /// Whether the kubelet process runs.
     pub fn running(&self) -> bool {
-        !matches!(
-            self.fault,
-            Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop)
-        )
+        !matches!(self.fault, Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop))
     }
 
     /// Whether its requests reach the apiserver.
@@ -100,15 +97,13 @@ impl Kubelet {
         log: &mut Log,
         s: &KubeletSettings,
     ) -> Millis {
-        let next =
-            Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency;
+        let next = Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency;
         if !self.reachable() {
             // All NODE_STATUS_UPDATE_RETRY attempts fail; nothing reaches the apiserver.
             return next;
         }
         let current = api.nodes[n].status.latest();
-        let changed =
-            current.ready_status() != Some(CondStatus::True) || current.memory_pressure.is_none();
+        let changed = current.ready_status() != Some(CondStatus::True) || current.memory_pressure.is_none();
         let since = self.last_report.map(|t| now - t);
         let due = since.is_none_or(|d| d >= s.report + self.report_offset);
         if !(changed || due) {

@@ -27,9 +27,7 @@ pub fn sync_lease(
 ) -> Millis {
     if !k.reachable() {
         // retryUpdateLease fails, then backoffEnsureLease sleeps and tries again, doubling.
-        let sleep = k
-            .lease_backoff
-            .map_or(BACKOFF_START, |b| (b * 2).min(BACKOFF_MAX));
+        let sleep = k.lease_backoff.map_or(BACKOFF_START, |b| (b * 2).min(BACKOFF_MAX));
         k.lease_backoff = Some(sleep);
         return sleep;
     }
@@ -81,10 +79,7 @@ mod tests {
         let sleeps: Vec<Millis> = (0..9)
             .map(|_| sync_lease(&mut k, 0, 0, &mut api, &mut log, &s))
             .collect();
-        assert_eq!(
-            sleeps,
-            [200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000, 7_000]
-        );
+        assert_eq!(sleeps, [200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000, 7_000]);
         assert_eq!(api.writes.lease_updates, 0);
     }
 }

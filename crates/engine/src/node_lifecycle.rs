@@ -16,10 +16,9 @@
 //! heartbeat time changed.
 
 use crate::api::{
-    Api, CondStatus, Condition, Effect, NodeId, NodeStatus, PodId, Reason, Taint,
-    LABEL_EXCLUDE_DISRUPTION, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE,
-    TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
-    TAINT_UNSCHEDULABLE,
+    Api, CondStatus, Condition, Effect, NodeId, NodeStatus, PodId, Reason, Taint, LABEL_EXCLUDE_DISRUPTION,
+    TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE,
+    TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
 };
 use crate::rate_limited_queue::{RateLimitedTimedQueue, TryResult};
 use crate::time::{format_go_duration, Millis};
@@ -105,20 +104,12 @@ pub fn is_excluded_from_disruption(api: &Api, n: NodeId) -> bool {
 }
 
 /// The zone state for a zone's Ready statuses (`ComputeZoneState`); returns (not ready, state).
-pub fn compute_zone_state(
-    ready: &[Option<CondStatus>],
-    unhealthy_threshold: f64,
-) -> (usize, ZoneState) {
-    let ready_nodes = ready
-        .iter()
-        .filter(|c| **c == Some(CondStatus::True))
-        .count();
+pub fn compute_zone_state(ready: &[Option<CondStatus>], unhealthy_threshold: f64) -> (usize, ZoneState) {
+    let ready_nodes = ready.iter().filter(|c| **c == Some(CondStatus::True)).count();
     let not_ready = ready.len() - ready_nodes;
     let state = if ready_nodes == 0 && not_ready > 0 {
         ZoneState::FullDisruption
-    } else if not_ready > 2
-        && (not_ready as f32) / (ready.len() as f32) >= unhealthy_threshold as f32
-    {
+    } else if not_ready > 2 && (not_ready as f32) / (ready.len() as f32) >= unhealthy_threshold as f32 {
         ZoneState::PartialDisruption
     } else {
         ZoneState::Normal
@@ -155,21 +146,17 @@ impl NodeLifecycleController {
 
     fn ensure_zone(&mut self, api: &Api, n: NodeId) {
         let node = &api.nodes[n];
-        self.zones
-            .entry(node.zone_key.clone())
-            .or_insert_with(|| Zone {
-                display: node.zone.clone(),
-                state: ZoneState::Initial,
-                queue: RateLimitedTimedQueue::new(self.settings.eviction_qps),
-            });
+        self.zones.entry(node.zone_key.clone()).or_insert_with(|| Zone {
+            display: node.zone.clone(),
+            state: ZoneState::Initial,
+            queue: RateLimitedTimedQueue::new(self.settings.eviction_qps),
+        });
     }
 
     /// One monitor pass (`monitorNodeHealth`).
     pub fn monitor_node_health(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
         self.grow(api.nodes.len());
-        let nodes: Vec<NodeId> = (0..api.nodes.len())
-            .filter(|&n| api.nodes[n].exists)
-            .collect();
+        let nodes: Vec<NodeId> = (0..api.nodes.len()).filter(|&n| api.nodes[n].exists).collect();
         // classifyNodes: new nodes are registered and their NoExecute taints removed.
         for &n in &nodes {
             if !self.known[n] {
@@ -177,7 +164,14 @@ impl NodeLifecycleController {
                 self.ensure_zone(api, n);
                 if log.wants(now, EventKind::NodeRegistered) {
                     let zone = &api.nodes[n].zone;
-                    log.push(Event::new(now, EventKind::NodeRegistered, format!("node lifecycle controller observed a new Node (RegisteredNode) in zone {zone:?}")).node(n));
+                    log.push(
+                        Event::new(
+                            now,
+                            EventKind::NodeRegistered,
+                            format!("node lifecycle controller observed a new Node (RegisteredNode) in zone {zone:?}"),
+                        )
+                        .node(n),
+                    );
                 }
                 self.mark_node_as_reachable(now, n, api, log, "the node lifecycle controller removes its NoExecute taints from every node it registers (markNodeAsReachable at start-up)");
             } else if !self.zones.contains_key(&api.nodes[n].zone_key) {
@@ -214,13 +208,16 @@ impl NodeLifecycleController {
                 }
                 self.process_taint_based_eviction(now, n, observed.status, api, log);
                 let needs_retry = self.nodes_to_retry[n];
-                let transition =
-                    current.status != CondStatus::True && observed.status == CondStatus::True;
-                if transition
-                    && current.status == CondStatus::False
-                    && log.wants(now, EventKind::NodeNotReady)
-                {
-                    log.push(Event::new(now, EventKind::NodeNotReady, "kubelet posted Ready=False; node lifecycle controller records NodeNotReady").node(n));
+                let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
+                if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
+                    log.push(
+                        Event::new(
+                            now,
+                            EventKind::NodeNotReady,
+                            "kubelet posted Ready=False; node lifecycle controller records NodeNotReady",
+                        )
+                        .node(n),
+                    );
                 }
                 if transition || (needs_retry && observed.status != CondStatus::True) {
                     let why = if transition {
@@ -307,20 +304,10 @@ impl NodeLifecycleController {
             let node = &api.nodes[n];
             let mut seen = Vec::new();
             if let Some(renew) = node.lease.latest() {
-                seen.push(format!(
-                    "lease last renewed {} ago",
-                    format_go_duration(now - renew)
-                ));
+                seen.push(format!("lease last renewed {} ago", format_go_duration(now - renew)));
             }
-            if let Some(hb) = observed
-                .heartbeat
-                .checked_sub(0)
-                .filter(|_| status.ready.is_some())
-            {
-                seen.push(format!(
-                    "status last posted {} ago",
-                    format_go_duration(now - hb)
-                ));
+            if let Some(hb) = observed.heartbeat.checked_sub(0).filter(|_| status.ready.is_some()) {
+                seen.push(format!("status last posted {} ago", format_go_duration(now - hb)));
             }
             let cause = format!(
                 "Ready=Unknown (NodeStatusUnknown): {}; the controller last saw a heartbeat {} ago (its pass at t={}) > {} {}",
@@ -485,13 +472,7 @@ impl NodeLifecycleController {
     }
 
     /// `markNodeForTainting`: (re-)enqueues the node in its zone's queue.
-    pub fn mark_node_for_tainting(
-        &mut self,
-        now: Millis,
-        n: NodeId,
-        status: CondStatus,
-        api: &Api,
-    ) -> bool {
+    pub fn mark_node_for_tainting(&mut self, now: Millis, n: NodeId, status: CondStatus, api: &Api) -> bool {
         let node = &api.nodes[n];
         let key = if status == CondStatus::False {
             TAINT_NOT_READY
@@ -573,11 +554,7 @@ impl NodeLifecycleController {
         api.set_pod_ready(now, p, false);
         if log.wants(now, EventKind::PodNotReady) {
             let cause = format!("node {} is Ready={node_ready}: the node lifecycle controller sets the pod's Ready condition to False (MarkPodsNotReady){why}; Service endpoints stop sending it traffic", api.nodes[n].name);
-            log.push(
-                Event::new(now, EventKind::PodNotReady, cause)
-                    .node(n)
-                    .pod(p),
-            );
+            log.push(Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p));
         }
         true
     }
@@ -640,13 +617,7 @@ impl NodeLifecycleController {
     }
 
     /// `doNoScheduleTaintingPass` for one node: NoSchedule taints follow its conditions.
-    pub fn do_no_schedule_tainting_pass(
-        &mut self,
-        now: Millis,
-        n: NodeId,
-        api: &mut Api,
-        log: &mut Log,
-    ) {
+    pub fn do_no_schedule_tainting_pass(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log) {
         let node = &api.nodes[n];
         if !node.exists {
             return;
@@ -661,11 +632,7 @@ impl NodeLifecycleController {
             }
         }
         for (c, key, name) in [
-            (
-                status.memory_pressure,
-                TAINT_MEMORY_PRESSURE,
-                "MemoryPressure",
-            ),
+            (status.memory_pressure, TAINT_MEMORY_PRESSURE, "MemoryPressure"),
             (status.disk_pressure, TAINT_DISK_PRESSURE, "DiskPressure"),
             (status.pid_pressure, TAINT_PID_PRESSURE, "PIDPressure"),
             (
@@ -700,11 +667,7 @@ impl NodeLifecycleController {
             })
             .map(|t| {
                 (
-                    managed
-                        .iter()
-                        .copied()
-                        .find(|k| *k == t.key)
-                        .expect("filtered"),
+                    managed.iter().copied().find(|k| *k == t.key).expect("filtered"),
                     Effect::NoSchedule,
                 )
             })
@@ -720,7 +683,15 @@ impl NodeLifecycleController {
         let add_taints: Vec<Taint> = add.iter().map(|(t, _)| t.clone()).collect();
         api.swap_taints(now, n, &add_taints, &remove);
         for (key, _) in &remove {
-            log.push(Event::new(now, EventKind::TaintRemoved, "the condition behind this NoSchedule taint cleared (taint-by-condition, doNoScheduleTaintingPass)").node(n).taint(format!("{key}:NoSchedule")));
+            log.push(
+                Event::new(
+                    now,
+                    EventKind::TaintRemoved,
+                    "the condition behind this NoSchedule taint cleared (taint-by-condition, doNoScheduleTaintingPass)",
+                )
+                .node(n)
+                .taint(format!("{key}:NoSchedule")),
+            );
         }
         for (t, why) in &add {
             log.push(Event::new(now, EventKind::TaintAdded, format!("node has {why}: taint-by-condition adds it at once (doNoScheduleTaintingPass); the scheduler stops placing new pods here")).node(n).taint(t.label()));
@@ -739,8 +710,7 @@ impl NodeLifecycleController {
         let mut new_states: BTreeMap<String, (ZoneState, usize)> = BTreeMap::new();
         let mut all_are_full = true;
         for (zone, ready) in zone_ready {
-            let (not_ready, state) =
-                compute_zone_state(ready, self.settings.unhealthy_zone_threshold);
+            let (not_ready, state) = compute_zone_state(ready, self.settings.unhealthy_zone_threshold);
             if state != ZoneState::FullDisruption {
                 all_are_full = false;
             }
@@ -753,10 +723,7 @@ impl NodeLifecycleController {
         }
         // Zones without counted nodes are forgotten.
         self.zones.retain(|k, _| zone_ready.contains_key(k));
-        let all_were_full = self
-            .zones
-            .values()
-            .all(|z| z.state == ZoneState::FullDisruption);
+        let all_were_full = self.zones.values().all(|z| z.state == ZoneState::FullDisruption);
         if all_are_full && all_were_full {
             return;
         }
@@ -788,10 +755,7 @@ impl NodeLifecycleController {
         }
         let keys: Vec<String> = self.zones.keys().cloned().collect();
         for k in keys {
-            let (state, not_ready) = new_states
-                .get(&k)
-                .copied()
-                .unwrap_or((ZoneState::Normal, 0));
+            let (state, not_ready) = new_states.get(&k).copied().unwrap_or((ZoneState::Normal, 0));
             let size = zone_ready.get(&k).map_or(0, Vec::len);
             let current = self.zones[&k].state;
             if current == state && !all_were_full {
@@ -817,9 +781,7 @@ impl NodeLifecycleController {
                     ZoneState::Initial => String::new(),
                 };
                 if all_were_full {
-                    why.push_str(
-                        "; leaving master disruption mode resets every node's probe time to now",
-                    );
+                    why.push_str("; leaving master disruption mode resets every node's probe time to now");
                 }
                 let z = &self.zones[&k];
                 zone_event(now, log, z, current, why);
@@ -855,26 +817,14 @@ enum Evaluation {
 
 fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, why: String) {
     if log.wants(now, EventKind::ZoneStateChanged) {
-        let mut e = Event::new(
-            now,
-            EventKind::ZoneStateChanged,
-            format!("{from} → {}: {why}", z.state),
-        );
+        let mut e = Event::new(now, EventKind::ZoneStateChanged, format!("{from} → {}: {why}", z.state));
         e.zone = Some(z.display.clone());
         e.state = Some(z.state);
         log.push(e);
     }
 }
 
-fn swap_no_execute(
-    now: Millis,
-    n: NodeId,
-    want: &str,
-    other: &str,
-    api: &mut Api,
-    log: &mut Log,
-    cause: &str,
-) {
+fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &str) {
     let had_other = api.nodes[n].has_taint(other, Effect::NoExecute);
     let had_want = api.nodes[n].has_taint(want, Effect::NoExecute);
     api.swap_taints(

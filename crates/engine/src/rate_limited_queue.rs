@@ -32,8 +32,7 @@ impl TokenBucket {
     fn refill(&mut self, now: Millis) {
         if let Some(last) = self.last {
             if now > last {
-                self.tokens =
-                    (self.tokens + (now - last) as f64 / 1000.0 * self.qps).min(self.burst);
+                self.tokens = (self.tokens + (now - last) as f64 / 1000.0 * self.qps).min(self.burst);
             }
         }
         self.last = Some(self.last.map_or(now, |l| l.max(now)));

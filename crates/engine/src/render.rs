@@ -71,10 +71,7 @@ pub fn render_timeline(o: &Outcome) -> String {
     let _ = writeln!(
         out,
         "\nAPI writes: {} lease updates ({}/min), {} node status patches ({}/min)",
-        w.lease_updates,
-        w.lease_updates_per_minute,
-        w.node_status_patches,
-        w.node_status_patches_per_minute
+        w.lease_updates, w.lease_updates_per_minute, w.node_status_patches, w.node_status_patches_per_minute
     );
     let ms = |v: Option<i64>| v.map_or("never".to_string(), format_go_duration);
     for n in &s.nodes {
@@ -94,7 +91,16 @@ pub fn render_timeline(o: &Outcome) -> String {
         );
     }
     for wl in &s.workloads {
-        let _ = writeln!(out, "workload {} ({:?}): {} desired, fewer Ready for {}, at least {} Ready, {} Ready at the end", wl.workload, wl.kind, wl.desired, format_go_duration(wl.not_fully_ready_ms), wl.min_ready, wl.ready_at_end);
+        let _ = writeln!(
+            out,
+            "workload {} ({:?}): {} desired, fewer Ready for {}, at least {} Ready, {} Ready at the end",
+            wl.workload,
+            wl.kind,
+            wl.desired,
+            format_go_duration(wl.not_fully_ready_ms),
+            wl.min_ready,
+            wl.ready_at_end
+        );
     }
     out
 }

@@ -78,10 +78,7 @@ mod tests {
         let mut y = Rng::stream(7, Stream::KubeletLease(2));
         assert_ne!(x.next_u64(), y.next_u64());
         let mut z = Rng::stream(8, Stream::KubeletLease(1));
-        assert_ne!(
-            Rng::stream(7, Stream::KubeletLease(1)).next_u64(),
-            z.next_u64()
-        );
+        assert_ne!(Rng::stream(7, Stream::KubeletLease(1)).next_u64(), z.next_u64());
     }
 
     #[test]

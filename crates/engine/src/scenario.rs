@@ -41,9 +41,7 @@ impl<'de> Deserialize<'de> for GoDuration {
                 f.write_str("a Go duration string such as \"40s\" or \"5m0s\"")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<GoDuration, E> {
-                parse_go_duration(v)
-                    .map(GoDuration)
-                    .map_err(|e| E::custom(e.0))
+                parse_go_duration(v).map(GoDuration).map_err(|e| E::custom(e.0))
             }
         }
         d.deserialize_str(V)
@@ -491,9 +489,7 @@ impl Scenario {
         if duration_seconds <= 0 || duration_seconds > MAX_DURATION_SECONDS {
             return Err(bad(
                 "durationSeconds",
-                format!(
-                    "must be between 1 and {MAX_DURATION_SECONDS} (6h), got {duration_seconds}"
-                ),
+                format!("must be between 1 and {MAX_DURATION_SECONDS} (6h), got {duration_seconds}"),
             ));
         }
         let duration = duration_seconds * SECOND;
@@ -516,9 +512,7 @@ impl Scenario {
             report_default,
             "kubelet.nodeStatusReportFrequency",
         )?;
-        let lease_seconds = k
-            .node_lease_duration_seconds
-            .unwrap_or(p.node_lease_duration_seconds);
+        let lease_seconds = k.node_lease_duration_seconds.unwrap_or(p.node_lease_duration_seconds);
         if lease_seconds <= 0 || lease_seconds > 3600 {
             return Err(bad(
                 "kubelet.nodeLeaseDurationSeconds",
@@ -542,9 +536,7 @@ impl Scenario {
             }
             Ok(v)
         };
-        let threshold = c
-            .unhealthy_zone_threshold
-            .unwrap_or(p.unhealthy_zone_threshold);
+        let threshold = c.unhealthy_zone_threshold.unwrap_or(p.unhealthy_zone_threshold);
         if !threshold.is_finite() || !(0.0..=1.0).contains(&threshold) {
             return Err(bad(
                 "controllerManager.unhealthyZoneThreshold",
@@ -577,9 +569,7 @@ impl Scenario {
                 p.secondary_node_eviction_rate,
                 "controllerManager.secondaryNodeEvictionRate",
             )?,
-            large_cluster_size_threshold: c
-                .large_cluster_size_threshold
-                .unwrap_or(p.large_cluster_size_threshold),
+            large_cluster_size_threshold: c.large_cluster_size_threshold.unwrap_or(p.large_cluster_size_threshold),
             unhealthy_zone_threshold: threshold,
         };
 
@@ -587,10 +577,7 @@ impl Scenario {
         let tol = |v: Option<i64>, d: i64, f: &str| -> Result<i64, ScenarioError> {
             let v = v.unwrap_or(d);
             if !(0..=10_000_000).contains(&v) {
-                return Err(bad(
-                    f,
-                    format!("must be between 0 and 10000000 seconds, got {v}"),
-                ));
+                return Err(bad(f, format!("must be between 0 and 10000000 seconds, got {v}")));
             }
             Ok(v)
         };
@@ -608,11 +595,7 @@ impl Scenario {
         };
 
         let s = &self.simulation;
-        let non_negative = |v: Option<GoDuration>,
-                            d: Millis,
-                            f: &str,
-                            max: Millis|
-         -> Result<Millis, ScenarioError> {
+        let non_negative = |v: Option<GoDuration>, d: Millis, f: &str, max: Millis| -> Result<Millis, ScenarioError> {
             let v = v.map_or(d, |g| g.0);
             if v < 0 || v > max {
                 return Err(bad(
@@ -632,19 +615,11 @@ impl Scenario {
         if self.nodes.len() > MAX_NODES {
             return Err(bad(
                 "nodes",
-                format!(
-                    "at most {MAX_NODES} nodes are supported, got {}",
-                    self.nodes.len()
-                ),
+                format!("at most {MAX_NODES} nodes are supported, got {}", self.nodes.len()),
             ));
         }
         let simulation = SimulationConfig {
-            watch_latency: non_negative(
-                s.watch_latency,
-                10,
-                "simulation.watchLatency",
-                10 * SECOND,
-            )?,
+            watch_latency: non_negative(s.watch_latency, 10, "simulation.watchLatency", 10 * SECOND)?,
             api_latency: non_negative(s.api_latency, 5, "simulation.apiLatency", 10 * SECOND)?,
             pod_startup: non_negative(s.pod_startup, 5 * SECOND, "simulation.podStartup", HOUR)?,
             monitor_pass_duration: non_negative(
@@ -733,9 +708,7 @@ impl Scenario {
         if total_pods > MAX_PODS {
             return Err(bad(
                 "workloads",
-                format!(
-                    "at most {MAX_PODS} pods are supported, the workloads ask for {total_pods}"
-                ),
+                format!("at most {MAX_PODS} pods are supported, the workloads ask for {total_pods}"),
             ));
         }
         // Pod names start with their workload's name; refuse names that would collide.
@@ -749,10 +722,7 @@ impl Scenario {
                     {
                         return Err(bad(
                             format!("workloads[{j}].name"),
-                            format!(
-                                "{:?} collides with a pod of StatefulSet {:?}",
-                                o.name, w.name
-                            ),
+                            format!("{:?} collides with a pod of StatefulSet {:?}", o.name, w.name),
                         ));
                     }
                 }
@@ -779,10 +749,7 @@ impl Scenario {
                 ));
             }
             let Some(&node) = names.get(&e.node) else {
-                return Err(bad(
-                    format!("{field}.node"),
-                    format!("no node is named {:?}", e.node),
-                ));
+                return Err(bad(format!("{field}.node"), format!("no node is named {:?}", e.node)));
             };
             actions.push(ActionSpec {
                 at: e.at.0,
@@ -869,10 +836,7 @@ fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, 
         }
     };
     if t.key.is_empty() && !exists {
-        return Err(bad(
-            format!("{field}.operator"),
-            "must be \"Exists\" when key is empty",
-        ));
+        return Err(bad(format!("{field}.operator"), "must be \"Exists\" when key is empty"));
     }
     if exists && !t.value.is_empty() {
         return Err(bad(
@@ -888,9 +852,7 @@ fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, 
         other => {
             return Err(bad(
                 format!("{field}.effect"),
-                format!(
-                    "{other:?} is not an effect; use NoSchedule, PreferNoSchedule or NoExecute"
-                ),
+                format!("{other:?} is not an effect; use NoSchedule, PreferNoSchedule or NoExecute"),
             ))
         }
     };

@@ -52,11 +52,7 @@ pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, String> {
         total += 1;
         match fit(api, p, n) {
             Ok(()) => {
-                let same = node
-                    .pods
-                    .iter()
-                    .filter(|&&q| api.pods[q].workload == workload)
-                    .count();
+                let same = node.pods.iter().filter(|&&q| api.pods[q].workload == workload).count();
                 let key = (same, node.pods.len(), n);
                 if best.is_none_or(|b| key < b) {
                     best = Some(key);
@@ -75,10 +71,7 @@ pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, String> {
                     Misfit::TooManyPods => format!("{c} node(s) had too many pods (maxPods)"),
                 })
                 .collect();
-            Err(format!(
-                "0/{total} nodes are available: {}",
-                parts.join(", ")
-            ))
+            Err(format!("0/{total} nodes are available: {}", parts.join(", ")))
         }
     }
 }
@@ -99,10 +92,7 @@ impl Scheduler {
             .filter(|(n, node)| node.exists && fit(api, first, *n).is_ok())
             .map(|(n, node)| {
                 Reverse((
-                    node.pods
-                        .iter()
-                        .filter(|&&q| api.pods[q].workload == workload)
-                        .count(),
+                    node.pods.iter().filter(|&&q| api.pods[q].workload == workload).count(),
                     node.pods.len(),
                     n,
                 ))
@@ -136,12 +126,13 @@ impl Scheduler {
                 self.pending.retain(|&q| q != p);
                 if log.wants(now, EventKind::PodScheduled) {
                     let node = &api.nodes[n];
-                    let cause = format!("kube-scheduler bound it to {} ({} of {} pods; no untolerated NoSchedule/NoExecute taint)", node.name, node.pods.len(), node.max_pods);
-                    log.push(
-                        Event::new(now, EventKind::PodScheduled, cause)
-                            .node(n)
-                            .pod(p),
+                    let cause = format!(
+                        "kube-scheduler bound it to {} ({} of {} pods; no untolerated NoSchedule/NoExecute taint)",
+                        node.name,
+                        node.pods.len(),
+                        node.max_pods
                     );
+                    log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(p));
                 }
             }
             Err(why) => {

@@ -151,8 +151,7 @@ impl Simulation {
             large_cluster_threshold: kcm.large_cluster_size_threshold,
             unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
         });
-        let taint_eviction =
-            TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
+        let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed);
         let mut sim = Simulation {
             log: Log {
@@ -261,9 +260,7 @@ impl Simulation {
                 Event::new(
                     0,
                     EventKind::NodeRegistered,
-                    format!(
-                        "initial state: node in {zone}, known to the node lifecycle controller"
-                    ),
+                    format!("initial state: node in {zone}, known to the node lifecycle controller"),
                 )
                 .node(n),
             );
@@ -284,14 +281,8 @@ impl Simulation {
                 continue;
             }
             let owner = self.workloads.owner_name(pod.workload);
-            self.log.push(
-                Event::new(
-                    0,
-                    EventKind::PodCreated,
-                    format!("initial state: pod of {owner}"),
-                )
-                .pod(p),
-            );
+            self.log
+                .push(Event::new(0, EventKind::PodCreated, format!("initial state: pod of {owner}")).pod(p));
             if let Some(n) = pod.node {
                 self.log.push(
                     Event::new(
@@ -348,16 +339,13 @@ impl Simulation {
                 self.push(now + wait, Wake::LeaseTick { node, epoch });
             }
             Wake::MonitorPass => {
-                self.nlc
-                    .monitor_node_health(now, &mut self.api, &mut self.log);
+                self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
                 let kcm = &self.cfg.controller_manager;
-                let next =
-                    now + self.cfg.simulation.monitor_pass_duration + kcm.node_monitor_period;
+                let next = now + self.cfg.simulation.monitor_pass_duration + kcm.node_monitor_period;
                 self.push(next, Wake::MonitorPass);
             }
             Wake::TaintingTick => {
-                self.nlc
-                    .do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
+                self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
                 self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);
             }
             Wake::Action(i) => self.apply_action(i),
@@ -370,7 +358,11 @@ impl Simulation {
             Wake::PodTerminated { pod } => {
                 if self.api.remove_pod(now, pod) {
                     let n = self.api.pods[pod].node;
-                    let mut e = Event::new(now, EventKind::PodRemoved, "its kubelet finished terminating it and confirmed the deletion; the object is gone");
+                    let mut e = Event::new(
+                        now,
+                        EventKind::PodRemoved,
+                        "its kubelet finished terminating it and confirmed the deletion; the object is gone",
+                    );
                     e.node = n;
                     self.log.push(e.pod(pod));
                 }
@@ -387,22 +379,13 @@ impl Simulation {
                     .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
             }
             WatchKey::NodeTaints(n) => {
-                self.taint_eviction.handle_node_update(
-                    now,
-                    n,
-                    &self.api,
-                    &mut self.log,
-                    &mut wakes,
-                );
+                self.taint_eviction
+                    .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
                 if !self.scheduler.pending.is_empty() {
-                    self.scheduler
-                        .retry_pending(now, &mut self.api, &mut self.log);
+                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
-            WatchKey::PodCreated(p) => {
-                self.scheduler
-                    .schedule(now, p, &mut self.api, &mut self.log)
-            }
+            WatchKey::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
             WatchKey::PodBound(p) => {
                 self.taint_eviction
                     .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
@@ -420,8 +403,7 @@ impl Simulation {
                     .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
                 self.workloads.sync(now, w, &mut self.api, &mut self.log);
                 if !self.scheduler.pending.is_empty() {
-                    self.scheduler
-                        .retry_pending(now, &mut self.api, &mut self.log);
+                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
         }
@@ -468,10 +450,7 @@ impl Simulation {
         } else {
             0
         };
-        self.push(
-            self.now + stop + self.api.api_latency,
-            Wake::PodTerminated { pod: p },
-        );
+        self.push(self.now + stop + self.api.api_latency, Wake::PodTerminated { pod: p });
     }
 
     fn pod_started(&mut self, p: PodId, epoch: u32) {
@@ -533,14 +512,8 @@ impl Simulation {
             ActionKind::KubeletStop => self.kubelets[n].stop(),
             _ => {}
         }
-        self.log.push(
-            Event::new(
-                now,
-                EventKind::FaultStarted,
-                format!("{:?}: {cause}", a.action),
-            )
-            .node(n),
-        );
+        self.log
+            .push(Event::new(now, EventKind::FaultStarted, format!("{:?}: {cause}", a.action)).node(n));
     }
 
     fn recover(&mut self, n: NodeId, fault: ActionKind, cause: String) {
@@ -570,10 +543,7 @@ impl Simulation {
             } else if pod.ready == Some(false) {
                 // Containers kept running: the status manager reports Ready again.
                 let epoch = self.kubelets[n].epoch;
-                self.push(
-                    now + self.api.watch_latency,
-                    Wake::PodStarted { pod: p, epoch },
-                );
+                self.push(now + self.api.watch_latency, Wake::PodStarted { pod: p, epoch });
             }
         }
     }

@@ -161,26 +161,18 @@ pub fn summarize(
                 .find(|e| e.kind == kind && e.node == Some(n) && e.at >= fault && pred(e))
                 .map(|e| e.at)
         };
-        let unknown = after(EventKind::NodeUnknown, &|_| true)
-            .or_else(|| after(EventKind::NodeNotReady, &|_| true));
+        let unknown = after(EventKind::NodeUnknown, &|_| true).or_else(|| after(EventKind::NodeNotReady, &|_| true));
         let taint = after(EventKind::TaintAdded, &|e| {
-            e.taint
-                .as_deref()
-                .is_some_and(|t| t.ends_with(":NoExecute"))
+            e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute"))
         });
         let deletions: Vec<&Event> = events
             .iter()
-            .filter(|e| {
-                e.kind == EventKind::PodDeletionRequested && e.node == Some(n) && e.at >= fault
-            })
+            .filter(|e| e.kind == EventKind::PodDeletionRequested && e.node == Some(n) && e.at >= fault)
             .collect();
         let mut replaced = 0;
         let mut all_ready: Option<Millis> = Some(0);
         for d in &deletions {
-            let ready = d
-                .pod
-                .and_then(|p| replacement_of[p])
-                .and_then(|r| first_ready[r]);
+            let ready = d.pod.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]);
             match ready {
                 Some(t) => {
                     replaced += 1;
@@ -198,11 +190,7 @@ pub fn summarize(
             taint_at_ms: taint,
             first_deletion_at_ms: deletions.first().map(|e| e.at),
             last_deletion_at_ms: deletions.last().map(|e| e.at),
-            replacements_ready_at_ms: if deletions.is_empty() {
-                None
-            } else {
-                all_ready
-            },
+            replacements_ready_at_ms: if deletions.is_empty() { None } else { all_ready },
             pods_deleted: deletions.len() as u32,
             pods_replaced: replaced,
         });
@@ -221,13 +209,7 @@ pub fn summarize(
     }
 }
 
-fn readiness(
-    wi: usize,
-    events: &[Event],
-    api: &Api,
-    workloads: &Workloads,
-    duration: Millis,
-) -> WorkloadSummary {
+fn readiness(wi: usize, events: &[Event], api: &Api, workloads: &Workloads, duration: Millis) -> WorkloadSummary {
     let spec = &workloads.specs[wi];
     let desired = i64::from(workloads.desired(wi, api));
     // A pod counts while it is Ready and not terminating, as a ReplicaSet's readyReplicas does.
@@ -249,9 +231,7 @@ fn readiness(
             }
             let want = match e.kind {
                 EventKind::PodReady => true,
-                EventKind::PodNotReady
-                | EventKind::PodDeletionRequested
-                | EventKind::PodRemoved => false,
+                EventKind::PodNotReady | EventKind::PodDeletionRequested | EventKind::PodRemoved => false,
                 _ => continue,
             };
             let terminating = api.pods[p].deletion_requested_at.is_some_and(|d| d <= at);

@@ -52,9 +52,7 @@ pub struct Wake {
 fn describe(t: &Toleration) -> &'static str {
     match t.source {
         TolerationSource::Spec => "from the pod spec",
-        TolerationSource::DefaultTolerationSeconds => {
-            "added at admission by DefaultTolerationSeconds"
-        }
+        TolerationSource::DefaultTolerationSeconds => "added at admission by DefaultTolerationSeconds",
         TolerationSource::DaemonSet => "added by the DaemonSet controller",
     }
 }
@@ -85,14 +83,7 @@ impl TaintEvictionController {
     }
 
     /// `handleNodeUpdate`: refresh the node's taints and re-decide for every pod on it.
-    pub fn handle_node_update(
-        &mut self,
-        now: Millis,
-        n: NodeId,
-        api: &Api,
-        log: &mut Log,
-        wakes: &mut Vec<Wake>,
-    ) {
+    pub fn handle_node_update(&mut self, now: Millis, n: NodeId, api: &Api, log: &mut Log, wakes: &mut Vec<Wake>) {
         self.grow(api);
         let taints = if api.nodes[n].exists {
             api.nodes[n].no_execute_taints()
@@ -113,14 +104,7 @@ impl TaintEvictionController {
     }
 
     /// `handlePodUpdate`: a pod was bound, changed or removed.
-    pub fn handle_pod_update(
-        &mut self,
-        now: Millis,
-        p: PodId,
-        api: &Api,
-        log: &mut Log,
-        wakes: &mut Vec<Wake>,
-    ) {
+    pub fn handle_pod_update(&mut self, now: Millis, p: PodId, api: &Api, log: &mut Log, wakes: &mut Vec<Wake>) {
         self.grow(api);
         let pod = &api.pods[p];
         let Some(n) = pod.node else { return };
@@ -168,20 +152,12 @@ impl TaintEvictionController {
         if !pod.exists() || pod.deletion_requested_at.is_some() {
             return;
         }
-        let taint_list = taints
-            .iter()
-            .map(Taint::label)
-            .collect::<Vec<_>>()
-            .join(", ");
+        let taint_list = taints.iter().map(Taint::label).collect::<Vec<_>>().join(", ");
         let Some(used) = matching_tolerations(taints, &pod.tolerations) else {
             // Some taint is not tolerated at all: delete now, replacing any planned deletion.
             let untolerated = taints
                 .iter()
-                .find(|t| {
-                    !pod.tolerations
-                        .iter()
-                        .any(|tol| crate::api::tolerates(tol, t))
-                })
+                .find(|t| !pod.tolerations.iter().any(|tol| crate::api::tolerates(tol, t)))
                 .map(Taint::label)
                 .unwrap_or_default();
             self.timers[p] = None;
@@ -194,7 +170,13 @@ impl TaintEvictionController {
         };
         let used_tols: Vec<&Toleration> = used.iter().map(|&i| &pod.tolerations[i]).collect();
         match min_toleration_seconds(&used_tols) {
-            None => self.cancel(now, p, n, log, "every matching toleration has no tolerationSeconds, so the pod tolerates the taints forever"),
+            None => self.cancel(
+                now,
+                p,
+                n,
+                log,
+                "every matching toleration has no tolerationSeconds, so the pod tolerates the taints forever",
+            ),
             Some(seconds) => {
                 if let Some(existing) = &self.timers[p] {
                     // A timer once set is never moved, earlier or later (upstream keeps it unless it
@@ -204,11 +186,20 @@ impl TaintEvictionController {
                     }
                 }
                 let fire_at = now + seconds * SECOND;
-                let binding = used_tols.iter().filter(|t| t.toleration_seconds == Some(seconds) || seconds == 0).map(|t| describe(t)).next().unwrap_or("from the pod spec");
+                let binding = used_tols
+                    .iter()
+                    .filter(|t| t.toleration_seconds == Some(seconds) || seconds == 0)
+                    .map(|t| describe(t))
+                    .next()
+                    .unwrap_or("from the pod spec");
                 let cause = if seconds == 0 {
                     format!("{} evicts it at once: taint {taint_list} observed at t={} and the matching toleration has tolerationSeconds 0 ({binding})", self.name, format_go_duration(now))
                 } else {
-                    format!("evicted by {}: taint {taint_list} observed at t={} + tolerationSeconds {seconds} ({binding})", self.name, format_go_duration(now))
+                    format!(
+                        "evicted by {}: taint {taint_list} observed at t={} + tolerationSeconds {seconds} ({binding})",
+                        self.name,
+                        format_go_duration(now)
+                    )
                 };
                 self.schedule(now, p, n, fire_at, cause, log, wakes);
             }

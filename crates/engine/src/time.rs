@@ -175,10 +175,7 @@ mod tests {
             "-",
             "99999999999999999999h",
         ] {
-            assert!(
-                parse_go_duration(bad).is_err(),
-                "{bad:?} should be rejected"
-            );
+            assert!(parse_go_duration(bad).is_err(), "{bad:?} should be rejected");
         }
     }
 

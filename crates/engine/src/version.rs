@@ -29,9 +29,7 @@ impl fmt::Display for Version {
 
 impl Default for Version {
     fn default() -> Self {
-        Version {
-            minor: NEWEST_MINOR,
-        }
+        Version { minor: NEWEST_MINOR }
     }
 }
 
@@ -65,10 +63,14 @@ impl Version {
                 if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
                     Ok(Version { minor })
                 } else {
-                    Err(format!("Kubernetes 1.{minor} is not supported; supported versions: {supported}"))
+                    Err(format!(
+                        "Kubernetes 1.{minor} is not supported; supported versions: {supported}"
+                    ))
                 }
             }
-            _ => Err(format!("{text:?} is not a Kubernetes version like \"1.32\"; supported versions: {supported}")),
+            _ => Err(format!(
+                "{text:?} is not a Kubernetes version like \"1.32\"; supported versions: {supported}"
+            )),
         }
     }
 
@@ -172,22 +174,14 @@ mod tests {
             err.contains("not supported") && err.contains("1.18") && err.contains("1.35"),
             "{err}"
         );
-        assert!(Version::parse("banana")
-            .unwrap_err()
-            .contains("supported versions"));
+        assert!(Version::parse("banana").unwrap_err().contains("supported versions"));
         assert!(Version::parse("2.1").is_err());
         assert!(Version::parse("1.32.x").is_err());
     }
 
     #[test]
     fn grace_period_changes_in_1_32() {
-        assert_eq!(
-            Version { minor: 31 }.profile().node_monitor_grace_period,
-            40 * SECOND
-        );
-        assert_eq!(
-            Version { minor: 32 }.profile().node_monitor_grace_period,
-            50 * SECOND
-        );
+        assert_eq!(Version { minor: 31 }.profile().node_monitor_grace_period, 40 * SECOND);
+        assert_eq!(Version { minor: 32 }.profile().node_monitor_grace_period, 50 * SECOND);
     }
 }

@@ -35,10 +35,7 @@ impl Workloads {
     /// Controllers for `specs`, naming pods from the run's seed.
     pub fn new(specs: Vec<WorkloadSpec>, api_server: ApiServerConfig, seed: u64) -> Self {
         let mut names = Rng::stream(seed, Stream::Names);
-        let template_hash = specs
-            .iter()
-            .map(|_| random_string(&mut names, 10))
-            .collect();
+        let template_hash = specs.iter().map(|_| random_string(&mut names, 10)).collect();
         let pods = vec![Vec::new(); specs.len()];
         Workloads {
             specs,
@@ -85,10 +82,7 @@ impl Workloads {
         let mut created = Vec::new();
         match spec.kind {
             WorkloadKind::Deployment => {
-                let active = self.pods[w]
-                    .iter()
-                    .filter(|&&p| api.pods[p].is_active())
-                    .count() as u32;
+                let active = self.pods[w].iter().filter(|&&p| api.pods[p].is_active()).count() as u32;
                 for i in active..spec.replicas {
                     let replaces = self.pods[w]
                         .iter()
@@ -128,17 +122,7 @@ impl Workloads {
                         None => format!("{}: creates {name}", self.owner_name(w)),
                     };
                     self.used_names.insert(name.clone());
-                    created.push(self.create(
-                        now,
-                        w,
-                        name,
-                        Some(ordinal),
-                        None,
-                        replaces,
-                        api,
-                        log,
-                        cause,
-                    ));
+                    created.push(self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause));
                 }
             }
             WorkloadKind::DaemonSet => {
@@ -165,17 +149,7 @@ impl Workloads {
                 if self.pods[w].is_empty() {
                     self.used_names.insert(spec.name.clone());
                     let cause = "a bare Pod: nothing recreates it if it is deleted".to_string();
-                    created.push(self.create(
-                        now,
-                        w,
-                        spec.name.clone(),
-                        None,
-                        None,
-                        None,
-                        api,
-                        log,
-                        cause,
-                    ));
+                    created.push(self.create(now, w, spec.name.clone(), None, None, None, api, log, cause));
                 }
             }
         }
@@ -224,16 +198,8 @@ impl Workloads {
         if let Some(n) = node {
             api.bind_pod(now, id, n);
             if log.wants(now, EventKind::PodScheduled) {
-                let cause = format!(
-                    "{} binds its pod to {} directly",
-                    self.owner_name(w),
-                    api.nodes[n].name
-                );
-                log.push(
-                    Event::new(now, EventKind::PodScheduled, cause)
-                        .node(n)
-                        .pod(id),
-                );
+                let cause = format!("{} binds its pod to {} directly", self.owner_name(w), api.nodes[n].name);
+                log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(id));
             }
         }
         id

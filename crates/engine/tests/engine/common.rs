@@ -4,18 +4,14 @@ use kubelife_engine::{run, run_json, Outcome, RunOptions, Scenario};
 
 /// Runs a JSON scenario, panicking with the error if it is invalid.
 pub fn run_ok(json: &str) -> Outcome {
-    run_json(json, &RunOptions::default())
-        .unwrap_or_else(|e| panic!("scenario should be valid: {e}"))
+    run_json(json, &RunOptions::default()).unwrap_or_else(|e| panic!("scenario should be valid: {e}"))
 }
 
 /// Runs a scenario with a given seed.
 pub fn run_seed(s: &Scenario, seed: u64) -> Outcome {
     let mut s = s.clone();
     s.seed = Some(seed);
-    run(
-        &s.resolve().expect("valid scenario"),
-        &RunOptions::default(),
-    )
+    run(&s.resolve().expect("valid scenario"), &RunOptions::default())
 }
 
 /// Milestones of the first faulted node, relative to its fault, in ms.
@@ -40,8 +36,7 @@ pub fn rel(o: &Outcome) -> Rel {
             .iter()
             .find(|e| {
                 e.kind == kubelife_engine::EventKind::PodCreated
-                    && e.cause
-                        .contains(&format!("because {old} has a deletionTimestamp"))
+                    && e.cause.contains(&format!("because {old} has a deletionTimestamp"))
             })
             .map(|e| e.at_ms - f)
     });

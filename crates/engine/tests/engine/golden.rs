@@ -3,12 +3,10 @@
 //! t = 0 here; "old" nodes were created years before.
 
 use kubelife_engine::api::{
-    Api, CondStatus, Condition, Effect, Node, NodeId, NodeStatus, Pod, PodId, Reason, Taint,
-    Versioned, LABEL_EXCLUDE_DISRUPTION,
+    Api, CondStatus, Condition, Effect, Node, NodeId, NodeStatus, Pod, PodId, Reason, Taint, Versioned,
+    LABEL_EXCLUDE_DISRUPTION,
 };
-use kubelife_engine::node_lifecycle::{
-    is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController,
-};
+use kubelife_engine::node_lifecycle::{is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController};
 use kubelife_engine::scenario::{Toleration, TolerationSource};
 use kubelife_engine::taint_eviction::{TaintEvictionController, Wake};
 use kubelife_engine::time::{Millis, HOUR, MINUTE, SECOND};
@@ -79,6 +77,24 @@ impl Nlc {
         })
     }
 
+    /// Old nodes in one zone, one per status, with heartbeats at `hb`.
+    fn nodes(&mut self, zone: &str, statuses: &[CondStatus], hb: Millis) -> Vec<NodeId> {
+        let first = self.api.nodes.len();
+        statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| self.node(&format!("node{}", first + i), zone, OLD, ready(s, hb)))
+            .collect()
+    }
+
+    /// Gives each node the status of the same index: Unknown with the old heartbeat, or a fresh True.
+    fn report(&mut self, ids: &[NodeId], statuses: &[CondStatus], now: Millis) {
+        for (&n, &s) in ids.iter().zip(statuses) {
+            let hb = if s == CondStatus::True { now } else { 0 };
+            self.set(n, ready(s, hb));
+        }
+    }
+
     fn set(&mut self, n: NodeId, status: NodeStatus) {
         self.api.nodes[n].status = Versioned::new(status);
     }
@@ -96,8 +112,7 @@ impl Nlc {
     }
 
     fn pass(&mut self, now: Millis) {
-        self.nlc
-            .monitor_node_health(now, &mut self.api, &mut self.log);
+        self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
     }
 
     /// Tainting ticks a millisecond apart until the queues drain, as real time passes in upstream tests.
@@ -106,6 +121,10 @@ impl Nlc {
             self.nlc
                 .do_no_execute_tainting_pass(now + i, &mut self.api, &mut self.log);
         }
+    }
+
+    fn two_zones(&self) -> (ZoneState, ZoneState) {
+        (self.zone("zone1"), self.zone("zone2"))
     }
 
     fn zone(&self, z: &str) -> ZoneState {
@@ -161,17 +180,11 @@ fn g02_both_zones_down_then_one_back() {
     let a = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
     let b = h.node("node1", "zone2", OLD, ready(CondStatus::Unknown, 0));
     h.pass(0);
-    assert_eq!(
-        (h.zone("zone1"), h.zone("zone2")),
-        (ZoneState::FullDisruption, ZoneState::FullDisruption)
-    );
+    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::FullDisruption));
     h.set(a, ready(CondStatus::Unknown, 0));
     h.set(b, ready(CondStatus::True, HOUR));
     h.pass(HOUR);
-    assert_eq!(
-        (h.zone("zone1"), h.zone("zone2")),
-        (ZoneState::FullDisruption, ZoneState::Normal)
-    );
+    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
 }
 
 #[test]
@@ -190,71 +203,26 @@ fn g03_nodes_without_conditions_count_as_not_ready() {
     assert_eq!(h.zone("zone1"), ZoneState::PartialDisruption);
 }
 
+use CondStatus::{True as T, Unknown as U};
+
 #[test]
 fn g04_third_failure_crosses_the_threshold() {
     let mut h = Nlc::config_a();
-    let ids: Vec<NodeId> = (0..5)
-        .map(|i| {
-            h.node(
-                &format!("node{i}"),
-                "zone1",
-                OLD,
-                ready(
-                    if i < 2 {
-                        CondStatus::Unknown
-                    } else {
-                        CondStatus::True
-                    },
-                    0,
-                ),
-            )
-        })
-        .collect();
+    let ids = h.nodes("zone1", &[U, U, T, T, T], 0);
     h.pass(0);
     assert_eq!(h.zone("zone1"), ZoneState::Normal, "2 of 5 not Ready");
-    for (i, &n) in ids.iter().enumerate() {
-        h.set(
-            n,
-            if i < 3 {
-                ready(CondStatus::Unknown, 0)
-            } else {
-                ready(CondStatus::True, HOUR)
-            },
-        );
-    }
+    h.report(&ids, &[U, U, U, T, T], HOUR);
     h.pass(HOUR);
-    assert_eq!(
-        h.zone("zone1"),
-        ZoneState::PartialDisruption,
-        "3 of 5 = 0.6 ≥ 0.55"
-    );
+    assert_eq!(h.zone("zone1"), ZoneState::PartialDisruption, "3 of 5 = 0.6 ≥ 0.55");
 }
 
 #[test]
 fn g05_last_healthy_node_fails() {
     let mut h = Nlc::config_a();
-    let ids: Vec<NodeId> = (0..3)
-        .map(|i| {
-            h.node(
-                &format!("node{i}"),
-                "zone1",
-                OLD,
-                ready(
-                    if i < 2 {
-                        CondStatus::Unknown
-                    } else {
-                        CondStatus::True
-                    },
-                    0,
-                ),
-            )
-        })
-        .collect();
+    let ids = h.nodes("zone1", &[U, U, T], 0);
     h.pass(0);
     assert_eq!(h.zone("zone1"), ZoneState::Normal);
-    for &n in &ids {
-        h.set(n, ready(CondStatus::Unknown, 0));
-    }
+    h.report(&ids, &[U, U, U], HOUR);
     h.pass(HOUR);
     assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
 }
@@ -265,33 +233,17 @@ fn g06_one_zone_down() {
     h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
     let b = h.node("node1", "zone2", OLD, ready(CondStatus::True, 0));
     h.pass(0);
-    assert_eq!(
-        (h.zone("zone1"), h.zone("zone2")),
-        (ZoneState::FullDisruption, ZoneState::Normal)
-    );
+    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
     h.set(b, ready(CondStatus::True, HOUR));
     h.pass(HOUR);
-    assert_eq!(
-        (h.zone("zone1"), h.zone("zone2")),
-        (ZoneState::FullDisruption, ZoneState::Normal)
-    );
+    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
 }
 
 #[test]
 fn g07_both_zones_down() {
     let mut h = Nlc::config_a();
-    h.node(
-        "node0",
-        "region1:\0:zone1",
-        OLD,
-        ready(CondStatus::Unknown, 0),
-    );
-    h.node(
-        "node1",
-        "region2:\0:zone2",
-        OLD,
-        ready(CondStatus::Unknown, 0),
-    );
+    h.node("node0", "region1:\0:zone1", OLD, ready(CondStatus::Unknown, 0));
+    h.node("node1", "region2:\0:zone2", OLD, ready(CondStatus::Unknown, 0));
     h.pass(0);
     h.pass(HOUR);
     assert_eq!(h.zone("region1:\0:zone1"), ZoneState::FullDisruption);
@@ -434,46 +386,28 @@ fn g16_old_node_without_lease() {
     let p = h.pod(n);
     h.pass(0);
     assert_eq!(h.status_writes(), 1);
-    assert_eq!(
-        h.latest(n).ready.unwrap().reason,
-        Reason::NodeStatusNeverUpdated
-    );
+    assert_eq!(h.latest(n).ready.unwrap().reason, Reason::NodeStatusNeverUpdated);
     assert_eq!(h.api.pods[p].ready, Some(true));
 }
 
 #[test]
 fn g17_renewed_lease_keeps_a_statusless_node_healthy() {
-    let (h, _, _) = lease_case(
-        OLD,
-        NodeStatus::default(),
-        Some(0),
-        NodeStatus::default(),
-        Some(HOUR),
-    );
+    let (h, _, _) = lease_case(OLD, NodeStatus::default(), Some(0), NodeStatus::default(), Some(HOUR));
     assert_eq!(h.status_writes(), 0);
 }
 
 #[test]
 fn g18_expired_lease_on_a_statusless_node() {
-    let (h, n, p) = lease_case(
-        OLD,
-        NodeStatus::default(),
-        Some(0),
-        NodeStatus::default(),
-        None,
-    );
+    let (h, n, p) = lease_case(OLD, NodeStatus::default(), Some(0), NodeStatus::default(), None);
     assert_eq!(
         h.status_writes(),
         1,
         "first sighting of the lease refreshed the probe in pass 1 only"
     );
     let s = h.latest(n);
-    assert!(
-        [s.ready, s.memory_pressure, s.disk_pressure, s.pid_pressure]
-            .iter()
-            .all(|c| c.unwrap().reason == Reason::NodeStatusNeverUpdated
-                && c.unwrap().transition == HOUR)
-    );
+    assert!([s.ready, s.memory_pressure, s.disk_pressure, s.pid_pressure]
+        .iter()
+        .all(|c| c.unwrap().reason == Reason::NodeStatusNeverUpdated && c.unwrap().transition == HOUR));
     assert_eq!(h.api.pods[p].ready, Some(true));
 }
 
@@ -530,10 +464,7 @@ fn g22_pods_marked_not_ready_only_after_grace() {
     let n = h.node("node0", "", 0, NodeStatus::default());
     let p = h.pod(n);
     h.pass(0);
-    assert_eq!(
-        h.api.writes.pod_status_updates, 0,
-        "(a) new node without status"
-    );
+    assert_eq!(h.api.writes.pod_status_updates, 0, "(a) new node without status");
     let mut h = Nlc::config_a();
     let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
     h.pod(n);
@@ -635,19 +566,9 @@ fn g27_failed_listing_while_ready_needs_no_retry() {
 fn g29_cluster() -> (Nlc, [NodeId; 4]) {
     let mut h = Nlc::config_a();
     let day = 24 * HOUR;
-    let n0 = h.node(
-        "node0",
-        "zone1",
-        OLD,
-        ready(CondStatus::Unknown, -2 * 365 * day),
-    );
+    let n0 = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, -2 * 365 * day));
     let n1 = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
-    let n2 = h.node(
-        "node2",
-        "zone1",
-        OLD,
-        ready(CondStatus::False, -2 * 365 * day),
-    );
+    let n2 = h.node("node2", "zone1", OLD, ready(CondStatus::False, -2 * 365 * day));
     let n3 = h.node("node3", "zone1", OLD, ready(CondStatus::True, -365 * day));
     (h, [n0, n1, n2, n3])
 }
@@ -660,10 +581,7 @@ fn g29_unknown_and_false_nodes_get_their_taints() {
     assert_eq!(h.taints(n0), [format!("{UNREACHABLE}:NoExecute")]);
     assert!(h.taints(n1).is_empty());
     assert_eq!(h.taints(n2), [format!("{NOT_READY}:NoExecute")]);
-    assert!(
-        h.taints(n3).is_empty(),
-        "first sighting counts as a fresh heartbeat"
-    );
+    assert!(h.taints(n3).is_empty(), "first sighting counts as a fresh heartbeat");
 }
 
 #[test]
@@ -710,10 +628,7 @@ fn g32_stale_queue_entry_is_harmless() {
     let n5 = h.node("node5", "zone1", OLD, ready(CondStatus::False, -HOUR));
     h.pass(2 * SECOND);
     h.taint_pass(2 * SECOND);
-    assert!(
-        h.taints(n0).is_empty(),
-        "node0's entry is consumed without a taint"
-    );
+    assert!(h.taints(n0).is_empty(), "node0's entry is consumed without a taint");
     assert_eq!(h.taints(n3), [format!("{UNREACHABLE}:NoExecute")]);
     assert_eq!(h.taints(n5), [format!("{NOT_READY}:NoExecute")]);
 }
@@ -753,10 +668,7 @@ fn g34_no_schedule_taints_follow_conditions() {
             },
             "node.kubernetes.io/network-unavailable:NoSchedule",
         ),
-        (
-            ready(CondStatus::False, 0),
-            "node.kubernetes.io/not-ready:NoSchedule",
-        ),
+        (ready(CondStatus::False, 0), "node.kubernetes.io/not-ready:NoSchedule"),
         (
             ready(CondStatus::Unknown, 0),
             "node.kubernetes.io/unreachable:NoSchedule",
@@ -766,8 +678,7 @@ fn g34_no_schedule_taints_follow_conditions() {
     let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
     for (status, want) in cases {
         h.set(n, status);
-        h.nlc
-            .do_no_schedule_tainting_pass(0, n, &mut h.api, &mut h.log);
+        h.nlc.do_no_schedule_tainting_pass(0, n, &mut h.api, &mut h.log);
         assert_eq!(h.taints(n), [want.to_string()]);
     }
 }
@@ -889,8 +800,7 @@ impl Te {
             };
             let w = self.wakes.remove(pos);
             let before = self.api.pods[w.pod].deletion_requested_at;
-            self.te
-                .fire(w.at, w.pod, w.generation, &mut self.api, &mut self.log);
+            self.te.fire(w.at, w.pod, w.generation, &mut self.api, &mut self.log);
             if before.is_none() && self.api.pods[w.pod].deletion_requested_at.is_some() {
                 self.deleted.push((w.pod, w.at));
             }
@@ -1026,10 +936,7 @@ fn g64_the_shortest_toleration_wins() {
     let mut t = Te::new();
     let p = t.pod(
         Some(0),
-        vec![
-            toleration("testTaint1", Some(1)),
-            toleration("testTaint2", Some(100)),
-        ],
+        vec![toleration("testTaint1", Some(1)), toleration("testTaint2", Some(100))],
     );
     t.taint(0, &[test_taint(1), test_taint(2)]);
     t.advance(100 * SECOND);
@@ -1041,17 +948,11 @@ fn g65_timer_only_while_the_finite_taint_is_present() {
     let mut t = Te::new();
     let p = t.pod(
         Some(0),
-        vec![
-            toleration("testTaint1", None),
-            toleration("testTaint2", Some(60)),
-        ],
+        vec![toleration("testTaint1", None), toleration("testTaint2", Some(60))],
     );
     t.taint(0, &[]);
     t.taint(SECOND, &[test_taint(1)]);
-    assert!(
-        t.te.timers[p].is_none(),
-        "taint1 alone is tolerated forever"
-    );
+    assert!(t.te.timers[p].is_none(), "taint1 alone is tolerated forever");
     t.taint(2 * SECOND, &[test_taint(1), test_taint(2)]);
     assert!(t.te.timers[p].is_some(), "queued while taint2 is present");
     t.taint(3 * SECOND, &[test_taint(1)]);

@@ -1,8 +1,8 @@
 //! Property tests over random scenarios.
 
 use kubelife_engine::scenario::{
-    ActionKind, ActionSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection,
-    TolerationSection, WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection, TolerationSection,
+    WorkloadKind, WorkloadSection,
 };
 use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -38,16 +38,13 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
         proptest::collection::vec(toleration(), 0..2),
         0i64..60,
     )
-        .prop_map(
-            move |(kind, replicas, tolerations, grace)| WorkloadSection {
-                kind,
-                name: format!("w{i}"),
-                replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet)
-                    .then_some(replicas),
-                termination_grace_period_seconds: Some(grace),
-                tolerations,
-            },
-        )
+        .prop_map(move |(kind, replicas, tolerations, grace)| WorkloadSection {
+            kind,
+            name: format!("w{i}"),
+            replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet).then_some(replicas),
+            termination_grace_period_seconds: Some(grace),
+            tolerations,
+        })
 }
 
 prop_compose! {

@@ -77,10 +77,7 @@ fn structure_errors_are_named() {
         err(r#"{"nodes": [{"name": "a"}, {"name": "a"}]}"#).field,
         "nodes[1].name"
     );
-    assert_eq!(
-        err(r#"{"nodes": [{"name": "Bad_Name"}]}"#).field,
-        "nodes[0].name"
-    );
+    assert_eq!(err(r#"{"nodes": [{"name": "Bad_Name"}]}"#).field, "nodes[0].name");
     let e = err(&format!(
         r#"{{{NODE}, "workloads": [{{"kind": "DaemonSet", "name": "ds", "replicas": 3}}]}}"#
     ));
@@ -105,9 +102,7 @@ fn structure_errors_are_named() {
 
 #[test]
 fn absurd_sizes_are_refused_not_attempted() {
-    let nodes: Vec<String> = (0..5000)
-        .map(|i| format!(r#"{{"name": "n{i}"}}"#))
-        .collect();
+    let nodes: Vec<String> = (0..5000).map(|i| format!(r#"{{"name": "n{i}"}}"#)).collect();
     let json = format!(
         r#"{{"durationSeconds": 21600, "kubelet": {{"nodeStatusUpdateFrequency": "100ms"}}, "nodes": [{}]}}"#,
         nodes.join(",")
@@ -128,18 +123,9 @@ fn defaults_follow_the_version() {
             .resolve()
             .unwrap()
     };
-    assert_eq!(
-        cfg("1.31").controller_manager.node_monitor_grace_period,
-        40_000
-    );
-    assert_eq!(
-        cfg("1.32").controller_manager.node_monitor_grace_period,
-        50_000
-    );
-    let newest = Scenario::from_json(&format!("{{{NODE}}}"))
-        .unwrap()
-        .resolve()
-        .unwrap();
+    assert_eq!(cfg("1.31").controller_manager.node_monitor_grace_period, 40_000);
+    assert_eq!(cfg("1.32").controller_manager.node_monitor_grace_period, 50_000);
+    let newest = Scenario::from_json(&format!("{{{NODE}}}")).unwrap().resolve().unwrap();
     assert!(newest.profile.version.minor >= 32);
     assert_eq!(newest.kubelet.node_status_report_frequency, 300_000);
 }
@@ -154,7 +140,12 @@ fn update_frequency_alone_sets_the_report_frequency() {
     .resolve()
     .unwrap();
     assert_eq!(s.kubelet.node_status_report_frequency, 4_000);
-    let s = Scenario::from_json(&format!(r#"{{{NODE}, "kubelet": {{"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "1m0s"}}}}"#)).unwrap().resolve().unwrap();
+    let s = Scenario::from_json(&format!(
+        r#"{{{NODE}, "kubelet": {{"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "1m0s"}}}}"#
+    ))
+    .unwrap()
+    .resolve()
+    .unwrap();
     assert_eq!(s.kubelet.node_status_report_frequency, 60_000);
 }
 

@@ -9,11 +9,7 @@ use kubelife_engine::format_go_duration;
 fn check(scenario: &str, expect: Expect) {
     let o = run_ok(scenario);
     let mut out = String::new();
-    for e in o
-        .events
-        .iter()
-        .filter(|e| !e.cause.starts_with("initial state"))
-    {
+    for e in o.events.iter().filter(|e| !e.cause.starts_with("initial state")) {
         let mut line = format!("{:<10} {}", format_go_duration(e.at_ms), e.kind);
         for part in [&e.node, &e.pod, &e.taint].into_iter().flatten() {
             line.push(' ');
@@ -28,7 +24,8 @@ fn check(scenario: &str, expect: Expect) {
     expect.assert_eq(&out);
 }
 
-const THREE_ZONES: &str = r#""nodes": [{"name": "node-1", "zone": "a"}, {"name": "node-2", "zone": "b"}, {"name": "node-3", "zone": "c"}]"#;
+const THREE_ZONES: &str =
+    r#""nodes": [{"name": "node-1", "zone": "a"}, {"name": "node-2", "zone": "b"}, {"name": "node-3", "zone": "c"}]"#;
 
 #[test]
 fn crash_on_1_32_defaults() {

@@ -21,10 +21,7 @@ fn sample(json: &str) -> Vec<Rel> {
 /// spec's `(lo, hi_spec]`, and that the values spread over the window (phases are random).
 fn check(label: &str, values: &[i64], lo: i64, hi_spec: i64, hi_code: i64, share: f64) {
     let (min, max) = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
-    eprintln!(
-        "{label}: min {min} ms, max {max} ms over {} seeds",
-        values.len()
-    );
+    eprintln!("{label}: min {min} ms, max {max} ms over {} seeds", values.len());
     assert!(min > lo, "{label}: {min} ms is not after {lo} ms");
     assert!(max <= hi_code, "{label}: {max} ms is after {hi_code} ms");
     let inside = values.iter().filter(|&&v| v <= hi_spec).count() as f64 / values.len() as f64;
@@ -74,10 +71,7 @@ fn check_defaults(version: &str, g: i64) {
     );
     for x in &r {
         let t = x.taint.unwrap() - x.unknown.unwrap();
-        assert!(
-            (5_000..=5_200).contains(&t),
-            "taint one pass after Unknown, got {t} ms"
-        );
+        assert!((5_000..=5_200).contains(&t), "taint one pass after Unknown, got {t} ms");
         let d = x.deletion.unwrap() - x.taint.unwrap();
         assert!(
             (300_000..=300_100).contains(&d),
