@@ -338,6 +338,10 @@ pub struct Pod {
     pub running: bool,
     /// The pod this one replaces, if a controller created it after a deletion.
     pub replaces: Option<PodId>,
+    /// Whether a DaemonSet owns it.
+    pub daemon: bool,
+    /// `status.reason`, such as `NodeLost` set by the legacy eviction path.
+    pub status_reason: Option<&'static str>,
 }
 
 impl Pod {
@@ -371,6 +375,8 @@ pub struct Writes {
     pub pod_binds: u64,
     /// Pod DELETE requests (graceful and final).
     pub pod_deletes: u64,
+    /// Node DELETEs by operators.
+    pub node_deletes: u64,
 }
 
 /// A change that watchers are told about after the informer latency.
@@ -426,7 +432,7 @@ impl Api {
     }
 
     fn notify(&mut self, now: Millis, w: Watch) {
-        self.outbox.push((now + self.watch_latency, w));
+        self.outbox.push((now + self.api_latency + self.watch_latency, w));
     }
 
     /// A kubelet's status PATCH at `now`.

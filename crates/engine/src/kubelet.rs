@@ -28,6 +28,11 @@ pub struct KubeletSettings {
     pub lease_jitter: bool,
     /// One-time random report offset after a change (1.33+).
     pub report_offset: bool,
+    /// Whether a Lease is renewed at all (`NodeLease`); without it every status tick patches.
+    pub node_lease: bool,
+    /// The heartbeat client's request timeout: `nodeStatusUpdateFrequency`, or
+    /// `nodeLeaseDurationSeconds` if smaller, ms.
+    pub request_timeout: Millis,
 }
 
 /// Up to 5 attempts per status tick (`nodeStatusUpdateRetry`).
@@ -73,6 +78,12 @@ impl Kubelet {
         self.fault.is_none()
     }
 
+    /// Whether a heartbeat request succeeds now: the apiserver is reachable, the Node object
+    /// exists, and the API answers within the heartbeat client's timeout.
+    pub fn heartbeat_succeeds(&self, n: NodeId, api: &Api, s: &KubeletSettings) -> bool {
+        self.reachable() && api.nodes[n].exists && api.api_latency < s.request_timeout
+    }
+
     /// Draws a uniform phase in `[0, period)` for a loop's first run.
     pub fn phase(&mut self, period: Millis) -> Millis {
         self.status_rng.below(period.max(1) as u64) as Millis
@@ -97,15 +108,17 @@ impl Kubelet {
         log: &mut Log,
         s: &KubeletSettings,
     ) -> Millis {
-        let next = Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency;
-        if !self.reachable() {
+        let next =
+            Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency.min(s.request_timeout);
+        if !self.heartbeat_succeeds(n, api, s) {
             // All NODE_STATUS_UPDATE_RETRY attempts fail; nothing reaches the apiserver.
             return next;
         }
         let current = api.nodes[n].status.latest();
         let changed = current.ready_status() != Some(CondStatus::True) || current.memory_pressure.is_none();
         let since = self.last_report.map(|t| now - t);
-        let due = since.is_none_or(|d| d >= s.report + self.report_offset);
+        // Without Leases (before 1.14, or NodeLease off) the status is the heartbeat: every tick patches.
+        let due = !s.node_lease || since.is_none_or(|d| d >= s.report + self.report_offset);
         if !(changed || due) {
             return next;
         }

@@ -25,7 +25,7 @@ pub fn sync_lease(
     log: &mut Log,
     s: &KubeletSettings,
 ) -> Millis {
-    if !k.reachable() {
+    if !k.heartbeat_succeeds(n, api, s) {
         // retryUpdateLease fails, then backoffEnsureLease sleeps and tries again, doubling.
         let sleep = k.lease_backoff.map_or(BACKOFF_START, |b| (b * 2).min(BACKOFF_MAX));
         k.lease_backoff = Some(sleep);
@@ -73,6 +73,8 @@ mod tests {
             status_jitter: true,
             lease_jitter: true,
             report_offset: false,
+            node_lease: true,
+            request_timeout: 10_000,
         };
         let mut api = Api::default();
         let mut log = Log::default();

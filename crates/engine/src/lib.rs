@@ -24,6 +24,7 @@ pub mod api;
 pub mod kubelet;
 pub mod lease;
 pub mod node_lifecycle;
+pub mod podgc;
 pub mod rate_limited_queue;
 pub mod render;
 pub mod rng;

@@ -40,6 +40,49 @@ pub struct NlcSettings {
     pub large_cluster_threshold: u32,
     /// `--unhealthy-zone-threshold`.
     pub unhealthy_zone_threshold: f64,
+    /// `Some(--pod-eviction-timeout)` when the legacy path deletes pods instead of tainting
+    /// (`useTaintBasedEvictions` false), in ms.
+    pub legacy_pod_eviction_timeout: Option<Millis>,
+    /// Whether zone counting leaves out nodes by label (1.19+) or by a name ending in "master".
+    pub exclusion_by_label: bool,
+    /// Whether Lease renewals refresh the probe (1.13+).
+    pub reads_leases: bool,
+}
+
+impl NlcSettings {
+    /// The settings of the newest versions: taint-based, label exclusion, leases read.
+    pub fn taint_based(
+        grace: Millis,
+        startup_grace: Millis,
+        eviction_qps: f64,
+        secondary_qps: f64,
+        large_cluster_threshold: u32,
+        unhealthy_zone_threshold: f64,
+    ) -> Self {
+        NlcSettings {
+            grace,
+            startup_grace,
+            eviction_qps,
+            secondary_qps,
+            large_cluster_threshold,
+            unhealthy_zone_threshold,
+            legacy_pod_eviction_timeout: None,
+            exclusion_by_label: true,
+            reads_leases: true,
+        }
+    }
+}
+
+/// Where a node stands on the legacy eviction path (`nodeEvictionMap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EvictionStatus {
+    /// Nothing planned.
+    #[default]
+    Unmarked,
+    /// Queued in its zone's pod evictor.
+    ToBeEvicted,
+    /// Its pods were deleted once; later passes delete new pods at once.
+    Evicted,
 }
 
 /// What the controller remembers of one node (`nodeHealthData`).
@@ -86,6 +129,8 @@ pub struct NodeLifecycleController {
     /// Zones by key.
     pub zones: BTreeMap<String, Zone>,
     nodes_to_retry: Vec<bool>,
+    /// Legacy path: per node, whether its pods are queued for deletion or deleted.
+    pub eviction: Vec<EvictionStatus>,
     /// Injected failures (tests only).
     pub failures: InjectedFailures,
 }
@@ -101,6 +146,15 @@ fn grace_flag(startup: bool) -> &'static str {
 /// Whether a node is left out of zone disruption counting (`isNodeExcludedFromDisruptionChecks`).
 pub fn is_excluded_from_disruption(api: &Api, n: NodeId) -> bool {
     api.nodes[n].labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
+}
+
+/// Whether a name matches `master(-...)?$` the cheap way older controllers checked it
+/// (`system.IsMasterNode`, used before the exclusion label).
+pub fn is_master_node_name(name: &str) -> bool {
+    if name.ends_with("master") {
+        return true;
+    }
+    name.len() >= 10 && name[..name.len() - 3].ends_with("master-")
 }
 
 /// The zone state for a zone's Ready statuses (`ComputeZoneState`); returns (not ready, state).
@@ -126,6 +180,7 @@ impl NodeLifecycleController {
             known: Vec::new(),
             zones: BTreeMap::new(),
             nodes_to_retry: Vec::new(),
+            eviction: Vec::new(),
             failures: InjectedFailures::default(),
         }
     }
@@ -141,6 +196,7 @@ impl NodeLifecycleController {
             self.health.resize(n, None);
             self.known.resize(n, false);
             self.nodes_to_retry.resize(n, false);
+            self.eviction.resize(n, EvictionStatus::Unmarked);
         }
     }
 
@@ -188,7 +244,7 @@ impl NodeLifecycleController {
         let mut zone_ready: BTreeMap<String, Vec<Option<CondStatus>>> = BTreeMap::new();
         for &n in &nodes {
             let (observed, current) = self.try_update_node_health(now, n, api, log);
-            if !is_excluded_from_disruption(api, n) {
+            if !self.is_excluded(api, n) {
                 let key = &api.nodes[n].zone_key;
                 let status = current.map(|c| c.status);
                 match zone_ready.get_mut(key) {
@@ -206,7 +262,11 @@ impl NodeLifecycleController {
                     }
                     continue;
                 }
-                self.process_taint_based_eviction(now, n, observed.status, api, log);
+                if self.settings.legacy_pod_eviction_timeout.is_some() {
+                    self.process_no_taint_based_eviction(now, n, observed, api, log);
+                } else {
+                    self.process_taint_based_eviction(now, n, observed.status, api, log);
+                }
                 let needs_retry = self.nodes_to_retry[n];
                 let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
                 if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
@@ -395,7 +455,11 @@ impl NodeLifecycleController {
         };
         let mut h = health.expect("set above");
         // Always refresh the probe when the Lease was renewed (or is seen for the first time).
-        let observed_lease = node.lease.observed(now);
+        let observed_lease = if self.settings.reads_leases {
+            node.lease.observed(now)
+        } else {
+            None
+        };
         if let Some(renew) = observed_lease {
             if saved_lease.is_none_or(|s| s < renew) {
                 h.lease = Some(renew);
@@ -566,6 +630,10 @@ impl NodeLifecycleController {
             return;
         };
         if let Some(ready) = h.status.ready {
+            if ready.status != CondStatus::True && self.settings.legacy_pod_eviction_timeout.is_some() {
+                // processNoTaintBaseEviction for the pod's node: the same timeout check.
+                self.process_no_taint_based_eviction(now, n, ready, api, log);
+            }
             if ready.status != CondStatus::True {
                 self.mark_pod_not_ready(
                     now,
@@ -729,7 +797,11 @@ impl NodeLifecycleController {
         }
         if all_are_full {
             for &n in nodes {
-                self.mark_node_as_reachable(now, n, api, log, "every zone is in FullDisruption: the node lifecycle controller enters master disruption mode, removes all NoExecute taints (cancelling pending evictions) and stops tainting");
+                if self.settings.legacy_pod_eviction_timeout.is_some() {
+                    self.cancel_pod_eviction(n, api);
+                } else {
+                    self.mark_node_as_reachable(now, n, api, log, "every zone is in FullDisruption: the node lifecycle controller enters master disruption mode, removes all NoExecute taints (cancelling pending evictions) and stops tainting");
+                }
             }
             let keys: Vec<String> = self.zones.keys().cloned().collect();
             for k in keys {
@@ -786,6 +858,115 @@ impl NodeLifecycleController {
                 let z = &self.zones[&k];
                 zone_event(now, log, z, current, why);
             }
+        }
+    }
+
+    fn is_excluded(&self, api: &Api, n: NodeId) -> bool {
+        if self.settings.exclusion_by_label {
+            is_excluded_from_disruption(api, n)
+        } else {
+            is_master_node_name(&api.nodes[n].name)
+        }
+    }
+
+    /// `processNoTaintBaseEviction`: the legacy path. Pods go once `--pod-eviction-timeout` has
+    /// passed since the last heartbeat seen (Unknown) or since Ready turned False.
+    pub fn process_no_taint_based_eviction(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        observed: Condition,
+        api: &mut Api,
+        log: &mut Log,
+    ) {
+        let Some(timeout) = self.settings.legacy_pod_eviction_timeout else {
+            return;
+        };
+        let Some(h) = self.health.get(n).and_then(Option::as_ref) else {
+            return;
+        };
+        let since = match observed.status {
+            CondStatus::False => h.ready_transition,
+            CondStatus::Unknown => h.probe,
+            CondStatus::True => {
+                self.cancel_pod_eviction(n, api);
+                return;
+            }
+        };
+        if now > since + timeout {
+            let what = if observed.status == CondStatus::Unknown {
+                "the last heartbeat it saw"
+            } else {
+                "Ready turned False"
+            };
+            let cause = format!(
+                "legacy eviction (--pod-eviction-timeout {}, counted from {what} at t={}): the node lifecycle controller deletes the node's pods",
+                format_go_duration(timeout),
+                format_go_duration(since)
+            );
+            self.evict_pods(now, n, api, log, &cause);
+        }
+    }
+
+    /// `evictPods`: queue the node in its zone's evictor, or delete at once if it was evicted before.
+    fn evict_pods(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &str) {
+        if self.eviction[n] == EvictionStatus::Evicted {
+            delete_pods(
+                now,
+                n,
+                api,
+                log,
+                &format!("{cause}; the node was evicted before, so new pods go at once"),
+            );
+            return;
+        }
+        self.eviction[n] = EvictionStatus::ToBeEvicted;
+        let node = &api.nodes[n];
+        if let Some(z) = self.zones.get_mut(&node.zone_key) {
+            z.queue.add(&node.name, now);
+        }
+    }
+
+    /// `cancelPodEviction`.
+    fn cancel_pod_eviction(&mut self, n: NodeId, api: &Api) {
+        self.grow(api.nodes.len());
+        self.eviction[n] = EvictionStatus::Unmarked;
+        let node = &api.nodes[n];
+        if let Some(z) = self.zones.get_mut(&node.zone_key) {
+            z.queue.remove(&node.name);
+        }
+    }
+
+    /// One tick of the legacy evictor (`doEvictionPass`, every 100 ms): the zone queues release
+    /// nodes at their rate, and each released node's pods are deleted.
+    pub fn do_eviction_pass(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+        let Some(timeout) = self.settings.legacy_pod_eviction_timeout else {
+            return;
+        };
+        let eviction_qps = self.settings.eviction_qps;
+        let mut evicted = Vec::new();
+        for zone in self.zones.values_mut() {
+            if zone.queue.is_empty() {
+                continue;
+            }
+            let zone_name = zone.display.clone();
+            let qps = zone.queue.limiter.qps;
+            zone.queue.try_process(now, |item| {
+                let Some(&n) = api.node_names.get(&item.value) else { return TryResult::Done };
+                let waited = now - item.added_at;
+                let rate = if qps == eviction_qps { format!("--node-eviction-rate {qps}") } else { format!("{qps} nodes/s") };
+                let cause = format!(
+                    "legacy eviction (--pod-eviction-timeout {}): zone {zone_name:?}'s pod evictor ({rate}) released the node after {}; status.reason=NodeLost, DaemonSet pods are skipped",
+                    format_go_duration(timeout),
+                    format_go_duration(waited)
+                );
+                delete_pods(now, n, api, log, &cause);
+                evicted.push(n);
+                TryResult::Done
+            });
+        }
+        for n in evicted {
+            self.eviction[n] = EvictionStatus::Evicted;
         }
     }
 
@@ -847,4 +1028,29 @@ fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Ap
                 .taint(format!("{want}:NoExecute")),
         );
     }
+}
+
+/// `DeletePods` of `controller_utils.go`: marks each pod `NodeLost` and deletes it gracefully,
+/// skipping pods already being deleted and DaemonSet pods. Returns whether any pod remains.
+pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &str) -> bool {
+    let mut remaining = false;
+    for p in api.nodes[n].pods.clone() {
+        if api.pods[p].status_reason.is_none() {
+            api.pods[p].status_reason = Some("NodeLost");
+            api.count(now, |w| w.pod_status_updates += 1);
+        }
+        if api.pods[p].deletion_requested_at.is_some() {
+            remaining = true;
+            continue;
+        }
+        if api.pods[p].daemon {
+            continue;
+        }
+        if api.request_pod_deletion(now, p) {
+            remaining = true;
+            let grace = api.pods[p].grace_seconds;
+            log.push(Event::new(now, EventKind::PodDeletionRequested, format!("{cause}; DELETE with terminationGracePeriodSeconds {grace}: the pod shows Terminating until its kubelet confirms")).node(n).pod(p));
+        }
+    }
+    remaining
 }

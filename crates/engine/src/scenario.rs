@@ -7,7 +7,7 @@
 //! [`ScenarioError`] that names the offending field and says why.
 
 use crate::time::{format_go_duration, parse_go_duration, Millis, HOUR, SECOND};
-use crate::version::{Profile, Version};
+use crate::version::{Gate, GateStage, Profile, Version};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -70,6 +70,10 @@ pub struct Scenario {
     /// kube-apiserver flags of the DefaultTolerationSeconds admission plugin.
     #[serde(default, skip_serializing_if = "ApiServerSection::is_empty")]
     pub api_server: ApiServerSection,
+    /// `--feature-gates` of every component: `TaintBasedEvictions`, `NodeLease`,
+    /// `NodeOutOfServiceVolumeDetach`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub feature_gates: BTreeMap<String, bool>,
     /// Latencies and durations that no Kubernetes flag sets but that shape the timeline.
     #[serde(default, skip_serializing_if = "SimulationSection::is_empty")]
     pub simulation: SimulationSection,
@@ -131,6 +135,14 @@ pub struct ControllerManagerSection {
     /// `--unhealthy-zone-threshold`: fraction of not-Ready nodes that makes a zone disrupted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unhealthy_zone_threshold: Option<f64>,
+    /// `--pod-eviction-timeout` (up to 1.26): how long after the last heartbeat the legacy path
+    /// deletes pods. Has no effect while taint-based eviction is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_eviction_timeout: Option<GoDuration>,
+    /// `--enable-taint-manager` (up to 1.26): `false` turns taint-based eviction off and the legacy
+    /// path on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_taint_manager: Option<bool>,
 }
 
 impl ControllerManagerSection {
@@ -264,6 +276,30 @@ pub enum ActionKind {
     NetworkPartition,
     /// Ends the node's current fault.
     NodeRecover,
+    /// A new node's kubelet starts and registers (the node is absent until then).
+    NodeJoin,
+    /// kube-controller-manager restarts: its controllers lose their memory.
+    ControllerManagerRestart,
+    /// An operator adds `node.kubernetes.io/out-of-service` (non-graceful node shutdown).
+    OutOfServiceTaint,
+    /// An operator deletes the Node object.
+    DeleteNode,
+    /// An operator force-deletes a pod (`--grace-period=0 --force`).
+    ForceDeletePod,
+    /// `kubectl drain`: cordon, then evict every pod but DaemonSet pods.
+    Drain,
+    /// Every API call takes `latencyMs` longer, until the next ApiServerLatency.
+    ApiServerLatency,
+}
+
+impl ActionKind {
+    /// Whether the action names a node.
+    pub fn needs_node(self) -> bool {
+        !matches!(
+            self,
+            ActionKind::ControllerManagerRestart | ActionKind::ForceDeletePod | ActionKind::ApiServerLatency
+        )
+    }
 }
 
 /// One scheduled action.
@@ -274,8 +310,22 @@ pub struct ActionSection {
     pub at: GoDuration,
     /// What happens.
     pub action: ActionKind,
-    /// The node it happens to.
-    pub node: String,
+    /// The node it happens to (every action but ControllerManagerRestart, ForceDeletePod and
+    /// ApiServerLatency).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// ForceDeletePod: the pod's name (StatefulSet pods are `<name>-<ordinal>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
+    /// ApiServerLatency: milliseconds added to every API call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<i64>,
+    /// OutOfServiceTaint: `NoExecute` (default) or `NoSchedule`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// ControllerManagerRestart: how long no controller runs (leader takeover); default `0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<GoDuration>,
 }
 
 /// A scenario that could not be read, naming the field and the reason.
@@ -315,13 +365,10 @@ pub struct KubeletConfig {
     pub node_status_report_frequency: Millis,
     /// `nodeLeaseDurationSeconds`, seconds.
     pub node_lease_duration_seconds: i64,
-}
-
-impl KubeletConfig {
-    /// The lease renew interval: `nodeLeaseRenewIntervalFraction` (0.25) of the lease duration, ms.
-    pub fn lease_renew_interval(&self) -> Millis {
-        self.node_lease_duration_seconds * SECOND / 4
-    }
+    /// Whether the kubelet renews a Lease (the `NodeLease` gate).
+    pub node_lease: bool,
+    /// The Lease renew interval for this version, ms.
+    pub lease_renew_interval: Millis,
 }
 
 /// Resolved kube-controller-manager settings.
@@ -341,6 +388,13 @@ pub struct ControllerManagerConfig {
     pub large_cluster_size_threshold: u32,
     /// `--unhealthy-zone-threshold`, fraction.
     pub unhealthy_zone_threshold: f64,
+    /// `--pod-eviction-timeout`, ms (used only by the legacy path).
+    pub pod_eviction_timeout: Millis,
+    /// `--enable-taint-manager`: whether the taint eviction controller runs.
+    pub enable_taint_manager: bool,
+    /// Whether the node lifecycle controller taints (true) or deletes pods after
+    /// `--pod-eviction-timeout` (false): `TaintBasedEvictions` and the taint manager both on.
+    pub taint_based_evictions: bool,
 }
 
 /// Resolved kube-apiserver settings.
@@ -404,6 +458,8 @@ pub struct NodeSpec {
     pub labels: BTreeMap<String, String>,
     /// `maxPods`.
     pub max_pods: u32,
+    /// When a NodeJoin action registers it; `None` for nodes present from the start.
+    pub join_at: Option<Millis>,
 }
 
 /// A resolved workload.
@@ -428,8 +484,16 @@ pub struct ActionSpec {
     pub at: Millis,
     /// Kind.
     pub action: ActionKind,
-    /// Target node index.
-    pub node: usize,
+    /// Target node index, for node actions.
+    pub node: Option<usize>,
+    /// Target pod name, for ForceDeletePod.
+    pub pod: Option<String>,
+    /// Added API latency for ApiServerLatency, ms.
+    pub latency: Millis,
+    /// Effect for OutOfServiceTaint.
+    pub effect: crate::api::Effect,
+    /// Controller downtime for ControllerManagerRestart, ms.
+    pub duration: Millis,
 }
 
 /// A scenario with every default applied and every value checked.
@@ -455,6 +519,10 @@ pub struct Config {
     pub workloads: Vec<WorkloadSpec>,
     /// Actions, sorted by time (stable).
     pub actions: Vec<ActionSpec>,
+    /// Whether NodeOutOfServiceVolumeDetach is on (PodGC force-deletes on out-of-service nodes).
+    pub out_of_service_volume_detach: bool,
+    /// Sentences about settings that the version ignores or that deserve a second look.
+    pub warnings: Vec<String>,
 }
 
 impl Scenario {
@@ -494,7 +562,22 @@ impl Scenario {
         }
         let duration = duration_seconds * SECOND;
 
+        let mut warnings = Vec::new();
+        let gates = resolve_feature_gates(&self.feature_gates, version, &mut warnings)?;
+        let node_lease = gates.node_lease;
+
         let k = &self.kubelet;
+        if k.node_status_report_frequency.is_some() && !p.has_report_frequency {
+            return Err(bad(
+                "kubelet.nodeStatusReportFrequency",
+                format!("KubeletConfiguration has no nodeStatusReportFrequency before 1.13 (this is {version}): every status tick patches"),
+            ));
+        }
+        if k.node_status_report_frequency.is_some() && !node_lease {
+            warnings.push(format!(
+                "kubelet.nodeStatusReportFrequency has no effect on {version} while NodeLease is off: without Leases the status is the heartbeat, so every nodeStatusUpdateFrequency tick patches"
+            ));
+        }
         let update = positive(
             k.node_status_update_frequency,
             p.node_status_update_frequency,
@@ -523,9 +606,58 @@ impl Scenario {
             node_status_update_frequency: update,
             node_status_report_frequency: report,
             node_lease_duration_seconds: lease_seconds,
+            node_lease,
+            lease_renew_interval: p.lease_renew_interval(lease_seconds).max(1),
         };
 
         let c = &self.controller_manager;
+        if !p.has_legacy_eviction_flags {
+            for (set, flag, field) in [
+                (
+                    c.pod_eviction_timeout.is_some(),
+                    "--pod-eviction-timeout",
+                    "controllerManager.podEvictionTimeout",
+                ),
+                (
+                    c.enable_taint_manager.is_some(),
+                    "--enable-taint-manager",
+                    "controllerManager.enableTaintManager",
+                ),
+            ] {
+                if set {
+                    return Err(bad(
+                        field,
+                        format!("{flag} was removed in Kubernetes 1.27; kube-controller-manager {version} refuses to start with it (unknown flag). Tune apiServer.defaultUnreachableTolerationSeconds or pod tolerationSeconds instead"),
+                    ));
+                }
+            }
+        }
+        let enable_taint_manager = c.enable_taint_manager.unwrap_or(true);
+        if c.enable_taint_manager.is_some() && version.minor >= 25 {
+            warnings.push(format!(
+                "--enable-taint-manager is deprecated in {version} and removed in 1.27"
+            ));
+        }
+        let taint_based_evictions = gates.taint_based_evictions && enable_taint_manager;
+        if c.pod_eviction_timeout.is_some() && taint_based_evictions {
+            warnings.push(format!(
+                "--pod-eviction-timeout has no effect on {version} while taint-based eviction is on: pods leave tolerationSeconds after the NoExecute taint (apiServer.defaultUnreachableTolerationSeconds, default 300)"
+            ));
+        }
+        let pod_eviction_timeout = c.pod_eviction_timeout.map_or(5 * 60 * SECOND, |g| g.0);
+        if pod_eviction_timeout < 0 || pod_eviction_timeout > 24 * HOUR {
+            return Err(bad(
+                "controllerManager.podEvictionTimeout",
+                format!(
+                    "must be between 0s and 24h0m0s, got {}",
+                    format_go_duration(pod_eviction_timeout)
+                ),
+            ));
+        }
+        if !gates.taint_based_evictions && enable_taint_manager && version.minor >= 13 {
+            warnings.push(format!("TaintBasedEvictions=false on {version}: the node lifecycle controller deletes pods itself after --pod-eviction-timeout; the taint manager still runs for NoExecute taints others add"));
+        }
+
         let rate = |v: Option<f64>, d: f64, f: &str| -> Result<f64, ScenarioError> {
             let v = v.unwrap_or(d);
             if !v.is_finite() || !(0.0..=1_000_000.0).contains(&v) {
@@ -571,6 +703,9 @@ impl Scenario {
             )?,
             large_cluster_size_threshold: c.large_cluster_size_threshold.unwrap_or(p.large_cluster_size_threshold),
             unhealthy_zone_threshold: threshold,
+            pod_eviction_timeout,
+            enable_taint_manager,
+            taint_based_evictions,
         };
 
         let a = &self.api_server;
@@ -653,6 +788,7 @@ impl Scenario {
                 zone: n.zone.clone().unwrap_or_default(),
                 labels: n.labels.clone(),
                 max_pods,
+                join_at: None,
             });
         }
 
@@ -731,35 +867,55 @@ impl Scenario {
 
         let mut actions = Vec::with_capacity(self.events.len());
         for (i, e) in self.events.iter().enumerate() {
-            let field = format!("events[{i}]");
-            if e.at.0 < 0 {
-                return Err(bad(
-                    format!("{field}.at"),
-                    format!("must not be negative, got {}", format_go_duration(e.at.0)),
-                ));
-            }
-            if e.at.0 > duration {
-                return Err(bad(
-                    format!("{field}.at"),
-                    format!(
-                        "{} is after the end of the run ({})",
-                        format_go_duration(e.at.0),
-                        format_go_duration(duration)
-                    ),
-                ));
-            }
-            let Some(&node) = names.get(&e.node) else {
-                return Err(bad(format!("{field}.node"), format!("no node is named {:?}", e.node)));
-            };
-            actions.push(ActionSpec {
-                at: e.at.0,
-                action: e.action,
-                node,
-            });
+            actions.push(resolve_action(
+                e,
+                &format!("events[{i}]"),
+                duration,
+                &names,
+                &workloads,
+                version,
+                gates.out_of_service,
+                &mut warnings,
+            )?);
         }
         actions.sort_by_key(|a| a.at);
+        // A node that joins is absent until its first NodeJoin, and nothing may happen to it before.
+        for a in &actions {
+            if let (ActionKind::NodeJoin, Some(n)) = (a.action, a.node) {
+                if nodes[n].join_at.is_none() {
+                    nodes[n].join_at = Some(a.at);
+                }
+            }
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            let a = resolve_action(
+                e,
+                "",
+                duration,
+                &names,
+                &workloads,
+                version,
+                gates.out_of_service,
+                &mut Vec::new(),
+            )?;
+            if let Some(n) = a.node {
+                if let Some(join) = nodes[n].join_at {
+                    if a.at < join || (a.action == ActionKind::NodeJoin && a.at > join) {
+                        return Err(bad(
+                            format!("events[{i}]"),
+                            format!("node {:?} joins at {} (its first NodeJoin); {:?} at {} cannot happen before it, and a node joins once", nodes[n].name, format_go_duration(join), a.action, format_go_duration(a.at)),
+                        ));
+                    }
+                }
+            }
+        }
+        // DaemonSets size to the nodes present at the start.
+        let initial_nodes = nodes.iter().filter(|n| n.join_at.is_none()).count() as u32;
+        for w in workloads.iter_mut().filter(|w| w.kind == WorkloadKind::DaemonSet) {
+            w.replicas = initial_nodes;
+        }
 
-        let period = update.min(kubelet.lease_renew_interval()).max(1);
+        let period = update.min(kubelet.lease_renew_interval).max(1);
         let ticks = nodes.len() as i64 * (duration + 2 * MINUTE_MS) / period * 2;
         if ticks > MAX_HEARTBEAT_TICKS {
             return Err(bad(
@@ -784,6 +940,8 @@ impl Scenario {
             nodes,
             workloads,
             actions,
+            out_of_service_volume_detach: gates.out_of_service,
+            warnings,
         })
     }
 }
@@ -869,5 +1027,176 @@ fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, 
         effect,
         toleration_seconds: t.toleration_seconds,
         source: TolerationSource::Spec,
+    })
+}
+
+/// The modelled feature gates after defaults and overrides.
+struct Gates {
+    taint_based_evictions: bool,
+    node_lease: bool,
+    out_of_service: bool,
+}
+
+/// Applies `--feature-gates` with upstream's rules: unknown or removed gates are errors, and a GA
+/// gate cannot be turned off ("feature is locked to true").
+fn resolve_feature_gates(
+    set: &BTreeMap<String, bool>,
+    version: Version,
+    warnings: &mut Vec<String>,
+) -> Result<Gates, ScenarioError> {
+    let mut value = |gate: Gate| -> Result<bool, ScenarioError> {
+        let field = format!("featureGates.{}", gate.name());
+        let Some(&wanted) = set.get(gate.name()) else {
+            return Ok(gate.default_on(version));
+        };
+        match gate.stage(version) {
+            GateStage::NotYet => Err(bad(field, format!("unrecognized feature gate: {} (it arrived in 1.{}; this is {version})", gate.name(), gate.added_in()))),
+            GateStage::Removed => Err(bad(field, format!("unrecognized feature gate: {} (removed in 1.{} after graduating; the feature is always on in {version})", gate.name(), gate.removed_in()))),
+            GateStage::Ga if !wanted => Err(bad(field, format!("cannot set feature gate {} to false, feature is locked to true (GA in {version})", gate.name()))),
+            GateStage::Ga => {
+                warnings.push(format!("feature gate {} is GA and always on in {version}; setting it changes nothing", gate.name()));
+                Ok(true)
+            }
+            GateStage::Alpha | GateStage::Beta => Ok(wanted),
+        }
+    };
+    let gates = Gates {
+        taint_based_evictions: value(Gate::TaintBasedEvictions)?,
+        node_lease: value(Gate::NodeLease)?,
+        out_of_service: value(Gate::NodeOutOfServiceVolumeDetach)?,
+    };
+    if let Some(name) = set.keys().find(|k| Gate::by_name(k).is_none()) {
+        let known = Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+        return Err(bad(
+            format!("featureGates.{name}"),
+            format!("kubelife models the feature gates {known}; {name:?} is not one of them"),
+        ));
+    }
+    if gates.node_lease && version.minor == 12 {
+        warnings.push(
+            "NodeLease on 1.12: kubelets renew Leases, but the 1.12 node lifecycle controller does not read them"
+                .to_string(),
+        );
+    }
+    Ok(gates)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_action(
+    e: &ActionSection,
+    field: &str,
+    duration: Millis,
+    names: &BTreeMap<String, usize>,
+    workloads: &[WorkloadSpec],
+    version: Version,
+    out_of_service: bool,
+    warnings: &mut Vec<String>,
+) -> Result<ActionSpec, ScenarioError> {
+    use crate::api::Effect;
+    if e.at.0 < 0 {
+        return Err(bad(
+            format!("{field}.at"),
+            format!("must not be negative, got {}", format_go_duration(e.at.0)),
+        ));
+    }
+    if e.at.0 > duration {
+        return Err(bad(
+            format!("{field}.at"),
+            format!(
+                "{} is after the end of the run ({})",
+                format_go_duration(e.at.0),
+                format_go_duration(duration)
+            ),
+        ));
+    }
+    let node = match (&e.node, e.action.needs_node()) {
+        (Some(name), true) => match names.get(name) {
+            Some(&n) => Some(n),
+            None => return Err(bad(format!("{field}.node"), format!("no node is named {name:?}"))),
+        },
+        (None, true) => {
+            return Err(bad(
+                format!("{field}.node"),
+                format!("{:?} needs the node it happens to", e.action),
+            ))
+        }
+        (Some(_), false) => {
+            return Err(bad(
+                format!("{field}.node"),
+                format!("{:?} does not take a node", e.action),
+            ))
+        }
+        (None, false) => None,
+    };
+    let only = |set: bool, name: &str, kind: ActionKind| -> Result<(), ScenarioError> {
+        if set && e.action != kind {
+            return Err(bad(format!("{field}.{name}"), format!("only {kind:?} takes {name}")));
+        }
+        Ok(())
+    };
+    only(e.pod.is_some(), "pod", ActionKind::ForceDeletePod)?;
+    only(e.latency_ms.is_some(), "latencyMs", ActionKind::ApiServerLatency)?;
+    only(e.effect.is_some(), "effect", ActionKind::OutOfServiceTaint)?;
+    only(e.duration.is_some(), "duration", ActionKind::ControllerManagerRestart)?;
+    let pod = match (e.action, &e.pod) {
+        (ActionKind::ForceDeletePod, None) => {
+            return Err(bad(format!("{field}.pod"), "ForceDeletePod needs the pod's name"))
+        }
+        (ActionKind::ForceDeletePod, Some(p)) => {
+            if !workloads.iter().any(|w| p.starts_with(&w.name)) {
+                return Err(bad(
+                    format!("{field}.pod"),
+                    format!("{p:?} cannot be a pod of this scenario: every pod name starts with its workload's name"),
+                ));
+            }
+            Some(p.clone())
+        }
+        _ => None,
+    };
+    let latency = match (e.action, e.latency_ms) {
+        (ActionKind::ApiServerLatency, None) => {
+            return Err(bad(
+                format!("{field}.latencyMs"),
+                "ApiServerLatency needs latencyMs (0 ends a spike)",
+            ))
+        }
+        (_, Some(l)) if !(0..=60_000).contains(&l) => {
+            return Err(bad(
+                format!("{field}.latencyMs"),
+                format!("must be between 0 and 60000, got {l}"),
+            ))
+        }
+        (_, l) => l.unwrap_or(0),
+    };
+    let effect = match e.effect.as_deref() {
+        None | Some("NoExecute") => Effect::NoExecute,
+        Some("NoSchedule") => Effect::NoSchedule,
+        Some(other) => {
+            return Err(bad(
+                format!("{field}.effect"),
+                format!("{other:?} is not an effect for the out-of-service taint; use NoExecute or NoSchedule"),
+            ))
+        }
+    };
+    let restart = e.duration.map_or(0, |d| d.0);
+    if !(0..=10 * 60 * SECOND).contains(&restart) {
+        return Err(bad(
+            format!("{field}.duration"),
+            format!("must be between 0s and 10m0s, got {}", format_go_duration(restart)),
+        ));
+    }
+    if e.action == ActionKind::OutOfServiceTaint && !out_of_service {
+        warnings.push(format!(
+            "the out-of-service taint on {version}: NodeOutOfServiceVolumeDetach is off, so PodGC never force-deletes the Terminating pods (StatefulSet pods stay stuck)"
+        ));
+    }
+    Ok(ActionSpec {
+        at: e.at.0,
+        action: e.action,
+        node,
+        pod,
+        latency,
+        effect,
+        duration: restart,
     })
 }

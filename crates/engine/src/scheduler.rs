@@ -26,6 +26,11 @@ enum Misfit {
 fn fit(api: &Api, p: PodId, n: NodeId) -> Result<(), Misfit> {
     let node = &api.nodes[n];
     let pod = &api.pods[p];
+    // NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint.
+    let cordon = crate::api::Taint::new(crate::api::TAINT_UNSCHEDULABLE, Effect::NoSchedule, 0);
+    if node.unschedulable && !pod.tolerations.iter().any(|tol| tolerates(tol, &cordon)) {
+        return Err(Misfit::Taint(cordon.label()));
+    }
     for t in &node.taints {
         if matches!(t.effect, Effect::NoSchedule | Effect::NoExecute)
             && !pod.tolerations.iter().any(|tol| tolerates(tol, t))

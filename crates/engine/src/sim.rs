@@ -1,16 +1,18 @@
 //! The discrete-event driver: one queue of wake-ups, processed in time order.
 //!
 //! The run starts with a warm-up before time 0 so that every loop (kubelet status and lease loops,
-//! the monitor pass, the tainting tick) settles into a phase drawn from the seed. Nothing before
-//! time 0 is recorded; at time 0 the timeline opens with the cluster's initial state. Ties are
-//! broken by insertion order, so a run is a pure function of its [`Config`].
+//! the monitor pass, the 100 ms tainting or eviction tick, PodGC) settles into a phase drawn from
+//! the seed. Nothing before time 0 is recorded; at time 0 the timeline opens with the cluster's
+//! initial state. Ties are broken by insertion order, so a run is a pure function of its
+//! [`Config`].
 
-use crate::api::{Api, CondStatus, Node, NodeId, NodeStatus, PodId, Versioned, Watch};
+use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch};
 use crate::kubelet::{Kubelet, KubeletSettings};
-use crate::lease::sync_lease;
+use crate::lease::{sync_lease, BACKOFF_MAX};
 use crate::node_lifecycle::{NlcSettings, NodeLifecycleController};
+use crate::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
 use crate::rng::{Rng, Stream};
-use crate::scenario::{ActionKind, Config};
+use crate::scenario::{ActionKind, ActionSpec, Config};
 use crate::scheduler::Scheduler;
 use crate::taint_eviction::{TaintEvictionController, Wake as EvictWake};
 use crate::time::{format_go_duration, Millis, HOUR, SECOND};
@@ -19,20 +21,26 @@ use crate::workloads::Workloads;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// How often the NoExecute tainting loop drains the zone queues (`NodeEvictionPeriod`), ms.
+/// How often the NoExecute tainting loop (or, on the legacy path, the pod evictor) drains the zone
+/// queues (`NodeEvictionPeriod`), ms.
 pub const NODE_EVICTION_PERIOD: Millis = 100;
 /// How long a container takes to exit after SIGTERM when its kubelet terminates it, ms.
 pub const CONTAINER_STOP: Millis = SECOND;
+/// The kubelet's first registration attempt waits this long (`registerWithAPIServer`), ms.
+pub const REGISTRATION_FIRST_STEP: Millis = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Wake {
     StatusTick { node: NodeId, epoch: u32 },
     LeaseTick { node: NodeId, epoch: u32 },
-    MonitorPass,
-    TaintingTick,
+    Register { node: NodeId, epoch: u32, step: Millis },
+    MonitorPass { kcm: u32 },
+    TaintingTick { kcm: u32 },
+    PodGcTick { kcm: u32 },
+    ControllerManagerStart { kcm: u32 },
     Action(usize),
     Watch(WatchKey),
-    Evict { pod: PodId, generation: u64 },
+    Evict { pod: PodId, generation: u64, kcm: u32 },
     PodStarted { pod: PodId, epoch: u32 },
     PodTerminated { pod: PodId },
 }
@@ -74,16 +82,25 @@ pub struct Simulation {
     pub nlc: NodeLifecycleController,
     /// The taint eviction controller.
     pub taint_eviction: TaintEvictionController,
+    /// The pod garbage collector.
+    pub podgc: PodGc,
     /// The workload controllers.
     pub workloads: Workloads,
     /// The scheduler.
     pub scheduler: Scheduler,
+    /// Sentences about actions that found nothing to act on.
+    pub warnings: Vec<String>,
     kubelet_settings: KubeletSettings,
     queue: BinaryHeap<Reverse<(Millis, u64, Wake)>>,
     seq: u64,
     /// The current simulated time, ms.
     pub now: Millis,
     start: Millis,
+    /// Bumped at every kube-controller-manager restart, so the old process's wake-ups are ignored.
+    kcm_epoch: u32,
+    kcm_up: bool,
+    base_api_latency: Millis,
+    kcm_rng: Rng,
 }
 
 impl Simulation {
@@ -95,10 +112,14 @@ impl Simulation {
         let kubelet_settings = KubeletSettings {
             update: k.node_status_update_frequency,
             report: k.node_status_report_frequency,
-            lease_renew: k.lease_renew_interval().max(1),
+            lease_renew: k.lease_renew_interval,
             status_jitter: p.status_jitter,
             lease_jitter: p.lease_jitter,
             report_offset: p.report_offset_after_change,
+            node_lease: k.node_lease,
+            request_timeout: k
+                .node_status_update_frequency
+                .min(k.node_lease_duration_seconds * SECOND),
         };
         // Long enough for every loop to have run twice and the monitor pass to have seen it.
         let longest = kubelet_settings.update.max(kubelet_settings.lease_renew) * 104 / 100;
@@ -110,7 +131,6 @@ impl Simulation {
             ..Api::default()
         };
         let mut kubelets = Vec::with_capacity(cfg.nodes.len());
-        let mut zone_rng = Rng::stream(cfg.seed, Stream::ControllerManager);
         for (i, spec) in cfg.nodes.iter().enumerate() {
             let region = spec
                 .labels
@@ -130,9 +150,9 @@ impl Simulation {
                 labels: spec.labels.clone(),
                 max_pods: spec.max_pods,
                 created_at: start - HOUR,
-                exists: true,
+                exists: spec.join_at.is_none(),
                 status: Versioned::new(status),
-                lease: Versioned::new(Some(start)),
+                lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
                 taints: Vec::new(),
                 unschedulable: false,
                 pods: Vec::new(),
@@ -150,9 +170,14 @@ impl Simulation {
             secondary_qps: kcm.secondary_node_eviction_rate,
             large_cluster_threshold: kcm.large_cluster_size_threshold,
             unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
+            legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
+            exclusion_by_label: p.exclusion_by_label,
+            reads_leases: p.controller_reads_leases,
         });
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
+        let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed);
+        let base_api_latency = cfg.simulation.api_latency;
         let mut sim = Simulation {
             log: Log {
                 events: Vec::new(),
@@ -162,16 +187,22 @@ impl Simulation {
             kubelets,
             nlc,
             taint_eviction,
+            podgc,
             workloads,
             scheduler: Scheduler::default(),
+            warnings: Vec::new(),
             kubelet_settings,
             queue: BinaryHeap::new(),
             seq: 0,
             now: start,
             start,
+            kcm_epoch: 0,
+            kcm_up: true,
+            base_api_latency,
+            kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
             cfg,
         };
-        sim.bootstrap(&mut zone_rng);
+        sim.bootstrap();
         sim
     }
 
@@ -180,7 +211,7 @@ impl Simulation {
         self.queue.push(Reverse((at, self.seq, wake)));
     }
 
-    fn bootstrap(&mut self, rng: &mut Rng) {
+    fn bootstrap(&mut self) {
         let start = self.start;
         // Pods already run everywhere: create, place and start them without recording anything.
         for w in 0..self.workloads.specs.len() {
@@ -196,22 +227,44 @@ impl Simulation {
         }
         self.api.outbox.clear();
         for n in 0..self.kubelets.len() {
-            let s = &self.kubelet_settings;
-            let (u, l) = (s.update, s.lease_renew);
-            let kl = &mut self.kubelets[n];
-            let status_phase = kl.phase(u);
-            let lease_phase = kl.phase(l);
-            self.push(start + status_phase, Wake::StatusTick { node: n, epoch: 0 });
-            self.push(start + lease_phase, Wake::LeaseTick { node: n, epoch: 0 });
+            if self.cfg.nodes[n].join_at.is_some() {
+                continue;
+            }
+            self.start_kubelet_loops(n, start, true);
         }
-        let p = self.cfg.controller_manager.node_monitor_period;
-        let monitor_phase = rng.below(p as u64) as Millis;
-        let tick_phase = rng.below(NODE_EVICTION_PERIOD as u64) as Millis;
-        self.push(start + monitor_phase, Wake::MonitorPass);
-        self.push(start + tick_phase, Wake::TaintingTick);
+        self.start_controller_manager(start);
         for (i, a) in self.cfg.actions.clone().iter().enumerate() {
             self.push(a.at, Wake::Action(i));
         }
+    }
+
+    /// Starts a kubelet's two loops; at the start of the run they begin at a random phase.
+    fn start_kubelet_loops(&mut self, n: NodeId, at: Millis, random_phase: bool) {
+        let s = &self.kubelet_settings;
+        let (u, l, lease) = (s.update, s.lease_renew, s.node_lease);
+        let kl = &mut self.kubelets[n];
+        let (status_phase, lease_phase) = if random_phase {
+            (kl.phase(u), kl.phase(l))
+        } else {
+            (0, 0)
+        };
+        let epoch = kl.epoch;
+        self.push(at + status_phase, Wake::StatusTick { node: n, epoch });
+        if lease {
+            self.push(at + lease_phase, Wake::LeaseTick { node: n, epoch });
+        }
+    }
+
+    /// Starts kube-controller-manager's periodic loops at phases drawn from the seed.
+    fn start_controller_manager(&mut self, at: Millis) {
+        let kcm = self.kcm_epoch;
+        let p = self.cfg.controller_manager.node_monitor_period;
+        let monitor_phase = self.kcm_rng.below(p as u64) as Millis;
+        let tick_phase = self.kcm_rng.below(NODE_EVICTION_PERIOD as u64) as Millis;
+        let gc_phase = self.kcm_rng.below(GC_CHECK_PERIOD as u64) as Millis;
+        self.push(at + monitor_phase, Wake::MonitorPass { kcm });
+        self.push(at + tick_phase, Wake::TaintingTick { kcm });
+        self.push(at + gc_phase, Wake::PodGcTick { kcm });
     }
 
     /// Runs to the end of the scenario.
@@ -250,7 +303,7 @@ impl Simulation {
 
     fn record_initial_state(&mut self) {
         let api = &self.api;
-        for (n, node) in api.nodes.iter().enumerate() {
+        for (n, node) in api.nodes.iter().enumerate().filter(|(_, node)| node.exists) {
             let zone = if node.zone.is_empty() {
                 "no zone".to_string()
             } else {
@@ -264,16 +317,14 @@ impl Simulation {
                 )
                 .node(n),
             );
-            let ready = node.status.latest().ready_status();
-            if ready == Some(CondStatus::True) {
-                self.log.push(
-                    Event::new(
-                        0,
-                        EventKind::NodeReady,
-                        "initial state: the kubelet is posting Ready=True and renewing its Lease",
-                    )
-                    .node(n),
-                );
+            if node.status.latest().ready_status() == Some(CondStatus::True) {
+                let beat = if self.kubelet_settings.node_lease {
+                    "posting Ready=True and renewing its Lease"
+                } else {
+                    "posting Ready=True (no Lease in this configuration)"
+                };
+                self.log
+                    .push(Event::new(0, EventKind::NodeReady, format!("initial state: the kubelet is {beat}")).node(n));
             }
         }
         for (p, pod) in api.pods.iter().enumerate() {
@@ -310,6 +361,7 @@ impl Simulation {
 
     fn dispatch(&mut self, wake: Wake) {
         let now = self.now;
+        let kcm_live = |k: u32, s: &Simulation| s.kcm_up && k == s.kcm_epoch;
         match wake {
             Wake::StatusTick { node, epoch } => {
                 if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
@@ -338,21 +390,37 @@ impl Simulation {
                 );
                 self.push(now + wait, Wake::LeaseTick { node, epoch });
             }
-            Wake::MonitorPass => {
+            Wake::Register { node, epoch, step } => self.register(node, epoch, step),
+            Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
                 self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
-                let kcm = &self.cfg.controller_manager;
-                let next = now + self.cfg.simulation.monitor_pass_duration + kcm.node_monitor_period;
-                self.push(next, Wake::MonitorPass);
+                let next =
+                    now + self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
+                self.push(next, Wake::MonitorPass { kcm });
             }
-            Wake::TaintingTick => {
-                self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
-                self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);
+            Wake::TaintingTick { kcm } if kcm_live(kcm, self) => {
+                if self.cfg.controller_manager.taint_based_evictions {
+                    self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
+                } else {
+                    self.nlc.do_eviction_pass(now, &mut self.api, &mut self.log);
+                }
+                self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
             }
+            Wake::PodGcTick { kcm } if kcm_live(kcm, self) => {
+                self.podgc.run(now, &mut self.api, &mut self.log);
+                self.push(now + GC_CHECK_PERIOD, Wake::PodGcTick { kcm });
+            }
+            Wake::ControllerManagerStart { kcm } if kcm == self.kcm_epoch => self.controller_manager_started(),
+            Wake::MonitorPass { .. }
+            | Wake::TaintingTick { .. }
+            | Wake::PodGcTick { .. }
+            | Wake::ControllerManagerStart { .. } => {}
             Wake::Action(i) => self.apply_action(i),
             Wake::Watch(w) => self.deliver(w),
-            Wake::Evict { pod, generation } => {
-                self.taint_eviction
-                    .fire(now, pod, generation, &mut self.api, &mut self.log);
+            Wake::Evict { pod, generation, kcm } => {
+                if kcm_live(kcm, self) {
+                    self.taint_eviction
+                        .fire(now, pod, generation, &mut self.api, &mut self.log);
+                }
             }
             Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
             Wake::PodTerminated { pod } => {
@@ -370,61 +438,96 @@ impl Simulation {
         }
     }
 
+    fn taint_manager_runs(&self) -> bool {
+        self.kcm_up && self.cfg.controller_manager.enable_taint_manager
+    }
+
     fn deliver(&mut self, w: WatchKey) {
         let now = self.now;
         let mut wakes: Vec<EvictWake> = Vec::new();
+        let kcm = self.kcm_up;
+        let te = self.taint_manager_runs();
         match w {
             WatchKey::NodeConditions(n) => {
-                self.nlc
-                    .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+                if kcm {
+                    self.nlc
+                        .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+                }
             }
             WatchKey::NodeTaints(n) => {
-                self.taint_eviction
-                    .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+                if te {
+                    self.taint_eviction
+                        .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    self.sync_daemonsets();
+                }
                 if !self.scheduler.pending.is_empty() {
                     self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
             WatchKey::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
             WatchKey::PodBound(p) => {
-                self.taint_eviction
-                    .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
-                self.nlc.process_pod(now, p, &mut self.api, &mut self.log);
+                if te {
+                    self.taint_eviction
+                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    self.nlc.process_pod(now, p, &mut self.api, &mut self.log);
+                }
                 self.kubelet_start_pod(p);
             }
             WatchKey::PodDeleting(p) => {
-                let w = self.api.pods[p].workload;
-                self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                if kcm {
+                    let w = self.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                }
                 self.kubelet_terminate_pod(p);
             }
             WatchKey::PodRemoved(p) => {
-                let w = self.api.pods[p].workload;
-                self.taint_eviction
-                    .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
-                self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                if te {
+                    self.taint_eviction
+                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    let w = self.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                }
                 if !self.scheduler.pending.is_empty() {
                     self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
         }
+        self.push_evictions(wakes);
+    }
+
+    fn push_evictions(&mut self, wakes: Vec<EvictWake>) {
+        let kcm = self.kcm_epoch;
         for wk in wakes {
             self.push(
-                wk.at.max(now),
+                wk.at.max(self.now),
                 Wake::Evict {
                     pod: wk.pod,
                     generation: wk.generation,
+                    kcm,
                 },
             );
         }
     }
 
+    fn sync_daemonsets(&mut self) {
+        for w in 0..self.workloads.specs.len() {
+            if self.workloads.specs[w].kind == crate::scenario::WorkloadKind::DaemonSet {
+                self.workloads.sync(self.now, w, &mut self.api, &mut self.log);
+            }
+        }
+    }
+
     /// The kubelet notices a pod bound to its node and starts it, if it can.
     fn kubelet_start_pod(&mut self, p: PodId) {
-        let Some(n) = self.api.pods[p].node else {
-            return;
-        };
+        let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if !kl.reachable() || !self.api.pods[p].is_active() || self.api.pods[p].running {
+        if !kl.reachable() || !self.api.nodes[n].exists || !self.api.pods[p].is_active() || self.api.pods[p].running {
             return;
         }
         let at = self.now + self.cfg.simulation.pod_startup;
@@ -439,10 +542,8 @@ impl Simulation {
 
     /// The kubelet notices a deletion and stops the pod's containers, if it can.
     fn kubelet_terminate_pod(&mut self, p: PodId) {
-        let Some(n) = self.api.pods[p].node else {
-            return;
-        };
-        if !self.kubelets[n].reachable() || !self.api.pods[p].exists() {
+        let Some(n) = self.api.pods[p].node else { return };
+        if !self.kubelets[n].reachable() || !self.api.nodes[n].exists || !self.api.pods[p].exists() {
             return;
         }
         let stop = if self.api.pods[p].running {
@@ -455,9 +556,7 @@ impl Simulation {
 
     fn pod_started(&mut self, p: PodId, epoch: u32) {
         let now = self.now;
-        let Some(n) = self.api.pods[p].node else {
-            return;
-        };
+        let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
         if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
             return;
@@ -473,16 +572,103 @@ impl Simulation {
             let cause = if was_running {
                 "its kubelet is back in touch and reports the still-running containers Ready again; the Service sends it traffic".to_string()
             } else {
-                format!("containers started and the readiness probe passed {} after the kubelet saw the pod (podStartup){replaces}; the Service sends it traffic", format_go_duration(self.cfg.simulation.pod_startup))
+                format!(
+                    "containers started and the readiness probe passed {} after the kubelet saw the pod (podStartup){replaces}; the Service sends it traffic",
+                    format_go_duration(self.cfg.simulation.pod_startup)
+                )
             };
             self.log
                 .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p));
         }
     }
 
+    /// A joining kubelet's registration attempt (`registerWithAPIServer`): sleep, then Create;
+    /// on failure double the sleep up to 7 s.
+    fn register(&mut self, n: NodeId, epoch: u32, step: Millis) {
+        let now = self.now;
+        if self.kubelets[n].epoch != epoch || !self.kubelets[n].running() || self.api.nodes[n].exists {
+            return;
+        }
+        if !self.kubelets[n].reachable() || self.api.api_latency >= self.kubelet_settings.request_timeout {
+            let next = (step * 2).min(BACKOFF_MAX);
+            self.push(
+                now + next,
+                Wake::Register {
+                    node: n,
+                    epoch,
+                    step: next,
+                },
+            );
+            return;
+        }
+        let node = &mut self.api.nodes[n];
+        node.exists = true;
+        node.created_at = now;
+        // The status setters run before Create, so the Node carries a Ready condition at once and
+        // the node lifecycle controller does not need --node-startup-grace-period for it.
+        node.status = Versioned::new(NodeStatus::default());
+        let status = NodeStatus::healthy(now, &NodeStatus::default());
+        self.api.patch_node_status(now, n, status);
+        self.kubelets[n].last_report = Some(now);
+        self.log.push(Event::new(now, EventKind::NodeCreated, "the kubelet registered its Node object, already carrying Ready=True from its status setters; Lease renewals start").node(n));
+        let u = self.kubelet_settings.update;
+        self.push(now + u, Wake::StatusTick { node: n, epoch });
+        if self.kubelet_settings.node_lease {
+            self.push(now, Wake::LeaseTick { node: n, epoch });
+        }
+        self.sync_daemonsets();
+        if !self.scheduler.pending.is_empty() {
+            self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+        }
+    }
+
     fn apply_action(&mut self, i: usize) {
         let a = self.cfg.actions[i].clone();
-        let n = a.node;
+        match a.action {
+            ActionKind::NodeCrash
+            | ActionKind::KubeletStop
+            | ActionKind::NetworkPartition
+            | ActionKind::NodeRecover => self.apply_fault(&a, a.node.expect("validated: faults name a node")),
+            ActionKind::NodeJoin => {
+                let n = a.node.expect("validated");
+                let epoch = self.kubelets[n].epoch;
+                self.push(
+                    self.now + REGISTRATION_FIRST_STEP,
+                    Wake::Register {
+                        node: n,
+                        epoch,
+                        step: REGISTRATION_FIRST_STEP,
+                    },
+                );
+            }
+            ActionKind::ControllerManagerRestart => self.restart_controller_manager(a.duration),
+            ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
+            ActionKind::DeleteNode => self.delete_node(a.node.expect("validated")),
+            ActionKind::ForceDeletePod => self.force_delete(i, a.pod.as_deref().unwrap_or_default()),
+            ActionKind::Drain => self.drain(a.node.expect("validated")),
+            ActionKind::ApiServerLatency => {
+                self.api.api_latency = self.base_api_latency + a.latency;
+                let timeout = self.kubelet_settings.request_timeout;
+                let cause = format!(
+                    "every API call now takes {} more ({} in all): heartbeats land later{}",
+                    format_go_duration(a.latency),
+                    format_go_duration(self.api.api_latency),
+                    if self.api.api_latency >= timeout {
+                        format!(
+                            ", and heartbeat requests exceed the kubelet's {} timeout and fail",
+                            format_go_duration(timeout)
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                self.log
+                    .push(Event::new(self.now, EventKind::ApiServerLatencyChanged, cause));
+            }
+        }
+    }
+
+    fn apply_fault(&mut self, a: &ActionSpec, n: NodeId) {
         let now = self.now;
         let name = self.api.nodes[n].name.clone();
         let old = self.kubelets[n].fault;
@@ -498,8 +684,7 @@ impl Simulation {
         let cause = match a.action {
             ActionKind::NodeCrash => "power loss: the kubelet and every container stop; no Lease renewal or status patch reaches the apiserver any more",
             ActionKind::KubeletStop => "the kubelet process stops: containers keep running, but no Lease renewal or status patch is sent",
-            ActionKind::NetworkPartition => "the node loses its route to the apiserver: everything keeps running, but every heartbeat request fails",
-            ActionKind::NodeRecover => unreachable!("handled above"),
+            _ => "the node loses its route to the apiserver: everything keeps running, but every heartbeat request fails",
         };
         self.kubelets[n].fault = Some(a.action);
         match a.action {
@@ -529,9 +714,19 @@ impl Simulation {
             .push(Event::new(now, EventKind::FaultEnded, format!("{cause}: {detail}")).node(n));
         if restarted {
             self.kubelets[n].restart();
-            let epoch = self.kubelets[n].epoch;
-            self.push(now, Wake::StatusTick { node: n, epoch });
-            self.push(now, Wake::LeaseTick { node: n, epoch });
+            if self.api.nodes[n].exists {
+                self.start_kubelet_loops(n, now, false);
+            } else {
+                let epoch = self.kubelets[n].epoch;
+                self.push(
+                    now + REGISTRATION_FIRST_STEP,
+                    Wake::Register {
+                        node: n,
+                        epoch,
+                        step: REGISTRATION_FIRST_STEP,
+                    },
+                );
+            }
         }
         // The kubelet resyncs its pods.
         for p in self.api.nodes[n].pods.clone() {
@@ -544,6 +739,145 @@ impl Simulation {
                 // Containers kept running: the status manager reports Ready again.
                 let epoch = self.kubelets[n].epoch;
                 self.push(now + self.api.watch_latency, Wake::PodStarted { pod: p, epoch });
+            }
+        }
+    }
+
+    /// kube-controller-manager stops; a new process (or leader) starts after `downtime`. Every
+    /// controller inside it starts from scratch: pending taint evictions are lost, and the node
+    /// lifecycle controller re-registers every node (removing and re-adding NoExecute taints).
+    fn restart_controller_manager(&mut self, downtime: Millis) {
+        let now = self.now;
+        self.kcm_epoch += 1;
+        self.kcm_up = false;
+        let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
+        self.log.push(Event::new(
+            now,
+            EventKind::ControllerManagerStopped,
+            format!("kube-controller-manager restarts: the node lifecycle, taint eviction, workload and PodGC controllers stop, and {pending} pending eviction timer(s) held in memory are lost; a new leader takes over after {}", format_go_duration(downtime)),
+        ));
+        let kcm = self.kcm_epoch;
+        self.push(now + downtime, Wake::ControllerManagerStart { kcm });
+    }
+
+    fn controller_manager_started(&mut self) {
+        let now = self.now;
+        self.kcm_up = true;
+        self.nlc.restart();
+        self.taint_eviction.restart();
+        self.podgc.restart();
+        self.log.push(Event::new(now, EventKind::ControllerManagerStarted, "kube-controller-manager's controllers start with empty memory: the node lifecycle controller re-registers every node and removes its NoExecute taints, and taint eviction restarts every countdown from now"));
+        // Informers deliver every object again: taint eviction sees each node, workload controllers resync.
+        let mut wakes = Vec::new();
+        if self.cfg.controller_manager.enable_taint_manager {
+            for n in 0..self.api.nodes.len() {
+                self.taint_eviction
+                    .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+            }
+        }
+        self.push_evictions(wakes);
+        for w in 0..self.workloads.specs.len() {
+            self.workloads.sync(now, w, &mut self.api, &mut self.log);
+        }
+        // wait.Until runs its function at once.
+        let kcm = self.kcm_epoch;
+        self.push(now, Wake::MonitorPass { kcm });
+        self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+        self.push(now, Wake::PodGcTick { kcm });
+    }
+
+    fn out_of_service(&mut self, n: NodeId, effect: Effect) {
+        let now = self.now;
+        let taint = Taint::new(TAINT_OUT_OF_SERVICE, effect, now);
+        if self.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
+            let what = if effect == Effect::NoExecute {
+                "taint eviction deletes every pod without a matching toleration at once"
+            } else {
+                "NoSchedule only: nothing is evicted, PodGC only force-deletes pods that are already Terminating"
+            };
+            let gc = if self.cfg.out_of_service_volume_detach {
+                "PodGC then force-deletes Terminating pods on this not-Ready node within its 20s period and volumes detach"
+            } else {
+                "NodeOutOfServiceVolumeDetach is off in this version, so PodGC does not force-delete them"
+            };
+            self.log.push(
+                Event::new(
+                    now,
+                    EventKind::TaintAdded,
+                    format!("an operator marks the node out of service (non-graceful node shutdown): {what}; {gc}"),
+                )
+                .node(n)
+                .taint(taint.label()),
+            );
+        }
+    }
+
+    fn delete_node(&mut self, n: NodeId) {
+        let now = self.now;
+        if !self.api.nodes[n].exists {
+            return;
+        }
+        self.api.nodes[n].exists = false;
+        self.api.count(now, |w| w.node_deletes += 1);
+        self.api.outbox.push((
+            now + self.api.api_latency + self.api.watch_latency,
+            Watch::NodeTaints(n),
+        ));
+        let pods = self.api.nodes[n].pods.len();
+        let gc = if self.cfg.profile.podgc_quarantine {
+            "after a 40s quarantine, at PodGC's next 20s run"
+        } else {
+            "at PodGC's next 20s run"
+        };
+        self.log.push(Event::new(now, EventKind::NodeDeleted, format!("an operator deleted the Node object: the node lifecycle controller forgets it (RemovingNode), and its {pods} pod(s) become orphans that PodGC force-deletes {gc}")).node(n));
+    }
+
+    fn force_delete(&mut self, action: usize, name: &str) {
+        let now = self.now;
+        let found = (0..self.api.pods.len())
+            .rev()
+            .find(|&p| self.api.pods[p].exists() && self.api.pods[p].name == name);
+        match found {
+            Some(p) if self.api.remove_pod(now, p) => {
+                let mut e = Event::new(now, EventKind::PodRemoved, "an operator force-deleted it (--grace-period=0 --force): the object is gone at once, whatever its kubelet is doing").pod(p);
+                e.node = self.api.pods[p].node;
+                self.log.push(e);
+            }
+            _ => self.warnings.push(format!(
+                "events[{action}]: no pod named {name:?} existed at t={}, so ForceDeletePod did nothing",
+                format_go_duration(now)
+            )),
+        }
+    }
+
+    fn drain(&mut self, n: NodeId) {
+        let now = self.now;
+        if !self.api.nodes[n].unschedulable {
+            self.api.nodes[n].unschedulable = true;
+            self.log.push(
+                Event::new(
+                    now,
+                    EventKind::NodeCordoned,
+                    "kubectl drain cordons the node (spec.unschedulable=true): the scheduler places no new pod here",
+                )
+                .node(n),
+            );
+            self.nlc
+                .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+        }
+        for p in self.api.nodes[n].pods.clone() {
+            if self.api.pods[p].daemon {
+                continue;
+            }
+            if self.api.request_pod_deletion(now, p) {
+                let grace = self.api.pods[p].grace_seconds;
+                let alive = self.kubelets[n].reachable();
+                let then = if alive {
+                    "its kubelet stops it and confirms"
+                } else {
+                    "its kubelet cannot confirm, so it stays Terminating"
+                };
+                self.log.push(Event::new(now, EventKind::PodDeletionRequested, format!("kubectl drain evicts it through the Eviction API (graceful, terminationGracePeriodSeconds {grace}); {then}; DaemonSet pods are left alone")).node(n).pod(p));
             }
         }
     }

@@ -85,11 +85,12 @@ impl TaintEvictionController {
     /// `handleNodeUpdate`: refresh the node's taints and re-decide for every pod on it.
     pub fn handle_node_update(&mut self, now: Millis, n: NodeId, api: &Api, log: &mut Log, wakes: &mut Vec<Wake>) {
         self.grow(api);
-        let taints = if api.nodes[n].exists {
-            api.nodes[n].no_execute_taints()
-        } else {
-            Vec::new()
-        };
+        if !api.nodes[n].exists {
+            // A deleted node is forgotten; timers already set keep running (upstream returns early).
+            self.tainted[n].clear();
+            return;
+        }
+        let taints = api.nodes[n].no_execute_taints();
         if taints == self.tainted[n] {
             return;
         }

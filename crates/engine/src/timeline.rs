@@ -47,6 +47,18 @@ pub enum EventKind {
     PodEvictionScheduled,
     /// A pending taint-eviction timer was cancelled.
     PodEvictionCancelled,
+    /// A joining node's kubelet created its Node object.
+    NodeCreated,
+    /// An operator deleted a Node object.
+    NodeDeleted,
+    /// An operator cordoned a node (`spec.unschedulable`).
+    NodeCordoned,
+    /// kube-controller-manager stopped: its controllers' memory is gone.
+    ControllerManagerStopped,
+    /// kube-controller-manager (a new leader) started its controllers.
+    ControllerManagerStarted,
+    /// The apiserver's latency changed.
+    ApiServerLatencyChanged,
     /// A kubelet renewed its Lease (only with heartbeats recorded).
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).

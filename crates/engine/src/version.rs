@@ -10,7 +10,7 @@ use crate::time::{Millis, MINUTE, SECOND};
 use std::fmt;
 
 /// The oldest minor version (of 1.x) the engine models.
-pub const OLDEST_MINOR: u32 = 18;
+pub const OLDEST_MINOR: u32 = 12;
 /// The newest minor version (of 1.x) the engine models; the default when a scenario names none.
 pub const NEWEST_MINOR: u32 = 35;
 
@@ -105,6 +105,27 @@ impl Version {
             // SeparateTaintEvictionController moved the taint manager out of the node lifecycle
             // controller in 1.29, with unchanged timing.
             separate_taint_eviction_controller: m >= 29,
+            // The kubelet's lease renew interval: 1/3 of the duration in 1.12 (#66257), a fixed
+            // 10s in 1.13 to 1.15 (the KEP's constant), a quarter of the duration from 1.16 (#80429).
+            lease_renew: if m <= 12 {
+                LeaseRenew::ThirdOfDuration
+            } else if m <= 15 {
+                LeaseRenew::Fixed10s
+            } else {
+                LeaseRenew::QuarterOfDuration
+            },
+            // The 1.12 node lifecycle controller moves its probe only on status heartbeats.
+            controller_reads_leases: m >= 13,
+            // `nodeStatusReportFrequency` arrived in 1.13 (KEP-0009).
+            has_report_frequency: m >= 13,
+            // `--pod-eviction-timeout` and `--enable-taint-manager` were removed in 1.27 (#115840).
+            has_legacy_eviction_flags: m <= 26,
+            // Before 1.19 the zone math left out nodes whose names end in "master"
+            // (`system.IsMasterNode`); from 1.19 the `node.kubernetes.io/exclude-disruption` label.
+            exclusion_by_label: m >= 19,
+            // PodGC's gcTerminating step for out-of-service nodes (NodeOutOfServiceVolumeDetach)
+            // and its 40s quarantine for orphaned pods both exist from 1.24.
+            podgc_quarantine: m >= 24,
         }
     }
 }
@@ -148,9 +169,127 @@ pub struct Profile {
     pub pod_disruption_conditions: bool,
     /// Whether taint eviction runs as its own `taint-eviction-controller`.
     pub separate_taint_eviction_controller: bool,
+    /// How the kubelet derives its Lease renew interval.
+    pub lease_renew: LeaseRenew,
+    /// Whether the node lifecycle controller refreshes its probe on Lease renewals.
+    pub controller_reads_leases: bool,
+    /// Whether KubeletConfiguration has `nodeStatusReportFrequency`.
+    pub has_report_frequency: bool,
+    /// Whether kube-controller-manager has `--pod-eviction-timeout` and `--enable-taint-manager`.
+    pub has_legacy_eviction_flags: bool,
+    /// Whether zone counting excludes nodes by label (else by a name ending in "master").
+    pub exclusion_by_label: bool,
+    /// Whether PodGC quarantines orphaned pods for 40s and force-deletes terminating pods on
+    /// out-of-service nodes.
+    pub podgc_quarantine: bool,
+}
+
+/// How the kubelet derives its Lease renew interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseRenew {
+    /// A third of `nodeLeaseDurationSeconds` (1.12).
+    ThirdOfDuration,
+    /// Always 10s (1.13 to 1.15).
+    Fixed10s,
+    /// A quarter of `nodeLeaseDurationSeconds` (`nodeLeaseRenewIntervalFraction`, 1.16+).
+    QuarterOfDuration,
+}
+
+/// The feature gates the engine models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Gate {
+    /// `TaintBasedEvictions`: the node lifecycle controller taints instead of deleting pods itself.
+    TaintBasedEvictions,
+    /// `NodeLease`: kubelets renew Leases as heartbeats.
+    NodeLease,
+    /// `NodeOutOfServiceVolumeDetach`: PodGC force-deletes terminating pods on out-of-service nodes.
+    NodeOutOfServiceVolumeDetach,
+}
+
+/// Where a gate stands in a version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateStage {
+    /// Not introduced yet: the feature does not exist.
+    NotYet,
+    /// Alpha: off unless enabled.
+    Alpha,
+    /// Beta: on unless disabled.
+    Beta,
+    /// GA: on and locked.
+    Ga,
+    /// Removed after GA: the feature is always on and the gate name is unknown.
+    Removed,
+}
+
+impl Gate {
+    /// Every modelled gate.
+    pub const ALL: [Gate; 3] = [
+        Gate::TaintBasedEvictions,
+        Gate::NodeLease,
+        Gate::NodeOutOfServiceVolumeDetach,
+    ];
+
+    /// The gate's name as `--feature-gates` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::TaintBasedEvictions => "TaintBasedEvictions",
+            Gate::NodeLease => "NodeLease",
+            Gate::NodeOutOfServiceVolumeDetach => "NodeOutOfServiceVolumeDetach",
+        }
+    }
+
+    /// Finds a gate by name.
+    pub fn by_name(name: &str) -> Option<Gate> {
+        Gate::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// Minor versions of (alpha, beta, GA, removal), from the feature-gate reference pages.
+    fn stages(self) -> (u32, u32, u32, u32) {
+        match self {
+            Gate::TaintBasedEvictions => (6, 13, 18, 21),
+            Gate::NodeLease => (12, 14, 17, 24),
+            Gate::NodeOutOfServiceVolumeDetach => (24, 26, 28, 32),
+        }
+    }
+
+    /// The gate's stage in a version.
+    pub fn stage(self, v: Version) -> GateStage {
+        let (alpha, beta, ga, removed) = self.stages();
+        match v.minor {
+            m if m < alpha => GateStage::NotYet,
+            m if m >= removed => GateStage::Removed,
+            m if m >= ga => GateStage::Ga,
+            m if m >= beta => GateStage::Beta,
+            _ => GateStage::Alpha,
+        }
+    }
+
+    /// Whether the feature is on when nobody sets the gate.
+    pub fn default_on(self, v: Version) -> bool {
+        matches!(self.stage(v), GateStage::Beta | GateStage::Ga | GateStage::Removed)
+    }
+
+    /// The version the stage after `stage` began, for messages.
+    pub fn removed_in(self) -> u32 {
+        self.stages().3
+    }
+
+    /// The version the gate appeared, for messages.
+    pub fn added_in(self) -> u32 {
+        self.stages().0
+    }
 }
 
 impl Profile {
+    /// The kubelet's Lease renew interval for a lease duration, in ms.
+    pub fn lease_renew_interval(&self, lease_duration_seconds: i64) -> Millis {
+        match self.lease_renew {
+            LeaseRenew::ThirdOfDuration => lease_duration_seconds * SECOND / 3,
+            LeaseRenew::Fixed10s => 10 * SECOND,
+            LeaseRenew::QuarterOfDuration => lease_duration_seconds * SECOND / 4,
+        }
+    }
+
     /// The name of the component that deletes pods on tainted nodes, as this version calls it.
     pub fn taint_evictor_name(&self) -> &'static str {
         if self.separate_taint_eviction_controller {
@@ -177,6 +316,28 @@ mod tests {
         assert!(Version::parse("banana").unwrap_err().contains("supported versions"));
         assert!(Version::parse("2.1").is_err());
         assert!(Version::parse("1.32.x").is_err());
+    }
+
+    #[test]
+    fn gate_stages_follow_the_reference_pages() {
+        let v = |minor| Version { minor };
+        assert_eq!(Gate::TaintBasedEvictions.stage(v(12)), GateStage::Alpha);
+        assert_eq!(Gate::TaintBasedEvictions.stage(v(13)), GateStage::Beta);
+        assert_eq!(Gate::TaintBasedEvictions.stage(v(18)), GateStage::Ga);
+        assert_eq!(Gate::TaintBasedEvictions.stage(v(21)), GateStage::Removed);
+        assert!(!Gate::NodeLease.default_on(v(13)) && Gate::NodeLease.default_on(v(14)));
+        assert_eq!(Gate::NodeOutOfServiceVolumeDetach.stage(v(23)), GateStage::NotYet);
+        assert!(
+            !Gate::NodeOutOfServiceVolumeDetach.default_on(v(25))
+                && Gate::NodeOutOfServiceVolumeDetach.default_on(v(26))
+        );
+    }
+
+    #[test]
+    fn lease_renew_interval_by_version() {
+        assert_eq!(Version { minor: 12 }.profile().lease_renew_interval(40), 13_333);
+        assert_eq!(Version { minor: 14 }.profile().lease_renew_interval(60), 10_000);
+        assert_eq!(Version { minor: 16 }.profile().lease_renew_interval(60), 15_000);
     }
 
     #[test]

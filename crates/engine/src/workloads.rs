@@ -6,7 +6,7 @@
 //! controller keeps one pod per node. Bare pods are never recreated.
 
 use crate::admission::{daemonset_tolerations, default_toleration_seconds};
-use crate::api::{Api, NodeId, Pod, PodId};
+use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;
@@ -126,6 +126,8 @@ impl Workloads {
                 }
             }
             WorkloadKind::DaemonSet => {
+                let mut template = spec.tolerations.clone();
+                daemonset_tolerations(&mut template);
                 for n in 0..api.nodes.len() {
                     if !api.nodes[n].exists {
                         continue;
@@ -133,7 +135,12 @@ impl Workloads {
                     let has = self.pods[w]
                         .iter()
                         .any(|&p| api.pods[p].is_active() && api.pods[p].node == Some(n));
-                    if has {
+                    // nodeShouldRunDaemonPod: not on a node with a taint the daemon pods do not tolerate.
+                    let blocked = api.nodes[n].taints.iter().any(|t| {
+                        matches!(t.effect, Effect::NoSchedule | Effect::NoExecute)
+                            && !template.iter().any(|tol| tolerates(tol, t))
+                    });
+                    if has || blocked {
                         continue;
                     }
                     let name = self.unique_name(&spec.name);
@@ -188,6 +195,8 @@ impl Workloads {
             removed_at: None,
             running: false,
             replaces,
+            daemon: spec.kind == WorkloadKind::DaemonSet,
+            status_reason: None,
         };
         let id = api.create_pod(now, pod);
         if let Some(old) = replaces {

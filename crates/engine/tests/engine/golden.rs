@@ -41,14 +41,7 @@ struct Nlc {
 
 impl Nlc {
     fn new(grace: Millis) -> Nlc {
-        let settings = NlcSettings {
-            grace,
-            startup_grace: MINUTE,
-            eviction_qps: 100_000.0,
-            secondary_qps: 100_000.0,
-            large_cluster_threshold: 20,
-            unhealthy_zone_threshold: 0.55,
-        };
+        let settings = NlcSettings::taint_based(grace, MINUTE, 100_000.0, 100_000.0, 20, 0.55);
         Nlc {
             api: Api::default(),
             nlc: NodeLifecycleController::new(settings),
@@ -158,6 +151,8 @@ fn pod_on(node: Option<NodeId>, tolerations: Vec<Toleration>) -> Pod {
         removed_at: None,
         running: true,
         replaces: None,
+        daemon: false,
+        status_reason: None,
     }
 }
 

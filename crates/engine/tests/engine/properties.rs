@@ -65,7 +65,7 @@ prop_compose! {
     ) -> Scenario {
         let nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
         let actions = [ActionKind::NodeCrash, ActionKind::KubeletStop, ActionKind::NetworkPartition, ActionKind::NodeRecover];
-        let events = events.into_iter().map(|(at, a, n)| ActionSection { at: GoDuration(at.min(duration * 1000)), action: actions[a], node: format!("n{}", n % nodes.len()) }).collect();
+        let events = events.into_iter().map(|(at, a, n)| ActionSection { at: GoDuration(at.min(duration * 1000)), action: actions[a], node: Some(format!("n{}", n % nodes.len())), pod: None, latency_ms: None, effect: None, duration: None }).collect();
         Scenario {
             version: Some(format!("1.{minor}")),
             seed: Some(seed),

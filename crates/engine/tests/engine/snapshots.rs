@@ -41,13 +41,13 @@ fn crash_on_1_32_defaults() {
             1m4.534s   PodNotReady node-1 web-lm9dhxfg9h-862l5
             1m4.534s   PodNotReady node-1 agent-6484g
             1m4.534s   ZoneStateChanged zone=a FullDisruption
-            1m4.544s   TaintAdded node-1 node.kubernetes.io/unreachable:NoSchedule
+            1m4.549s   TaintAdded node-1 node.kubernetes.io/unreachable:NoSchedule
             1m9.578s   TaintAdded node-1 node.kubernetes.io/unreachable:NoExecute
-            1m9.588s   PodEvictionScheduled node-1 web-lm9dhxfg9h-862l5
-            6m9.588s   PodDeletionRequested node-1 web-lm9dhxfg9h-862l5
-            6m9.598s   PodCreated web-lm9dhxfg9h-zl6d2
-            6m9.608s   PodScheduled node-3 web-lm9dhxfg9h-zl6d2
-            6m14.618s  PodReady node-3 web-lm9dhxfg9h-zl6d2
+            1m9.593s   PodEvictionScheduled node-1 web-lm9dhxfg9h-862l5
+            6m9.593s   PodDeletionRequested node-1 web-lm9dhxfg9h-862l5
+            6m9.608s   PodCreated web-lm9dhxfg9h-zl6d2
+            6m9.623s   PodScheduled node-3 web-lm9dhxfg9h-zl6d2
+            6m14.638s  PodReady node-3 web-lm9dhxfg9h-zl6d2
         "#]],
     );
 }
@@ -80,16 +80,16 @@ fn g72_partition_healed_before_eviction_cancels_it() {
             49.531s    NodeUnknown node-3
             49.531s    PodNotReady node-3 web-lm9dhxfg9h-c64zr
             49.531s    ZoneStateChanged zone=c FullDisruption
-            49.541s    TaintAdded node-3 node.kubernetes.io/unreachable:NoSchedule
+            49.546s    TaintAdded node-3 node.kubernetes.io/unreachable:NoSchedule
             54.578s    TaintAdded node-3 node.kubernetes.io/unreachable:NoExecute
-            54.588s    PodEvictionScheduled node-3 web-lm9dhxfg9h-c64zr
+            54.593s    PodEvictionScheduled node-3 web-lm9dhxfg9h-c64zr
             1m40s      FaultEnded node-3
             1m40.01s   PodReady node-3 web-lm9dhxfg9h-c64zr
             1m45.545s  NodeReady node-3
             1m45.56s   TaintRemoved node-3 node.kubernetes.io/unreachable:NoSchedule
             1m49.543s  TaintRemoved node-3 node.kubernetes.io/unreachable:NoExecute
             1m49.543s  ZoneStateChanged zone=c Normal
-            1m49.553s  PodEvictionCancelled node-3 web-lm9dhxfg9h-c64zr
+            1m49.558s  PodEvictionCancelled node-3 web-lm9dhxfg9h-c64zr
         "#]],
     );
 }
@@ -105,7 +105,7 @@ fn g74_single_node_cluster_never_evicts() {
             49.531s    NodeUnknown solo
             49.531s    PodNotReady solo web-lm9dhxfg9h-4tjk8
             49.531s    ZoneStateChanged zone= FullDisruption
-            49.541s    TaintAdded solo node.kubernetes.io/unreachable:NoSchedule
+            49.546s    TaintAdded solo node.kubernetes.io/unreachable:NoSchedule
         "#]],
     );
 }
@@ -124,12 +124,12 @@ fn zero_toleration_fails_over_after_grace_only() {
             49.531s    NodeUnknown node-1
             49.531s    PodNotReady node-1 api-lm9dhxfg9h-4tjk8
             49.531s    ZoneStateChanged zone=a FullDisruption
-            49.541s    TaintAdded node-1 node.kubernetes.io/unreachable:NoSchedule
+            49.546s    TaintAdded node-1 node.kubernetes.io/unreachable:NoSchedule
             54.578s    TaintAdded node-1 node.kubernetes.io/unreachable:NoExecute
-            54.588s    PodDeletionRequested node-1 api-lm9dhxfg9h-4tjk8
-            54.598s    PodCreated api-lm9dhxfg9h-d6txb
-            54.608s    PodScheduled node-2 api-lm9dhxfg9h-d6txb
-            59.618s    PodReady node-2 api-lm9dhxfg9h-d6txb
+            54.593s    PodDeletionRequested node-1 api-lm9dhxfg9h-4tjk8
+            54.608s    PodCreated api-lm9dhxfg9h-d6txb
+            54.623s    PodScheduled node-2 api-lm9dhxfg9h-d6txb
+            59.638s    PodReady node-2 api-lm9dhxfg9h-d6txb
         "#]],
     );
 }
@@ -158,16 +158,16 @@ fn g73_six_of_ten_nodes_in_one_zone() {
             45.336s    NodeUnknown n02
             45.336s    NodeUnknown n03
             45.336s    NodeUnknown n04
-            45.346s    TaintAdded n02 node.kubernetes.io/unreachable:NoSchedule
-            45.346s    TaintAdded n03 node.kubernetes.io/unreachable:NoSchedule
-            45.346s    TaintAdded n04 node.kubernetes.io/unreachable:NoSchedule
+            45.351s    TaintAdded n02 node.kubernetes.io/unreachable:NoSchedule
+            45.351s    TaintAdded n03 node.kubernetes.io/unreachable:NoSchedule
+            45.351s    TaintAdded n04 node.kubernetes.io/unreachable:NoSchedule
             50.337s    NodeUnknown n01
             50.337s    NodeUnknown n05
             50.337s    NodeUnknown n06
             50.337s    ZoneStateChanged zone=z PartialDisruption
-            50.347s    TaintAdded n01 node.kubernetes.io/unreachable:NoSchedule
-            50.347s    TaintAdded n05 node.kubernetes.io/unreachable:NoSchedule
-            50.347s    TaintAdded n06 node.kubernetes.io/unreachable:NoSchedule
+            50.352s    TaintAdded n01 node.kubernetes.io/unreachable:NoSchedule
+            50.352s    TaintAdded n05 node.kubernetes.io/unreachable:NoSchedule
+            50.352s    TaintAdded n06 node.kubernetes.io/unreachable:NoSchedule
         "#]],
     );
 }
