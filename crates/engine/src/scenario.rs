@@ -645,7 +645,7 @@ impl Scenario {
             ));
         }
         let pod_eviction_timeout = c.pod_eviction_timeout.map_or(5 * 60 * SECOND, |g| g.0);
-        if pod_eviction_timeout < 0 || pod_eviction_timeout > 24 * HOUR {
+        if !(0..=24 * HOUR).contains(&pod_eviction_timeout) {
             return Err(bad(
                 "controllerManager.podEvictionTimeout",
                 format!(
