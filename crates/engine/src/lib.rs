@@ -25,12 +25,14 @@ pub mod kubelet;
 pub mod lease;
 pub mod node_lifecycle;
 pub mod podgc;
+pub mod presets;
 pub mod rate_limited_queue;
 pub mod render;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;
 pub mod sim;
+pub mod stats;
 pub mod summary;
 pub mod taint_eviction;
 pub mod time;
@@ -39,6 +41,7 @@ pub mod version;
 pub mod workloads;
 
 pub use scenario::{Config, Scenario, ScenarioError};
+pub use stats::{distribution, Distribution, Spread};
 pub use summary::Summary;
 pub use time::{format_go_duration, parse_go_duration, Millis};
 pub use timeline::{EventKind, ZoneState};
@@ -122,10 +125,12 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             cause: e.cause.clone(),
         })
         .collect();
+    let mut warnings = cfg.warnings.clone();
+    warnings.extend(sim.warnings.iter().cloned());
     Outcome {
         events: named,
         summary,
-        warnings: Vec::new(),
+        warnings,
     }
 }
 

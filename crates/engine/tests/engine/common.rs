@@ -47,3 +47,8 @@ pub fn rel(o: &Outcome) -> Rel {
         replacement_created,
     }
 }
+
+/// The events of one kind, in order.
+pub fn of_kind(o: &Outcome, kind: kubelife_engine::EventKind) -> Vec<&kubelife_engine::TimelineEvent> {
+    o.events.iter().filter(|e| e.kind == kind).collect()
+}

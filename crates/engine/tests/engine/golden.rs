@@ -999,3 +999,197 @@ fn g69_pod_arriving_after_the_taint_is_still_processed() {
         "the countdown starts at the pod event"
     );
 }
+
+// §8.7–8.8 The legacy eviction path (Config B: grace 40s, QPS 10000, --pod-eviction-timeout
+// 10m, taint manager off). A healthy node1 keeps the cluster out of master disruption mode.
+
+impl Nlc {
+    fn config_b(timeout: Millis) -> Nlc {
+        let mut settings = NlcSettings::taint_based(40 * SECOND, MINUTE, 10_000.0, 10_000.0, 20, 0.55);
+        settings.legacy_pod_eviction_timeout = Some(timeout);
+        settings.exclusion_by_label = false;
+        Nlc {
+            api: Api::default(),
+            nlc: NodeLifecycleController::new(settings),
+            log: Log::default(),
+        }
+    }
+
+    /// Evictor ticks a millisecond apart until the queues drain.
+    fn evict_pass(&mut self, now: Millis) {
+        for i in 0..20 {
+            self.nlc.do_eviction_pass(now + i, &mut self.api, &mut self.log);
+        }
+    }
+
+    fn deleted(&self, p: PodId) -> bool {
+        self.api.pods[p].deletion_requested_at.is_some()
+    }
+}
+
+/// node0 with one pod and a healthy node1 in zone1; node0's status is `first` at 12:00 and
+/// `later` at `at`; passes and evictor ticks at both times. Returns whether the pod was deleted.
+fn legacy_case(first: NodeStatus, at: Millis, later: NodeStatus, daemon: bool) -> bool {
+    let mut h = Nlc::config_b(10 * MINUTE);
+    let n0 = h.node("node0", "zone1", OLD, first);
+    let n1 = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    let p = h.pod(n0);
+    h.api.pods[p].daemon = daemon;
+    h.pass(0);
+    h.evict_pass(0);
+    h.set(n0, later);
+    h.set(n1, ready(CondStatus::True, at - MINUTE));
+    h.pass(at);
+    h.evict_pass(at);
+    h.deleted(p)
+}
+
+fn not_ready(hb: Millis, transition: Millis) -> NodeStatus {
+    NodeStatus {
+        ready: Some(Condition {
+            status: CondStatus::False,
+            heartbeat: hb,
+            transition,
+            reason: Reason::Kubelet,
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn g41_g42_new_nodes_without_status_are_not_evicted() {
+    let mut h = Nlc::config_b(10 * MINUTE);
+    let n0 = h.node("node0", "", 0, NodeStatus::default());
+    let p = h.pod(n0);
+    h.pass(0);
+    h.evict_pass(0);
+    assert!(!h.deleted(p), "G41");
+    // G42: the zone label comes back before the next pass.
+    h.api.nodes[n0].zone_key = "zone1".into();
+    h.pass(0);
+    h.evict_pass(0);
+    assert!(!h.deleted(p), "G42");
+}
+
+#[test]
+fn g43_short_not_ready_is_not_evicted() {
+    assert!(
+        !legacy_case(not_ready(0, 0), 10 * MINUTE, not_ready(9 * MINUTE, 0), false),
+        "12:10 is not after 12:00 + 10m"
+    );
+}
+
+#[test]
+fn g44_daemonset_pods_are_skipped() {
+    assert!(!legacy_case(not_ready(0, 0), HOUR, not_ready(59 * MINUTE, 0), true));
+}
+
+#[test]
+fn g45_long_not_ready_is_evicted() {
+    assert!(legacy_case(not_ready(0, 0), HOUR, not_ready(59 * MINUTE, 0), false));
+}
+
+#[test]
+fn g46_g47_timeout_counts_from_the_last_heartbeat() {
+    let unknown = ready(CondStatus::Unknown, 0);
+    assert!(
+        !legacy_case(unknown, 9 * MINUTE + 20 * SECOND, unknown, false),
+        "G46: 12:09:20 < probe 12:00 + 10m"
+    );
+    assert!(legacy_case(unknown, HOUR, unknown, false), "G47");
+}
+
+#[test]
+fn g28_legacy_deletion_sets_node_lost() {
+    let mut h = Nlc::config_b(5 * MINUTE);
+    let n0 = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
+    let n1 = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    let p = h.pod(n0);
+    h.pass(0);
+    h.set(n1, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    h.evict_pass(HOUR);
+    assert_eq!(h.api.pods[p].status_reason, Some("NodeLost"));
+    assert!(h.deleted(p));
+}
+
+/// Runs two legacy passes an hour apart over `zones` (zone name, statuses at 12:00, statuses at
+/// 13:00) and says whether the pods on not-Ready nodes were deleted.
+fn legacy_zones(zones: &[(&str, &[CondStatus], &[CondStatus])], large_threshold: u32) -> bool {
+    let mut h = Nlc::config_b(10 * MINUTE);
+    h.nlc.settings.large_cluster_threshold = large_threshold;
+    let mut all = Vec::new();
+    for (zone, first, later) in zones {
+        let ids = h.nodes(zone, first, 0);
+        all.push((ids, *later));
+    }
+    let pods: Vec<PodId> = all
+        .iter()
+        .flat_map(|(ids, later)| {
+            ids.iter()
+                .zip(later.iter())
+                .filter(|(_, &s)| s != T)
+                .map(|(&n, _)| n)
+                .collect::<Vec<_>>()
+        })
+        .map(|n| h.pod(n))
+        .collect();
+    h.pass(0);
+    h.evict_pass(0);
+    for (ids, later) in &all {
+        h.report(ids, later, HOUR);
+    }
+    h.pass(HOUR);
+    h.evict_pass(HOUR);
+    assert!(!pods.is_empty());
+    pods.iter().any(|&p| h.deleted(p))
+}
+
+#[test]
+fn g48_g49_full_disruption_everywhere_evicts_nothing() {
+    assert!(
+        !legacy_zones(&[("zone1", &[U, U], &[U, U])], 20),
+        "G48: only zone is down"
+    );
+    assert!(
+        !legacy_zones(&[("zone1", &[U], &[U]), ("zone2", &[U], &[U])], 20),
+        "G49: both zones down"
+    );
+}
+
+#[test]
+fn g50_a_fully_down_zone_evicts_while_another_is_healthy() {
+    assert!(legacy_zones(&[("zone1", &[U], &[U]), ("zone2", &[T], &[T])], 20));
+}
+
+#[test]
+fn g51_a_healthy_master_does_not_count() {
+    let mut h = Nlc::config_b(10 * MINUTE);
+    let n0 = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
+    let m = h.node("node-master", "zone1", OLD, ready(CondStatus::True, 0));
+    let p = h.pod(n0);
+    h.pass(0);
+    h.set(m, ready(CondStatus::True, HOUR));
+    h.pass(HOUR);
+    h.evict_pass(HOUR);
+    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+    assert!(
+        !h.deleted(p),
+        "the -master node is excluded before 1.19, so the zone is fully disrupted"
+    );
+}
+
+#[test]
+fn g52_one_zone_comes_back() {
+    assert!(legacy_zones(&[("zone1", &[U], &[U]), ("zone2", &[U], &[T])], 20));
+}
+
+#[test]
+fn g53_partial_disruption_stops_small_zones() {
+    let zone: [(&str, &[CondStatus], &[CondStatus]); 1] = [("zone1", &[U, U, U, T, T], &[U, U, U, T, T])];
+    assert!(!legacy_zones(&zone, 50), "real defaults: a zone of 5 ≤ 50 gets rate 0");
+    assert!(
+        legacy_zones(&zone, 0),
+        "upstream's test overrides the reduced rate; a threshold of 0 does the same"
+    );
+}

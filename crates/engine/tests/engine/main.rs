@@ -1,6 +1,8 @@
 //! Integration tests of the engine, one binary with a module per topic.
 
+mod actions;
 mod common;
+mod endtoend;
 mod golden;
 mod properties;
 mod scenario_errors;

@@ -47,9 +47,46 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
         })
 }
 
+fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
+    let kinds = [
+        ActionKind::NodeCrash,
+        ActionKind::KubeletStop,
+        ActionKind::NetworkPartition,
+        ActionKind::NodeRecover,
+        ActionKind::ControllerManagerRestart,
+        ActionKind::OutOfServiceTaint,
+        ActionKind::DeleteNode,
+        ActionKind::ForceDeletePod,
+        ActionKind::Drain,
+        ActionKind::ApiServerLatency,
+    ];
+    (
+        0..duration * 1000,
+        0..kinds.len(),
+        0..nodes,
+        0u32..3,
+        0i64..3000,
+        any::<bool>(),
+        0i64..30,
+    )
+        .prop_map(move |(at, k, n, ordinal, latency, no_execute, down)| {
+            let action = kinds[k];
+            ActionSection {
+                at: GoDuration(at),
+                action,
+                node: action.needs_node().then(|| format!("n{n}")),
+                pod: (action == ActionKind::ForceDeletePod).then(|| format!("w{}-{ordinal}", ordinal % 3)),
+                latency_ms: (action == ActionKind::ApiServerLatency).then_some(latency),
+                effect: (action == ActionKind::OutOfServiceTaint)
+                    .then(|| if no_execute { "NoExecute" } else { "NoSchedule" }.to_string()),
+                duration: (action == ActionKind::ControllerManagerRestart).then_some(GoDuration(down * 1000)),
+            }
+        })
+}
+
 prop_compose! {
     fn scenario()(
-        minor in 18u32..=35,
+        minor in 12u32..=35,
         seed in any::<u64>(),
         duration in 60i64..900,
         zones in proptest::collection::vec(prop_oneof![Just(""), Just("a"), Just("b")], 1..8),
@@ -59,21 +96,52 @@ prop_compose! {
         period in 1i64..10,
         grace in 2i64..120,
         rate in prop_oneof![Just(0.0), Just(0.1), Just(1.0)],
+        timeout in proptest::option::of(0i64..400),
+        taint_manager in proptest::option::of(any::<bool>()),
+        tbe in proptest::option::of(any::<bool>()),
+        join in proptest::option::of(0i64..900_000),
         w0 in workload(0), w1 in workload(1), w2 in workload(2),
         n_workloads in 0usize..=3,
-        events in proptest::collection::vec((0i64..900_000, 0usize..4, 0usize..8), 0..6),
+        seeds in proptest::collection::vec(any::<u64>(), 0..6),
+    )(
+        events in seeds.iter().map(|_| action(duration, zones.len())).collect::<Vec<_>>(),
+        minor in Just(minor), seed in Just(seed), duration in Just(duration), zones in Just(zones.clone()), update in Just(update),
+        report in Just(report), lease in Just(lease), period in Just(period), grace in Just(grace), rate in Just(rate),
+        timeout in Just(timeout), taint_manager in Just(taint_manager), tbe in Just(tbe), join in Just(join),
+        workloads in Just(vec![w0, w1, w2].into_iter().take(n_workloads).collect::<Vec<_>>()),
     ) -> Scenario {
-        let nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
-        let actions = [ActionKind::NodeCrash, ActionKind::KubeletStop, ActionKind::NetworkPartition, ActionKind::NodeRecover];
-        let events = events.into_iter().map(|(at, a, n)| ActionSection { at: GoDuration(at.min(duration * 1000)), action: actions[a], node: Some(format!("n{}", n % nodes.len())), pod: None, latency_ms: None, effect: None, duration: None }).collect();
+        let mut nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
+        // ForceDeletePod may only name pods of generated workloads.
+        let mut events: Vec<ActionSection> = events.into_iter().filter(|e| e.pod.as_ref().is_none_or(|p| workloads.iter().any(|w| p.starts_with(&w.name)))).collect();
+        if let Some(at) = join {
+            nodes.push(NodeSection { name: "late".into(), zone: Some("a".into()), labels: BTreeMap::new(), max_pods: Some(4) });
+            events.push(ActionSection { at: GoDuration(at.min(duration * 1000)), action: ActionKind::NodeJoin, node: Some("late".into()), pod: None, latency_ms: None, effect: None, duration: None });
+        }
+        let mut feature_gates = BTreeMap::new();
+        if let (Some(v), 13..=17) = (tbe, minor) {
+            feature_gates.insert("TaintBasedEvictions".to_string(), v);
+        }
+        let legacy_flags = minor <= 26;
         Scenario {
             version: Some(format!("1.{minor}")),
             seed: Some(seed),
             duration_seconds: Some(duration),
-            kubelet: KubeletSection { node_status_update_frequency: Some(GoDuration(update * 1000)), node_status_report_frequency: report.map(|r| GoDuration(r * 1000)), node_lease_duration_seconds: Some(lease) },
-            controller_manager: ControllerManagerSection { node_monitor_period: Some(GoDuration(period * 1000)), node_monitor_grace_period: Some(GoDuration(grace * 1000)), node_eviction_rate: Some(rate), ..Default::default() },
+            kubelet: KubeletSection {
+                node_status_update_frequency: Some(GoDuration(update * 1000)),
+                node_status_report_frequency: report.filter(|_| minor >= 13).map(|r| GoDuration(r * 1000)),
+                node_lease_duration_seconds: Some(lease),
+            },
+            controller_manager: ControllerManagerSection {
+                node_monitor_period: Some(GoDuration(period * 1000)),
+                node_monitor_grace_period: Some(GoDuration(grace * 1000)),
+                node_eviction_rate: Some(rate),
+                pod_eviction_timeout: timeout.filter(|_| legacy_flags).map(|t| GoDuration(t * 1000)),
+                enable_taint_manager: taint_manager.filter(|_| legacy_flags),
+                ..Default::default()
+            },
+            feature_gates,
             nodes,
-            workloads: [w0, w1, w2].into_iter().take(n_workloads).collect(),
+            workloads,
             events,
             ..Default::default()
         }
@@ -146,8 +214,10 @@ proptest! {
     fn no_no_execute_taint_before_grace_has_passed(s in scenario()) {
         let o = outcome(&s);
         let grace = s.controller_manager.node_monitor_grace_period.unwrap().0;
-        // A kubelet's Ready=True reaches the controllers' informers after the API and watch latency.
-        let lag = 15;
+        // A write reaches the controllers' informers after the API and watch latency (5 + 10 ms by
+        // default), plus whatever ApiServerLatency adds.
+        let spike = s.events.iter().filter_map(|e| e.latency_ms).max().unwrap_or(0);
+        let lag = 15 + spike;
         // The last two heartbeats per node: the newest may not have reached the informer yet.
         let mut heartbeats: BTreeMap<String, (Option<i64>, i64)> = BTreeMap::new();
         let mut ready_since: BTreeMap<String, i64> = BTreeMap::new();
@@ -166,12 +236,31 @@ proptest! {
                     }
                     ready_since.remove(n);
                 }
-                EventKind::TaintAdded if e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")) => {
+                // The node lifecycle controller's taints; operators may taint Ready nodes themselves.
+                EventKind::TaintAdded if matches!(e.taint.as_deref(), Some("node.kubernetes.io/unreachable:NoExecute" | "node.kubernetes.io/not-ready:NoExecute")) => {
                     if let Some(r) = ready_since.get(n) {
                         prop_assert!(e.at_ms <= r + lag, "{n} tainted at {} while Ready since {r}", e.at_ms);
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// A force-deleted pod is gone: nothing more happens to that object.
+    #[test]
+    fn a_force_deleted_pod_is_gone(s in scenario()) {
+        let o = outcome(&s);
+        let mut gone: BTreeMap<String, i64> = BTreeMap::new();
+        for e in &o.events {
+            let Some(p) = &e.pod else { continue };
+            if e.kind == EventKind::PodCreated {
+                gone.remove(p);
+            } else if let Some(at) = gone.get(p) {
+                prop_assert!(false, "{p} force-deleted at {at} but {:?} at {}", e.kind, e.at_ms);
+            }
+            if e.kind == EventKind::PodRemoved && e.cause.contains("force-deleted") {
+                gone.insert(p.clone(), e.at_ms);
             }
         }
     }

@@ -162,3 +162,165 @@ fn scenario_round_trips_through_json() {
     assert_eq!(s, again);
     assert!(s.to_json().contains("\"5m0s\""));
 }
+
+fn warnings(json: &str) -> Vec<String> {
+    Scenario::from_json(json)
+        .and_then(|s| s.resolve())
+        .unwrap_or_else(|e| panic!("{json}: {e}"))
+        .warnings
+}
+
+#[test]
+fn legacy_flags_follow_the_version() {
+    let e = err(&format!(
+        r#"{{"version": "1.27", {NODE}, "controllerManager": {{"podEvictionTimeout": "30s"}}}}"#
+    ));
+    assert_eq!(e.field, "controllerManager.podEvictionTimeout");
+    assert!(
+        e.reason
+            .contains("--pod-eviction-timeout was removed in Kubernetes 1.27"),
+        "{e}"
+    );
+    let e = err(&format!(
+        r#"{{"version": "1.30", {NODE}, "controllerManager": {{"enableTaintManager": false}}}}"#
+    ));
+    assert_eq!(e.field, "controllerManager.enableTaintManager");
+    let w = warnings(&format!(
+        r#"{{"version": "1.20", {NODE}, "controllerManager": {{"podEvictionTimeout": "30s"}}}}"#
+    ));
+    assert!(
+        w.iter()
+            .any(|w| w.contains("--pod-eviction-timeout has no effect on 1.20")),
+        "{w:?}"
+    );
+    assert!(
+        warnings(&format!(
+            r#"{{"version": "1.12", {NODE}, "controllerManager": {{"podEvictionTimeout": "30s"}}}}"#
+        ))
+        .is_empty(),
+        "used, so no warning"
+    );
+    let w = warnings(&format!(
+        r#"{{"version": "1.25", {NODE}, "controllerManager": {{"enableTaintManager": true}}}}"#
+    ));
+    assert!(w.iter().any(|w| w.contains("deprecated")), "{w:?}");
+}
+
+#[test]
+fn feature_gates_follow_upstream_rules() {
+    let e = err(&format!(
+        r#"{{"version": "1.18", {NODE}, "featureGates": {{"TaintBasedEvictions": false}}}}"#
+    ));
+    assert_eq!(e.field, "featureGates.TaintBasedEvictions");
+    assert!(
+        e.reason
+            .contains("cannot set feature gate TaintBasedEvictions to false, feature is locked to true"),
+        "{e}"
+    );
+    let e = err(&format!(
+        r#"{{"version": "1.21", {NODE}, "featureGates": {{"TaintBasedEvictions": false}}}}"#
+    ));
+    assert!(e.reason.contains("unrecognized feature gate"), "{e}");
+    let e = err(&format!(
+        r#"{{"version": "1.20", {NODE}, "featureGates": {{"NodeOutOfServiceVolumeDetach": true}}}}"#
+    ));
+    assert!(e.reason.contains("arrived in 1.24"), "{e}");
+    let e = err(&format!(
+        r#"{{"version": "1.20", {NODE}, "featureGates": {{"MadeUp": true}}}}"#
+    ));
+    assert_eq!(e.field, "featureGates.MadeUp");
+    assert!(warnings(&format!(
+        r#"{{"version": "1.16", {NODE}, "featureGates": {{"TaintBasedEvictions": false}}}}"#
+    ))
+    .iter()
+    .any(|w| w.contains("TaintBasedEvictions=false")));
+    let w = warnings(&format!(
+        r#"{{"version": "1.19", {NODE}, "featureGates": {{"NodeLease": true}}}}"#
+    ));
+    assert!(w.iter().any(|w| w.contains("GA and always on")), "{w:?}");
+}
+
+#[test]
+fn older_kubelet_fields_are_checked() {
+    let e = err(&format!(
+        r#"{{"version": "1.12", {NODE}, "kubelet": {{"nodeStatusReportFrequency": "1m0s"}}}}"#
+    ));
+    assert!(e.reason.contains("before 1.13"), "{e}");
+    let w = warnings(&format!(
+        r#"{{"version": "1.13", {NODE}, "kubelet": {{"nodeStatusReportFrequency": "1m0s"}}}}"#
+    ));
+    assert!(w.iter().any(|w| w.contains("NodeLease is off")), "{w:?}");
+    let cfg = Scenario::from_json(&format!(r#"{{"version": "1.14", {NODE}}}"#))
+        .unwrap()
+        .resolve()
+        .unwrap();
+    assert_eq!(
+        (
+            cfg.kubelet.node_status_report_frequency,
+            cfg.kubelet.lease_renew_interval
+        ),
+        (60_000, 10_000)
+    );
+    let cfg = Scenario::from_json(&format!(r#"{{"version": "1.12", {NODE}}}"#))
+        .unwrap()
+        .resolve()
+        .unwrap();
+    assert!(!cfg.kubelet.node_lease && !cfg.controller_manager.taint_based_evictions);
+}
+
+#[test]
+fn actions_check_their_parameters() {
+    let base = |events: &str| {
+        format!(r#"{{{NODE}, "workloads": [{{"kind": "StatefulSet", "name": "db"}}], "events": [{events}]}}"#)
+    };
+    assert_eq!(
+        err(&base(r#"{"at": "1s", "action": "NodeCrash"}"#)).field,
+        "events[0].node"
+    );
+    assert_eq!(
+        err(&base(
+            r#"{"at": "1s", "action": "ControllerManagerRestart", "node": "n1"}"#
+        ))
+        .field,
+        "events[0].node"
+    );
+    assert_eq!(
+        err(&base(r#"{"at": "1s", "action": "ForceDeletePod"}"#)).field,
+        "events[0].pod"
+    );
+    assert_eq!(
+        err(&base(r#"{"at": "1s", "action": "ForceDeletePod", "pod": "web-0"}"#)).field,
+        "events[0].pod"
+    );
+    assert_eq!(
+        err(&base(r#"{"at": "1s", "action": "ApiServerLatency"}"#)).field,
+        "events[0].latencyMs"
+    );
+    assert_eq!(
+        err(&base(r#"{"at": "1s", "action": "ApiServerLatency", "latencyMs": -4}"#)).field,
+        "events[0].latencyMs"
+    );
+    assert_eq!(
+        err(&base(
+            r#"{"at": "1s", "action": "NodeCrash", "node": "n1", "latencyMs": 4}"#
+        ))
+        .field,
+        "events[0].latencyMs"
+    );
+    assert_eq!(
+        err(&base(
+            r#"{"at": "1s", "action": "OutOfServiceTaint", "node": "n1", "effect": "Sometimes"}"#
+        ))
+        .field,
+        "events[0].effect"
+    );
+    let e = err(&base(
+        r#"{"at": "5s", "action": "NodeCrash", "node": "n1"}, {"at": "9s", "action": "NodeJoin", "node": "n1"}"#,
+    ));
+    assert!(e.reason.contains("joins at 9s"), "{e}");
+    // A valid join: the node is absent at the start, so the DaemonSet sizes to the others.
+    let ok = Scenario::from_json(r#"{"nodes": [{"name": "a"}, {"name": "b"}], "workloads": [{"kind": "DaemonSet", "name": "ds"}],
+        "events": [{"at": "9s", "action": "NodeJoin", "node": "b"}, {"at": "20s", "action": "NodeCrash", "node": "b"}]}"#).unwrap().resolve().unwrap();
+    assert_eq!(ok.nodes[1].join_at, Some(9_000));
+    assert_eq!(ok.workloads[0].replicas, 1);
+}

@@ -146,3 +146,137 @@ fn g75_s1_with_thirty_second_tolerations() {
     let deletion: Vec<i64> = r.iter().map(|x| x.deletion.unwrap()).collect();
     check("G75 deletion", &deletion, 47_800, 56_300, 56_300, 1.0);
 }
+
+/// §7.2 for 1.17 defaults (G = 40s, lease every 10s with no jitter before 1.22): Unknown
+/// (29.6, 45], taint (34.6, 50.1], delete (334.6, 350.1].
+#[test]
+fn defaults_1_17() {
+    let r = sample(&default_scenario("1.17"));
+    let slack = 100;
+    check(
+        "1.17 Unknown",
+        &r.iter().map(|x| x.unknown.unwrap()).collect::<Vec<_>>(),
+        29_600,
+        45_000 + slack,
+        50_000 + slack,
+        0.9,
+    );
+    check(
+        "1.17 deletion",
+        &r.iter().map(|x| x.deletion.unwrap()).collect::<Vec<_>>(),
+        334_600,
+        350_100 + slack,
+        355_100 + slack,
+        0.9,
+    );
+}
+
+/// §7.2 for 1.14 (leases every 10s exactly, status reports every minute): Unknown (30, 45]. The
+/// one-minute reports make the lease-record quirk likelier, so fewer seeds stay in the spec's window.
+#[test]
+fn defaults_1_14() {
+    let r = sample(&default_scenario("1.14"));
+    check(
+        "1.14 Unknown",
+        &r.iter().map(|x| x.unknown.unwrap()).collect::<Vec<_>>(),
+        30_000,
+        45_000 + 100,
+        50_000 + 100,
+        0.75,
+    );
+}
+
+/// §7.2 for 1.12: no Lease, status every 10s without jitter, legacy eviction 5m after the last
+/// heartbeat seen: Unknown (30, 45], pods deleted (290, 305] (+ ≤0.1s evictor tick) — about 45s
+/// earlier than the taint path, and with no NoExecute taint.
+#[test]
+fn defaults_1_12_legacy() {
+    let r = sample(&default_scenario("1.12"));
+    check(
+        "1.12 Unknown",
+        &r.iter().map(|x| x.unknown.unwrap()).collect::<Vec<_>>(),
+        30_000,
+        45_100,
+        45_100,
+        1.0,
+    );
+    check(
+        "1.12 deletion",
+        &r.iter().map(|x| x.deletion.unwrap()).collect::<Vec<_>>(),
+        290_000,
+        305_200,
+        305_200,
+        1.0,
+    );
+    assert!(
+        r.iter().all(|x| x.taint.is_none()),
+        "the legacy path adds no NoExecute taint"
+    );
+}
+
+/// §7.3 S2: the 4s update frequency set as a CLI flag leaves the report frequency at 5m, so the
+/// Lease is the heartbeat: Unknown (9.6, 22], taint (11.6, 24.1], delete (311.6, 324.1].
+#[test]
+fn seed_profile_s2() {
+    let r = sample(
+        r#"{"version":"1.31","durationSeconds":480,"kubelet":{"nodeStatusUpdateFrequency":"4s","nodeStatusReportFrequency":"5m0s"},
+        "controllerManager":{"nodeMonitorPeriod":"2s","nodeMonitorGracePeriod":"20s"},
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3}],
+        "events":[{"at":"60s","action":"NodeCrash","node":"a"}]}"#,
+    );
+    check(
+        "S2 Unknown",
+        &r.iter().map(|x| x.unknown.unwrap()).collect::<Vec<_>>(),
+        9_600,
+        22_100,
+        24_100,
+        0.9,
+    );
+    check(
+        "S2 taint",
+        &r.iter().map(|x| x.taint.unwrap()).collect::<Vec<_>>(),
+        11_600,
+        24_200,
+        26_200,
+        0.9,
+    );
+    check(
+        "S2 deletion",
+        &r.iter().map(|x| x.deletion.unwrap()).collect::<Vec<_>>(),
+        311_600,
+        324_200,
+        326_200,
+        0.9,
+    );
+}
+
+/// §7.3 S3: the kubespray profile with the legacy semantics it was written for (1.12: status
+/// every 4s, no Lease, --pod-eviction-timeout 30s counted from the last heartbeat seen): Unknown
+/// (16, 22], pods deleted (26, 32.1] — not the 50s kubespray's sequential reading suggests.
+#[test]
+fn seed_profile_s3() {
+    let r = sample(
+        r#"{"version":"1.12","durationSeconds":200,"kubelet":{"nodeStatusUpdateFrequency":"4s"},
+        "controllerManager":{"nodeMonitorPeriod":"2s","nodeMonitorGracePeriod":"20s","podEvictionTimeout":"30s"},
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3}],
+        "events":[{"at":"60s","action":"NodeCrash","node":"a"}]}"#,
+    );
+    check(
+        "S3 Unknown",
+        &r.iter().map(|x| x.unknown.unwrap()).collect::<Vec<_>>(),
+        16_000,
+        22_100,
+        22_100,
+        1.0,
+    );
+    check(
+        "S3 deletion",
+        &r.iter().map(|x| x.deletion.unwrap()).collect::<Vec<_>>(),
+        26_000,
+        32_200,
+        32_200,
+        1.0,
+    );
+}
