@@ -76,6 +76,30 @@ fn main() {
             minutes, median
         );
     }
+    // Distributions: 200 seeds of a 3-node scenario of 15 minutes.
+    let path = dir.join("bench-runs.json");
+    std::fs::write(&path, scenario(3, 15)).expect("write scenario");
+    let budget = Duration::from_millis(200);
+    let time_runs = || {
+        let start = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_kubelife"))
+            .arg("run")
+            .arg(&path)
+            .args(["--runs", "200", "--json"])
+            .stdout(Stdio::null())
+            .output()
+            .expect("kubelife runs");
+        assert!(out.status.success());
+        start.elapsed()
+    };
+    time_runs();
+    let mut times: Vec<Duration> = (0..7).map(|_| time_runs()).collect();
+    times.sort();
+    let median = times[times.len() / 2];
+    if median > budget {
+        over.push(format!("200 runs took {median:?}, budget {budget:?}"));
+    }
+    println!("200 runs of 3 nodes for 15m (--runs 200): {median:.1?} (budget {budget:?})");
     if !over.is_empty() {
         eprintln!("budget exceeded: {}", over.join("; "));
         std::process::exit(1);

@@ -1,27 +1,54 @@
-//! `kubelife`: run a scenario file and print its timeline.
+//! `kubelife`: run a scenario file and print its timeline, its spread over seeds, or a preset.
 //!
 //! ```text
-//! kubelife run FILE [--json] [--heartbeats]
+//! kubelife run FILE [--json] [--heartbeats] [--runs N]
+//! kubelife presets
+//! kubelife preset NAME
 //! ```
 //! An invalid scenario exits with status 2 and the reason on stderr.
 
-use kubelife_engine::{render::render_timeline, run_json, RunOptions};
+use kubelife_engine::presets::{preset, presets};
+use kubelife_engine::{distribution, render::render_timeline, run, Distribution, RunOptions, Scenario};
+use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats]
+const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
+       kubelife presets
+       kubelife preset NAME
 
   run FILE       simulate the scenario in FILE (JSON; '-' reads standard input)
   --json         print {\"events\": [...], \"summary\": {...}, \"warnings\": [...]}
-  --heartbeats   also record LeaseRenewed and NodeStatusPatched events";
+  --heartbeats   also record LeaseRenewed and NodeStatusPatched events
+  --runs N       run N seeds (the scenario's seed and the next N-1) and report min, p50, p95
+                 and max of each milestone, measured from the first fault
+  presets        list the named scenarios
+  preset NAME    print a named scenario as JSON";
+
+/// The most seeds `--runs` takes.
+const MAX_RUNS: u32 = 10_000;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("run") => run(&args[1..]),
-        Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
+        Some("run") => run_command(&args[1..]),
+        Some("presets") if args.len() == 1 => {
+            let list = presets();
+            let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
+            let text: String = list
+                .iter()
+                .map(|p| format!("{:width$}  {}\n", p.name, p.description))
+                .collect();
+            print(&text)
         }
+        Some("preset") if args.len() == 2 => match preset(&args[1]) {
+            Some(p) => print(&format!("{}\n", p.scenario.to_json())),
+            None => {
+                let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+                eprintln!("kubelife: no preset named {:?}; presets: {}", args[1], names.join(", "));
+                ExitCode::from(2)
+            }
+        },
+        Some("-h") | Some("--help") | Some("help") => print(&format!("{USAGE}\n")),
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
@@ -29,14 +56,33 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> ExitCode {
+/// Writes to stdout; a closed pipe (for example `| head`) is not an error worth a panic.
+fn print(text: &str) -> ExitCode {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    ExitCode::SUCCESS
+}
+
+fn run_command(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut json = false;
+    let mut runs: Option<u32> = None;
     let mut opts = RunOptions::default();
-    for a in args {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
             "--heartbeats" => opts.heartbeats = true,
+            "--runs" => match it
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|n| (1..=MAX_RUNS).contains(n))
+            {
+                Some(n) => runs = Some(n),
+                None => {
+                    eprintln!("kubelife: --runs takes a number from 1 to {MAX_RUNS}");
+                    return ExitCode::from(2);
+                }
+            },
             f if file.is_none() && (f == "-" || !f.starts_with('-')) => file = Some(f.to_string()),
             other => {
                 eprintln!("kubelife: unexpected argument {other:?}\n{USAGE}");
@@ -64,24 +110,56 @@ fn run(args: &[String]) -> ExitCode {
             }
         }
     };
-    match run_json(&text, &opts) {
-        Ok(outcome) => {
-            let out = if json {
-                outcome.to_json()
-            } else {
-                render_timeline(&outcome)
-            };
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (for example `| head`) is not an error worth a panic.
-            let _ = std::io::Write::write_all(&mut stdout, out.as_bytes());
-            if json {
-                let _ = std::io::Write::write_all(&mut stdout, b"\n");
-            }
-            ExitCode::SUCCESS
-        }
+    let cfg = match Scenario::from_json(&text).and_then(|s| s.resolve()) {
+        Ok(cfg) => cfg,
         Err(e) => {
             eprintln!("kubelife: invalid scenario: {e}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    if let Some(n) = runs {
+        let d = distribution(&cfg, n);
+        let out = if json {
+            serde_json::to_string(&d).expect("a Distribution always serializes") + "\n"
+        } else {
+            render_distribution(&d)
+        };
+        return print(&out);
     }
+    let outcome = run(&cfg, &opts);
+    let out = if json {
+        outcome.to_json() + "\n"
+    } else {
+        render_timeline(&outcome)
+    };
+    print(&out)
+}
+
+fn render_distribution(d: &Distribution) -> String {
+    let ms = |v: Option<i64>| v.map_or("-".to_string(), kubelife_engine::time::format_go_duration_tenths);
+    let mut out = format!(
+        "{} runs, seeds {}..{}; milestones of {} from its fault\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>6}\n",
+        d.runs,
+        d.first_seed,
+        d.first_seed.wrapping_add(u64::from(d.runs) - 1),
+        d.node.as_deref().unwrap_or("(no faulted node)"),
+        "milestone",
+        "min",
+        "p50",
+        "p95",
+        "max",
+        "never"
+    );
+    for s in d.milestones.iter().chain(&d.not_fully_ready) {
+        out.push_str(&format!(
+            "{:<20} {:>10} {:>10} {:>10} {:>10} {:>6}\n",
+            s.milestone,
+            ms(s.min),
+            ms(s.p50),
+            ms(s.p95),
+            ms(s.max),
+            s.never
+        ));
+    }
+    out
 }

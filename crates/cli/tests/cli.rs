@@ -101,3 +101,78 @@ fn invalid_scenario_exits_2_with_the_reason() {
     let (code, _, _) = kubelife(&["frobnicate"], "");
     assert_eq!(code, 2);
 }
+
+#[test]
+fn presets_list_and_print_runnable_scenarios() {
+    let (code, out, _) = kubelife(&["presets"], "");
+    assert_eq!(code, 0);
+    let names: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    for want in [
+        "upstream-1.12",
+        "upstream-1.17",
+        "upstream-1.31",
+        "upstream-newest",
+        "kubespray-medium",
+        "kubespray-low",
+        "metalk8s-fast-failover",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for name in names {
+        let (code, json, err) = kubelife(&["preset", name], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        serde_json::from_str::<serde_json::Value>(&json).expect("a preset is JSON");
+        let (code, _, err) = kubelife(&["run", "-", "--json"], &json);
+        assert_eq!(code, 0, "{name} runs: {err}");
+    }
+    let (code, _, err) = kubelife(&["preset", "nope"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("upstream-newest"), "lists the presets: {err}");
+}
+
+#[test]
+fn runs_report_the_spread_of_each_milestone() {
+    let (code, out, err) = kubelife(&["run", "-", "--json", "--runs", "40"], SCENARIO);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["runs"], 40);
+    let unknown = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["milestone"] == "unknown")
+        .unwrap();
+    let (min, p50, p95, max) = (
+        unknown["min"].as_i64().unwrap(),
+        unknown["p50"].as_i64().unwrap(),
+        unknown["p95"].as_i64().unwrap(),
+        unknown["max"].as_i64().unwrap(),
+    );
+    assert!(
+        39_600 < min && min <= p50 && p50 <= p95 && p95 <= max && max <= 60_100,
+        "{unknown}"
+    );
+    assert!(max > min, "different seeds give different phases");
+    let (code, text, _) = kubelife(&["run", "-", "--runs", "5"], SCENARIO);
+    assert_eq!(code, 0);
+    assert!(text.contains("p95") && text.contains("firstDeletion"), "{text}");
+    for bad in ["0", "x", "10001"] {
+        let (code, _, err) = kubelife(&["run", "-", "--runs", bad], SCENARIO);
+        assert_eq!(code, 2, "--runs {bad}");
+        assert!(err.contains("--runs"));
+    }
+}
+
+#[test]
+fn warnings_reach_both_outputs() {
+    let scenario =
+        r#"{"version": "1.20", "controllerManager": {"podEvictionTimeout": "30s"}, "nodes": [{"name": "n"}]}"#;
+    let (_, out, _) = kubelife(&["run", "-", "--json"], scenario);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("--pod-eviction-timeout has no effect"));
+    let (_, text, _) = kubelife(&["run", "-"], scenario);
+    assert!(text.contains("warning: --pod-eviction-timeout has no effect"), "{text}");
+}

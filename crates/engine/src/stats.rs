@@ -64,7 +64,7 @@ pub struct Distribution {
     /// The node whose milestones are measured (the first one with a fault), if any.
     pub node: Option<String>,
     /// Per milestone, from that node's fault: unknown, podsNotReady, taint, firstDeletion,
-    /// lastDeletion, replacementsReady.
+    /// lastDeletion, firstReplacementReady, replacementsReady.
     pub milestones: Vec<Spread>,
     /// Per workload, the time with fewer Ready pods than desired (`notFullyReadyMs`).
     pub not_fully_ready: Vec<Spread>,
@@ -73,7 +73,7 @@ pub struct Distribution {
 /// Runs `cfg` with `runs` consecutive seeds starting at its own and gathers the milestones.
 pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
     let runs = runs.max(1);
-    let mut per: Vec<Vec<Millis>> = vec![Vec::new(); 6];
+    let mut per: Vec<Vec<Millis>> = vec![Vec::new(); 7];
     let mut gaps: Vec<Vec<Millis>> = vec![Vec::new(); cfg.workloads.len()];
     let mut node = None;
     for i in 0..runs {
@@ -98,6 +98,7 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
                 n.taint_at_ms,
                 n.first_deletion_at_ms,
                 n.last_deletion_at_ms,
+                n.first_replacement_ready_at_ms,
                 n.replacements_ready_at_ms,
             ];
             for (slot, v) in per.iter_mut().zip(values) {
@@ -116,6 +117,7 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         "taint",
         "firstDeletion",
         "lastDeletion",
+        "firstReplacementReady",
         "replacementsReady",
     ];
     let milestones = names

@@ -53,6 +53,8 @@ pub struct NodeMilestones {
     pub first_deletion_at_ms: Option<Millis>,
     /// Last pod deletion requested.
     pub last_deletion_at_ms: Option<Millis>,
+    /// The first replacement of a pod deleted from this node Ready.
+    pub first_replacement_ready_at_ms: Option<Millis>,
     /// Every deleted pod's replacement Ready (`None` if some never became Ready).
     pub replacements_ready_at_ms: Option<Millis>,
     /// Pods deleted from this node.
@@ -170,12 +172,14 @@ pub fn summarize(
             .filter(|e| e.kind == EventKind::PodDeletionRequested && e.node == Some(n) && e.at >= fault)
             .collect();
         let mut replaced = 0;
+        let mut earliest: Option<Millis> = None;
         let mut all_ready: Option<Millis> = Some(0);
         for d in &deletions {
             let ready = d.pod.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]);
             match ready {
                 Some(t) => {
                     replaced += 1;
+                    earliest = Some(earliest.map_or(t, |f| f.min(t)));
                     all_ready = all_ready.map(|a| a.max(t));
                 }
                 None => all_ready = None,
@@ -190,6 +194,7 @@ pub fn summarize(
             taint_at_ms: taint,
             first_deletion_at_ms: deletions.first().map(|e| e.at),
             last_deletion_at_ms: deletions.last().map(|e| e.at),
+            first_replacement_ready_at_ms: earliest,
             replacements_ready_at_ms: if deletions.is_empty() { None } else { all_ready },
             pods_deleted: deletions.len() as u32,
             pods_replaced: replaced,
