@@ -11,7 +11,8 @@ fn kubelife(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // The binary may exit before reading (for example on a bad flag): a closed pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
