@@ -781,6 +781,12 @@ impl Te {
             .handle_node_update(now, 0, &self.api, &mut self.log, &mut self.wakes);
     }
 
+    /// Binds an unscheduled pod to node1 (the binding reaches the controller later).
+    fn bind(&mut self, p: PodId) {
+        self.api.pods[p].node = Some(0);
+        self.api.nodes[0].pods.push(p);
+    }
+
     fn pod_update(&mut self, now: Millis, p: PodId) {
         self.te
             .handle_pod_update(now, p, &self.api, &mut self.log, &mut self.wakes);
@@ -860,8 +866,7 @@ fn g58_scheduling_onto_a_tainted_node() {
     t.taint(0, &[test_taint(1)]);
     let p = t.pod(None, vec![]);
     t.pod_update(0, p);
-    t.api.pods[p].node = Some(0);
-    t.api.nodes[0].pods.push(p);
+    t.bind(p);
     t.pod_update(SECOND, p);
     t.advance(SECOND);
     assert_eq!(t.deleted_at(p), Some(SECOND));
@@ -989,8 +994,7 @@ fn g69_pod_arriving_after_the_taint_is_still_processed() {
     t.taint(0, &[test_taint(1)]);
     // The pod's binding arrives after the node update.
     let p = t.pod(None, vec![toleration("testTaint1", Some(1))]);
-    t.api.pods[p].node = Some(0);
-    t.api.nodes[0].pods.push(p);
+    t.bind(p);
     t.pod_update(2 * SECOND, p);
     t.advance(HOUR);
     assert_eq!(
