@@ -1,0 +1,45 @@
+# Shared set-up for scripts/serve and scripts/test. Each step checks what is already installed
+# (by version) and skips it, so a warm run costs seconds. Source it; it exports PATH.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+
+say() { printf '\n== %s\n' "$*"; }
+
+setup_rust() {
+  command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first" >&2; exit 1; }
+  local installed
+  installed=$(rustup component list --installed 2>/dev/null || true)
+  for c in rustfmt clippy; do
+    grep -q "^$c" <<<"$installed" || rustup component add "$c"
+  done
+  rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+}
+
+setup_web() {
+  setup_rust
+  if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+    say "installing trunk $TRUNK_VERSION (about 9 minutes on 2 cores, once)"
+    cargo install --locked "trunk@$TRUNK_VERSION"
+  fi
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (once)"
+    # Without --locked: its lockfile names a crate version the registry here lacks.
+    cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
+  fi
+  if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -d "$ROOT/tools/node_modules/playwright-core" ]; then
+    say "installing wasm-opt (binaryen 132) and playwright-core from npm"
+    command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
+    (cd "$ROOT/tools" && npm ci --no-audit --no-fund)
+  fi
+}
+
+setup_browser() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Debian's chromium and chromium-driver"
+    apt-get update && apt-get install -y chromium chromium-driver
+  fi
+}

@@ -1,0 +1,36 @@
+//! "Where does the time go?": the time from the fault to the first replacement Ready as a
+//! stacked bar, each segment labelled with its flag and value.
+
+use crate::explain::Segment;
+use kubelife_engine::time::format_go_duration_tenths;
+use yew::prelude::*;
+
+/// Properties of [`Breakdown`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct BreakdownProps {
+    /// The segments, in order.
+    pub segments: Vec<Segment>,
+}
+
+/// The stacked bar.
+#[function_component(Breakdown)]
+pub fn breakdown(p: &BreakdownProps) -> Html {
+    let total: i64 = p.segments.iter().map(|s| s.ms).sum::<i64>().max(1);
+    html! {
+        <div class="breakdown" aria-label="where does the time go">
+            <div class="bar">
+            { for p.segments.iter().enumerate().map(|(i, s)| html! {
+                <div class={classes!("seg", format!("seg-{i}"))} style={format!("flex-grow: {}", s.ms.max(1))}
+                    title={format!("{}: {} ({})", s.label, format_go_duration_tenths(s.ms), s.flag)}></div>
+            }) }
+            </div>
+            <ol class="legend">
+            { for p.segments.iter().enumerate().map(|(i, s)| html! {
+                <li><span class={classes!("swatch", format!("seg-{i}"))}></span>
+                    <strong>{format_go_duration_tenths(s.ms)}</strong>{" "}{s.label.clone()}{" "}<code>{s.flag.clone()}</code></li>
+            }) }
+            </ol>
+            <p class="total">{"total "}{format_go_duration_tenths(total)}</p>
+        </div>
+    }
+}

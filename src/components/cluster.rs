@@ -1,0 +1,77 @@
+//! Nodes as cards grouped by zone, pods as chips on them. States read as text and shape, not
+//! only colour.
+
+use crate::replay::ClusterView;
+use kubelife_engine::time::format_go_duration_tenths;
+use kubelife_engine::Millis;
+use yew::prelude::*;
+
+/// Properties of [`Cluster`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ClusterProps {
+    /// The cluster at the playhead.
+    pub view: ClusterView,
+    /// The playhead, ms.
+    pub now: Millis,
+    /// `--node-monitor-grace-period`, ms, for the heartbeat gauge.
+    pub grace: Millis,
+}
+
+fn glyph(phase: &str) -> &'static str {
+    match phase {
+        "Running" => "●",
+        "NotReady" => "◐",
+        "Terminating" => "✕",
+        _ => "○",
+    }
+}
+
+/// The cluster view.
+#[function_component(Cluster)]
+pub fn cluster(p: &ClusterProps) -> Html {
+    let mut zones: Vec<String> = p.view.nodes.iter().map(|n| n.zone.clone()).collect();
+    zones.dedup();
+    zones.sort();
+    zones.dedup();
+    html! {
+        <div class="cluster" aria-label="cluster">
+            { for zones.iter().map(|z| html! {
+                <section class="zone">
+                    <h4>{ if z.is_empty() { "no zone".to_string() } else { z.clone() } }</h4>
+                    <div class="zone-nodes">
+                    { for p.view.nodes.iter().filter(|n| &n.zone == z).map(|n| {
+                        let age = n.last_heartbeat.map(|h| (p.now - h).max(0));
+                        let ratio = age.map_or(0.0, |a| (a as f64 / p.grace.max(1) as f64).min(1.0));
+                        html! {
+                            <article class={classes!("node", format!("node-{}", n.ready.to_lowercase()))} data-node={n.name.clone()}>
+                                <header>
+                                    <strong>{n.name.clone()}</strong>
+                                    <span class="ready" data-testid={format!("node-state-{}", n.name)}>{n.ready}</span>
+                                </header>
+                                if let Some(f) = &n.fault { <div class="fault">{"⚡ "}{f.clone()}</div> }
+                                if let Some(a) = age {
+                                    <div class="lease" title="time since the last heartbeat against --node-monitor-grace-period">
+                                        <span>{format!("heartbeat {} ago", format_go_duration_tenths(a))}</span>
+                                        <meter min="0" max="1" low="0.5" high="0.9" optimum="0" value={ratio.to_string()}></meter>
+                                    </div>
+                                }
+                                <div class="taints">{ for n.taints.iter().map(|t| html!{ <span class="chip taint">{t.clone()}</span> }) }</div>
+                                <div class="pods">
+                                { for p.view.pods.iter().filter(|pod| pod.node.as_deref() == Some(n.name.as_str())).map(|pod| html! {
+                                    <span class={classes!("chip", "pod", format!("pod-{}", pod.phase.to_lowercase()))} title={format!("{} {}", pod.name, pod.phase)}>
+                                        {glyph(pod.phase)}{" "}{pod.name.clone()}<small>{" "}{pod.phase}</small>
+                                    </span>
+                                }) }
+                                </div>
+                            </article>
+                        }
+                    }) }
+                    </div>
+                </section>
+            }) }
+            { for p.view.pods.iter().filter(|pod| pod.node.is_none()).map(|pod| html! {
+                <span class="chip pod pod-pending">{"○ "}{pod.name.clone()}<small>{" Pending"}</small></span>
+            }) }
+        </div>
+    }
+}

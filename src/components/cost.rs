@@ -1,0 +1,66 @@
+//! The control-plane cost of the heartbeats: lease updates and status patches per minute for a
+//! cluster size the user picks, beside the version defaults' figure.
+
+use crate::explain::writes_per_minute;
+use kubelife_engine::Config;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Properties of [`Cost`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct CostProps {
+    /// The current configuration.
+    pub cfg: Rc<Config>,
+    /// The version's defaults.
+    pub defaults: Rc<Config>,
+    /// Cluster size to price.
+    pub nodes: u32,
+    /// Called with a new size.
+    pub onnodes: Callback<u32>,
+}
+
+fn fmt(v: f64) -> String {
+    let v = v.round() as i64;
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The readout.
+#[function_component(Cost)]
+pub fn cost(p: &CostProps) -> Html {
+    let (lease, status) = writes_per_minute(&p.cfg, p.nodes);
+    let (dl, ds) = writes_per_minute(&p.defaults, p.nodes);
+    let oninput = {
+        let cb = p.onnodes.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<f64>() {
+                // The slider is logarithmic: 10^v nodes.
+                cb.emit(10f64.powf(v).round().clamp(10.0, 5000.0) as u32);
+            }
+        })
+    };
+    html! {
+        <div class="cost">
+            <label>{"cluster size "}<strong>{fmt(f64::from(p.nodes))}{" nodes"}</strong>
+                <input type="range" min="1" max="3.699" step="0.01" value={(f64::from(p.nodes)).log10().to_string()} aria-label="cluster size for the cost readout" oninput={oninput} />
+            </label>
+            <table>
+                <thead><tr><th></th><th>{"these settings"}</th><th>{"version defaults"}</th></tr></thead>
+                <tbody>
+                    <tr><th>{"Lease updates / min"}</th><td data-testid="cost-lease">{fmt(lease)}</td><td>{fmt(dl)}</td></tr>
+                    <tr><th>{"node status patches / min"}</th><td data-testid="cost-status">{fmt(status)}</td><td>{fmt(ds)}</td></tr>
+                    <tr><th>{"heartbeat writes / min"}</th><td data-testid="cost-total"><strong>{fmt(lease + status)}</strong></td><td>{fmt(dl + ds)}</td></tr>
+                </tbody>
+            </table>
+        </div>
+    }
+}

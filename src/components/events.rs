@@ -1,0 +1,73 @@
+//! The event log, in the style of `kubectl get events`: each row shows its cause, and clicking a
+//! row seeks the playhead to it.
+
+use kubelife_engine::time::format_go_duration_tenths;
+use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Properties of [`EventLog`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct EventLogProps {
+    /// The run.
+    pub outcome: Rc<Outcome>,
+    /// The playhead, ms.
+    pub now: Millis,
+    /// Called with the time of a clicked row.
+    pub onseek: Callback<Millis>,
+}
+
+fn warning(kind: EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::FaultStarted
+            | EventKind::NodeUnknown
+            | EventKind::NodeNotReady
+            | EventKind::PodNotReady
+            | EventKind::PodDeletionRequested
+            | EventKind::TaintAdded
+            | EventKind::PodUnschedulable
+    )
+}
+
+/// The log.
+#[function_component(EventLog)]
+pub fn event_log(p: &EventLogProps) -> Html {
+    let rows: Vec<&TimelineEvent> = p
+        .outcome
+        .events
+        .iter()
+        .filter(|e| !e.kind.is_heartbeat() && !e.cause.starts_with("initial state"))
+        .take(400)
+        .collect();
+    html! {
+        <div class="events" role="region" aria-label="event log" tabindex="0">
+            <table>
+                <thead><tr><th>{"AT"}</th><th>{"TYPE"}</th><th>{"REASON"}</th><th>{"OBJECT"}</th><th>{"MESSAGE"}</th></tr></thead>
+                <tbody>
+                { for rows.iter().map(|e| {
+                    let at = e.at_ms;
+                    let seek = p.onseek.clone();
+                    let object = match (&e.pod, &e.node, &e.zone) {
+                        (Some(pod), _, _) => format!("pod/{pod}"),
+                        (None, Some(n), _) => format!("node/{n}"),
+                        (None, None, Some(z)) => format!("zone/{z}"),
+                        _ => "cluster".to_string(),
+                    };
+                    let onclick = Callback::from(move |_| seek.emit(at));
+                    let onkeydown = { let seek = p.onseek.clone(); Callback::from(move |k: KeyboardEvent| if k.key() == "Enter" { seek.emit(at) }) };
+                    html! {
+                        <tr class={classes!((at <= p.now).then_some("past"))} onclick={onclick} onkeydown={onkeydown} tabindex="0">
+                            <td>{format_go_duration_tenths(at)}</td>
+                            <td>{ if warning(e.kind) { "Warning" } else { "Normal" } }</td>
+                            <td>{e.kind.to_string()}</td>
+                            <td>{object}{ e.taint.as_ref().map(|t| format!(" {t}")).unwrap_or_default() }</td>
+                            <td class="cause">{e.cause.clone()}</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

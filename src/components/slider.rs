@@ -1,0 +1,94 @@
+//! A labelled slider with a number field, its unit, the version's default, a "changed" mark and
+//! a reset button. The range input's accessible name contains the flag name.
+
+use kubelife_engine::time::format_go_duration;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::knobs::Unit;
+
+/// Properties of [`Slider`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct SliderProps {
+    /// Flag name without dashes (`node-monitor-grace-period`).
+    pub flag: AttrValue,
+    /// Configuration field shown beside it.
+    pub field: AttrValue,
+    /// One line on what it does.
+    pub help: AttrValue,
+    /// The unit.
+    pub unit: Unit,
+    /// Current value.
+    pub value: f64,
+    /// The version's default.
+    pub default: f64,
+    /// Range and step.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Step.
+    pub step: f64,
+    /// Why the control is disabled, if it is.
+    #[prop_or_default]
+    pub disabled: Option<AttrValue>,
+    /// Called with a new value.
+    pub onchange: Callback<f64>,
+    /// Called to go back to the default.
+    pub onreset: Callback<()>,
+}
+
+/// A value as the slider shows it, in its unit.
+pub fn show(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Seconds => format_go_duration((v * 1000.0).round() as i64),
+        Unit::Count => format!("{}", v.round() as i64),
+        Unit::Rate => format!("{v:.2}/s"),
+        Unit::Fraction => format!("{:.0}%", v * 100.0),
+    }
+}
+
+/// The slider component.
+#[function_component(Slider)]
+pub fn slider(p: &SliderProps) -> Html {
+    let changed = (p.value - p.default).abs() > 1e-9;
+    let read = |cb: Callback<f64>| {
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().trim().parse::<f64>() {
+                cb.emit(v);
+            }
+        })
+    };
+    let id = format!("knob-{}", p.flag);
+    let disabled = p.disabled.is_some();
+    let reset = {
+        let cb = p.onreset.clone();
+        Callback::from(move |_| cb.emit(()))
+    };
+    html! {
+        <div class={classes!("knob", changed.then_some("changed"), disabled.then_some("disabled"))}>
+            <div class="knob-head">
+                <label for={id.clone()} class="flag">{format!("--{}", p.flag)}</label>
+                <span class="value">{show(p.unit, p.value)}</span>
+                if changed { <span class="changed-mark" title="changed from the default">{"changed"}</span> }
+            </div>
+            <div class="knob-row">
+                <input id={id.clone()} type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+                    value={p.value.to_string()} aria-label={format!("--{} ({})", p.flag, p.field)} disabled={disabled}
+                    oninput={read(p.onchange.clone())} />
+                <input type="number" class="number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+                    value={p.value.to_string()} aria-label={format!("{} value", p.flag)} disabled={disabled}
+                    onchange={Callback::from({ let cb = p.onchange.clone(); move |e: Event| {
+                        let input: HtmlInputElement = e.target_unchecked_into();
+                        if let Ok(v) = input.value().trim().parse::<f64>() { cb.emit(v) }
+                    }})} />
+                <button class="reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("reset {}", p.flag)}>{"reset"}</button>
+            </div>
+            <div class="knob-meta">
+                <code>{p.field.clone()}</code>{" · default "}{show(p.unit, p.default)}
+                <p class="help">{p.help.clone()}</p>
+                if let Some(why) = &p.disabled { <p class="why-disabled">{why.clone()}</p> }
+            </div>
+        </div>
+    }
+}

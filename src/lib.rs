@@ -1,0 +1,11 @@
+//! The kubelife playground: a Yew app around the lifecycle engine.
+//!
+//! The model (settings, replay, explanations) is plain Rust that tests run natively; the
+//! components only draw it. The engine runs inside the page on every change of a control.
+
+pub mod app;
+pub mod components;
+pub mod explain;
+pub mod knobs;
+pub mod replay;
+pub mod settings;

@@ -1,0 +1,338 @@
+//! The cluster as the timeline shows it at one instant, rebuilt from the events.
+//!
+//! Nothing here simulates: it only replays the engine's events up to the playhead.
+
+use kubelife_engine::{EventKind, Millis, Outcome};
+use std::collections::BTreeMap;
+
+/// What a node card shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeView {
+    /// Name.
+    pub name: String,
+    /// Zone.
+    pub zone: String,
+    /// `Ready`, `Unknown` or `NotReady`; `Absent` before it joins or after deletion.
+    pub ready: &'static str,
+    /// Taints, as `key:Effect` without the `node.kubernetes.io/` prefix.
+    pub taints: Vec<String>,
+    /// Whether a fault is active.
+    pub fault: Option<String>,
+    /// When the last heartbeat (lease or status) was recorded, ms.
+    pub last_heartbeat: Option<Millis>,
+}
+
+/// What a pod chip shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodView {
+    /// Name.
+    pub name: String,
+    /// Node it is bound to.
+    pub node: Option<String>,
+    /// `Running`, `NotReady`, `Terminating`, `Pending`.
+    pub phase: &'static str,
+}
+
+/// The cluster at one instant.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClusterView {
+    /// Nodes in order of first appearance.
+    pub nodes: Vec<NodeView>,
+    /// Pods whose objects exist.
+    pub pods: Vec<PodView>,
+}
+
+/// Replays `o`'s events up to and including `t`.
+pub fn at(o: &Outcome, t: Millis) -> ClusterView {
+    let mut nodes: Vec<NodeView> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut pods: Vec<PodView> = Vec::new();
+    let mut pod_index: BTreeMap<String, usize> = BTreeMap::new();
+    for e in o.events.iter().take_while(|e| e.at_ms <= t) {
+        let ni = e.node.as_ref().map(|n| {
+            *index.entry(n.clone()).or_insert_with(|| {
+                nodes.push(NodeView {
+                    name: n.clone(),
+                    zone: String::new(),
+                    ready: "Absent",
+                    taints: Vec::new(),
+                    fault: None,
+                    last_heartbeat: None,
+                });
+                nodes.len() - 1
+            })
+        });
+        match (e.kind, ni) {
+            (EventKind::NodeRegistered, Some(i)) => {
+                if let Some(z) = e.cause.split("zone ").nth(1) {
+                    nodes[i].zone = z.split(',').next().unwrap_or("").to_string();
+                }
+                if nodes[i].ready == "Absent" {
+                    nodes[i].ready = "Ready";
+                }
+            }
+            (EventKind::NodeCreated | EventKind::NodeReady, Some(i)) => nodes[i].ready = "Ready",
+            (EventKind::NodeUnknown, Some(i)) => nodes[i].ready = "Unknown",
+            (EventKind::NodeNotReady, Some(i)) => nodes[i].ready = "NotReady",
+            (EventKind::NodeDeleted, Some(i)) => nodes[i].ready = "Absent",
+            (EventKind::FaultStarted, Some(i)) => nodes[i].fault = e.cause.split(':').next().map(str::to_string),
+            (EventKind::FaultEnded, Some(i)) => nodes[i].fault = None,
+            (EventKind::LeaseRenewed | EventKind::NodeStatusPatched, Some(i)) => {
+                nodes[i].last_heartbeat = Some(e.at_ms)
+            }
+            (EventKind::TaintAdded, Some(i)) => {
+                if let Some(tn) = &e.taint {
+                    nodes[i]
+                        .taints
+                        .push(tn.trim_start_matches("node.kubernetes.io/").to_string());
+                }
+            }
+            (EventKind::TaintRemoved, Some(i)) => {
+                if let Some(tn) = &e.taint {
+                    let short = tn.trim_start_matches("node.kubernetes.io/");
+                    nodes[i].taints.retain(|x| x != short);
+                }
+            }
+            _ => {}
+        }
+        if let Some(p) = &e.pod {
+            match e.kind {
+                EventKind::PodCreated => {
+                    pods.push(PodView {
+                        name: p.clone(),
+                        node: None,
+                        phase: "Pending",
+                    });
+                    pod_index.insert(p.clone(), pods.len() - 1);
+                }
+                EventKind::PodRemoved => {
+                    if let Some(i) = pod_index.remove(p) {
+                        pods[i].phase = "Removed";
+                    }
+                }
+                kind => {
+                    if let Some(&i) = pod_index.get(p) {
+                        let pod = &mut pods[i];
+                        match kind {
+                            EventKind::PodScheduled => pod.node = e.node.clone(),
+                            EventKind::PodReady if pod.phase != "Terminating" => pod.phase = "Running",
+                            EventKind::PodNotReady if pod.phase != "Terminating" => pod.phase = "NotReady",
+                            EventKind::PodDeletionRequested => pod.phase = "Terminating",
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    pods.retain(|p| p.phase != "Removed");
+    ClusterView { nodes, pods }
+}
+
+/// The time of the first event strictly after `t`, heartbeats aside, for "jump to the next event".
+pub fn next_event_after(o: &Outcome, t: Millis) -> Option<Millis> {
+    o.events
+        .iter()
+        .filter(|e| !e.kind.is_heartbeat())
+        .map(|e| e.at_ms)
+        .find(|&at| at > t)
+}
+
+/// A state a lane is in over an interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneState {
+    /// Node Ready / pod Running and Ready.
+    Ok,
+    /// Node Unknown or NotReady / pod NotReady.
+    Bad,
+    /// Pod Terminating.
+    Terminating,
+    /// Pod Pending (created, not yet Ready).
+    Pending,
+}
+
+/// A mark on a lane: an event worth pointing at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// When, ms.
+    pub at: Millis,
+    /// The event kind, as text.
+    pub kind: String,
+    /// Why.
+    pub cause: String,
+}
+
+/// One row of the timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// Node or pod name.
+    pub name: String,
+    /// Whether it is a node (else a pod).
+    pub node: bool,
+    /// (start, end, state) intervals, ms.
+    pub segments: Vec<(Millis, Millis, LaneState)>,
+    /// Marked events.
+    pub marks: Vec<Mark>,
+}
+
+type LaneKey<'a> = (bool, &'a str);
+
+/// Closes a lane's current interval at `at` and opens one in state `to` (none: the object is gone).
+fn switch<'a>(
+    states: &mut BTreeMap<LaneKey<'a>, (Millis, LaneState)>,
+    lane: &mut Lane,
+    key: LaneKey<'a>,
+    at: Millis,
+    to: Option<LaneState>,
+) {
+    if let Some((since, state)) = states.remove(&key) {
+        if at > since {
+            lane.segments.push((since, at, state));
+        }
+    }
+    if let Some(to) = to {
+        states.insert(key, (at, to));
+    }
+}
+
+/// The timeline's lanes: every node, then every pod, at most `max` lanes in all.
+pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
+    // Pick the lanes first (nodes in order of appearance, then pods), so that a large cluster
+    // costs only the lanes shown.
+    let mut node_order: Vec<&str> = Vec::new();
+    let mut pod_order: Vec<&str> = Vec::new();
+    let mut seen: std::collections::BTreeSet<LaneKey> = std::collections::BTreeSet::new();
+    for e in &o.events {
+        if let Some(p) = e.pod.as_deref() {
+            if seen.insert((false, p)) {
+                pod_order.push(p);
+            }
+        } else if let Some(n) = e.node.as_deref() {
+            if seen.insert((true, n)) {
+                node_order.push(n);
+            }
+        }
+    }
+    let chosen: Vec<LaneKey> = node_order
+        .iter()
+        .map(|n| (true, *n))
+        .chain(pod_order.iter().map(|p| (false, *p)))
+        .take(max)
+        .collect();
+    let mut out: BTreeMap<LaneKey, Lane> = chosen
+        .iter()
+        .map(|&(node, name)| {
+            (
+                (node, name),
+                Lane {
+                    name: name.to_string(),
+                    node,
+                    segments: Vec::new(),
+                    marks: Vec::new(),
+                },
+            )
+        })
+        .collect();
+    let mut states: BTreeMap<LaneKey, (Millis, LaneState)> = BTreeMap::new();
+    for e in &o.events {
+        if e.kind.is_heartbeat() {
+            continue;
+        }
+        let key = match (e.pod.as_deref(), e.node.as_deref()) {
+            (Some(p), _) => (false, p),
+            (None, Some(n)) => (true, n),
+            _ => continue,
+        };
+        let Some(lane) = out.get_mut(&key) else { continue };
+        let to = if key.0 {
+            match e.kind {
+                EventKind::NodeRegistered | EventKind::NodeReady | EventKind::NodeCreated => Some(Some(LaneState::Ok)),
+                EventKind::NodeUnknown | EventKind::NodeNotReady => Some(Some(LaneState::Bad)),
+                EventKind::NodeDeleted => Some(None),
+                _ => None,
+            }
+        } else {
+            match e.kind {
+                EventKind::PodCreated => Some(Some(LaneState::Pending)),
+                EventKind::PodReady => Some(Some(LaneState::Ok)),
+                EventKind::PodNotReady => Some(Some(LaneState::Bad)),
+                EventKind::PodDeletionRequested => Some(Some(LaneState::Terminating)),
+                EventKind::PodRemoved => Some(None),
+                _ => None,
+            }
+        };
+        if let Some(to) = to {
+            // Registering an already-Ready node changes nothing.
+            if !(key.0 && states.get(&key).is_some_and(|(_, s)| Some(*s) == to)) {
+                switch(&mut states, lane, key, e.at_ms, to);
+            }
+        }
+        let marked = matches!(
+            e.kind,
+            EventKind::FaultStarted
+                | EventKind::FaultEnded
+                | EventKind::NodeUnknown
+                | EventKind::TaintAdded
+                | EventKind::TaintRemoved
+                | EventKind::PodDeletionRequested
+                | EventKind::PodRemoved
+                | EventKind::PodEvictionCancelled
+        ) || (e.at_ms > 0
+            && matches!(
+                e.kind,
+                EventKind::PodCreated | EventKind::PodReady | EventKind::NodeReady | EventKind::PodNotReady
+            ));
+        if marked {
+            lane.marks.push(Mark {
+                at: e.at_ms,
+                kind: e.kind.to_string(),
+                cause: e.cause.clone(),
+            });
+        }
+    }
+    for (key, (since, state)) in states {
+        if let Some(l) = out.get_mut(&key) {
+            if end > since {
+                l.segments.push((since, end, state));
+            }
+        }
+    }
+    chosen.iter().filter_map(|k| out.remove(k)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    #[test]
+    fn the_crashed_node_goes_unknown_and_its_web_pod_terminates() {
+        let (cfg, _) = Settings::default().resolve();
+        let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
+        let start = at(&o, 0);
+        assert_eq!(start.nodes.len(), 3);
+        assert!(start.nodes.iter().all(|n| n.ready == "Ready"));
+        let late = at(&o, cfg.duration);
+        assert_eq!(late.nodes[0].ready, "Unknown");
+        assert!(late.nodes[0].taints.iter().any(|t| t == "unreachable:NoExecute"));
+        assert!(late
+            .pods
+            .iter()
+            .any(|p| p.phase == "Terminating" && p.node.as_deref() == Some("node-1")));
+        assert!(next_event_after(&o, 0).is_some_and(|t| t >= 30_000));
+    }
+
+    #[test]
+    fn lanes_show_the_node_going_bad_and_the_pod_terminating() {
+        let (cfg, _) = Settings::default().resolve();
+        let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+        let l = lanes(&o, cfg.duration, 100);
+        assert_eq!(l[0].name, "node-1");
+        assert!(l[0].node && l[0].segments.iter().any(|s| s.2 == LaneState::Bad));
+        assert!(l[0].marks.iter().any(|m| m.kind == "NodeUnknown"));
+        assert!(l
+            .iter()
+            .any(|lane| !lane.node && lane.segments.iter().any(|s| s.2 == LaneState::Terminating)));
+        assert!(lanes(&o, cfg.duration, 2).len() == 2);
+    }
+}

@@ -1,0 +1,269 @@
+//! The playground's state as the user sets it, and the scenario it stands for.
+
+use crate::knobs::{knob, KNOBS};
+use kubelife_engine::scenario::{
+    ActionKind, ActionSection, GoDuration, NodeSection, Scenario, WorkloadKind, WorkloadSection,
+};
+use kubelife_engine::time::SECOND;
+use kubelife_engine::version::NEWEST_MINOR;
+use kubelife_engine::{Config, ScenarioError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The fault the user injects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Index of the node (0-based).
+    pub node: u32,
+    /// What happens to it.
+    pub kind: ActionKind,
+    /// When, in seconds from the start.
+    pub at_seconds: u32,
+    /// When it ends (NodeRecover), if ever, in seconds.
+    pub recover_at_seconds: Option<u32>,
+}
+
+/// Everything the user can set. Knob values live in `overrides` only once changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Kubernetes minor version.
+    pub minor: u32,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Changed knobs, by flag name, in the knob's unit.
+    pub overrides: BTreeMap<String, f64>,
+    /// Nodes in the cluster, spread over the zones (the page offers 1 to 50).
+    pub nodes: u32,
+    /// Zones (1 to 3).
+    pub zones: u32,
+    /// Replicas of the `web` Deployment.
+    pub web_replicas: u32,
+    /// Replicas of the `db` StatefulSet.
+    pub db_replicas: u32,
+    /// `--enable-taint-manager` (up to 1.26).
+    pub enable_taint_manager: bool,
+    /// `TaintBasedEvictions` (1.13 to 1.17 can turn it off).
+    pub taint_based_evictions: bool,
+    /// The injected fault.
+    pub fault: Fault,
+    /// Length of the run, seconds.
+    pub duration_seconds: u32,
+}
+
+impl Default for Settings {
+    /// The first visit: three nodes in three zones, a Deployment, a StatefulSet and a DaemonSet,
+    /// and node-1 crashing early.
+    fn default() -> Self {
+        Settings {
+            minor: NEWEST_MINOR,
+            seed: 1,
+            overrides: BTreeMap::new(),
+            nodes: 3,
+            zones: 3,
+            web_replicas: 3,
+            db_replicas: 1,
+            enable_taint_manager: true,
+            taint_based_evictions: true,
+            fault: Fault {
+                node: 0,
+                kind: ActionKind::NodeCrash,
+                at_seconds: 30,
+                recover_at_seconds: None,
+            },
+            duration_seconds: 900,
+        }
+    }
+}
+
+/// The most nodes settings may ask for (the engine's own limit).
+pub const MAX_NODES: u32 = 5_000;
+
+/// The zone names nodes are spread over.
+pub const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
+
+impl Settings {
+    /// The scenario these settings describe.
+    pub fn scenario(&self) -> Scenario {
+        let nodes = (0..self.nodes.clamp(1, MAX_NODES))
+            .map(|i| NodeSection {
+                name: format!("node-{}", i + 1),
+                zone: Some(ZONES[(i % self.zones.clamp(1, 3)) as usize].to_string()),
+                labels: BTreeMap::new(),
+                max_pods: None,
+            })
+            .collect::<Vec<_>>();
+        let node = |i: u32| format!("node-{}", i.min(self.nodes.clamp(1, MAX_NODES) - 1) + 1);
+        let workload = |kind, name: &str, replicas| WorkloadSection {
+            kind,
+            name: name.into(),
+            replicas,
+            termination_grace_period_seconds: None,
+            tolerations: Vec::new(),
+        };
+        let mut events = vec![ActionSection {
+            at: GoDuration(i64::from(self.fault.at_seconds) * SECOND),
+            action: self.fault.kind,
+            node: Some(node(self.fault.node)),
+            pod: None,
+            latency_ms: None,
+            effect: None,
+            duration: None,
+        }];
+        if let Some(r) = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds) {
+            events.push(ActionSection {
+                at: GoDuration(i64::from(r) * SECOND),
+                action: ActionKind::NodeRecover,
+                node: Some(node(self.fault.node)),
+                pod: None,
+                latency_ms: None,
+                effect: None,
+                duration: None,
+            });
+        }
+        let mut s = Scenario {
+            version: Some(format!("1.{}", self.minor)),
+            seed: Some(self.seed),
+            duration_seconds: Some(i64::from(self.duration_seconds.max(60))),
+            nodes,
+            workloads: vec![
+                workload(WorkloadKind::Deployment, "web", Some(self.web_replicas)),
+                workload(WorkloadKind::StatefulSet, "db", Some(self.db_replicas)),
+                workload(WorkloadKind::DaemonSet, "agent", None),
+            ],
+            events,
+            ..Scenario::default()
+        };
+        for (flag, &v) in &self.overrides {
+            if let Some(k) = knob(flag).filter(|k| k.available(self.minor)) {
+                (k.write)(&mut s, v);
+            }
+        }
+        if self.minor <= 26 && !self.enable_taint_manager {
+            s.controller_manager.enable_taint_manager = Some(false);
+        }
+        if (13..=17).contains(&self.minor) && !self.taint_based_evictions {
+            s.feature_gates.insert("TaintBasedEvictions".into(), false);
+        }
+        s
+    }
+
+    /// Resolves the scenario; on failure, the settings with the offending override dropped are
+    /// tried, so a bad value never leaves the page without a timeline.
+    pub fn resolve(&self) -> (Config, Option<ScenarioError>) {
+        match self.scenario().resolve() {
+            Ok(cfg) => (cfg, None),
+            Err(e) => {
+                let mut fallback = Settings {
+                    overrides: BTreeMap::new(),
+                    ..self.clone()
+                };
+                let cfg = fallback.scenario().resolve().unwrap_or_else(|_| {
+                    fallback = Settings::default();
+                    fallback.scenario().resolve().expect("the default scenario is valid")
+                });
+                (cfg, Some(e))
+            }
+        }
+    }
+
+    /// The value a knob shows: the override, or what the version resolves.
+    pub fn value(&self, flag: &str, cfg: &Config) -> f64 {
+        self.overrides
+            .get(flag)
+            .copied()
+            .unwrap_or_else(|| knob(flag).map_or(0.0, |k| (k.read)(cfg)))
+    }
+
+    /// The version's default for a knob (with no overrides at all).
+    pub fn default_of(&self, flag: &str) -> f64 {
+        let bare = Settings {
+            overrides: BTreeMap::new(),
+            ..self.clone()
+        };
+        let (cfg, _) = bare.resolve();
+        knob(flag).map_or(0.0, |k| (k.read)(&cfg))
+    }
+
+    /// The settings a preset stands for: its version, its flags as overrides, its legacy
+    /// toggles. The playground keeps its own cluster shape and fault.
+    pub fn from_preset(&self, preset: &Scenario) -> Settings {
+        let minor = preset
+            .version
+            .as_deref()
+            .and_then(|v| kubelife_engine::Version::parse(v).ok())
+            .map_or(self.minor, |v| v.minor);
+        let mut out = Settings {
+            minor,
+            overrides: BTreeMap::new(),
+            enable_taint_manager: true,
+            taint_based_evictions: true,
+            ..self.clone()
+        };
+        let (Ok(with), Ok(bare)) = (
+            preset.resolve(),
+            kubelife_engine::presets::default_cluster(&format!("1.{minor}")).resolve(),
+        ) else {
+            return out;
+        };
+        for k in KNOBS.iter().filter(|k| k.available(minor)) {
+            let (v, d) = ((k.read)(&with), (k.read)(&bare));
+            if (v - d).abs() > 1e-9 {
+                out.overrides.insert(k.flag.to_string(), v);
+            }
+        }
+        out.enable_taint_manager = with.controller_manager.enable_taint_manager;
+        out.taint_based_evictions = preset.feature_gates.get("TaintBasedEvictions").copied().unwrap_or(true);
+        out
+    }
+
+    /// Sets a knob, clamped to its range.
+    pub fn set(&mut self, flag: &str, v: f64) {
+        if let Some(k) = KNOBS.iter().find(|k| k.flag == flag) {
+            if v.is_finite() {
+                self.overrides.insert(flag.to_string(), v.clamp(k.min, k.max));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_settings_give_the_first_visit_scenario() {
+        let (cfg, err) = Settings::default().resolve();
+        assert!(err.is_none());
+        assert_eq!(cfg.nodes.len(), 3);
+        assert_eq!(cfg.workloads.len(), 3);
+        assert_eq!(cfg.actions[0].at, 30_000);
+    }
+
+    #[test]
+    fn out_of_range_values_are_clamped_and_bad_ones_fall_back() {
+        let mut s = Settings::default();
+        s.set("node-monitor-period", 1e9);
+        assert_eq!(s.overrides["node-monitor-period"], 60.0);
+        s.set("node-monitor-period", f64::NAN);
+        assert_eq!(s.overrides["node-monitor-period"], 60.0);
+        // A knob the version lacks is ignored rather than rejected.
+        s.set("pod-eviction-timeout", 30.0);
+        assert!(s.resolve().1.is_none());
+    }
+
+    #[test]
+    fn presets_become_settings() {
+        let p = kubelife_engine::presets::preset("rke-1.18-tolerations").unwrap();
+        let s = Settings::default().from_preset(&p.scenario);
+        assert_eq!(s.minor, 18);
+        assert_eq!(s.overrides.get("default-unreachable-toleration-seconds"), Some(&30.0));
+        assert_eq!(s.overrides.get("node-monitor-grace-period"), Some(&30.0));
+        let legacy = Settings::default().from_preset(
+            &kubelife_engine::presets::preset("rke-1.17-taint-based-off")
+                .unwrap()
+                .scenario,
+        );
+        assert!(!legacy.taint_based_evictions);
+        assert!(!legacy.resolve().0.controller_manager.taint_based_evictions);
+    }
+}

@@ -1,0 +1,115 @@
+//! Component tests in a real headless Chromium (`wasm-bindgen-test`):
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p kubelife --test web`.
+#![cfg(target_arch = "wasm32")]
+
+use kubelife::components::breakdown::Breakdown;
+use kubelife::components::slider::Slider;
+use kubelife::explain::{breakdown, milestone_text};
+use kubelife::knobs::Unit;
+use kubelife::settings::Settings;
+use std::time::Duration;
+use wasm_bindgen_test::*;
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount<C: BaseComponent>(props: C::Properties) -> web_sys::Element {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+    root
+}
+
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(10)).await;
+}
+
+#[wasm_bindgen_test]
+async fn slider_names_its_flag_and_marks_changes() {
+    let props = |value: f64| {
+        yew::props!(kubelife::components::slider::SliderProps {
+            flag: "node-monitor-grace-period",
+            field: "--node-monitor-grace-period",
+            help: "help",
+            unit: Unit::Seconds,
+            value,
+            default: 50.0,
+            min: 2.0,
+            max: 600.0,
+            step: 1.0,
+            onchange: Callback::noop(),
+            onreset: Callback::noop(),
+        })
+    };
+    let unchanged = mount::<Slider>(props(50.0));
+    settle().await;
+    let range = unchanged.query_selector("input[type=range]").unwrap().unwrap();
+    assert!(range
+        .get_attribute("aria-label")
+        .unwrap()
+        .contains("node-monitor-grace-period"));
+    assert_eq!(
+        unchanged
+            .query_selector(".value")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "50s"
+    );
+    assert!(unchanged.query_selector(".changed-mark").unwrap().is_none());
+    assert!(unchanged
+        .query_selector("button.reset")
+        .unwrap()
+        .unwrap()
+        .has_attribute("disabled"));
+
+    let changed = mount::<Slider>(props(20.0));
+    settle().await;
+    assert!(changed.query_selector(".changed-mark").unwrap().is_some());
+    assert!(!changed
+        .query_selector("button.reset")
+        .unwrap()
+        .unwrap()
+        .has_attribute("disabled"));
+    assert!(changed.text_content().unwrap().contains("default 50s"));
+}
+
+#[wasm_bindgen_test]
+fn durations_read_like_go() {
+    assert_eq!(milestone_text(Some(52_345)), "52.3s");
+    assert_eq!(milestone_text(Some(352_300)), "5m52.3s");
+    assert_eq!(milestone_text(Some(0)), "0s");
+    assert_eq!(milestone_text(None), "never");
+}
+
+#[wasm_bindgen_test]
+fn the_engine_gives_the_native_timeline_in_the_browser() {
+    let (cfg, _) = Settings::default().resolve();
+    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
+    assert_eq!(
+        kubelife::explain::timeline_fingerprint(&o),
+        kubelife::explain::DEFAULT_FINGERPRINT
+    );
+}
+
+#[wasm_bindgen_test]
+async fn breakdown_panel_labels_each_segment_with_its_flag() {
+    let (cfg, _) = Settings::default().resolve();
+    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+    let root = mount::<Breakdown>(yew::props!(kubelife::components::breakdown::BreakdownProps {
+        segments: breakdown(&o, &cfg)
+    }));
+    settle().await;
+    let text = root.text_content().unwrap();
+    for flag in [
+        "--node-monitor-grace-period 50s",
+        "--node-monitor-period 5s",
+        "--default-unreachable-toleration-seconds 300",
+        "podStartup 5s",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from {text}");
+    }
+    assert_eq!(root.query_selector_all(".bar .seg").unwrap().length(), 4);
+}
