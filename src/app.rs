@@ -266,16 +266,35 @@ pub fn app() -> Html {
         }
     };
     let count = |label: &'static str, value: u32, min: u32, max: u32, f: fn(&mut Settings, u32)| -> Html {
-        let model = model.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            if let Ok(v) = input_value(&e).parse::<u32>() {
-                set(&model, move |s| f(s, v.clamp(min, max)));
-            }
-        });
+        let oninput = {
+            let model = model.clone();
+            Callback::from(move |e: InputEvent| {
+                if let Ok(v) = input_value(&e).parse::<u32>() {
+                    set(&model, move |s| f(s, v.clamp(min, max)));
+                }
+            })
+        };
+        let onnumber = {
+            let model = model.clone();
+            Callback::from(move |e: Event| {
+                if let Ok(v) = e
+                    .target_unchecked_into::<HtmlInputElement>()
+                    .value()
+                    .trim()
+                    .parse::<u32>()
+                {
+                    set(&model, move |s| f(s, v.clamp(min, max)));
+                }
+            })
+        };
         html! {
-            <label class="count">{label}{" "}<strong>{value}</strong>
-                <input type="range" min={min.to_string()} max={max.to_string()} step="1" value={value.to_string()} aria-label={label} {oninput} />
-            </label>
+            <div class="count">
+                <label>{label}{" "}<strong>{value}</strong></label>
+                <div class="knob-row">
+                    <input type="range" min={min.to_string()} max={max.to_string()} step="1" value={value.to_string()} aria-label={label} {oninput} />
+                    <input type="number" class="number" min={min.to_string()} max={max.to_string()} value={value.to_string()} aria-label={format!("{label} value")} onchange={onnumber} />
+                </div>
+            </div>
         }
     };
     let toggle = |label: &'static str,

@@ -17,6 +17,8 @@ pub struct Milestones {
     pub eviction: Option<Millis>,
     /// First replacement Ready.
     pub replacement: Option<Millis>,
+    /// The first replacement created.
+    pub replacement_created: Option<Millis>,
 }
 
 /// Reads the milestones of the first faulted node.
@@ -26,12 +28,23 @@ pub fn milestones(o: &Outcome) -> Milestones {
     };
     let f = n.fault_at_ms.unwrap_or(0);
     let rel = |v: Option<Millis>| v.map(|v| v - f);
+    // The first replacement of a pod deleted from this node.
+    let created = o
+        .events
+        .iter()
+        .find(|e| {
+            e.kind == kubelife_engine::EventKind::PodCreated
+                && e.at_ms > 0
+                && e.cause.contains("has a deletionTimestamp")
+        })
+        .map(|e| e.at_ms);
     Milestones {
         fault: n.fault_at_ms,
         unknown: rel(n.unknown_at_ms),
         taint: rel(n.taint_at_ms),
         eviction: rel(n.first_deletion_at_ms),
         replacement: rel(n.first_replacement_ready_at_ms),
+        replacement_created: rel(created),
     }
 }
 
@@ -106,8 +119,15 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
     ) {
         return out;
     }
+    if !push(
+        "the controller creates a replacement at once (ReplicaSet)",
+        "on deletionTimestamp".to_string(),
+        m.replacement_created,
+    ) {
+        return out;
+    }
     push(
-        "replacement created, scheduled and started",
+        "replacement scheduled and started",
         format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
         m.replacement,
     );
@@ -188,7 +208,7 @@ mod tests {
         let (cfg, _) = Settings::default().resolve();
         let o = kubelife_engine::run(&cfg, &RunOptions::default());
         let segs = breakdown(&o, &cfg);
-        assert_eq!(segs.len(), 4);
+        assert_eq!(segs.len(), 5);
         let total: Millis = segs.iter().map(|s| s.ms).sum();
         assert_eq!(Some(total), milestones(&o).replacement);
         assert!(segs[2].flag.contains("300"));

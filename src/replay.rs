@@ -234,8 +234,12 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
         })
         .collect();
     let mut states: BTreeMap<LaneKey, (Millis, LaneState)> = BTreeMap::new();
+    let mut last_heartbeat: BTreeMap<&str, Millis> = BTreeMap::new();
     for e in &o.events {
         if e.kind.is_heartbeat() {
+            if let Some(n) = e.node.as_deref() {
+                last_heartbeat.insert(n, e.at_ms);
+            }
             continue;
         }
         let key = match (e.pod.as_deref(), e.node.as_deref()) {
@@ -282,6 +286,18 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
                 e.kind,
                 EventKind::PodCreated | EventKind::PodReady | EventKind::NodeReady | EventKind::PodNotReady
             ));
+        if e.kind == EventKind::NodeUnknown {
+            // Heartbeats missed: mark where they stopped (heartbeats are recorded for small clusters).
+            if let Some(&hb) = last_heartbeat.get(key.1) {
+                let silence = kubelife_engine::time::format_go_duration_tenths(e.at_ms - hb);
+                let cause = format!("the last heartbeat (Lease renewal or status patch) before the silence; {silence} later the node was marked Unknown");
+                lane.marks.push(Mark {
+                    at: hb,
+                    kind: "LastHeartbeat".into(),
+                    cause,
+                });
+            }
+        }
         if marked {
             lane.marks.push(Mark {
                 at: e.at_ms,
@@ -330,6 +346,16 @@ mod tests {
         assert_eq!(l[0].name, "node-1");
         assert!(l[0].node && l[0].segments.iter().any(|s| s.2 == LaneState::Bad));
         assert!(l[0].marks.iter().any(|m| m.kind == "NodeUnknown"));
+        let with_heartbeats = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
+        let last = lanes(&with_heartbeats, cfg.duration, 100)[0]
+            .marks
+            .iter()
+            .find(|m| m.kind == "LastHeartbeat")
+            .map(|m| m.at);
+        assert!(
+            last.is_some_and(|t| t <= 30_000),
+            "the last heartbeat comes before the crash at 30s: {last:?}"
+        );
         assert!(l
             .iter()
             .any(|lane| !lane.node && lane.segments.iter().any(|s| s.2 == LaneState::Terminating)));

@@ -111,5 +111,5 @@ async fn breakdown_panel_labels_each_segment_with_its_flag() {
     ] {
         assert!(text.contains(flag), "{flag} missing from {text}");
     }
-    assert_eq!(root.query_selector_all(".bar .seg").unwrap().length(), 4);
+    assert_eq!(root.query_selector_all(".bar .seg").unwrap().length(), 5);
 }

@@ -101,6 +101,7 @@ fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
             let x = x_of(m.at, p.duration, width);
             let shape: Vec<(i32, i32)> = match m.kind.as_str() {
                 "NodeUnknown" | "FaultStarted" => vec![(x, y + 1), (x + 5, y + LANE - 2), (x - 5, y + LANE - 2)],
+                "LastHeartbeat" => vec![(x, y + LANE - 1), (x + 5, y + 2), (x - 5, y + 2)],
                 "TaintAdded" | "TaintRemoved" => vec![
                     (x, y + 1),
                     (x + 5, y + LANE / 2),
@@ -214,7 +215,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 <span class="sw bad"></span>{"Unknown / NotReady "}
                 <span class="sw term"></span>{"Terminating (striped) "}
                 <span class="sw pend"></span>{"Pending "}
-                {"▲ Unknown or fault · ◆ taint · ■ pod change"}
+                {"▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change"}
             </p>
         </div>
     }
