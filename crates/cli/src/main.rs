@@ -13,6 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
+       kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke
        kubelife presets
        kubelife preset NAME
 
@@ -21,6 +22,10 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
   --heartbeats   also record LeaseRenewed and NodeStatusPatched events
   --runs N       run N seeds (the scenario's seed and the next N-1) and report min, p50, p95
                  and max of each milestone, measured from the first fault
+  export FILE    print the scenario's settings as configuration for a real cluster: a
+                 KubeletConfiguration, kube-controller-manager or kube-apiserver flags, a pod
+                 tolerations snippet, or an rke cluster.yml services fragment (YAML; notes
+                 about ignored or left-out flags come first as # comments)
   presets        list the named scenarios
   preset NAME    print a named scenario as JSON";
 
@@ -31,6 +36,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run_command(&args[1..]),
+        Some("export") => export_command(&args[1..]),
         Some("presets") if args.len() == 1 => {
             let list = presets();
             let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -60,6 +66,49 @@ fn main() -> ExitCode {
 fn print(text: &str) -> ExitCode {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     ExitCode::SUCCESS
+}
+
+/// Reads and resolves a scenario file ('-' for standard input); on failure prints why and gives
+/// the exit code.
+fn load(file: &str) -> Result<kubelife_engine::Config, ExitCode> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| {
+            eprintln!("kubelife: cannot read standard input: {e}");
+            ExitCode::from(2)
+        })?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| {
+            eprintln!("kubelife: cannot read {file}: {e}");
+            ExitCode::from(2)
+        })?
+    };
+    Scenario::from_json(&text).and_then(|s| s.resolve()).map_err(|e| {
+        eprintln!("kubelife: invalid scenario: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn export_command(args: &[String]) -> ExitCode {
+    use kubelife_engine::export::{export, Format};
+    let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+    let (file, format) = match args {
+        [file, flag, name] if flag == "--format" => (file, name),
+        [flag, name, file] if flag == "--format" => (file, name),
+        _ => {
+            eprintln!("kubelife: usage: kubelife export FILE --format {}", names.join("|"));
+            return ExitCode::from(2);
+        }
+    };
+    let Some(format) = Format::by_name(format) else {
+        eprintln!("kubelife: unknown format {format:?}; formats: {}", names.join(", "));
+        return ExitCode::from(2);
+    };
+    match load(file) {
+        Ok(cfg) => print(&export(&cfg, format).with_comments()),
+        Err(code) => code,
+    }
 }
 
 fn run_command(args: &[String]) -> ExitCode {
@@ -94,28 +143,9 @@ fn run_command(args: &[String]) -> ExitCode {
         eprintln!("kubelife: run needs a scenario file\n{USAGE}");
         return ExitCode::from(2);
     };
-    let text = if file == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            eprintln!("kubelife: cannot read standard input: {e}");
-            return ExitCode::from(2);
-        }
-        s
-    } else {
-        match std::fs::read_to_string(&file) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("kubelife: cannot read {file}: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    };
-    let cfg = match Scenario::from_json(&text).and_then(|s| s.resolve()) {
+    let cfg = match load(&file) {
         Ok(cfg) => cfg,
-        Err(e) => {
-            eprintln!("kubelife: invalid scenario: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     if let Some(n) = runs {
         let d = distribution(&cfg, n);

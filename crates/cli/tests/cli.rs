@@ -177,3 +177,27 @@ fn warnings_reach_both_outputs() {
     let (_, text, _) = kubelife(&["run", "-"], scenario);
     assert!(text.contains("warning: --pod-eviction-timeout has no effect"), "{text}");
 }
+
+#[test]
+fn export_prints_yaml_that_parses_back() {
+    let scenario = r#"{"version": "1.31", "kubelet": {"nodeStatusUpdateFrequency": "4s"},
+        "controllerManager": {"nodeMonitorGracePeriod": "20s"}, "apiServer": {"defaultUnreachableTolerationSeconds": 30},
+        "nodes": [{"name": "n"}]}"#;
+    let (code, out, err) = kubelife(&["export", "-", "--format", "kcm"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("--node-monitor-grace-period=20s"), "{out}");
+    let (_, out, _) = kubelife(&["export", "-", "--format", "kubelet"], scenario);
+    assert!(out.starts_with("# nodeStatusReportFrequency is written too"), "{out}");
+    assert!(
+        out.contains("nodeStatusUpdateFrequency: 4s") && out.contains("nodeStatusReportFrequency: 4s"),
+        "{out}"
+    );
+    for format in ["apiserver", "tolerations", "rke"] {
+        let (code, out, err) = kubelife(&["export", "-", "--format", format], scenario);
+        assert_eq!(code, 0, "{format}: {err}");
+        assert!(out.contains("30"), "{format}: {out}");
+    }
+    let (code, _, err) = kubelife(&["export", "-", "--format", "helm"], scenario);
+    assert_eq!(code, 2);
+    assert!(err.contains("kubelet, kcm, apiserver, tolerations, rke"), "{err}");
+}

@@ -21,6 +21,7 @@
 
 pub mod admission;
 pub mod api;
+pub mod export;
 pub mod kubelet;
 pub mod lease;
 pub mod node_lifecycle;
