@@ -49,6 +49,8 @@ pub struct Model {
     pub speed_exp: f64,
     /// Cluster size for the cost readout.
     pub cost_nodes: u32,
+    /// What the opening link could not apply, and why.
+    pub notices: Vec<String>,
 }
 
 /// Runs the engine for `settings`.
@@ -78,6 +80,7 @@ pub fn simulate(settings: Settings) -> Model {
         playing: false,
         speed_exp: 1.0,
         cost_nodes: 1000,
+        notices: Vec::new(),
         cfg: Rc::new(cfg),
     }
 }
@@ -100,6 +103,8 @@ pub enum Msg {
     Speed(f64),
     /// Cluster size of the cost readout.
     CostNodes(u32),
+    /// Dismiss the link notices.
+    DismissNotices,
 }
 
 impl Reducible for Model {
@@ -114,9 +119,15 @@ impl Reducible for Model {
                 if s == m.settings {
                     return self;
                 }
-                let keep = (m.t, m.playing, m.speed_exp, m.cost_nodes);
+                let keep = (
+                    m.t,
+                    m.playing,
+                    m.speed_exp,
+                    m.cost_nodes,
+                    std::mem::take(&mut m.notices),
+                );
                 m = simulate(s);
-                (m.t, m.playing, m.speed_exp, m.cost_nodes) = keep;
+                (m.t, m.playing, m.speed_exp, m.cost_nodes, m.notices) = keep;
                 m.t = m.t.min(m.cfg.duration);
             }
             Msg::Toggle => {
@@ -143,6 +154,7 @@ impl Reducible for Model {
             }
             Msg::Speed(e) => m.speed_exp = e.clamp(0.0, 3.0),
             Msg::CostNodes(n) => m.cost_nodes = n,
+            Msg::DismissNotices => m.notices.clear(),
         }
         Rc::new(m)
     }
@@ -170,7 +182,46 @@ fn reduced_motion() -> bool {
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(|| simulate(Settings::default()));
+    let model = use_reducer(|| {
+        // The page opens in the state its link describes; what the link could not apply is listed.
+        let query = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        let decoded = crate::link::decode(&query);
+        let mut m = simulate(decoded.settings);
+        m.t = decoded.playback.t.min(m.cfg.duration);
+        if let Some(e) = decoded.playback.speed_exp {
+            m.speed_exp = e;
+        }
+        m.notices = decoded.notices;
+        m
+    });
+    // Keep the address bar in step with the state (not on every playback frame), so a reload or a
+    // copied address loses nothing.
+    {
+        let settings = model.settings.clone();
+        let paused_at = (!model.playing).then_some(model.t);
+        let speed = model.speed_exp;
+        use_effect_with(
+            (settings, paused_at, (speed * 100.0) as i64),
+            move |(settings, paused_at, _)| {
+                let link = crate::link::encode(
+                    settings,
+                    crate::link::Playback {
+                        t: paused_at.unwrap_or(0),
+                        speed_exp: (speed != 1.0).then_some(speed),
+                    },
+                );
+                if let Some(w) = web_sys::window() {
+                    if let Ok(h) = w.history() {
+                        let path = w.location().pathname().unwrap_or_default();
+                        let _ =
+                            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?{link}")));
+                    }
+                }
+            },
+        );
+    }
     // Playback clock.
     {
         let model = model.clone();
@@ -417,6 +468,43 @@ pub fn app() -> Html {
         }
     };
 
+    let share = {
+        let link = crate::link::encode(
+            &m.settings,
+            crate::link::Playback {
+                t: m.t,
+                speed_exp: (m.speed_exp != 1.0).then_some(m.speed_exp),
+            },
+        );
+        let url = web_sys::window()
+            .map(|w| {
+                let l = w.location();
+                format!(
+                    "{}{}?{link}",
+                    l.origin().unwrap_or_default(),
+                    l.pathname().unwrap_or_default()
+                )
+            })
+            .unwrap_or_default();
+        let copy = {
+            let url = url.clone();
+            Callback::from(move |_| {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.navigator().clipboard().write_text(&url);
+                }
+            })
+        };
+        html! {
+            <span class="share">
+                <input readonly=true value={url} aria-label="share link" data-testid="share-link" size="28" />
+                <button onclick={copy}>{"Copy link"}</button>
+            </span>
+        }
+    };
+    let dismiss = {
+        let model = model.clone();
+        Callback::from(move |_| model.dispatch(Msg::DismissNotices))
+    };
     let seek = {
         let model = model.clone();
         Callback::from(move |t: Millis| model.dispatch(Msg::Seek(t)))
@@ -432,9 +520,16 @@ pub fn app() -> Html {
             <header class="top">
                 <h1>{"kubelife"}</h1>
                 <p class="tagline">{"My node died: when will my pods move, and why?"}</p>
-                {version_picker}{preset_picker}
+                {version_picker}{preset_picker}{share}
             </header>
             if let Some(e) = &m.error { <div class="error-banner" role="alert">{e.clone()}</div> }
+            if !m.notices.is_empty() {
+                <div class="error-banner" role="status" data-testid="link-notices">
+                    <strong>{"This link had parts that could not be applied; the rest is shown."}</strong>
+                    <ul>{ for m.notices.iter().map(|n| html!{ <li>{n.clone()}</li> }) }</ul>
+                    <button onclick={dismiss}>{"Dismiss"}</button>
+                </div>
+            }
             <main>
                 <aside class="controls" aria-label="controls">
                     { for Group::ALL.iter().map(|&g| html! {

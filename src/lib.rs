@@ -7,5 +7,6 @@ pub mod app;
 pub mod components;
 pub mod explain;
 pub mod knobs;
+pub mod link;
 pub mod replay;
 pub mod settings;

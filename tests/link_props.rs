@@ -1,0 +1,109 @@
+//! Share links, checked over random states: encoding then decoding gives the same settings (and
+//! so the same scenario), and decoding any text never panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use kubelife::knobs::{Unit, KNOBS};
+use kubelife::link::{decode, encode, Playback};
+use kubelife::settings::{Fault, Settings};
+use kubelife_engine::scenario::ActionKind;
+use proptest::prelude::*;
+
+fn settings() -> impl Strategy<Value = (Settings, Playback)> {
+    (
+        (
+            12u32..=35,
+            any::<u64>(),
+            1u32..=50,
+            1u32..=3,
+            0u32..=30,
+            0u32..=10,
+            60u32..=3600,
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (0u32..50, 0usize..3, 0u32..=3600, proptest::option::of(0u32..=3600)),
+        proptest::collection::vec((0usize..KNOBS.len(), 0.0f64..1.0), 0..6),
+        (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
+    )
+        .prop_map(
+            |(
+                (minor, seed, nodes, zones, web, db, duration, tm, tbe),
+                (node, kind, at, recover),
+                knobs,
+                (t, speed),
+            )| {
+                let kind = [
+                    ActionKind::NodeCrash,
+                    ActionKind::KubeletStop,
+                    ActionKind::NetworkPartition,
+                ][kind];
+                let mut s = Settings {
+                    minor,
+                    seed,
+                    nodes,
+                    zones,
+                    web_replicas: web,
+                    db_replicas: db,
+                    duration_seconds: duration,
+                    enable_taint_manager: tm,
+                    taint_based_evictions: tbe,
+                    fault: Fault {
+                        node: node % nodes,
+                        kind,
+                        at_seconds: at,
+                        recover_at_seconds: recover.map(|r| r.max(at)),
+                    },
+                    ..Settings::default()
+                };
+                for (i, x) in knobs {
+                    let k = &KNOBS[i];
+                    if !k.available(minor) {
+                        continue;
+                    }
+                    let raw = k.min + (k.max - k.min) * x;
+                    // Values a control can hold: whole milliseconds, whole counts, any rate or fraction.
+                    let v = match k.unit {
+                        Unit::Seconds => (raw * 1000.0).round() / 1000.0,
+                        Unit::Count => raw.round(),
+                        Unit::Rate | Unit::Fraction => raw,
+                    };
+                    s.overrides.insert(k.flag.to_string(), v.clamp(k.min, k.max));
+                }
+                (
+                    s,
+                    Playback {
+                        t,
+                        speed_exp: speed.map(|n| f64::from(n).log10()),
+                    },
+                )
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn encoding_then_decoding_gives_the_same_state((s, p) in settings()) {
+        let q = encode(&s, p);
+        let d = decode(&q);
+        prop_assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+        prop_assert_eq!(&d.settings, &s);
+        prop_assert_eq!(d.settings.scenario(), s.scenario());
+        prop_assert_eq!(d.playback, p);
+    }
+
+    #[test]
+    fn decoding_any_text_never_panics(q in "\\PC{0,300}") {
+        let _ = decode(&q);
+    }
+
+    #[test]
+    fn decoding_mangled_links_never_panics((s, p) in settings(), cut in 0usize..400, junk in "[=&%:a-zA-Z0-9.-]{0,24}") {
+        let q = encode(&s, p);
+        let cut = cut.min(q.len());
+        let d = decode(&format!("{}{}{}", &q[..cut], junk, &q[cut..]));
+        // Whatever survives still resolves to a runnable scenario.
+        prop_assert!(d.settings.resolve().0.nodes.len() >= 1);
+    }
+}
