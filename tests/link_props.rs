@@ -104,6 +104,6 @@ proptest! {
         let cut = cut.min(q.len());
         let d = decode(&format!("{}{}{}", &q[..cut], junk, &q[cut..]));
         // Whatever survives still resolves to a runnable scenario.
-        prop_assert!(d.settings.resolve().0.nodes.len() >= 1);
+        prop_assert!(!d.settings.resolve().0.nodes.is_empty());
     }
 }
