@@ -9,13 +9,14 @@ use crate::components::slider::Slider;
 use crate::components::timeline::Timeline;
 use crate::explain::{breakdown, milestone_text, milestones, tuning_warnings};
 use crate::knobs::{Group, KNOBS};
+use crate::link::Display;
 use crate::replay::{at, lanes, next_event_after, Lane};
 use crate::settings::Settings;
 use kubelife_engine::presets::presets;
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::version::{NEWEST_MINOR, OLDEST_MINOR};
-use kubelife_engine::{run, Config, Millis, Outcome, RunOptions};
+use kubelife_engine::{distribution, run, Config, Distribution, Millis, Outcome, RunOptions};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -51,7 +52,40 @@ pub struct Model {
     pub cost_nodes: u32,
     /// What the opening link could not apply, and why.
     pub notices: Vec<String>,
+    /// The compare side B, when comparing.
+    pub b: Option<Rc<Side>>,
+    /// Layout (full page or embed, panels shown).
+    pub display: Display,
+    /// Milestones over 200 seeds for A (and B), once asked for.
+    pub spreads: Option<Rc<(Distribution, Option<Distribution>)>>,
 }
+
+/// One side of a comparison, derived from its settings by one engine run.
+#[derive(Clone, PartialEq)]
+pub struct Side {
+    /// What the user set for this side.
+    pub settings: Settings,
+    /// The resolved configuration.
+    pub cfg: Rc<Config>,
+    /// The run.
+    pub outcome: Rc<Outcome>,
+    /// The timeline's lanes.
+    pub lanes: Rc<Vec<Lane>>,
+}
+
+/// Runs the engine for one compare side.
+pub fn simulate_side(settings: Settings) -> Side {
+    let m = simulate(settings);
+    Side {
+        settings: m.settings,
+        cfg: m.cfg,
+        outcome: m.outcome,
+        lanes: m.lanes,
+    }
+}
+
+/// How many seeds the distribution view runs.
+pub const SPREAD_RUNS: u32 = 200;
 
 /// Runs the engine for `settings`.
 pub fn simulate(settings: Settings) -> Model {
@@ -81,6 +115,9 @@ pub fn simulate(settings: Settings) -> Model {
         speed_exp: 1.0,
         cost_nodes: 1000,
         notices: Vec::new(),
+        b: None,
+        display: Display::default(),
+        spreads: None,
         cfg: Rc::new(cfg),
     }
 }
@@ -105,6 +142,18 @@ pub enum Msg {
     CostNodes(u32),
     /// Dismiss the link notices.
     DismissNotices,
+    /// Change side B's settings.
+    SettingsB(Box<dyn FnOnce(&mut Settings)>),
+    /// Turn compare mode on (B starts as a copy of A) or off.
+    Compare(bool),
+    /// Make B a copy of A.
+    CopyAToB,
+    /// Exchange A and B.
+    Swap,
+    /// The classic comparison: A on 1.12's legacy path, B on the newest version, same cluster and fault.
+    Classic,
+    /// Run the distribution view's seeds.
+    RunSpreads,
 }
 
 impl Reducible for Model {
@@ -119,16 +168,15 @@ impl Reducible for Model {
                 if s == m.settings {
                     return self;
                 }
-                let keep = (
-                    m.t,
-                    m.playing,
-                    m.speed_exp,
-                    m.cost_nodes,
-                    std::mem::take(&mut m.notices),
-                );
-                m = simulate(s);
-                (m.t, m.playing, m.speed_exp, m.cost_nodes, m.notices) = keep;
-                m.t = m.t.min(m.cfg.duration);
+                let mut fresh = simulate(s);
+                fresh.t = m.t.min(fresh.cfg.duration);
+                fresh.playing = m.playing;
+                fresh.speed_exp = m.speed_exp;
+                fresh.cost_nodes = m.cost_nodes;
+                fresh.notices = std::mem::take(&mut m.notices);
+                fresh.b = m.b.take();
+                fresh.display = std::mem::take(&mut m.display);
+                m = fresh;
             }
             Msg::Toggle => {
                 if !m.playing && m.t >= m.cfg.duration {
@@ -155,6 +203,57 @@ impl Reducible for Model {
             Msg::Speed(e) => m.speed_exp = e.clamp(0.0, 3.0),
             Msg::CostNodes(n) => m.cost_nodes = n,
             Msg::DismissNotices => m.notices.clear(),
+            Msg::SettingsB(f) => {
+                let mut b = m.b.as_ref().map_or_else(|| m.settings.clone(), |b| b.settings.clone());
+                f(&mut b);
+                m.b = Some(Rc::new(simulate_side(b)));
+                m.spreads = None;
+            }
+            Msg::Compare(on) => {
+                m.b = on.then(|| Rc::new(simulate_side(m.settings.clone())));
+                m.spreads = None;
+            }
+            Msg::CopyAToB => {
+                m.b = Some(Rc::new(simulate_side(m.settings.clone())));
+                m.spreads = None;
+            }
+            Msg::Swap => {
+                if let Some(b) = m.b.take() {
+                    let a = m.settings.clone();
+                    let mut fresh = simulate(b.settings.clone());
+                    fresh.t = m.t.min(fresh.cfg.duration);
+                    fresh.speed_exp = m.speed_exp;
+                    fresh.cost_nodes = m.cost_nodes;
+                    fresh.display = std::mem::take(&mut m.display);
+                    fresh.b = Some(Rc::new(simulate_side(a)));
+                    m = fresh;
+                }
+            }
+            Msg::Classic => {
+                let base = Settings {
+                    overrides: Default::default(),
+                    enable_taint_manager: true,
+                    taint_based_evictions: true,
+                    ..m.settings.clone()
+                };
+                let mut fresh = simulate(Settings {
+                    minor: 12,
+                    ..base.clone()
+                });
+                fresh.speed_exp = m.speed_exp;
+                fresh.cost_nodes = m.cost_nodes;
+                fresh.display = std::mem::take(&mut m.display);
+                fresh.b = Some(Rc::new(simulate_side(Settings {
+                    minor: NEWEST_MINOR,
+                    ..base
+                })));
+                m = fresh;
+            }
+            Msg::RunSpreads => {
+                let a = distribution(&m.cfg, SPREAD_RUNS);
+                let b = m.b.as_ref().map(|b| distribution(&b.cfg, SPREAD_RUNS));
+                m.spreads = Some(Rc::new((a, b)));
+            }
         }
         Rc::new(m)
     }
@@ -168,6 +267,11 @@ fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
+fn seek_cb(model: &UseReducerHandle<Model>) -> Callback<Millis> {
+    let model = model.clone();
+    Callback::from(move |t: Millis| model.dispatch(Msg::Seek(t)))
+}
+
 fn set(model: &UseReducerHandle<Model>, f: impl FnOnce(&mut Settings) + 'static) {
     model.dispatch(Msg::Settings(Box::new(f)));
 }
@@ -177,6 +281,24 @@ fn reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
+}
+
+/// The link of the current state, with the playhead at `t`.
+fn current_link(m: &Model, t: Millis) -> String {
+    let playback = crate::link::Playback {
+        t,
+        speed_exp: (m.speed_exp != 1.0).then_some(m.speed_exp),
+    };
+    crate::link::encode_all(&m.settings, m.b.as_ref().map(|b| &b.settings), playback, &m.display)
+}
+
+/// An `<iframe>` snippet that embeds the current state, resizing itself to its content.
+pub fn embed_code(page: &str, query: &str) -> String {
+    let escape = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    let src = escape(&format!("{page}?{query}"));
+    format!(
+        "<iframe src=\"{src}\" title=\"kubelife playground\" style=\"width:100%;border:0\" height=\"600\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"kubelife:height\")for(const f of document.querySelectorAll(\"iframe\"))if(f.contentWindow===e.source)f.height=e.data.height}})</script>"
+    )
 }
 
 /// The page.
@@ -194,33 +316,44 @@ pub fn app() -> Html {
             m.speed_exp = e;
         }
         m.notices = decoded.notices;
+        m.b = decoded.b.map(|b| Rc::new(simulate_side(b)));
+        m.playing = decoded.display.autoplay;
+        m.display = decoded.display;
         m
     });
     // Keep the address bar in step with the state (not on every playback frame), so a reload or a
     // copied address loses nothing.
     {
-        let settings = model.settings.clone();
-        let paused_at = (!model.playing).then_some(model.t);
-        let speed = model.speed_exp;
-        use_effect_with(
-            (settings, paused_at, (speed * 100.0) as i64),
-            move |(settings, paused_at, _)| {
-                let link = crate::link::encode(
-                    settings,
-                    crate::link::Playback {
-                        t: paused_at.unwrap_or(0),
-                        speed_exp: (speed != 1.0).then_some(speed),
-                    },
-                );
-                if let Some(w) = web_sys::window() {
-                    if let Ok(h) = w.history() {
-                        let path = w.location().pathname().unwrap_or_default();
-                        let _ =
-                            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?{link}")));
-                    }
+        let link = current_link(&model, if model.playing { 0 } else { model.t });
+        use_effect_with(link, move |link| {
+            if let Some(w) = web_sys::window() {
+                if let Ok(h) = w.history() {
+                    let path = w.location().pathname().unwrap_or_default();
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?{link}")));
                 }
-            },
-        );
+            }
+        });
+    }
+    // Inside an iframe, tell the parent page how tall the content is, whenever that changes.
+    {
+        let last = use_mut_ref(|| 0i32);
+        use_effect(move || {
+            let Some(w) = web_sys::window() else { return };
+            let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
+            let height = w
+                .document()
+                .and_then(|d| d.document_element())
+                .map_or(0, |e| e.scroll_height());
+            if framed && height != *last.borrow() {
+                *last.borrow_mut() = height;
+                let msg = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kubelife:height".into());
+                let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+                if let Ok(Some(parent)) = w.parent() {
+                    let _ = parent.post_message(&msg, "*");
+                }
+            }
+        });
     }
     // Playback clock.
     {
@@ -469,41 +602,147 @@ pub fn app() -> Html {
     };
 
     let share = {
-        let link = crate::link::encode(
-            &m.settings,
-            crate::link::Playback {
-                t: m.t,
-                speed_exp: (m.speed_exp != 1.0).then_some(m.speed_exp),
-            },
-        );
-        let url = web_sys::window()
+        let page = web_sys::window()
             .map(|w| {
                 let l = w.location();
-                format!(
-                    "{}{}?{link}",
-                    l.origin().unwrap_or_default(),
-                    l.pathname().unwrap_or_default()
-                )
+                format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
             })
             .unwrap_or_default();
-        let copy = {
-            let url = url.clone();
+        let url = format!("{page}?{}", current_link(m, m.t));
+        let views: Vec<String> = if m.b.is_some() {
+            vec!["timeline".into(), "breakdown".into(), "compare".into()]
+        } else {
+            vec!["timeline".into(), "cluster".into(), "breakdown".into()]
+        };
+        let embed_display = Display {
+            embed: true,
+            views,
+            autoplay: false,
+            controls: vec![
+                "node-monitor-grace-period".into(),
+                "default-unreachable-toleration-seconds".into(),
+            ],
+        };
+        let embed_query = crate::link::encode_all(
+            &m.settings,
+            m.b.as_ref().map(|b| &b.settings),
+            crate::link::Playback::default(),
+            &embed_display,
+        );
+        let snippet = embed_code(&page, &embed_query);
+        let clip = |text: String| {
             Callback::from(move |_| {
                 if let Some(w) = web_sys::window() {
-                    let _ = w.navigator().clipboard().write_text(&url);
+                    let _ = w.navigator().clipboard().write_text(&text);
                 }
             })
         };
         html! {
             <span class="share">
-                <input readonly=true value={url} aria-label="share link" data-testid="share-link" size="28" />
-                <button onclick={copy}>{"Copy link"}</button>
+                <input readonly=true value={url.clone()} aria-label="share link" data-testid="share-link" size="28" />
+                <button onclick={clip(url)}>{"Copy link"}</button>
+                <button onclick={clip(snippet.clone())} data-snippet={snippet.clone()}>{"Copy embed code"}</button>
             </span>
         }
     };
     let dismiss = {
         let model = model.clone();
         Callback::from(move |_| model.dispatch(Msg::DismissNotices))
+    };
+    let compare_section = {
+        let on_compare = {
+            let model = model.clone();
+            let on = m.b.is_none();
+            Callback::from(move |_| model.dispatch(Msg::Compare(on)))
+        };
+        let classic = {
+            let model = model.clone();
+            Callback::from(move |_| model.dispatch(Msg::Classic))
+        };
+        let body = m.b.as_ref().map(|b| {
+            let bm = b.settings.minor;
+            let copy_ab = {
+                let model = model.clone();
+                Callback::from(move |_| model.dispatch(Msg::CopyAToB))
+            };
+            let swap = {
+                let model = model.clone();
+                Callback::from(move |_| model.dispatch(Msg::Swap))
+            };
+            let spreads = {
+                let model = model.clone();
+                Callback::from(move |_| model.dispatch(Msg::RunSpreads))
+            };
+            let b_version = {
+                let model = model.clone();
+                Callback::from(move |e: Event| {
+                    if let Ok(v) = select_value(&e).parse::<u32>() {
+                        model.dispatch(Msg::SettingsB(Box::new(move |s| s.minor = v)));
+                    }
+                })
+            };
+            let b_preset = {
+                let model = model.clone();
+                Callback::from(move |e: Event| {
+                    if let Some(p) = kubelife_engine::presets::preset(&select_value(&e)) {
+                        model.dispatch(Msg::SettingsB(Box::new(move |s| *s = s.from_preset(&p.scenario))));
+                    }
+                })
+            };
+            let b_knobs = ["node-status-update-frequency", "node-monitor-period", "node-monitor-grace-period", "default-unreachable-toleration-seconds"];
+            html! {
+                <div class="compare-body">
+                    <div class="compare-controls">
+                        <label class="picker">{"B: Kubernetes "}
+                            <select aria-label="B Kubernetes version" onchange={b_version}>
+                            { for (OLDEST_MINOR..=NEWEST_MINOR).rev().map(|v| html!{ <option value={v.to_string()} selected={v == bm}>{format!("1.{v}")}</option> }) }
+                            </select>
+                        </label>
+                        <label class="picker">{"B preset "}
+                            <select aria-label="B preset" onchange={b_preset}>
+                                <option value="" selected=true>{"choose…"}</option>
+                                { for presets().iter().map(|p| html!{ <option value={p.name}>{p.name}</option> }) }
+                            </select>
+                        </label>
+                        <button onclick={copy_ab}>{"copy A to B"}</button>
+                        <button onclick={swap}>{"swap"}</button>
+                        <div class="b-knobs">
+                        { for b_knobs.iter().filter_map(|f| crate::knobs::knob(f)).map(|k| {
+                            let flag = k.flag;
+                            let disabled = (!k.available(bm)).then(|| AttrValue::from(format!("Not in 1.{bm}: {}", k.missing)));
+                            let onchange = { let model = model.clone(); Callback::from(move |v: f64| model.dispatch(Msg::SettingsB(Box::new(move |s| s.set(flag, v))))) };
+                            let onreset = { let model = model.clone(); Callback::from(move |_| model.dispatch(Msg::SettingsB(Box::new(move |s| { s.overrides.remove(flag); })))) };
+                            html! {
+                                <Slider flag={format!("b-{flag}")} field={format!("B {}", k.field)} help={k.help} unit={k.unit} value={b.settings.value(flag, &b.cfg)}
+                                    default={b.settings.default_of(flag)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
+                            }
+                        }) }
+                        </div>
+                    </div>
+                    <crate::components::compare::Deltas a={m.outcome.clone()} a_cfg={m.cfg.clone()} b={b.outcome.clone()} b_cfg={b.cfg.clone()} nodes={m.cost_nodes} />
+                    <h3>{format!("A (Kubernetes 1.{minor})")}</h3>
+                    <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration.max(b.cfg.duration)} now={m.t} onseek={seek_cb(&model)} />
+                    <h3>{format!("B (Kubernetes 1.{bm})")}</h3>
+                    <Timeline lanes={b.lanes.clone()} duration={m.cfg.duration.max(b.cfg.duration)} now={m.t} onseek={seek_cb(&model)} />
+                    <h3>{"Over 200 seeds"}</h3>
+                    if let Some(sp) = &m.spreads {
+                        <crate::components::compare::Histogram title="time to Unknown" a={sp.0.milestones[0].clone()} b={sp.1.as_ref().map(|d| d.milestones[0].clone())} />
+                        <crate::components::compare::Histogram title="time to the first replacement Ready" a={sp.0.milestones[5].clone()} b={sp.1.as_ref().map(|d| d.milestones[5].clone())} />
+                    } else {
+                        <button onclick={spreads}>{"run 200 seeds"}</button>
+                    }
+                </div>
+            }
+        });
+        html! {
+            <section class="compare" aria-label="compare">
+                <div class="compare-head">
+                    <button onclick={on_compare} aria-pressed={m.b.is_some().to_string()}>{ if m.b.is_some() { "stop comparing" } else { "compare with B" } }</button>
+                    <button onclick={classic}>{"1.12 legacy vs newest"}</button>
+                </div>
+                { body.unwrap_or_default() }
+            </section>
+        }
     };
     let seek = {
         let model = model.clone();
@@ -515,13 +754,16 @@ pub fn app() -> Html {
     };
     let taint_manager_ok = minor <= 26;
     let tbe_ok = (13..=17).contains(&minor);
-    html! {
-        <div class={classes!("app", reduced_motion().then_some("reduced-motion"))}>
-            <header class="top">
-                <h1>{"kubelife"}</h1>
-                <p class="tagline">{"My node died: when will my pods move, and why?"}</p>
-                {version_picker}{preset_picker}{share}
-            </header>
+    let milestones_html = html! {
+        <div class="milestones" aria-label="milestones from the fault">
+            <div class="milestone"><span>{"node Unknown"}</span><strong data-testid="milestone-unknown">{milestone_text(ms.unknown)}</strong></div>
+            <div class="milestone"><span>{"NoExecute taint"}</span><strong data-testid="milestone-taint">{milestone_text(ms.taint)}</strong></div>
+            <div class="milestone"><span>{"first eviction"}</span><strong data-testid="milestone-eviction">{milestone_text(ms.eviction)}</strong></div>
+            <div class="milestone"><span>{"replacement Ready"}</span><strong data-testid="milestone-replacement">{milestone_text(ms.replacement)}</strong></div>
+        </div>
+    };
+    let notices_html = html! {
+        <>
             if let Some(e) = &m.error { <div class="error-banner" role="alert">{e.clone()}</div> }
             if !m.notices.is_empty() {
                 <div class="error-banner" role="status" data-testid="link-notices">
@@ -530,6 +772,51 @@ pub fn app() -> Html {
                     <button onclick={dismiss}>{"Dismiss"}</button>
                 </div>
             }
+        </>
+    };
+    let d = &m.display;
+    let cluster_html =
+        html! { <Cluster view={view} now={m.t} grace={m.cfg.controller_manager.node_monitor_grace_period} /> };
+    let timeline_html =
+        html! { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={seek.clone()} /> };
+    let breakdown_html =
+        html! { <><h2>{"Where does the time go?"}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></> };
+    if d.embed {
+        // Embed: no header or side panels; the panels and sliders the link asks for.
+        let controls: Vec<&crate::knobs::Knob> = d.controls.iter().filter_map(|c| crate::knobs::knob(c)).collect();
+        return html! {
+            <div class={classes!("app", "embed", reduced_motion().then_some("reduced-motion"))}>
+                {notices_html}
+                {milestones_html}
+                {transport}
+                if !controls.is_empty() {
+                    <div class="embed-controls">
+                    { for controls.into_iter().map(|k| {
+                        let flag = k.flag;
+                        let disabled = (!k.available(minor)).then(|| AttrValue::from(format!("Not in 1.{minor}: {}", k.missing)));
+                        let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
+                        let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
+                        html! { <Slider flag={flag} field={k.field} help={k.help} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
+                            default={m.settings.default_of(flag)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} /> }
+                    }) }
+                    </div>
+                }
+                if d.shows("cluster") { {cluster_html} }
+                if d.shows("timeline") { {timeline_html} }
+                if d.shows("breakdown") { {breakdown_html} }
+                if d.shows("compare") && m.b.is_some() { {compare_section} }
+                <p class="embed-credit"><a href={format!("./?{}", current_link(m, m.t).replace("embed=1", "embed=0"))} target="_blank" rel="noopener">{"open in kubelife"}</a></p>
+            </div>
+        };
+    }
+    html! {
+        <div class={classes!("app", reduced_motion().then_some("reduced-motion"))}>
+            <header class="top">
+                <h1>{"kubelife"}</h1>
+                <p class="tagline">{"My node died: when will my pods move, and why?"}</p>
+                {version_picker}{preset_picker}{share}
+            </header>
+            {notices_html}
             <main>
                 <aside class="controls" aria-label="controls">
                     { for Group::ALL.iter().map(|&g| html! {
@@ -554,23 +841,21 @@ pub fn app() -> Html {
                     {fault_panel}
                 </aside>
                 <section class="stage">
-                    <div class="milestones" aria-label="milestones from the fault">
-                        <div class="milestone"><span>{"node Unknown"}</span><strong data-testid="milestone-unknown">{milestone_text(ms.unknown)}</strong></div>
-                        <div class="milestone"><span>{"NoExecute taint"}</span><strong data-testid="milestone-taint">{milestone_text(ms.taint)}</strong></div>
-                        <div class="milestone"><span>{"first eviction"}</span><strong data-testid="milestone-eviction">{milestone_text(ms.eviction)}</strong></div>
-                        <div class="milestone"><span>{"replacement Ready"}</span><strong data-testid="milestone-replacement">{milestone_text(ms.replacement)}</strong></div>
-                    </div>
+                    {milestones_html}
                     {transport}
-                    <Cluster view={view} now={m.t} grace={m.cfg.controller_manager.node_monitor_grace_period} />
-                    <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={seek.clone()} />
-                    <h2>{"Where does the time go?"}</h2>
-                    <Breakdown segments={breakdown(&m.outcome, &m.cfg)} />
+                    if d.shows("cluster") { {cluster_html} }
+                    if d.shows("timeline") { {timeline_html} }
+                    if d.shows("breakdown") { {breakdown_html} }
+                    <h2>{"Compare"}</h2>
+                    {compare_section}
                     if !warnings.is_empty() {
                         <h2>{"Warnings"}</h2>
                         <ul class="warnings" role="status">{ for warnings.iter().map(|w| html!{ <li>{w.clone()}</li> }) }</ul>
                     }
                     <h2>{"Control-plane cost"}</h2>
                     <Cost cfg={m.cfg.clone()} defaults={m.defaults.clone()} nodes={m.cost_nodes} onnodes={on_cost} />
+                    <h2>{"Apply this to a cluster"}</h2>
+                    <crate::components::export::ExportPanel cfg={m.cfg.clone()} />
                     <h2>{"Events"}</h2>
                     <EventLog outcome={m.outcome.clone()} now={m.t} onseek={seek} />
                 </section>

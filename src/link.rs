@@ -23,13 +23,40 @@ pub struct Playback {
     pub speed_exp: Option<f64>,
 }
 
+/// The panels a page (or an embed) shows.
+pub const VIEWS: [&str; 4] = ["timeline", "cluster", "breakdown", "compare"];
+
+/// How the page is laid out: the full playground, or an embed showing chosen panels.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Display {
+    /// `embed=1`: no header or side panels.
+    pub embed: bool,
+    /// `view=`: the panels to show (empty: all).
+    pub views: Vec<String>,
+    /// `autoplay=1`: start playing at once.
+    pub autoplay: bool,
+    /// `controls=`: the sliders an embed exposes, by flag name.
+    pub controls: Vec<String>,
+}
+
+impl Display {
+    /// Whether a panel is shown.
+    pub fn shows(&self, view: &str) -> bool {
+        self.views.is_empty() || self.views.iter().any(|v| v == view)
+    }
+}
+
 /// What a link decodes to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decoded {
     /// The settings, with every usable parameter applied.
     pub settings: Settings,
+    /// The compare side B, when the link has one (`b.`-prefixed parameters).
+    pub b: Option<Settings>,
     /// Playback position and speed.
     pub playback: Playback,
+    /// Layout.
+    pub display: Display,
     /// What was ignored, and why.
     pub notices: Vec<String>,
 }
@@ -88,9 +115,46 @@ fn knob_text(unit: Unit, v: f64) -> String {
 
 /// The query string (without `?`) for these settings and playback.
 pub fn encode(s: &Settings, playback: Playback) -> String {
-    let d = Settings::default();
+    encode_all(s, None, playback, &Display::default())
+}
+
+/// The query string for the whole state: side A, the compare side B, playback and layout.
+pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, display: &Display) -> String {
     let mut pairs: Vec<(String, String)> = vec![("v".into(), FORMAT.to_string())];
-    let mut put = |k: &str, v: String| pairs.push((k.to_string(), v));
+    settings_pairs(s, "", &mut pairs);
+    if let Some(b) = b {
+        pairs.push(("b".into(), "1".into()));
+        settings_pairs(b, "b.", &mut pairs);
+    }
+    if playback.t != 0 {
+        pairs.push(("t".into(), format_go_duration(playback.t)));
+    }
+    if let Some(e) = playback.speed_exp {
+        pairs.push(("speed".into(), format!("{}", 10f64.powf(e).round())));
+    }
+    if display.embed {
+        pairs.push(("embed".into(), "1".into()));
+    }
+    if !display.views.is_empty() {
+        pairs.push(("view".into(), display.views.join(",")));
+    }
+    if display.autoplay {
+        pairs.push(("autoplay".into(), "1".into()));
+    }
+    if !display.controls.is_empty() {
+        pairs.push(("controls".into(), display.controls.join(",")));
+    }
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode_component(k), encode_component(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// One side's parameters: only what differs from the default settings.
+fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>) {
+    let d = Settings::default();
+    let mut put = |k: &str, v: String| pairs.push((format!("{prefix}{k}"), v));
     if s.minor != d.minor {
         put("k", format!("1.{}", s.minor));
     }
@@ -130,42 +194,93 @@ pub fn encode(s: &Settings, playback: Playback) -> String {
             put(k.flag, knob_text(k.unit, v));
         }
     }
-    if playback.t != 0 {
-        put("t", format_go_duration(playback.t));
-    }
-    if let Some(e) = playback.speed_exp {
-        put("speed", format!("{}", 10f64.powf(e).round()));
-    }
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", encode_component(k), encode_component(v)))
-        .collect::<Vec<_>>()
-        .join("&")
 }
 
 /// Reads a query string (with or without `?`). Never fails.
 pub fn decode(query: &str) -> Decoded {
-    let mut s = Settings::default();
     let mut playback = Playback::default();
+    let mut display = Display::default();
     let mut notices = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);
-    let mut pairs: Vec<(String, String)> = Vec::new();
+    let (mut a_pairs, mut b_pairs, mut has_b) = (Vec::new(), Vec::new(), false);
     for part in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        match (decode_component(k), decode_component(v)) {
-            (Some(k), Some(v)) => pairs.push((k, v)),
-            _ => notices.push(format!("ignored {:?}: not valid URL encoding", truncate(part))),
+        let (Some(k), Some(v)) = (decode_component(k), decode_component(v)) else {
+            notices.push(format!("ignored {:?}: not valid URL encoding", truncate(part)));
+            continue;
+        };
+        let bad = |why: &str| format!("ignored {k}={}: {why}", truncate(&v));
+        let on = matches!(v.as_str(), "1" | "true");
+        match k.as_str() {
+            "v" => match v.parse::<u32>() {
+                Ok(f) if f <= FORMAT => {}
+                Ok(f) => notices.push(format!("this link was made by a newer kubelife (link format {f}; this page reads format {FORMAT}): what this page understands is applied, the rest is listed here")),
+                Err(_) => notices.push(bad("not a link format number")),
+            },
+            "t" => match parse_go_duration(&v).ok().filter(|t| (0..=3_600_000).contains(t)) {
+                Some(t) => playback.t = t,
+                None => notices.push(bad("not a Go duration between 0s and 1h0m0s")),
+            },
+            "speed" => match v.parse::<f64>().ok().filter(|x| (1.0..=1000.0).contains(x)) {
+                Some(x) => playback.speed_exp = Some(x.log10()),
+                None => notices.push(bad("not a speed between 1 and 1000")),
+            },
+            "embed" => display.embed = on,
+            "autoplay" => display.autoplay = on,
+            "b" => has_b = on,
+            "view" => {
+                for view in v.split(',').filter(|x| !x.is_empty()) {
+                    if VIEWS.contains(&view) {
+                        display.views.push(view.to_string());
+                    } else {
+                        notices.push(format!("ignored view {:?}: the views are {}", truncate(view), VIEWS.join(", ")));
+                    }
+                }
+            }
+            "controls" => {
+                for c in v.split(',').filter(|x| !x.is_empty()) {
+                    if knob(c).is_some() {
+                        display.controls.push(c.to_string());
+                    } else {
+                        notices.push(format!("ignored control {:?}: not a slider name", truncate(c)));
+                    }
+                }
+            }
+            _ => match k.strip_prefix("b.") {
+                Some(rest) => b_pairs.push((rest.to_string(), v)),
+                None => a_pairs.push((k, v)),
+            },
+        }
+    }
+    let settings = decode_settings(&a_pairs, "", &mut notices);
+    let b = (has_b || !b_pairs.is_empty()).then(|| decode_settings(&b_pairs, "b.", &mut notices));
+    Decoded {
+        settings,
+        b,
+        playback,
+        display,
+        notices,
+    }
+}
+
+/// Applies one side's parameters to the default settings (or to a preset's, with `preset=`).
+fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<String>) -> Settings {
+    let mut s = Settings::default();
+    if let Some((_, name)) = pairs.iter().find(|(k, _)| k == "preset") {
+        match kubelife_engine::presets::preset(name) {
+            Some(p) => s = s.from_preset(&p.scenario),
+            None => notices.push(format!("ignored {prefix}preset={}: no such preset", truncate(name))),
         }
     }
     // Read the version first: knobs' availability depends on it.
     if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "k") {
         match kubelife_engine::Version::parse(v) {
             Ok(version) => s.minor = version.minor,
-            Err(e) => notices.push(format!("ignored k={}: {e}", truncate(v))),
+            Err(e) => notices.push(format!("ignored {prefix}k={}: {e}", truncate(v))),
         }
     }
-    for (k, v) in &pairs {
-        let bad = |why: &str| format!("ignored {k}={}: {why}", truncate(v));
+    for (k, v) in pairs {
+        let bad = |why: &str| format!("ignored {prefix}{k}={}: {why}", truncate(v));
         let number = |min: u64, max: u64| -> Result<u64, String> {
             match v.parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
@@ -174,12 +289,7 @@ pub fn decode(query: &str) -> Decoded {
             }
         };
         let result: Result<(), String> = match k.as_str() {
-            "k" => Ok(()),
-            "v" => match v.parse::<u32>() {
-                Ok(f) if f <= FORMAT => Ok(()),
-                Ok(f) => Err(format!("this link was made by a newer kubelife (link format {f}; this page reads format {FORMAT}): what this page understands is applied, the rest is listed here")),
-                Err(_) => Err(bad("not a link format number")),
-            },
+            "k" | "preset" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
             "nodes" => number(1, 50).map(|n| s.nodes = n as u32),
             "zones" => number(1, 3).map(|n| s.zones = n as u32),
@@ -187,17 +297,34 @@ pub fn decode(query: &str) -> Decoded {
             "db" => number(0, 10).map(|n| s.db_replicas = n as u32),
             "duration" => number(60, 3600).map(|n| s.duration_seconds = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
-            "enable-taint-manager" => v.parse::<bool>().map(|b| s.enable_taint_manager = b).map_err(|_| bad("not true or false")),
-            "TaintBasedEvictions" => v.parse::<bool>().map(|b| s.taint_based_evictions = b).map_err(|_| bad("not true or false")),
-            "fault" => parse_fault(v).map(|f| s.fault = Fault { recover_at_seconds: s.fault.recover_at_seconds, ..f }).map_err(|why| bad(&why)),
-            "t" => parse_go_duration(v).ok().filter(|t| (0..=3_600_000).contains(t)).map(|t| playback.t = t).ok_or_else(|| bad("not a Go duration between 0s and 1h0m0s")),
-            "speed" => v.parse::<f64>().ok().filter(|x| (1.0..=1000.0).contains(x)).map(|x| playback.speed_exp = Some(x.log10())).ok_or_else(|| bad("not a speed between 1 and 1000")),
+            "enable-taint-manager" => v
+                .parse::<bool>()
+                .map(|b| s.enable_taint_manager = b)
+                .map_err(|_| bad("not true or false")),
+            "TaintBasedEvictions" => v
+                .parse::<bool>()
+                .map(|b| s.taint_based_evictions = b)
+                .map_err(|_| bad("not true or false")),
+            "fault" => parse_fault(v)
+                .map(|f| {
+                    s.fault = Fault {
+                        recover_at_seconds: s.fault.recover_at_seconds,
+                        ..f
+                    }
+                })
+                .map_err(|why| bad(&why)),
             flag => match knob(flag) {
-                None => Err(format!("ignored unknown parameter {:?}", truncate(flag))),
+                None => Err(format!(
+                    "ignored unknown parameter {:?}",
+                    truncate(&format!("{prefix}{flag}"))
+                )),
                 Some(kn) if !kn.available(s.minor) => Err(bad(&format!("not in 1.{}: {}", s.minor, kn.missing))),
                 Some(kn) => {
                     let value = match kn.unit {
-                        Unit::Seconds => parse_go_duration(v).ok().map(|ms| ms as f64 / 1000.0).or_else(|| v.parse::<f64>().ok()),
+                        Unit::Seconds => parse_go_duration(v)
+                            .ok()
+                            .map(|ms| ms as f64 / 1000.0)
+                            .or_else(|| v.parse::<f64>().ok()),
                         _ => v.parse::<f64>().ok(),
                     };
                     match value {
@@ -205,7 +332,11 @@ pub fn decode(query: &str) -> Decoded {
                             s.overrides.insert(kn.flag.to_string(), x);
                             Ok(())
                         }
-                        Some(_) => Err(bad(&format!("outside {}..{}", knob_text(kn.unit, kn.min), knob_text(kn.unit, kn.max)))),
+                        Some(_) => Err(bad(&format!(
+                            "outside {}..{}",
+                            knob_text(kn.unit, kn.min),
+                            knob_text(kn.unit, kn.max)
+                        ))),
                         None => Err(bad("not a value of this control")),
                     }
                 }
@@ -227,17 +358,13 @@ pub fn decode(query: &str) -> Decoded {
     if let Some(r) = s.fault.recover_at_seconds {
         if r < s.fault.at_seconds {
             notices.push(format!(
-                "ignored recover={r}: before the fault at {}s",
+                "ignored {prefix}recover={r}: before the fault at {}s",
                 s.fault.at_seconds
             ));
             s.fault.recover_at_seconds = None;
         }
     }
-    Decoded {
-        settings: s,
-        playback,
-        notices,
-    }
+    s
 }
 
 fn parse_fault(v: &str) -> Result<Fault, String> {
@@ -314,6 +441,36 @@ mod tests {
         assert_eq!(d.settings, s);
         assert_eq!(d.playback, p);
         assert!(d.notices.is_empty(), "{:?}", d.notices);
+    }
+
+    #[test]
+    fn compare_side_and_layout_round_trip() {
+        let a = Settings {
+            minor: 12,
+            ..Settings::default()
+        };
+        let b = Settings {
+            web_replicas: 6,
+            ..Settings::default()
+        };
+        let display = Display {
+            embed: true,
+            views: vec!["timeline".into(), "breakdown".into()],
+            autoplay: true,
+            controls: vec!["node-monitor-grace-period".into()],
+        };
+        let q = encode_all(&a, Some(&b), Playback::default(), &display);
+        assert!(
+            q.contains("b.web=6") && q.contains("view=timeline,breakdown") && q.contains("embed=1"),
+            "{q}"
+        );
+        let d = decode(&q);
+        assert_eq!((d.settings, d.b, d.display), (a, Some(b), display));
+        assert!(d.notices.is_empty());
+        let preset = decode("preset=rke-1.18-tolerations&b.preset=upstream-1.12&view=maps");
+        assert_eq!(preset.settings.minor, 18);
+        assert_eq!(preset.b.map(|b| b.minor), Some(12));
+        assert!(preset.notices[0].contains("maps"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kubelife::knobs::{Unit, KNOBS};
-use kubelife::link::{decode, encode, Playback};
+use kubelife::link::{decode, encode, encode_all, Display, Playback};
 use kubelife::settings::{Fault, Settings};
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
@@ -91,6 +91,17 @@ proptest! {
         prop_assert_eq!(&d.settings, &s);
         prop_assert_eq!(d.settings.scenario(), s.scenario());
         prop_assert_eq!(d.playback, p);
+    }
+
+    #[test]
+    fn the_compare_side_and_the_layout_round_trip(((a, p), (b, _)) in (settings(), settings()), embed in any::<bool>(), autoplay in any::<bool>(), views in proptest::sample::subsequence(kubelife::link::VIEWS.to_vec(), 0..=4), controls in proptest::sample::subsequence(KNOBS.iter().map(|k| k.flag).collect::<Vec<_>>(), 0..=3)) {
+        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect() };
+        let q = encode_all(&a, Some(&b), p, &display);
+        let d = decode(&q);
+        prop_assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+        prop_assert_eq!(d.settings, a);
+        prop_assert_eq!(d.b, Some(b));
+        prop_assert_eq!(d.display, display);
     }
 
     #[test]

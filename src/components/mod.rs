@@ -2,7 +2,9 @@
 
 pub mod breakdown;
 pub mod cluster;
+pub mod compare;
 pub mod cost;
 pub mod events;
+pub mod export;
 pub mod slider;
 pub mod timeline;

@@ -1,0 +1,105 @@
+// What-if features in headless Chromium: compare mode, exports, and embeds under a sub-path.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import YAML from '../tools/node_modules/yaml/dist/index.js';
+import { serve, launch } from './serve.mjs';
+
+const SHOTS = new URL('../target/screenshots/', import.meta.url);
+fs.mkdirSync(SHOTS, { recursive: true });
+let server, sub, browser;
+before(async () => {
+  server = await serve(new URL('../dist/', import.meta.url).pathname);
+  // Built by scripts/test with: trunk build --release --public-url /any/path/ --dist target/dist-sub
+  sub = await serve(new URL('../target/dist-sub/', import.meta.url).pathname, '/any/path/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await sub?.close();
+});
+
+async function open(url, width = 1280) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('milestone-eviction').first().waitFor();
+  return { page, errors };
+}
+
+const row = async (page, name) => (await page.locator(`[data-testid=compare-deltas] tr[data-row="${name}"] td`).allTextContents());
+
+test('compare mode shows both sides with correct deltas and spreads', async () => {
+  const { page, errors } = await open(server.url);
+  await page.getByRole('button', { name: 'compare with B' }).click();
+  await page.getByRole('slider', { name: /b-default-unreachable-toleration-seconds/ }).fill('200');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.delta')].some((td) => td.textContent === '−1m40s'));
+  const [a, b, delta] = await row(page, 'first eviction');
+  assert.equal(delta, '−1m40s', `A ${a}, B ${b}`);
+  assert.deepEqual((await row(page, 'node Unknown'))[2], '±0s');
+  assert.equal(await page.locator('.compare .timeline canvas').count(), 2, 'both timelines, one playhead');
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('histogram-b').first().waitFor();
+  assert.equal(await page.locator('.histogram .mark.p50').count(), 4);
+  await page.screenshot({ path: new URL('compare.png', SHOTS).pathname, fullPage: true });
+  // The classic comparison is one click away: A on 1.12's legacy path, B on the newest version.
+  await page.getByRole('button', { name: '1.12 legacy vs newest' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=milestone-taint]').textContent === 'never');
+  const taint = await row(page, 'NoExecute taint');
+  assert.equal(taint[0], 'never');
+  assert.match(taint[1], /s$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('exported YAML parses back to the values set', async () => {
+  const { page, errors } = await open(server.url);
+  await page.getByRole('slider', { name: /node-monitor-grace-period/ }).first().fill('20');
+  await page.getByRole('slider', { name: /node-status-update-frequency/ }).first().fill('4');
+  await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).first().fill('30');
+  await page.waitForFunction(() => document.querySelector('[data-testid=export-kcm]').textContent.includes('20s'));
+  const kcm = YAML.parse(await page.getByTestId('export-kcm').textContent());
+  assert.ok(kcm.command.includes('--node-monitor-grace-period=20s'), JSON.stringify(kcm));
+  const kubelet = YAML.parse(await page.getByTestId('export-kubelet').textContent());
+  assert.equal(kubelet.nodeStatusUpdateFrequency, '4s');
+  assert.equal(kubelet.nodeStatusReportFrequency, '4s');
+  const tol = YAML.parse(await page.getByTestId('export-tolerations').textContent());
+  assert.equal(tol.tolerations.find((t) => t.key === 'node.kubernetes.io/unreachable').tolerationSeconds, 30);
+  const rke = YAML.parse(await page.getByTestId('export-rke').textContent());
+  assert.equal(rke.services['kube-api'].extra_args['default-unreachable-toleration-seconds'], '30');
+  // 1.12 has no --pod-eviction-timeout removal problem, 1.30 never gets the flag.
+  await page.getByLabel('Kubernetes version').selectOption('30');
+  assert.doesNotMatch(await page.getByTestId('export-kcm').textContent(), /pod-eviction-timeout/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the embed example works from a sub-path, resizes both embeds, and fetches only its own files', async () => {
+  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  const requests = [];
+  const errors = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${sub.url}embed-example.html`);
+  for (const id of ['fast', 'versus']) {
+    const frame = page.frameLocator(`#${id}`);
+    await frame.getByTestId('milestone-eviction').waitFor();
+    assert.equal(await frame.locator('header.top').count(), 0, 'no header in an embed');
+    assert.equal(await frame.locator('aside.controls').count(), 0, 'no side panel in an embed');
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => Number(f.height) > 300));
+  const fast = page.frameLocator('#fast');
+  assert.equal(await fast.locator('.timeline canvas').count(), 1);
+  assert.ok(await fast.getByRole('slider', { name: /node-monitor-grace-period/ }).count() === 1, 'controls= exposes the slider');
+  assert.equal(await page.frameLocator('#versus').locator('[data-testid=compare-deltas]').count(), 1);
+  await page.screenshot({ path: new URL('embed-example.png', SHOTS).pathname, fullPage: true });
+  const origin = new URL(sub.url).origin;
+  const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'only its own assets');
+  assert.ok(requests.every((u) => u.startsWith('data:') || new URL(u).pathname.startsWith('/any/path/')), requests.join('\n'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
