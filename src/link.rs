@@ -171,9 +171,6 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put(key, a.to_string());
         }
     }
-    if s.duration_seconds != d.duration_seconds {
-        put("duration", s.duration_seconds.to_string());
-    }
     if !s.enable_taint_manager {
         put("enable-taint-manager", "false".into());
     }
@@ -295,7 +292,6 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<S
             "zones" => number(1, 3).map(|n| s.zones = n as u32),
             "web" => number(0, 30).map(|n| s.web_replicas = n as u32),
             "db" => number(0, 10).map(|n| s.db_replicas = n as u32),
-            "duration" => number(60, 3600).map(|n| s.duration_seconds = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
             "enable-taint-manager" => v
                 .parse::<bool>()

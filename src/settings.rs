@@ -46,8 +46,6 @@ pub struct Settings {
     pub taint_based_evictions: bool,
     /// The injected fault.
     pub fault: Fault,
-    /// Length of the run, seconds.
-    pub duration_seconds: u32,
 }
 
 impl Default for Settings {
@@ -70,7 +68,6 @@ impl Default for Settings {
                 at_seconds: 30,
                 recover_at_seconds: None,
             },
-            duration_seconds: 900,
         }
     }
 }
@@ -123,7 +120,6 @@ impl Settings {
         let mut s = Scenario {
             version: Some(format!("1.{}", self.minor)),
             seed: Some(self.seed),
-            duration_seconds: Some(i64::from(self.duration_seconds.max(60))),
             nodes,
             workloads: vec![
                 workload(WorkloadKind::Deployment, "web", Some(self.web_replicas)),

@@ -17,7 +17,6 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
             1u32..=3,
             0u32..=30,
             0u32..=10,
-            60u32..=3600,
             any::<bool>(),
             any::<bool>(),
         ),
@@ -26,12 +25,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
     )
         .prop_map(
-            |(
-                (minor, seed, nodes, zones, web, db, duration, tm, tbe),
-                (node, kind, at, recover),
-                knobs,
-                (t, speed),
-            )| {
+            |((minor, seed, nodes, zones, web, db, tm, tbe), (node, kind, at, recover), knobs, (t, speed))| {
                 let kind = [
                     ActionKind::NodeCrash,
                     ActionKind::KubeletStop,
@@ -44,7 +38,6 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                     zones,
                     web_replicas: web,
                     db_replicas: db,
-                    duration_seconds: duration,
                     enable_taint_manager: tm,
                     taint_based_evictions: tbe,
                     fault: Fault {
