@@ -120,43 +120,43 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Ve
             flag(
                 "node-monitor-period",
                 format_go_duration(c.node_monitor_period),
-                c.node_monitor_period != p.node_monitor_period,
+                c.node_monitor_period != p.controller_manager.node_monitor_period,
             );
             flag(
                 "node-monitor-grace-period",
                 format_go_duration(c.node_monitor_grace_period),
-                c.node_monitor_grace_period != p.node_monitor_grace_period,
+                c.node_monitor_grace_period != p.controller_manager.node_monitor_grace_period,
             );
             flag(
                 "node-startup-grace-period",
                 format_go_duration(c.node_startup_grace_period),
-                c.node_startup_grace_period != p.node_startup_grace_period,
+                c.node_startup_grace_period != p.controller_manager.node_startup_grace_period,
             );
             flag(
                 "node-eviction-rate",
                 c.node_eviction_rate.to_string(),
-                c.node_eviction_rate != p.node_eviction_rate,
+                c.node_eviction_rate != p.controller_manager.node_eviction_rate,
             );
             flag(
                 "secondary-node-eviction-rate",
                 c.secondary_node_eviction_rate.to_string(),
-                c.secondary_node_eviction_rate != p.secondary_node_eviction_rate,
+                c.secondary_node_eviction_rate != p.controller_manager.secondary_node_eviction_rate,
             );
             flag(
                 "large-cluster-size-threshold",
                 c.large_cluster_size_threshold.to_string(),
-                c.large_cluster_size_threshold != p.large_cluster_size_threshold,
+                c.large_cluster_size_threshold != p.controller_manager.large_cluster_size_threshold,
             );
             flag(
                 "unhealthy-zone-threshold",
                 c.unhealthy_zone_threshold.to_string(),
-                c.unhealthy_zone_threshold != p.unhealthy_zone_threshold,
+                c.unhealthy_zone_threshold != p.controller_manager.unhealthy_zone_threshold,
             );
             if p.has_legacy_eviction_flags {
                 if !c.enable_taint_manager {
                     flag("enable-taint-manager", "false".into(), true);
                 }
-                let timeout_changed = c.pod_eviction_timeout != 5 * 60 * 1000;
+                let timeout_changed = c.pod_eviction_timeout != p.controller_manager.pod_eviction_timeout;
                 if timeout_changed && c.taint_based_evictions {
                     notes.push(format!(
                         "--pod-eviction-timeout={} is left out: {v} ignores it while taint-based eviction is on; set --default-unreachable-toleration-seconds on kube-apiserver instead",
@@ -179,12 +179,12 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Ve
             flag(
                 "default-not-ready-toleration-seconds",
                 a.default_not_ready_toleration_seconds.to_string(),
-                a.default_not_ready_toleration_seconds != p.default_not_ready_toleration_seconds,
+                a.default_not_ready_toleration_seconds != p.api_server.default_not_ready_toleration_seconds,
             );
             flag(
                 "default-unreachable-toleration-seconds",
                 a.default_unreachable_toleration_seconds.to_string(),
-                a.default_unreachable_toleration_seconds != p.default_unreachable_toleration_seconds,
+                a.default_unreachable_toleration_seconds != p.api_server.default_unreachable_toleration_seconds,
             );
             if !cfg.controller_manager.taint_based_evictions && !out.is_empty() {
                 notes.push(format!("the default tolerations are added to pods, but on the legacy eviction path of this configuration ({v}) nothing reads them"));
@@ -195,7 +195,7 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Ve
             flag(
                 "node-status-update-frequency",
                 format_go_duration(k.node_status_update_frequency),
-                k.node_status_update_frequency != p.node_status_update_frequency,
+                k.node_status_update_frequency != p.kubelet.node_status_update_frequency,
             );
         }
         Format::Tolerations | Format::Rke => {}
@@ -221,10 +221,10 @@ pub fn export(cfg: &Config, format: Format) -> Export {
     let yaml = match format {
         Format::Kubelet => {
             let k = &cfg.kubelet;
-            let update_changed = k.node_status_update_frequency != p.node_status_update_frequency;
+            let update_changed = k.node_status_update_frequency != p.kubelet.node_status_update_frequency;
             // In a config file, setting the update frequency alone also sets the report frequency:
             // write the report frequency whenever the update frequency is written.
-            let report_changed = k.node_status_report_frequency != p.node_status_report_frequency;
+            let report_changed = k.node_status_report_frequency != p.kubelet.node_status_report_frequency;
             let report = (p.has_report_frequency && (update_changed || report_changed))
                 .then(|| format_go_duration(k.node_status_report_frequency));
             if update_changed && p.has_report_frequency {
@@ -240,7 +240,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
                 node_status_update_frequency: update_changed
                     .then(|| format_go_duration(k.node_status_update_frequency)),
                 node_status_report_frequency: report,
-                node_lease_duration_seconds: (k.node_lease_duration_seconds != p.node_lease_duration_seconds)
+                node_lease_duration_seconds: (k.node_lease_duration_seconds != p.kubelet.node_lease_duration_seconds)
                     .then_some(k.node_lease_duration_seconds),
                 feature_gates,
             };

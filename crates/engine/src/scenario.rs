@@ -580,7 +580,7 @@ impl Scenario {
         }
         let update = positive(
             k.node_status_update_frequency,
-            p.node_status_update_frequency,
+            p.kubelet.node_status_update_frequency,
             "kubelet.nodeStatusUpdateFrequency",
         )?;
         // KubeletConfiguration defaulting: when the file sets nodeStatusUpdateFrequency but not
@@ -588,14 +588,16 @@ impl Scenario {
         let report_default = if k.node_status_update_frequency.is_some() {
             update
         } else {
-            p.node_status_report_frequency
+            p.kubelet.node_status_report_frequency
         };
         let report = positive(
             k.node_status_report_frequency,
             report_default,
             "kubelet.nodeStatusReportFrequency",
         )?;
-        let lease_seconds = k.node_lease_duration_seconds.unwrap_or(p.node_lease_duration_seconds);
+        let lease_seconds = k
+            .node_lease_duration_seconds
+            .unwrap_or(p.kubelet.node_lease_duration_seconds);
         if lease_seconds <= 0 || lease_seconds > 3600 {
             return Err(bad(
                 "kubelet.nodeLeaseDurationSeconds",
@@ -644,7 +646,9 @@ impl Scenario {
                 "--pod-eviction-timeout has no effect on {version} while taint-based eviction is on: pods leave tolerationSeconds after the NoExecute taint (apiServer.defaultUnreachableTolerationSeconds, default 300)"
             ));
         }
-        let pod_eviction_timeout = c.pod_eviction_timeout.map_or(5 * 60 * SECOND, |g| g.0);
+        let pod_eviction_timeout = c
+            .pod_eviction_timeout
+            .map_or(p.controller_manager.pod_eviction_timeout, |g| g.0);
         if !(0..=24 * HOUR).contains(&pod_eviction_timeout) {
             return Err(bad(
                 "controllerManager.podEvictionTimeout",
@@ -668,7 +672,9 @@ impl Scenario {
             }
             Ok(v)
         };
-        let threshold = c.unhealthy_zone_threshold.unwrap_or(p.unhealthy_zone_threshold);
+        let threshold = c
+            .unhealthy_zone_threshold
+            .unwrap_or(p.controller_manager.unhealthy_zone_threshold);
         if !threshold.is_finite() || !(0.0..=1.0).contains(&threshold) {
             return Err(bad(
                 "controllerManager.unhealthyZoneThreshold",
@@ -678,30 +684,32 @@ impl Scenario {
         let controller_manager = ControllerManagerConfig {
             node_monitor_period: positive(
                 c.node_monitor_period,
-                p.node_monitor_period,
+                p.controller_manager.node_monitor_period,
                 "controllerManager.nodeMonitorPeriod",
             )?,
             node_monitor_grace_period: positive(
                 c.node_monitor_grace_period,
-                p.node_monitor_grace_period,
+                p.controller_manager.node_monitor_grace_period,
                 "controllerManager.nodeMonitorGracePeriod",
             )?,
             node_startup_grace_period: positive(
                 c.node_startup_grace_period,
-                p.node_startup_grace_period,
+                p.controller_manager.node_startup_grace_period,
                 "controllerManager.nodeStartupGracePeriod",
             )?,
             node_eviction_rate: rate(
                 c.node_eviction_rate,
-                p.node_eviction_rate,
+                p.controller_manager.node_eviction_rate,
                 "controllerManager.nodeEvictionRate",
             )?,
             secondary_node_eviction_rate: rate(
                 c.secondary_node_eviction_rate,
-                p.secondary_node_eviction_rate,
+                p.controller_manager.secondary_node_eviction_rate,
                 "controllerManager.secondaryNodeEvictionRate",
             )?,
-            large_cluster_size_threshold: c.large_cluster_size_threshold.unwrap_or(p.large_cluster_size_threshold),
+            large_cluster_size_threshold: c
+                .large_cluster_size_threshold
+                .unwrap_or(p.controller_manager.large_cluster_size_threshold),
             unhealthy_zone_threshold: threshold,
             pod_eviction_timeout,
             enable_taint_manager,
@@ -719,12 +727,12 @@ impl Scenario {
         let api_server = ApiServerConfig {
             default_not_ready_toleration_seconds: tol(
                 a.default_not_ready_toleration_seconds,
-                p.default_not_ready_toleration_seconds,
+                p.api_server.default_not_ready_toleration_seconds,
                 "apiServer.defaultNotReadyTolerationSeconds",
             )?,
             default_unreachable_toleration_seconds: tol(
                 a.default_unreachable_toleration_seconds,
-                p.default_unreachable_toleration_seconds,
+                p.api_server.default_unreachable_toleration_seconds,
                 "apiServer.defaultUnreachableTolerationSeconds",
             )?,
         };

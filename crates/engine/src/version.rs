@@ -6,6 +6,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flag defaults of
 //! the `DefaultTolerationSeconds` admission plugin, and the release notes named on each field.
 
+use crate::scenario::{ApiServerConfig, ControllerManagerConfig, KubeletConfig};
 use crate::time::{Millis, MINUTE, SECOND};
 use std::fmt;
 
@@ -77,22 +78,42 @@ impl Version {
     /// The behaviour profile of this version.
     pub fn profile(self) -> Profile {
         let m = self.minor;
+        // The kubelet's lease renew interval: 1/3 of the duration in 1.12 (#66257), a fixed 10s in
+        // 1.13 to 1.15 (the KEP's constant), a quarter of the duration from 1.16 (#80429).
+        let lease_renew = if m <= 12 {
+            LeaseRenew::ThirdOfDuration
+        } else if m <= 15 {
+            LeaseRenew::Fixed10s
+        } else {
+            LeaseRenew::QuarterOfDuration
+        };
         Profile {
             version: self,
-            node_status_update_frequency: 10 * SECOND,
-            // KEP-0009 introduced the report interval at 1m in 1.13; #84007 raised it to 5m in 1.17.
-            node_status_report_frequency: if m >= 17 { 5 * MINUTE } else { MINUTE },
-            node_lease_duration_seconds: 40,
-            node_monitor_period: 5 * SECOND,
-            // #126287 raised the grace period from 40s to 50s in 1.32.
-            node_monitor_grace_period: if m >= 32 { 50 * SECOND } else { 40 * SECOND },
-            node_startup_grace_period: MINUTE,
-            node_eviction_rate: 0.1,
-            secondary_node_eviction_rate: 0.01,
-            large_cluster_size_threshold: 50,
-            unhealthy_zone_threshold: 0.55,
-            default_not_ready_toleration_seconds: 300,
-            default_unreachable_toleration_seconds: 300,
+            kubelet: KubeletConfig {
+                node_status_update_frequency: 10 * SECOND,
+                // KEP-0009 introduced the report interval at 1m in 1.13; #84007 raised it to 5m in 1.17.
+                node_status_report_frequency: if m >= 17 { 5 * MINUTE } else { MINUTE },
+                node_lease_duration_seconds: 40,
+                node_lease: Gate::NodeLease.default_on(self),
+                lease_renew_interval: lease_renew.interval(40),
+            },
+            controller_manager: ControllerManagerConfig {
+                node_monitor_period: 5 * SECOND,
+                // #126287 raised the grace period from 40s to 50s in 1.32.
+                node_monitor_grace_period: if m >= 32 { 50 * SECOND } else { 40 * SECOND },
+                node_startup_grace_period: MINUTE,
+                node_eviction_rate: 0.1,
+                secondary_node_eviction_rate: 0.01,
+                large_cluster_size_threshold: 50,
+                unhealthy_zone_threshold: 0.55,
+                pod_eviction_timeout: 5 * MINUTE,
+                enable_taint_manager: true,
+                taint_based_evictions: Gate::TaintBasedEvictions.default_on(self),
+            },
+            api_server: ApiServerConfig {
+                default_not_ready_toleration_seconds: 300,
+                default_unreachable_toleration_seconds: 300,
+            },
             // #101652 added 4% jitter to the lease loop in 1.22; #105272 to the status loop in 1.23.
             lease_jitter: m >= 22,
             status_jitter: m >= 23,
@@ -105,15 +126,7 @@ impl Version {
             // SeparateTaintEvictionController moved the taint manager out of the node lifecycle
             // controller in 1.29, with unchanged timing.
             separate_taint_eviction_controller: m >= 29,
-            // The kubelet's lease renew interval: 1/3 of the duration in 1.12 (#66257), a fixed
-            // 10s in 1.13 to 1.15 (the KEP's constant), a quarter of the duration from 1.16 (#80429).
-            lease_renew: if m <= 12 {
-                LeaseRenew::ThirdOfDuration
-            } else if m <= 15 {
-                LeaseRenew::Fixed10s
-            } else {
-                LeaseRenew::QuarterOfDuration
-            },
+            lease_renew,
             // The 1.12 node lifecycle controller moves its probe only on status heartbeats.
             controller_reads_leases: m >= 13,
             // `nodeStatusReportFrequency` arrived in 1.13 (KEP-0009).
@@ -135,30 +148,13 @@ impl Version {
 pub struct Profile {
     /// The version this profile describes.
     pub version: Version,
-    /// KubeletConfiguration `nodeStatusUpdateFrequency` default, in ms.
-    pub node_status_update_frequency: Millis,
-    /// KubeletConfiguration `nodeStatusReportFrequency` default, in ms.
-    pub node_status_report_frequency: Millis,
-    /// KubeletConfiguration `nodeLeaseDurationSeconds` default, in seconds.
-    pub node_lease_duration_seconds: i64,
-    /// `--node-monitor-period` default, in ms.
-    pub node_monitor_period: Millis,
-    /// `--node-monitor-grace-period` default, in ms.
-    pub node_monitor_grace_period: Millis,
-    /// `--node-startup-grace-period` default, in ms.
-    pub node_startup_grace_period: Millis,
-    /// `--node-eviction-rate` default, in nodes per second per zone.
-    pub node_eviction_rate: f64,
-    /// `--secondary-node-eviction-rate` default, in nodes per second per zone.
-    pub secondary_node_eviction_rate: f64,
-    /// `--large-cluster-size-threshold` default, in nodes per zone.
-    pub large_cluster_size_threshold: u32,
-    /// `--unhealthy-zone-threshold` default, as a fraction of a zone's nodes.
-    pub unhealthy_zone_threshold: f64,
-    /// kube-apiserver `--default-not-ready-toleration-seconds` default.
-    pub default_not_ready_toleration_seconds: i64,
-    /// kube-apiserver `--default-unreachable-toleration-seconds` default.
-    pub default_unreachable_toleration_seconds: i64,
+    /// KubeletConfiguration defaults (`pkg/kubelet/apis/config/v1beta1/defaults.go`).
+    pub kubelet: KubeletConfig,
+    /// kube-controller-manager defaults (`pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`
+    /// and the flag definitions).
+    pub controller_manager: ControllerManagerConfig,
+    /// kube-apiserver defaults of the DefaultTolerationSeconds admission plugin.
+    pub api_server: ApiServerConfig,
     /// Whether the kubelet's lease loop waits `L·(1 + U[0, 0.04))` rather than exactly `L`.
     pub lease_jitter: bool,
     /// Whether the kubelet's status loop waits `U·(1 + U[0, 0.04))` rather than exactly `U`.
@@ -280,14 +276,21 @@ impl Gate {
     }
 }
 
-impl Profile {
-    /// The kubelet's Lease renew interval for a lease duration, in ms.
-    pub fn lease_renew_interval(&self, lease_duration_seconds: i64) -> Millis {
-        match self.lease_renew {
+impl LeaseRenew {
+    /// The renew interval for a lease duration, in ms.
+    pub fn interval(self, lease_duration_seconds: i64) -> Millis {
+        match self {
             LeaseRenew::ThirdOfDuration => lease_duration_seconds * SECOND / 3,
             LeaseRenew::Fixed10s => 10 * SECOND,
             LeaseRenew::QuarterOfDuration => lease_duration_seconds * SECOND / 4,
         }
+    }
+}
+
+impl Profile {
+    /// The kubelet's Lease renew interval for a lease duration, in ms.
+    pub fn lease_renew_interval(&self, lease_duration_seconds: i64) -> Millis {
+        self.lease_renew.interval(lease_duration_seconds)
     }
 
     /// The name of the component that deletes pods on tainted nodes, as this version calls it.
@@ -342,7 +345,19 @@ mod tests {
 
     #[test]
     fn grace_period_changes_in_1_32() {
-        assert_eq!(Version { minor: 31 }.profile().node_monitor_grace_period, 40 * SECOND);
-        assert_eq!(Version { minor: 32 }.profile().node_monitor_grace_period, 50 * SECOND);
+        assert_eq!(
+            Version { minor: 31 }
+                .profile()
+                .controller_manager
+                .node_monitor_grace_period,
+            40 * SECOND
+        );
+        assert_eq!(
+            Version { minor: 32 }
+                .profile()
+                .controller_manager
+                .node_monitor_grace_period,
+            50 * SECOND
+        );
     }
 }
