@@ -32,7 +32,7 @@ setup_web() {
   fi
   if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -d "$ROOT/tools/node_modules/playwright-core" ]; then
     say "installing wasm-opt (binaryen 132) and playwright-core from npm"
-    command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
+    command -v npm >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; }
     (cd "$ROOT/tools" && npm ci --no-audit --no-fund)
   fi
 }
@@ -40,6 +40,6 @@ setup_web() {
 setup_browser() {
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian's chromium and chromium-driver"
-    apt-get update && apt-get install -y chromium chromium-driver
+    DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
   fi
 }
