@@ -944,6 +944,7 @@ impl NodeLifecycleController {
             return;
         };
         let eviction_qps = self.settings.eviction_qps;
+        let health = &self.health;
         let mut evicted = Vec::new();
         for zone in self.zones.values_mut() {
             if zone.queue.is_empty() {
@@ -955,9 +956,16 @@ impl NodeLifecycleController {
                 let Some(&n) = api.node_names.get(&item.value) else { return TryResult::Done };
                 let waited = now - item.added_at;
                 let rate = if qps == eviction_qps { format!("--node-eviction-rate {qps}") } else { format!("{qps} nodes/s") };
+                // The timeout counted from the last heartbeat the controller saw (Unknown) or from
+                // Ready turning False.
+                let since = health.get(n).and_then(Option::as_ref).map(|h| match h.status.ready_status() {
+                    Some(CondStatus::False) => format!("Ready turned False at t={}", format_go_duration(h.ready_transition)),
+                    _ => format!("the last heartbeat seen at t={}", format_go_duration(h.probe)),
+                });
                 let cause = format!(
-                    "legacy eviction (--pod-eviction-timeout {}): zone {zone_name:?}'s pod evictor ({rate}) released the node after {}; status.reason=NodeLost, DaemonSet pods are skipped",
+                    "legacy eviction: --pod-eviction-timeout {} passed since {}; zone {zone_name:?}'s pod evictor ({rate}) released the node after {}; status.reason=NodeLost, DaemonSet pods are skipped",
                     format_go_duration(timeout),
+                    since.unwrap_or_else(|| "the node's last heartbeat".to_string()),
                     format_go_duration(waited)
                 );
                 delete_pods(now, n, api, log, &cause);
