@@ -67,6 +67,8 @@ pub struct Side {
     pub settings: Settings,
     /// The resolved configuration.
     pub cfg: Rc<Config>,
+    /// The version's defaults, for the sliders' default marks.
+    pub defaults: Rc<Config>,
     /// The run.
     pub outcome: Rc<Outcome>,
     /// The timeline's lanes.
@@ -79,6 +81,7 @@ pub fn simulate_side(settings: Settings) -> Side {
     Side {
         settings: m.settings,
         cfg: m.cfg,
+        defaults: m.defaults,
         outcome: m.outcome,
         lanes: m.lanes,
     }
@@ -444,7 +447,7 @@ pub fn app() -> Html {
                 let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
                 html! {
                     <Slider flag={flag} field={k.field} help={k.help} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
-                        default={m.settings.default_of(flag)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
+                        default={(k.read)(&m.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
                 }
             }) }
         }
@@ -714,7 +717,7 @@ pub fn app() -> Html {
                             let onreset = { let model = model.clone(); Callback::from(move |_| model.dispatch(Msg::SettingsB(Box::new(move |s| { s.overrides.remove(flag); })))) };
                             html! {
                                 <Slider flag={format!("b-{flag}")} field={format!("B {}", k.field)} help={k.help} unit={k.unit} value={b.settings.value(flag, &b.cfg)}
-                                    default={b.settings.default_of(flag)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
+                                    default={(k.read)(&b.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
                             }
                         }) }
                         </div>
@@ -797,7 +800,7 @@ pub fn app() -> Html {
                         let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
                         let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
                         html! { <Slider flag={flag} field={k.field} help={k.help} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
-                            default={m.settings.default_of(flag)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} /> }
+                            default={(k.read)(&m.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} /> }
                     }) }
                     </div>
                 }

@@ -170,16 +170,6 @@ impl Settings {
             .unwrap_or_else(|| knob(flag).map_or(0.0, |k| (k.read)(cfg)))
     }
 
-    /// The version's default for a knob (with no overrides at all).
-    pub fn default_of(&self, flag: &str) -> f64 {
-        let bare = Settings {
-            overrides: BTreeMap::new(),
-            ..self.clone()
-        };
-        let (cfg, _) = bare.resolve();
-        knob(flag).map_or(0.0, |k| (k.read)(&cfg))
-    }
-
     /// The settings a preset stands for: its version, its flags as overrides, its legacy
     /// toggles. The playground keeps its own cluster shape and fault.
     pub fn from_preset(&self, preset: &Scenario) -> Settings {
