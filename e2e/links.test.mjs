@@ -1,35 +1,19 @@
 // Share links in headless Chromium: a copied link reproduces the state; a bad one still opens.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch } from './serve.mjs';
+import { setup, openPage } from './serve.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve(new URL('../dist/', import.meta.url).pathname);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fx = await setup();
 
 const MILESTONES = ['milestone-unknown', 'milestone-taint', 'milestone-eviction', 'milestone-replacement'];
 
-async function open(context, url) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.getByTestId('milestone-eviction').waitFor();
-  return { page, errors };
-}
+const open = (context, url) => openPage(context, url);
 
 const milestones = (page) => Promise.all(MILESTONES.map((id) => page.getByTestId(id).textContent()));
 
 test('a copied link reopens the same state with identical milestones', async () => {
-  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  const { page, errors } = await open(context, server.url);
+  const context = await fx.browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors } = await open(context, fx.server.url);
   await page.getByLabel('Kubernetes version').selectOption('31');
   await page.getByRole('slider', { name: /node-monitor-grace-period/ }).fill('20');
   await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).fill('45');
@@ -43,7 +27,7 @@ test('a copied link reopens the same state with identical milestones', async () 
   assert.match(link, /fault=node-1:KubeletStop:30/);
   assert.equal(link, await page.getByTestId('share-link').inputValue());
 
-  const fresh = await browser.newContext();
+  const fresh = await fx.browser.newContext();
   const reopened = await open(fresh, link);
   assert.deepEqual(await milestones(reopened.page), expected);
   assert.equal(await reopened.page.getByTestId('link-notices').count(), 0);
@@ -53,8 +37,8 @@ test('a copied link reopens the same state with identical milestones', async () 
 });
 
 test('a link with garbage opens a working page and says what it ignored', async () => {
-  const context = await browser.newContext();
-  const { page, errors } = await open(context, `${server.url}?v=1&node-monitor-grace-period=banana&colour=blue&nodes=999&node-monitor-period=3s&%ZZ`);
+  const context = await fx.browser.newContext();
+  const { page, errors } = await open(context, `${fx.server.url}?v=1&node-monitor-grace-period=banana&colour=blue&nodes=999&node-monitor-period=3s&%ZZ`);
   const notices = await page.getByTestId('link-notices').textContent();
   assert.match(notices, /banana/);
   assert.match(notices, /colour/);
@@ -63,7 +47,7 @@ test('a link with garbage opens a working page and says what it ignored', async 
   assert.match(await page.locator('.knob', { has: page.getByRole('slider', { name: /node-monitor-period/ }) }).textContent(), /3s/);
   const unknown = await page.getByTestId('milestone-unknown').textContent();
   assert.match(unknown, /^\d+(\.\d)?s$/);
-  const newer = await open(context, `${server.url}?v=9&web=5`);
+  const newer = await open(context, `${fx.server.url}?v=9&web=5`);
   assert.match(await newer.page.getByTestId('link-notices').textContent(), /newer kubelife/);
   assert.deepEqual([...errors, ...newer.errors], []);
   await context.close();

@@ -1,21 +1,13 @@
 // End-to-end tests of the built playground in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch } from './serve.mjs';
+import { setup, openPage } from './serve.mjs';
 
 const SHOTS = new URL('../target/screenshots/', import.meta.url);
 fs.mkdirSync(SHOTS, { recursive: true });
 
-let server, browser;
-before(async () => {
-  server = await serve(new URL('../dist/', import.meta.url).pathname);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fx = await setup();
 
 /** Go durations as the milestones show them ("52.3s", "5m52.3s") to seconds. */
 function seconds(text) {
@@ -24,15 +16,7 @@ function seconds(text) {
   return (+(m[1] ?? 0)) * 3600 + (+(m[2] ?? 0)) * 60 + (+(m[3] ?? 0));
 }
 
-async function open(width = 1280) {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (err) => errors.push(String(err)));
-  await page.goto(server.url);
-  await page.getByTestId('milestone-eviction').waitFor();
-  return { page, errors };
-}
+const open = (width = 1280) => openPage(fx.browser, fx.server.url, width);
 
 test('default milestones, toleration slider, and playback to Unknown', async () => {
   const { page, errors } = await open();

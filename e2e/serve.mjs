@@ -31,3 +31,36 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
+
+/**
+ * Registers node:test hooks that serve the built dist/ and launch the browser for a test file;
+ * the returned object gains `server` and `browser` once the hooks have run.
+ */
+export async function setup() {
+  const { before, after } = await import('node:test');
+  const fixture = {};
+  before(async () => {
+    fixture.server = await serve(new URL('../dist/', import.meta.url).pathname);
+    fixture.browser = await launch();
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+  });
+  return fixture;
+}
+
+/**
+ * Opens `url` in a new page of `target` (a browser or a browser context), collects console and
+ * page errors into `errors`, and waits until the milestones are shown.
+ */
+export async function openPage(target, url, width = 1280) {
+  const page = await target.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('milestone-eviction').first().waitFor();
+  return { page, errors };
+}

@@ -3,37 +3,26 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import YAML from '../tools/node_modules/yaml/dist/index.js';
-import { serve, launch } from './serve.mjs';
+import { serve, setup, openPage } from './serve.mjs';
 
 const SHOTS = new URL('../target/screenshots/', import.meta.url);
 fs.mkdirSync(SHOTS, { recursive: true });
-let server, sub, browser;
+const fx = await setup();
+let sub;
 before(async () => {
-  server = await serve(new URL('../dist/', import.meta.url).pathname);
   // Built by scripts/test with: trunk build --release --public-url /any/path/ --dist target/dist-sub
   sub = await serve(new URL('../target/dist-sub/', import.meta.url).pathname, '/any/path/');
-  browser = await launch();
 });
 after(async () => {
-  await browser?.close();
-  await server?.close();
   await sub?.close();
 });
 
-async function open(url, width = 1280) {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.getByTestId('milestone-eviction').first().waitFor();
-  return { page, errors };
-}
+const open = (url) => openPage(fx.browser, url);
 
 const row = async (page, name) => (await page.locator(`[data-testid=compare-deltas] tr[data-row="${name}"] td`).allTextContents());
 
 test('compare mode shows both sides with correct deltas and spreads', async () => {
-  const { page, errors } = await open(server.url);
+  const { page, errors } = await open(fx.server.url);
   await page.getByRole('button', { name: 'compare with B' }).click();
   await page.getByRole('slider', { name: /b-default-unreachable-toleration-seconds/ }).fill('200');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.delta')].some((td) => td.textContent === '−1m40s'));
@@ -56,7 +45,7 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
 });
 
 test('exported YAML parses back to the values set', async () => {
-  const { page, errors } = await open(server.url);
+  const { page, errors } = await open(fx.server.url);
   await page.getByRole('slider', { name: /node-monitor-grace-period/ }).first().fill('20');
   await page.getByRole('slider', { name: /node-status-update-frequency/ }).first().fill('4');
   await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).first().fill('30');
@@ -78,7 +67,7 @@ test('exported YAML parses back to the values set', async () => {
 });
 
 test('the embed example works from a sub-path, resizes both embeds, and fetches only its own files', async () => {
-  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  const page = await fx.browser.newPage({ viewport: { width: 900, height: 900 } });
   const requests = [];
   const errors = [];
   page.on('request', (r) => requests.push(r.url()));
