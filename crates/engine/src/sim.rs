@@ -523,7 +523,8 @@ impl Simulation {
         }
     }
 
-    /// The kubelet notices a pod bound to its node and starts it, if it can.
+    /// The kubelet notices a pod bound to its node and starts it, if it can (its pod worker's
+    /// `SyncPod`; Ready follows once the readiness probe passes, after `podStartup`).
     fn kubelet_start_pod(&mut self, p: PodId) {
         let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
@@ -540,7 +541,8 @@ impl Simulation {
         );
     }
 
-    /// The kubelet notices a deletion and stops the pod's containers, if it can.
+    /// The kubelet notices a deletion and stops the pod's containers, if it can (`SyncTerminatingPod`,
+    /// within the grace period), then removes the object with its final DELETE.
     fn kubelet_terminate_pod(&mut self, p: PodId) {
         let Some(n) = self.api.pods[p].node else { return };
         if !self.kubelets[n].reachable() || !self.api.nodes[n].exists || !self.api.pods[p].exists() {
@@ -728,7 +730,9 @@ impl Simulation {
                 );
             }
         }
-        // The kubelet resyncs its pods.
+        // The kubelet resyncs its pods from the apiserver (`syncLoop`/`HandlePodCleanups`): pods being
+        // deleted are terminated, pods not running are started, and the status manager reports the
+        // Ready condition of containers that kept running.
         for p in self.api.nodes[n].pods.clone() {
             let pod = &self.api.pods[p];
             if pod.deletion_requested_at.is_some() {
