@@ -394,6 +394,8 @@ pub enum Watch {
     PodDeleting(PodId),
     /// A pod object was removed.
     PodRemoved(PodId),
+    /// A pod's tolerations changed.
+    PodTolerations(PodId),
 }
 
 /// The apiserver: objects, write counts and pending watch notifications.

@@ -6,6 +6,7 @@
 //! serializer. Only values that differ from the version's defaults are written; a flag the
 //! version rejects is never written, and one it ignores is left out with a note saying why.
 
+use crate::cause::Cause;
 use crate::scenario::Config;
 use crate::time::format_go_duration;
 use serde::Serialize;
@@ -48,13 +49,18 @@ pub struct Export {
     /// The YAML document.
     pub yaml: String,
     /// Sentences about what was left out or deserves attention.
-    pub notes: Vec<String>,
+    pub notes: Vec<Cause>,
 }
 
 impl Export {
-    /// The document with its notes as leading `#` comment lines.
+    /// The document with its notes as leading `#` comment lines, in English.
     pub fn with_comments(&self) -> String {
-        let mut out: String = self.notes.iter().map(|n| format!("# {n}\n")).collect();
+        self.with_comments_in(&|k| crate::cause::english(k))
+    }
+
+    /// The document with its notes rendered through `lookup` (a language's catalogue).
+    pub fn with_comments_in(&self, lookup: &dyn Fn(&str) -> Option<&str>) -> String {
+        let mut out: String = self.notes.iter().map(|n| format!("# {}\n", n.render(lookup))).collect();
         out.push_str(&self.yaml);
         out
     }
@@ -105,7 +111,7 @@ struct RkeServices {
 }
 
 /// Flags (name without dashes, value) for one component that differ from the version's defaults.
-fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Vec<(String, String)> {
+fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec<(String, String)> {
     let p = &cfg.profile;
     let v = p.version;
     let mut out: Vec<(String, String)> = Vec::new();
@@ -158,10 +164,11 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Ve
                 }
                 let timeout_changed = c.pod_eviction_timeout != p.controller_manager.pod_eviction_timeout;
                 if timeout_changed && c.taint_based_evictions {
-                    notes.push(format!(
-                        "--pod-eviction-timeout={} is left out: {v} ignores it while taint-based eviction is on; set --default-unreachable-toleration-seconds on kube-apiserver instead",
-                        format_go_duration(c.pod_eviction_timeout)
-                    ));
+                    notes.push(
+                        Cause::new("note.timeout_left_out")
+                            .time("timeout", c.pod_eviction_timeout)
+                            .text("version", v),
+                    );
                 } else {
                     flag(
                         "pod-eviction-timeout",
@@ -187,7 +194,7 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<String>) -> Ve
                 a.default_unreachable_toleration_seconds != p.api_server.default_unreachable_toleration_seconds,
             );
             if !cfg.controller_manager.taint_based_evictions && !out.is_empty() {
-                notes.push(format!("the default tolerations are added to pods, but on the legacy eviction path of this configuration ({v}) nothing reads them"));
+                notes.push(Cause::new("note.tolerations_unread").text("version", v));
             }
         }
         Format::Kubelet => {
@@ -228,7 +235,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
             let report = (p.has_report_frequency && (update_changed || report_changed))
                 .then(|| format_go_duration(k.node_status_report_frequency));
             if update_changed && p.has_report_frequency {
-                notes.push("nodeStatusReportFrequency is written too: a file that sets nodeStatusUpdateFrequency alone makes the report frequency equal to it".into());
+                notes.push(Cause::new("note.report_written"));
             }
             let mut feature_gates = BTreeMap::new();
             if k.node_lease != crate::version::Gate::NodeLease.default_on(v) {
@@ -253,7 +260,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
         Format::ApiServer => yaml(&command("kube-apiserver", &changed_flags(cfg, format, &mut notes))),
         Format::Tolerations => {
             let a = &cfg.api_server;
-            notes.push("pod-level tolerations override the apiserver defaults for this workload only; DefaultTolerationSeconds adds nothing for a key the pod already tolerates".into());
+            notes.push(Cause::new("note.pod_tolerations"));
             yaml(&Tolerations {
                 tolerations: vec![
                     Toleration {
@@ -289,7 +296,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
                 }
             }
             if services.contains_key("kubelet") {
-                notes.push("rke passes --node-status-update-frequency as a kubelet flag, which leaves nodeStatusReportFrequency at its default (unlike a config file)".into());
+                notes.push(Cause::new("note.rke_flag"));
             }
             yaml(&RkeServices { services })
         }
@@ -340,7 +347,7 @@ mod tests {
         assert!(e
             .notes
             .iter()
-            .any(|n| n.contains("--pod-eviction-timeout=30s is left out")));
+            .any(|n| n.english().contains("--pod-eviction-timeout=30s is left out")));
         let legacy = cfg(
             r#"{"version": "1.17", "featureGates": {"TaintBasedEvictions": false}, "controllerManager": {"podEvictionTimeout": "1m0s"}, "nodes": [{"name": "n"}]}"#,
         );

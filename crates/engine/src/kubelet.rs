@@ -8,9 +8,10 @@
 //! The Lease loop lives in [`crate::lease`].
 
 use crate::api::{Api, CondStatus, NodeId, NodeStatus};
+use crate::cause::Cause;
 use crate::rng::{Rng, Stream};
 use crate::scenario::ActionKind;
-use crate::time::{format_go_duration, Millis};
+use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 
 /// The kubelet settings that shape its heartbeats.
@@ -132,32 +133,30 @@ impl Kubelet {
             0
         };
         if changed && log.wants(now, EventKind::NodeReady) {
-            let before = current
-                .ready_status()
-                .map_or("no Ready condition".to_string(), |c| format!("Ready={c}"));
-            log.push(Event::new(now, EventKind::NodeReady, format!("kubelet posted Ready=True (the node showed {before}), its status loop patching at once because the status changed")).node(n));
+            let before = current.ready_status().map_or(Cause::new("cause.part.no_ready"), |c| {
+                Cause::new("cause.part.ready_was").text("status", c)
+            });
+            let cause = Cause::new("cause.kubelet.ready").sub("before", before);
+            log.push(Event::new(now, EventKind::NodeReady, cause).node(n));
         }
         if log.wants(now, EventKind::NodeStatusPatched) {
             let why = if changed {
-                "the status changed".to_string()
+                Cause::new("cause.part.status_changed")
             } else {
                 match since {
-                    Some(d) => format!(
-                        "{} since the last report ≥ nodeStatusReportFrequency {}",
-                        format_go_duration(d),
-                        format_go_duration(s.report + self.report_offset)
-                    ),
-                    None => "first report after the kubelet started".to_string(),
+                    Some(d) => Cause::new("cause.part.report_due")
+                        .time("since", d)
+                        .time("report", s.report + self.report_offset),
+                    None => Cause::new("cause.part.first_report"),
                 }
             };
             log.push(
                 Event::new(
                     now,
                     EventKind::NodeStatusPatched,
-                    format!(
-                        "status loop (every nodeStatusUpdateFrequency {}): PATCH because {why}",
-                        format_go_duration(s.update)
-                    ),
+                    Cause::new("cause.kubelet.patched")
+                        .time("every", s.update)
+                        .sub("why", why),
                 )
                 .node(n),
             );

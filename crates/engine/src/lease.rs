@@ -7,8 +7,9 @@
 //! … up to 7 s, so the first renewal after a partition heals lands within 7 s.
 
 use crate::api::{Api, NodeId};
+use crate::cause::Cause;
 use crate::kubelet::{Kubelet, KubeletSettings};
-use crate::time::{format_go_duration, Millis};
+use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 
 /// The first sleep of `backoffEnsureLease`, ms.
@@ -35,20 +36,14 @@ pub fn sync_lease(
     api.renew_lease(now, n);
     if log.wants(now, EventKind::LeaseRenewed) {
         let why = match after_backoff {
-            Some(b) => format!(
-                "backoffEnsureLease reached the apiserver again (last sleep {})",
-                format_go_duration(b)
-            ),
-            None => format!(
-                "lease loop every {} (a quarter of nodeLeaseDurationSeconds)",
-                format_go_duration(s.lease_renew)
-            ),
+            Some(b) => Cause::new("cause.part.lease_backoff").time("sleep", b),
+            None => Cause::new("cause.part.lease_loop").time("every", s.lease_renew),
         };
         log.push(
             Event::new(
                 now,
                 EventKind::LeaseRenewed,
-                format!("kubelet PUT its Lease with renewTime=now: {why}"),
+                Cause::new("cause.lease.renewed").sub("why", why),
             )
             .node(n),
         );

@@ -21,6 +21,7 @@
 
 pub mod admission;
 pub mod api;
+pub mod cause;
 pub mod export;
 pub mod kubelet;
 pub mod lease;
@@ -41,6 +42,7 @@ pub mod timeline;
 pub mod version;
 pub mod workloads;
 
+pub use cause::Cause;
 pub use scenario::{Config, Scenario, ScenarioError};
 pub use stats::{distribution, Distribution, Spread};
 pub use summary::Summary;
@@ -77,8 +79,8 @@ pub struct TimelineEvent {
     /// The zone's new state, for zone events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<ZoneState>,
-    /// Why it happened.
-    pub cause: String,
+    /// Why it happened (serialized as its English text).
+    pub cause: Cause,
 }
 
 /// What a run produced.
@@ -88,8 +90,8 @@ pub struct Outcome {
     pub events: Vec<TimelineEvent>,
     /// Figures over the run.
     pub summary: Summary,
-    /// Sentences about settings worth a second look.
-    pub warnings: Vec<String>,
+    /// Messages about settings worth a second look (serialized as their English text).
+    pub warnings: Vec<Cause>,
 }
 
 impl Outcome {

@@ -20,8 +20,9 @@ use crate::api::{
     TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE,
     TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
 };
+use crate::cause::Cause;
 use crate::rate_limited_queue::{RateLimitedTimedQueue, TryResult};
-use crate::time::{format_go_duration, Millis};
+use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log, ZoneState};
 use std::collections::BTreeMap;
 
@@ -224,12 +225,13 @@ impl NodeLifecycleController {
                         Event::new(
                             now,
                             EventKind::NodeRegistered,
-                            format!("node lifecycle controller observed a new Node (RegisteredNode) in zone {zone:?}"),
+                            Cause::new("cause.nlc.registered").text("zone", format!("{zone:?}")),
                         )
                         .node(n),
                     );
                 }
-                self.mark_node_as_reachable(now, n, api, log, "the node lifecycle controller removes its NoExecute taints from every node it registers (markNodeAsReachable at start-up)");
+                let cause = Cause::new("cause.nlc.reachable_startup");
+                self.mark_node_as_reachable(now, n, api, log, &cause);
             } else if !self.zones.contains_key(&api.nodes[n].zone_key) {
                 self.ensure_zone(api, n);
             }
@@ -270,22 +272,15 @@ impl NodeLifecycleController {
                 let needs_retry = self.nodes_to_retry[n];
                 let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
                 if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
-                    log.push(
-                        Event::new(
-                            now,
-                            EventKind::NodeNotReady,
-                            "kubelet posted Ready=False; node lifecycle controller records NodeNotReady",
-                        )
-                        .node(n),
-                    );
+                    log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
                 }
                 if transition || (needs_retry && observed.status != CondStatus::True) {
                     let why = if transition {
-                        ""
+                        Cause::none()
                     } else {
-                        " (retry after a failed update in an earlier pass)"
+                        Cause::new("cause.part.retry")
                     };
-                    if !self.mark_pods_not_ready(now, n, current.status, api, log, why) {
+                    if !self.mark_pods_not_ready(now, n, current.status, api, log, &why) {
                         self.nodes_to_retry[n] = true;
                         continue;
                     }
@@ -362,21 +357,24 @@ impl NodeLifecycleController {
                 self.settings.grace
             };
             let node = &api.nodes[n];
-            let mut seen = Vec::new();
-            if let Some(renew) = node.lease.latest() {
-                seen.push(format!("lease last renewed {} ago", format_go_duration(now - renew)));
-            }
-            if let Some(hb) = observed.heartbeat.checked_sub(0).filter(|_| status.ready.is_some()) {
-                seen.push(format!("status last posted {} ago", format_go_duration(now - hb)));
-            }
-            let cause = format!(
-                "Ready=Unknown (NodeStatusUnknown): {}; the controller last saw a heartbeat {} ago (its pass at t={}) > {} {}",
-                seen.join(", "),
-                format_go_duration(now - probe),
-                format_go_duration(probe),
-                grace_flag(startup),
-                format_go_duration(grace)
-            );
+            let lease = node
+                .lease
+                .latest()
+                .map(|renew| Cause::new("cause.part.seen_lease").time("ago", now - renew));
+            let posted = Some(observed.heartbeat)
+                .filter(|_| status.ready.is_some())
+                .map(|hb| Cause::new("cause.part.seen_status").time("ago", now - hb));
+            let seen = match (lease, posted) {
+                (Some(a), Some(b)) => Cause::new("cause.part.pair").sub("a", a).sub("b", b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => Cause::none(),
+            };
+            let cause = Cause::new("cause.nlc.unknown")
+                .sub("seen", seen)
+                .time("silence", now - probe)
+                .time("probe", probe)
+                .text("flag", grace_flag(startup))
+                .time("grace", grace);
             log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n));
         }
         (observed, status.ready)
@@ -523,14 +521,18 @@ impl NodeLifecycleController {
                 };
                 if api.nodes[n].has_taint(other, Effect::NoExecute) {
                     // Swap straight away, without the rate limiter.
-                    let cause = format!("node is Ready={observed}: the node lifecycle controller swaps {other}:NoExecute for {want}:NoExecute at once (processTaintBaseEviction); pending eviction timers keep running");
+                    let cause = Cause::new("cause.nlc.swap")
+                        .text("ready", observed)
+                        .text("other", other)
+                        .text("want", want);
                     swap_no_execute(now, n, want, other, api, log, &cause);
                 } else {
                     self.mark_node_for_tainting(now, n, observed, api);
                 }
             }
             CondStatus::True => {
-                self.mark_node_as_reachable(now, n, api, log, "node is Ready=True again: markNodeAsReachable removes the NoExecute taint, cancelling pending evictions");
+                let cause = Cause::new("cause.nlc.reachable_again");
+                self.mark_node_as_reachable(now, n, api, log, &cause);
             }
         }
     }
@@ -560,13 +562,13 @@ impl NodeLifecycleController {
         n: NodeId,
         api: &mut Api,
         log: &mut Log,
-        cause: &str,
+        cause: &Cause,
     ) -> bool {
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             if api.nodes[n].has_taint(key, Effect::NoExecute) {
                 api.swap_taints(now, n, &[], &[(key, Effect::NoExecute)]);
                 log.push(
-                    Event::new(now, EventKind::TaintRemoved, cause)
+                    Event::new(now, EventKind::TaintRemoved, cause.clone())
                         .node(n)
                         .taint(format!("{key}:NoExecute")),
                 );
@@ -586,7 +588,7 @@ impl NodeLifecycleController {
         node_ready: CondStatus,
         api: &mut Api,
         log: &mut Log,
-        why: &str,
+        why: &Cause,
     ) -> bool {
         let pods: Vec<PodId> = api.nodes[n].pods.clone();
         for p in pods {
@@ -606,7 +608,7 @@ impl NodeLifecycleController {
         node_ready: CondStatus,
         api: &mut Api,
         log: &mut Log,
-        why: &str,
+        why: &Cause,
     ) -> bool {
         if api.pods[p].ready != Some(true) {
             return true;
@@ -617,7 +619,10 @@ impl NodeLifecycleController {
         }
         api.set_pod_ready(now, p, false);
         if log.wants(now, EventKind::PodNotReady) {
-            let cause = format!("node {} is Ready={node_ready}: the node lifecycle controller sets the pod's Ready condition to False (MarkPodsNotReady){why}; Service endpoints stop sending it traffic", api.nodes[n].name);
+            let cause = Cause::new("cause.nlc.pod_not_ready")
+                .text("node", &api.nodes[n].name)
+                .text("ready", node_ready)
+                .sub("why", why.clone());
             log.push(Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p));
         }
         true
@@ -642,7 +647,7 @@ impl NodeLifecycleController {
                     ready.status,
                     api,
                     log,
-                    " (pod bound to a node that is not Ready)",
+                    &Cause::new("cause.part.bound_not_ready"),
                 );
             }
         }
@@ -659,7 +664,9 @@ impl NodeLifecycleController {
             let zone_name = zone.display.clone();
             let state = zone.state;
             zone.queue.try_process(now, |item| {
-                let Some(&n) = api.node_names.get(&item.value) else { return TryResult::Done };
+                let Some(&n) = api.node_names.get(&item.value) else {
+                    return TryResult::Done;
+                };
                 if !api.nodes[n].exists {
                     return TryResult::Done;
                 }
@@ -672,12 +679,22 @@ impl NodeLifecycleController {
                     CondStatus::True => return TryResult::Done,
                 };
                 let waited = now - item.added_at;
-                let rate = if qps == eviction_qps { format!("--node-eviction-rate {qps}") } else { format!("{qps} nodes/s in state {state}") };
-                let cause = if waited <= 100 {
-                    format!("node is Ready={} (enqueued by the monitor pass at t={}, one pass after Ready changed); zone {zone_name:?}'s tainting queue applied it at its next 100ms tick ({rate})", ready.status, format_go_duration(item.added_at))
+                let rate = if qps == eviction_qps {
+                    Cause::new("cause.part.rate_flag").text("qps", qps)
                 } else {
-                    format!("node is Ready={} (enqueued at t={}); zone {zone_name:?}'s rate limiter ({rate}, burst 1) held it for {}", ready.status, format_go_duration(item.added_at), format_go_duration(waited))
+                    Cause::new("cause.part.rate_state")
+                        .text("qps", qps)
+                        .text("state", state)
                 };
+                let cause = if waited <= 100 {
+                    Cause::new("cause.nlc.tainted_tick")
+                } else {
+                    Cause::new("cause.nlc.tainted_held").time("waited", waited)
+                }
+                .text("ready", ready.status)
+                .time("added", item.added_at)
+                .text("zone", format!("{zone_name:?}"))
+                .sub("rate", rate);
                 swap_no_execute(now, n, want, other, api, log, &cause);
                 TryResult::Done
             });
@@ -691,30 +708,30 @@ impl NodeLifecycleController {
             return;
         }
         let status = node.status.latest();
-        let mut want: Vec<(&str, String)> = Vec::new();
+        let mut want: Vec<(&str, &str)> = Vec::new();
         if let Some(r) = status.ready {
             match r.status {
-                CondStatus::False => want.push((TAINT_NOT_READY, "Ready=False".into())),
-                CondStatus::Unknown => want.push((TAINT_UNREACHABLE, "Ready=Unknown".into())),
+                CondStatus::False => want.push((TAINT_NOT_READY, "Ready=False")),
+                CondStatus::Unknown => want.push((TAINT_UNREACHABLE, "Ready=Unknown")),
                 CondStatus::True => {}
             }
         }
         for (c, key, name) in [
-            (status.memory_pressure, TAINT_MEMORY_PRESSURE, "MemoryPressure"),
-            (status.disk_pressure, TAINT_DISK_PRESSURE, "DiskPressure"),
-            (status.pid_pressure, TAINT_PID_PRESSURE, "PIDPressure"),
+            (status.memory_pressure, TAINT_MEMORY_PRESSURE, "MemoryPressure=True"),
+            (status.disk_pressure, TAINT_DISK_PRESSURE, "DiskPressure=True"),
+            (status.pid_pressure, TAINT_PID_PRESSURE, "PIDPressure=True"),
             (
                 status.network_unavailable,
                 TAINT_NETWORK_UNAVAILABLE,
-                "NetworkUnavailable",
+                "NetworkUnavailable=True",
             ),
         ] {
             if c.is_some_and(|c| c.status == CondStatus::True) {
-                want.push((key, format!("{name}=True")));
+                want.push((key, name));
             }
         }
         if node.unschedulable {
-            want.push((TAINT_UNSCHEDULABLE, "spec.unschedulable".into()));
+            want.push((TAINT_UNSCHEDULABLE, "spec.unschedulable"));
         }
         let managed = [
             TAINT_NOT_READY,
@@ -740,10 +757,10 @@ impl NodeLifecycleController {
                 )
             })
             .collect();
-        let add: Vec<(Taint, String)> = want
+        let add: Vec<(Taint, &str)> = want
             .iter()
             .filter(|(k, _)| !node.has_taint(k, Effect::NoSchedule))
-            .map(|(k, why)| (Taint::new(k, Effect::NoSchedule, now), why.clone()))
+            .map(|&(k, why)| (Taint::new(k, Effect::NoSchedule, now), why))
             .collect();
         if add.is_empty() && remove.is_empty() {
             return;
@@ -755,14 +772,15 @@ impl NodeLifecycleController {
                 Event::new(
                     now,
                     EventKind::TaintRemoved,
-                    "the condition behind this NoSchedule taint cleared (taint-by-condition, doNoScheduleTaintingPass)",
+                    Cause::new("cause.nlc.no_schedule_removed"),
                 )
                 .node(n)
                 .taint(format!("{key}:NoSchedule")),
             );
         }
         for (t, why) in &add {
-            log.push(Event::new(now, EventKind::TaintAdded, format!("node has {why}: taint-by-condition adds it at once (doNoScheduleTaintingPass); the scheduler stops placing new pods here")).node(n).taint(t.label()));
+            let cause = Cause::new("cause.nlc.no_schedule_added").text("why", why);
+            log.push(Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label()));
         }
     }
 
@@ -800,7 +818,8 @@ impl NodeLifecycleController {
                 if self.settings.legacy_pod_eviction_timeout.is_some() {
                     self.cancel_pod_eviction(n, api);
                 } else {
-                    self.mark_node_as_reachable(now, n, api, log, "every zone is in FullDisruption: the node lifecycle controller enters master disruption mode, removes all NoExecute taints (cancelling pending evictions) and stops tainting");
+                    let cause = Cause::new("cause.nlc.master_disruption");
+                    self.mark_node_as_reachable(now, n, api, log, &cause);
                 }
             }
             let keys: Vec<String> = self.zones.keys().cloned().collect();
@@ -812,7 +831,10 @@ impl NodeLifecycleController {
                 let from = z.state;
                 z.state = ZoneState::FullDisruption;
                 if from != ZoneState::FullDisruption {
-                    zone_event(now, log, z, from, format!("{not_ready} of {size} counted nodes not Ready, and no zone has a Ready node: master disruption mode, tainting stops everywhere"));
+                    let why = Cause::new("cause.zone.all_full")
+                        .text("not_ready", not_ready)
+                        .text("size", size);
+                    zone_event(now, log, z, from, why);
                 }
             }
             return;
@@ -839,22 +861,26 @@ impl NodeLifecycleController {
             z.state = state;
             if current != state {
                 let s = &self.settings;
-                let mut why = match state {
-                    ZoneState::Normal => format!("{not_ready} of {size} counted nodes not Ready: tainting at --node-eviction-rate {}", s.eviction_qps),
-                    ZoneState::PartialDisruption if qps > 0.0 => format!(
-                        "{not_ready} of {size} nodes not Ready (more than 2 and ≥ --unhealthy-zone-threshold {}): zone has more than --large-cluster-size-threshold {} nodes, so tainting slows to --secondary-node-eviction-rate {}",
-                        s.unhealthy_zone_threshold, s.large_cluster_threshold, s.secondary_qps
-                    ),
-                    ZoneState::PartialDisruption => format!(
-                        "{not_ready} of {size} nodes not Ready (more than 2 and ≥ --unhealthy-zone-threshold {}): zone has at most --large-cluster-size-threshold {} nodes, so tainting stops (rate 0)",
-                        s.unhealthy_zone_threshold, s.large_cluster_threshold
-                    ),
-                    ZoneState::FullDisruption => format!("no counted node Ready ({size} not Ready) while another zone has Ready nodes: tainting continues at --node-eviction-rate {}", s.eviction_qps),
-                    ZoneState::Initial => String::new(),
+                let key = match state {
+                    ZoneState::Normal => "cause.zone.normal",
+                    ZoneState::PartialDisruption if qps > 0.0 => "cause.zone.partial_slow",
+                    ZoneState::PartialDisruption => "cause.zone.partial_stop",
+                    ZoneState::FullDisruption => "cause.zone.full",
+                    ZoneState::Initial => "cause.part.empty",
                 };
-                if all_were_full {
-                    why.push_str("; leaving master disruption mode resets every node's probe time to now");
-                }
+                let reset = if all_were_full {
+                    Cause::new("cause.part.master_reset")
+                } else {
+                    Cause::none()
+                };
+                let why = Cause::new(key)
+                    .text("not_ready", not_ready)
+                    .text("size", size)
+                    .text("rate", s.eviction_qps)
+                    .text("threshold", s.unhealthy_zone_threshold)
+                    .text("large", s.large_cluster_threshold)
+                    .text("secondary", s.secondary_qps)
+                    .sub("reset", reset);
                 let z = &self.zones[&k];
                 zone_event(now, log, z, current, why);
             }
@@ -895,29 +921,23 @@ impl NodeLifecycleController {
         };
         if now > since + timeout {
             let what = if observed.status == CondStatus::Unknown {
-                "the last heartbeat it saw"
+                "cause.part.from_heartbeat"
             } else {
-                "Ready turned False"
+                "cause.part.from_false"
             };
-            let cause = format!(
-                "legacy eviction (--pod-eviction-timeout {}, counted from {what} at t={}): the node lifecycle controller deletes the node's pods",
-                format_go_duration(timeout),
-                format_go_duration(since)
-            );
+            let cause = Cause::new("cause.legacy.due")
+                .time("timeout", timeout)
+                .sub("what", Cause::new(what))
+                .time("since", since);
             self.evict_pods(now, n, api, log, &cause);
         }
     }
 
     /// `evictPods`: queue the node in its zone's evictor, or delete at once if it was evicted before.
-    fn evict_pods(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &str) {
+    fn evict_pods(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &Cause) {
         if self.eviction[n] == EvictionStatus::Evicted {
-            delete_pods(
-                now,
-                n,
-                api,
-                log,
-                &format!("{cause}; the node was evicted before, so new pods go at once"),
-            );
+            let cause = Cause::new("cause.legacy.again").sub("why", cause.clone());
+            delete_pods(now, n, api, log, &cause);
             return;
         }
         self.eviction[n] = EvictionStatus::ToBeEvicted;
@@ -953,21 +973,30 @@ impl NodeLifecycleController {
             let zone_name = zone.display.clone();
             let qps = zone.queue.limiter.qps;
             zone.queue.try_process(now, |item| {
-                let Some(&n) = api.node_names.get(&item.value) else { return TryResult::Done };
+                let Some(&n) = api.node_names.get(&item.value) else {
+                    return TryResult::Done;
+                };
                 let waited = now - item.added_at;
-                let rate = if qps == eviction_qps { format!("--node-eviction-rate {qps}") } else { format!("{qps} nodes/s") };
+                let rate = if qps == eviction_qps {
+                    Cause::new("cause.part.rate_flag").text("qps", qps)
+                } else {
+                    Cause::new("cause.part.rate").text("qps", qps)
+                };
                 // The timeout counted from the last heartbeat the controller saw (Unknown) or from
                 // Ready turning False.
-                let since = health.get(n).and_then(Option::as_ref).map(|h| match h.status.ready_status() {
-                    Some(CondStatus::False) => format!("Ready turned False at t={}", format_go_duration(h.ready_transition)),
-                    _ => format!("the last heartbeat seen at t={}", format_go_duration(h.probe)),
-                });
-                let cause = format!(
-                    "legacy eviction: --pod-eviction-timeout {} passed since {}; zone {zone_name:?}'s pod evictor ({rate}) released the node after {}; status.reason=NodeLost, DaemonSet pods are skipped",
-                    format_go_duration(timeout),
-                    since.unwrap_or_else(|| "the node's last heartbeat".to_string()),
-                    format_go_duration(waited)
-                );
+                let since = health
+                    .get(n)
+                    .and_then(Option::as_ref)
+                    .map(|h| match h.status.ready_status() {
+                        Some(CondStatus::False) => Cause::new("cause.part.since_false").time("at", h.ready_transition),
+                        _ => Cause::new("cause.part.since_heartbeat").time("at", h.probe),
+                    });
+                let cause = Cause::new("cause.legacy.evicted")
+                    .time("timeout", timeout)
+                    .sub("since", since.unwrap_or_else(|| Cause::new("cause.part.since_last")))
+                    .text("zone", format!("{zone_name:?}"))
+                    .sub("rate", rate)
+                    .time("waited", waited);
                 delete_pods(now, n, api, log, &cause);
                 evicted.push(n);
                 TryResult::Done
@@ -1004,16 +1033,20 @@ enum Evaluation {
     },
 }
 
-fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, why: String) {
+fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, why: Cause) {
     if log.wants(now, EventKind::ZoneStateChanged) {
-        let mut e = Event::new(now, EventKind::ZoneStateChanged, format!("{from} → {}: {why}", z.state));
+        let cause = Cause::new("cause.zone.changed")
+            .text("from", from)
+            .text("to", z.state)
+            .sub("why", why);
+        let mut e = Event::new(now, EventKind::ZoneStateChanged, cause);
         e.zone = Some(z.display.clone());
         e.state = Some(z.state);
         log.push(e);
     }
 }
 
-fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &str) {
+fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &Cause) {
     let had_other = api.nodes[n].has_taint(other, Effect::NoExecute);
     let had_want = api.nodes[n].has_taint(want, Effect::NoExecute);
     api.swap_taints(
@@ -1024,14 +1057,14 @@ fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Ap
     );
     if had_other {
         log.push(
-            Event::new(now, EventKind::TaintRemoved, cause)
+            Event::new(now, EventKind::TaintRemoved, cause.clone())
                 .node(n)
                 .taint(format!("{other}:NoExecute")),
         );
     }
     if !had_want {
         log.push(
-            Event::new(now, EventKind::TaintAdded, cause)
+            Event::new(now, EventKind::TaintAdded, cause.clone())
                 .node(n)
                 .taint(format!("{want}:NoExecute")),
         );
@@ -1040,7 +1073,7 @@ fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Ap
 
 /// `DeletePods` of `controller_utils.go`: marks each pod `NodeLost` and deletes it gracefully,
 /// skipping pods already being deleted and DaemonSet pods. Returns whether any pod remains.
-pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &str) -> bool {
+pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: &Cause) -> bool {
     let mut remaining = false;
     for p in api.nodes[n].pods.clone() {
         if api.pods[p].status_reason.is_none() {
@@ -1057,7 +1090,10 @@ pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: 
         if api.request_pod_deletion(now, p) {
             remaining = true;
             let grace = api.pods[p].grace_seconds;
-            log.push(Event::new(now, EventKind::PodDeletionRequested, format!("{cause}; DELETE with terminationGracePeriodSeconds {grace}: the pod shows Terminating until its kubelet confirms")).node(n).pod(p));
+            let cause = Cause::new("cause.delete")
+                .sub("why", cause.clone())
+                .text("grace", grace);
+            log.push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
         }
     }
     remaining

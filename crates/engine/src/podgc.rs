@@ -7,7 +7,8 @@
 //! and terminating pods that were never scheduled (`gcUnscheduledTerminating`).
 
 use crate::api::{Api, CondStatus, PodId};
-use crate::time::{format_go_duration, Millis, SECOND};
+use crate::cause::Cause;
+use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 use std::collections::BTreeMap;
 
@@ -46,7 +47,7 @@ impl PodGc {
 
     /// One run at `now`.
     pub fn run(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
-        let mut doomed: Vec<(PodId, String)> = Vec::new();
+        let mut doomed: Vec<(PodId, Cause)> = Vec::new();
         for (p, pod) in api.pods.iter().enumerate() {
             if !pod.exists() {
                 continue;
@@ -60,33 +61,29 @@ impl PodGc {
                         && !ready
                         && node.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE)
                     {
-                        doomed.push((p, format!("PodGC (gcTerminating): the pod is Terminating on {}, which is not Ready and carries {TAINT_OUT_OF_SERVICE}; it marks the pod Failed and force-deletes it (grace 0), and volumes detach at once", node.name)));
+                        let cause = Cause::new("cause.podgc.terminating")
+                            .text("node", &node.name)
+                            .text("taint", TAINT_OUT_OF_SERVICE);
+                        doomed.push((p, cause));
                     }
                 }
                 Some(n) => {
                     let name = api.nodes[n].name.clone();
                     if !self.quarantine {
-                        doomed.push((
-                            p,
-                            format!("PodGC (gcOrphaned): node {name} no longer exists, so the pod is force-deleted"),
-                        ));
+                        doomed.push((p, Cause::new("cause.podgc.orphaned").text("node", &name)));
                         continue;
                     }
                     let seen = *self.orphans.entry(p).or_insert(now);
                     if now >= seen + QUARANTINE {
-                        doomed.push((p, format!(
-                            "PodGC (gcOrphaned): node {name} no longer exists; first seen orphaned at t={}, quarantine {} passed, so it is marked Failed (DeletionByPodGC) and force-deleted",
-                            format_go_duration(seen),
-                            format_go_duration(QUARANTINE)
-                        )));
+                        let cause = Cause::new("cause.podgc.quarantined")
+                            .text("node", &name)
+                            .time("seen", seen)
+                            .time("quarantine", QUARANTINE);
+                        doomed.push((p, cause));
                     }
                 }
                 None if pod.deletion_requested_at.is_some() => {
-                    doomed.push((
-                        p,
-                        "PodGC (gcUnscheduledTerminating): a terminating pod that was never scheduled is force-deleted"
-                            .to_string(),
-                    ));
+                    doomed.push((p, Cause::new("cause.podgc.unscheduled")));
                 }
                 None => {}
             }

@@ -63,6 +63,8 @@ pub fn default_cluster(version: &str) -> Scenario {
             latency_ms: None,
             effect: None,
             duration: None,
+            workload: None,
+            toleration_seconds: None,
         }],
         ..Scenario::default()
     }
@@ -192,7 +194,7 @@ mod tests {
                 assert!(cfg
                     .warnings
                     .iter()
-                    .any(|w| w.contains("--pod-eviction-timeout has no effect")));
+                    .any(|w| w.english().contains("--pod-eviction-timeout has no effect")));
             }
         }
         assert!(preset("upstream-newest").is_some() && preset("nope").is_none());

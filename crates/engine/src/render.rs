@@ -21,7 +21,7 @@ pub fn render_timeline(o: &Outcome) -> String {
     let initial = o
         .events
         .iter()
-        .take_while(|e| e.at_ms == 0 && e.cause.starts_with("initial state"))
+        .take_while(|e| e.at_ms == 0 && e.cause.is_initial())
         .count();
     if initial > 0 {
         let nodes = o.events[..initial]

@@ -6,6 +6,7 @@
 //! [`Scenario::resolve`] turns it into a [`Config`] with every value filled in, or into a
 //! [`ScenarioError`] that names the offending field and says why.
 
+use crate::cause::Cause;
 use crate::time::{format_go_duration, parse_go_duration, Millis, HOUR, SECOND};
 use crate::version::{Gate, GateStage, Profile, Version};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -288,6 +289,9 @@ pub enum ActionKind {
     ForceDeletePod,
     /// `kubectl drain`: cordon, then evict every pod but DaemonSet pods.
     Drain,
+    /// An operator patches `tolerationSeconds` of the `not-ready`/`unreachable` NoExecute
+    /// tolerations of every live pod of a workload.
+    PatchTolerations,
     /// Every API call takes `latencyMs` longer, until the next ApiServerLatency.
     ApiServerLatency,
 }
@@ -297,7 +301,10 @@ impl ActionKind {
     pub fn needs_node(self) -> bool {
         !matches!(
             self,
-            ActionKind::ControllerManagerRestart | ActionKind::ForceDeletePod | ActionKind::ApiServerLatency
+            ActionKind::ControllerManagerRestart
+                | ActionKind::ForceDeletePod
+                | ActionKind::ApiServerLatency
+                | ActionKind::PatchTolerations
         )
     }
 }
@@ -326,6 +333,12 @@ pub struct ActionSection {
     /// ControllerManagerRestart: how long no controller runs (leader takeover); default `0s`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<GoDuration>,
+    /// PatchTolerations: the workload whose pods are patched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<String>,
+    /// PatchTolerations: the new tolerationSeconds, s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
 }
 
 /// A scenario that could not be read, naming the field and the reason.
@@ -494,6 +507,10 @@ pub struct ActionSpec {
     pub effect: crate::api::Effect,
     /// Controller downtime for ControllerManagerRestart, ms.
     pub duration: Millis,
+    /// Workload index for PatchTolerations.
+    pub workload: Option<usize>,
+    /// New tolerationSeconds for PatchTolerations, s.
+    pub toleration_seconds: i64,
 }
 
 /// A scenario with every default applied and every value checked.
@@ -522,7 +539,7 @@ pub struct Config {
     /// Whether NodeOutOfServiceVolumeDetach is on (PodGC force-deletes on out-of-service nodes).
     pub out_of_service_volume_detach: bool,
     /// Sentences about settings that the version ignores or that deserve a second look.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Cause>,
 }
 
 impl Scenario {
@@ -574,9 +591,7 @@ impl Scenario {
             ));
         }
         if k.node_status_report_frequency.is_some() && !node_lease {
-            warnings.push(format!(
-                "kubelet.nodeStatusReportFrequency has no effect on {version} while NodeLease is off: without Leases the status is the heartbeat, so every nodeStatusUpdateFrequency tick patches"
-            ));
+            warnings.push(Cause::new("warn.report_without_lease").text("version", version));
         }
         let update = positive(
             k.node_status_update_frequency,
@@ -636,15 +651,11 @@ impl Scenario {
         }
         let enable_taint_manager = c.enable_taint_manager.unwrap_or(true);
         if c.enable_taint_manager.is_some() && version.minor >= 25 {
-            warnings.push(format!(
-                "--enable-taint-manager is deprecated in {version} and removed in 1.27"
-            ));
+            warnings.push(Cause::new("warn.taint_manager_deprecated").text("version", version));
         }
         let taint_based_evictions = gates.taint_based_evictions && enable_taint_manager;
         if c.pod_eviction_timeout.is_some() && taint_based_evictions {
-            warnings.push(format!(
-                "--pod-eviction-timeout has no effect on {version} while taint-based eviction is on: pods leave tolerationSeconds after the NoExecute taint (apiServer.defaultUnreachableTolerationSeconds, default 300)"
-            ));
+            warnings.push(Cause::new("warn.pod_eviction_timeout_ignored").text("version", version));
         }
         let pod_eviction_timeout = c
             .pod_eviction_timeout
@@ -659,7 +670,7 @@ impl Scenario {
             ));
         }
         if !gates.taint_based_evictions && enable_taint_manager && version.minor >= 13 {
-            warnings.push(format!("TaintBasedEvictions=false on {version}: the node lifecycle controller deletes pods itself after --pod-eviction-timeout; the taint manager still runs for NoExecute taints others add"));
+            warnings.push(Cause::new("warn.tbe_off").text("version", version));
         }
 
         let rate = |v: Option<f64>, d: f64, f: &str| -> Result<f64, ScenarioError> {
@@ -1050,7 +1061,7 @@ struct Gates {
 fn resolve_feature_gates(
     set: &BTreeMap<String, bool>,
     version: Version,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Cause>,
 ) -> Result<Gates, ScenarioError> {
     let mut value = |gate: Gate| -> Result<bool, ScenarioError> {
         let field = format!("featureGates.{}", gate.name());
@@ -1062,7 +1073,7 @@ fn resolve_feature_gates(
             GateStage::Removed => Err(bad(field, format!("unrecognized feature gate: {} (removed in 1.{} after graduating; the feature is always on in {version})", gate.name(), gate.removed_in()))),
             GateStage::Ga if !wanted => Err(bad(field, format!("cannot set feature gate {} to false, feature is locked to true (GA in {version})", gate.name()))),
             GateStage::Ga => {
-                warnings.push(format!("feature gate {} is GA and always on in {version}; setting it changes nothing", gate.name()));
+                warnings.push(Cause::new("warn.gate_ga").text("gate", gate.name()).text("version", version));
                 Ok(true)
             }
             GateStage::Alpha | GateStage::Beta => Ok(wanted),
@@ -1081,10 +1092,7 @@ fn resolve_feature_gates(
         ));
     }
     if gates.node_lease && version.minor == 12 {
-        warnings.push(
-            "NodeLease on 1.12: kubelets renew Leases, but the 1.12 node lifecycle controller does not read them"
-                .to_string(),
-        );
+        warnings.push(Cause::new("warn.lease_1_12"));
     }
     Ok(gates)
 }
@@ -1098,7 +1106,7 @@ fn resolve_action(
     workloads: &[WorkloadSpec],
     version: Version,
     out_of_service: bool,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Cause>,
 ) -> Result<ActionSpec, ScenarioError> {
     use crate::api::Effect;
     if e.at.0 < 0 {
@@ -1146,6 +1154,45 @@ fn resolve_action(
     only(e.latency_ms.is_some(), "latencyMs", ActionKind::ApiServerLatency)?;
     only(e.effect.is_some(), "effect", ActionKind::OutOfServiceTaint)?;
     only(e.duration.is_some(), "duration", ActionKind::ControllerManagerRestart)?;
+    only(e.workload.is_some(), "workload", ActionKind::PatchTolerations)?;
+    only(
+        e.toleration_seconds.is_some(),
+        "tolerationSeconds",
+        ActionKind::PatchTolerations,
+    )?;
+    let workload = match (e.action, &e.workload) {
+        (ActionKind::PatchTolerations, None) => {
+            return Err(bad(
+                format!("{field}.workload"),
+                "PatchTolerations needs the workload's name",
+            ))
+        }
+        (_, Some(name)) => match workloads.iter().position(|w| w.name == *name) {
+            Some(w) => Some(w),
+            None => {
+                return Err(bad(
+                    format!("{field}.workload"),
+                    format!("no workload is named {name:?}"),
+                ))
+            }
+        },
+        (_, None) => None,
+    };
+    let toleration_seconds = match (e.action, e.toleration_seconds) {
+        (ActionKind::PatchTolerations, None) => {
+            return Err(bad(
+                format!("{field}.tolerationSeconds"),
+                "PatchTolerations needs tolerationSeconds",
+            ))
+        }
+        (_, Some(s)) if !(0..=31_536_000).contains(&s) => {
+            return Err(bad(
+                format!("{field}.tolerationSeconds"),
+                format!("must be between 0 and 31536000 (a year), got {s}"),
+            ))
+        }
+        (_, s) => s.unwrap_or(0),
+    };
     let pod = match (e.action, &e.pod) {
         (ActionKind::ForceDeletePod, None) => {
             return Err(bad(format!("{field}.pod"), "ForceDeletePod needs the pod's name"))
@@ -1194,9 +1241,7 @@ fn resolve_action(
         ));
     }
     if e.action == ActionKind::OutOfServiceTaint && !out_of_service {
-        warnings.push(format!(
-            "the out-of-service taint on {version}: NodeOutOfServiceVolumeDetach is off, so PodGC never force-deletes the Terminating pods (StatefulSet pods stay stuck)"
-        ));
+        warnings.push(Cause::new("warn.out_of_service_no_gc").text("version", version));
     }
     Ok(ActionSpec {
         at: e.at.0,
@@ -1206,5 +1251,7 @@ fn resolve_action(
         latency,
         effect,
         duration: restart,
+        workload,
+        toleration_seconds,
     })
 }

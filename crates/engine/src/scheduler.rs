@@ -6,6 +6,7 @@
 //! when taints are removed or pods go away.
 
 use crate::api::{tolerates, Api, Effect, NodeId, PodId};
+use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 
@@ -45,7 +46,7 @@ fn fit(api: &Api, p: PodId, n: NodeId) -> Result<(), Misfit> {
 }
 
 /// The node the scheduler would pick, or the reasons every node was refused.
-pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, String> {
+pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, Cause> {
     let workload = api.pods[p].workload;
     let mut best: Option<(usize, usize, NodeId)> = None;
     let mut misfits: std::collections::BTreeMap<Misfit, usize> = std::collections::BTreeMap::new();
@@ -69,14 +70,15 @@ pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, String> {
     match best {
         Some((_, _, n)) => Ok(n),
         None => {
-            let parts: Vec<String> = misfits
+            let parts = misfits
                 .iter()
                 .map(|(m, c)| match m {
-                    Misfit::Taint(t) => format!("{c} node(s) had untolerated taint {t}"),
-                    Misfit::TooManyPods => format!("{c} node(s) had too many pods (maxPods)"),
+                    Misfit::Taint(t) => Cause::new("cause.part.misfit_taint").text("count", c).text("taint", t),
+                    Misfit::TooManyPods => Cause::new("cause.part.misfit_pods").text("count", c),
                 })
-                .collect();
-            Err(format!("0/{total} nodes are available: {}", parts.join(", ")))
+                .reduce(|a, b| Cause::new("cause.part.pair").sub("a", a).sub("b", b))
+                .unwrap_or_else(Cause::none);
+            Err(Cause::new("cause.sched.none").text("total", total).sub("parts", parts))
         }
     }
 }
@@ -131,12 +133,10 @@ impl Scheduler {
                 self.pending.retain(|&q| q != p);
                 if log.wants(now, EventKind::PodScheduled) {
                     let node = &api.nodes[n];
-                    let cause = format!(
-                        "kube-scheduler bound it to {} ({} of {} pods; no untolerated NoSchedule/NoExecute taint)",
-                        node.name,
-                        node.pods.len(),
-                        node.max_pods
-                    );
+                    let cause = Cause::new("cause.sched.bound")
+                        .text("node", &node.name)
+                        .text("pods", node.pods.len())
+                        .text("max", node.max_pods);
                     log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(p));
                 }
             }
@@ -147,7 +147,7 @@ impl Scheduler {
                         Event::new(
                             now,
                             EventKind::PodUnschedulable,
-                            format!("kube-scheduler: {why}; the pod waits Pending"),
+                            Cause::new("cause.sched.pending").sub("why", why),
                         )
                         .pod(p),
                     );

@@ -7,6 +7,7 @@
 //! [`Config`].
 
 use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch};
+use crate::cause::Cause;
 use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::lease::{sync_lease, BACKOFF_MAX};
 use crate::node_lifecycle::{NlcSettings, NodeLifecycleController};
@@ -15,7 +16,7 @@ use crate::rng::{Rng, Stream};
 use crate::scenario::{ActionKind, ActionSpec, Config};
 use crate::scheduler::Scheduler;
 use crate::taint_eviction::{TaintEvictionController, Wake as EvictWake};
-use crate::time::{format_go_duration, Millis, HOUR, SECOND};
+use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 use crate::workloads::Workloads;
 use std::cmp::Reverse;
@@ -53,6 +54,7 @@ enum WatchKey {
     PodBound(PodId),
     PodDeleting(PodId),
     PodRemoved(PodId),
+    PodTolerations(PodId),
 }
 
 impl From<Watch> for WatchKey {
@@ -64,6 +66,7 @@ impl From<Watch> for WatchKey {
             Watch::PodBound(p) => WatchKey::PodBound(p),
             Watch::PodDeleting(p) => WatchKey::PodDeleting(p),
             Watch::PodRemoved(p) => WatchKey::PodRemoved(p),
+            Watch::PodTolerations(p) => WatchKey::PodTolerations(p),
         }
     }
 }
@@ -89,7 +92,7 @@ pub struct Simulation {
     /// The scheduler.
     pub scheduler: Scheduler,
     /// Sentences about actions that found nothing to act on.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
     queue: BinaryHeap<Reverse<(Millis, u64, Wake)>>,
     seq: u64,
@@ -305,26 +308,26 @@ impl Simulation {
         let api = &self.api;
         for (n, node) in api.nodes.iter().enumerate().filter(|(_, node)| node.exists) {
             let zone = if node.zone.is_empty() {
-                "no zone".to_string()
+                Cause::new("cause.part.no_zone")
             } else {
-                format!("zone {}", node.zone)
+                Cause::new("cause.part.zone").text("zone", &node.zone)
             };
             self.log.push(
                 Event::new(
                     0,
                     EventKind::NodeRegistered,
-                    format!("initial state: node in {zone}, known to the node lifecycle controller"),
+                    Cause::new("cause.initial.registered").sub("zone", zone),
                 )
                 .node(n),
             );
             if node.status.latest().ready_status() == Some(CondStatus::True) {
                 let beat = if self.kubelet_settings.node_lease {
-                    "posting Ready=True and renewing its Lease"
+                    "cause.part.beat_lease"
                 } else {
-                    "posting Ready=True (no Lease in this configuration)"
+                    "cause.part.beat_no_lease"
                 };
-                self.log
-                    .push(Event::new(0, EventKind::NodeReady, format!("initial state: the kubelet is {beat}")).node(n));
+                let cause = Cause::new("cause.initial.ready").sub("beat", Cause::new(beat));
+                self.log.push(Event::new(0, EventKind::NodeReady, cause).node(n));
             }
         }
         for (p, pod) in api.pods.iter().enumerate() {
@@ -332,27 +335,29 @@ impl Simulation {
                 continue;
             }
             let owner = self.workloads.owner_name(pod.workload);
-            self.log
-                .push(Event::new(0, EventKind::PodCreated, format!("initial state: pod of {owner}")).pod(p));
+            self.log.push(
+                Event::new(
+                    0,
+                    EventKind::PodCreated,
+                    Cause::new("cause.initial.pod").text("owner", owner),
+                )
+                .pod(p),
+            );
             if let Some(n) = pod.node {
                 self.log.push(
                     Event::new(
                         0,
                         EventKind::PodScheduled,
-                        format!("initial state: running on {}", api.nodes[n].name),
+                        Cause::new("cause.initial.running").text("node", &api.nodes[n].name),
                     )
                     .node(n)
                     .pod(p),
                 );
                 if pod.ready == Some(true) {
                     self.log.push(
-                        Event::new(
-                            0,
-                            EventKind::PodReady,
-                            "initial state: Ready and serving as a Service endpoint",
-                        )
-                        .node(n)
-                        .pod(p),
+                        Event::new(0, EventKind::PodReady, Cause::new("cause.initial.pod_ready"))
+                            .node(n)
+                            .pod(p),
                     );
                 }
             }
@@ -426,11 +431,7 @@ impl Simulation {
             Wake::PodTerminated { pod } => {
                 if self.api.remove_pod(now, pod) {
                     let n = self.api.pods[pod].node;
-                    let mut e = Event::new(
-                        now,
-                        EventKind::PodRemoved,
-                        "its kubelet finished terminating it and confirmed the deletion; the object is gone",
-                    );
+                    let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed"));
                     e.node = n;
                     self.log.push(e.pod(pod));
                 }
@@ -467,6 +468,12 @@ impl Simulation {
                 }
             }
             WatchKey::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
+            // `handlePodUpdate` sees the new tolerations; a timer already set stays where it is.
+            WatchKey::PodTolerations(p) if te => {
+                self.taint_eviction
+                    .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+            }
+            WatchKey::PodTolerations(_) => {}
             WatchKey::PodBound(p) => {
                 if te {
                     self.taint_eviction
@@ -567,17 +574,15 @@ impl Simulation {
         self.api.pods[p].running = true;
         if self.api.set_pod_ready(now, p, true) && self.log.wants(now, EventKind::PodReady) {
             let pod = &self.api.pods[p];
-            let replaces = pod
-                .replaces
-                .map(|r| format!("; replaces {}", self.api.pods[r].name))
-                .unwrap_or_default();
+            let replaces = pod.replaces.map_or_else(Cause::none, |r| {
+                Cause::new("cause.part.replaces").text("pod", &self.api.pods[r].name)
+            });
             let cause = if was_running {
-                "its kubelet is back in touch and reports the still-running containers Ready again; the Service sends it traffic".to_string()
+                Cause::new("cause.pod_ready.back")
             } else {
-                format!(
-                    "containers started and the readiness probe passed {} after the kubelet saw the pod (podStartup){replaces}; the Service sends it traffic",
-                    format_go_duration(self.cfg.simulation.pod_startup)
-                )
+                Cause::new("cause.pod_ready.started")
+                    .time("startup", self.cfg.simulation.pod_startup)
+                    .sub("replaces", replaces)
             };
             self.log
                 .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p));
@@ -612,7 +617,8 @@ impl Simulation {
         let status = NodeStatus::healthy(now, &NodeStatus::default());
         self.api.patch_node_status(now, n, status);
         self.kubelets[n].last_report = Some(now);
-        self.log.push(Event::new(now, EventKind::NodeCreated, "the kubelet registered its Node object, already carrying Ready=True from its status setters; Lease renewals start").node(n));
+        self.log
+            .push(Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created")).node(n));
         let u = self.kubelet_settings.update;
         self.push(now + u, Wake::StatusTick { node: n, epoch });
         if self.kubelet_settings.node_lease {
@@ -648,22 +654,21 @@ impl Simulation {
             ActionKind::DeleteNode => self.delete_node(a.node.expect("validated")),
             ActionKind::ForceDeletePod => self.force_delete(i, a.pod.as_deref().unwrap_or_default()),
             ActionKind::Drain => self.drain(a.node.expect("validated")),
+            ActionKind::PatchTolerations => {
+                self.patch_tolerations(a.workload.expect("validated"), a.toleration_seconds)
+            }
             ActionKind::ApiServerLatency => {
                 self.api.api_latency = self.base_api_latency + a.latency;
                 let timeout = self.kubelet_settings.request_timeout;
-                let cause = format!(
-                    "every API call now takes {} more ({} in all): heartbeats land later{}",
-                    format_go_duration(a.latency),
-                    format_go_duration(self.api.api_latency),
-                    if self.api.api_latency >= timeout {
-                        format!(
-                            ", and heartbeat requests exceed the kubelet's {} timeout and fail",
-                            format_go_duration(timeout)
-                        )
-                    } else {
-                        String::new()
-                    }
-                );
+                let fails = if self.api.api_latency >= timeout {
+                    Cause::new("cause.part.heartbeat_timeout").time("timeout", timeout)
+                } else {
+                    Cause::none()
+                };
+                let cause = Cause::new("cause.api_latency")
+                    .time("extra", a.latency)
+                    .time("total", self.api.api_latency)
+                    .sub("fails", fails);
                 self.log
                     .push(Event::new(self.now, EventKind::ApiServerLatencyChanged, cause));
             }
@@ -676,18 +681,26 @@ impl Simulation {
         let old = self.kubelets[n].fault;
         if a.action == ActionKind::NodeRecover {
             if let Some(f) = old {
-                self.recover(n, f, format!("{name} recovers from {f:?}"));
+                let why = Cause::new("cause.fault.recovers")
+                    .text("node", &name)
+                    .text("fault", format!("{f:?}"));
+                self.recover(n, f, why);
             }
             return;
         }
         if let Some(f) = old {
-            self.recover(n, f, format!("{:?} replaces {f:?} on {name}", a.action));
+            let why = Cause::new("cause.fault.replaced")
+                .text("new", format!("{:?}", a.action))
+                .text("old", format!("{f:?}"))
+                .text("node", &name);
+            self.recover(n, f, why);
         }
-        let cause = match a.action {
-            ActionKind::NodeCrash => "power loss: the kubelet and every container stop; no Lease renewal or status patch reaches the apiserver any more",
-            ActionKind::KubeletStop => "the kubelet process stops: containers keep running, but no Lease renewal or status patch is sent",
-            _ => "the node loses its route to the apiserver: everything keeps running, but every heartbeat request fails",
+        let key = match a.action {
+            ActionKind::NodeCrash => "cause.fault.crash",
+            ActionKind::KubeletStop => "cause.fault.kubelet_stop",
+            _ => "cause.fault.partition",
         };
+        let cause = Cause::new(key).text("action", format!("{:?}", a.action));
         self.kubelets[n].fault = Some(a.action);
         match a.action {
             ActionKind::NodeCrash => {
@@ -699,21 +712,20 @@ impl Simulation {
             ActionKind::KubeletStop => self.kubelets[n].stop(),
             _ => {}
         }
-        self.log
-            .push(Event::new(now, EventKind::FaultStarted, format!("{:?}: {cause}", a.action)).node(n));
+        self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
     }
 
-    fn recover(&mut self, n: NodeId, fault: ActionKind, cause: String) {
+    fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
         let now = self.now;
         self.kubelets[n].fault = None;
         let restarted = matches!(fault, ActionKind::NodeCrash | ActionKind::KubeletStop);
-        let detail = if restarted {
-            "the kubelet starts again: it patches its status and renews its Lease at once"
+        let key = if restarted {
+            "cause.fault.ended_restart"
         } else {
-            "requests reach the apiserver again: the lease loop's next backoff retry and the next status tick succeed"
+            "cause.fault.ended_reconnect"
         };
         self.log
-            .push(Event::new(now, EventKind::FaultEnded, format!("{cause}: {detail}")).node(n));
+            .push(Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why)).node(n));
         if restarted {
             self.kubelets[n].restart();
             if self.api.nodes[n].exists {
@@ -758,7 +770,9 @@ impl Simulation {
         self.log.push(Event::new(
             now,
             EventKind::ControllerManagerStopped,
-            format!("kube-controller-manager restarts: the node lifecycle, taint eviction, workload and PodGC controllers stop, and {pending} pending eviction timer(s) held in memory are lost; a new leader takes over after {}", format_go_duration(downtime)),
+            Cause::new("cause.kcm.stopped")
+                .text("pending", pending)
+                .time("downtime", downtime),
         ));
         let kcm = self.kcm_epoch;
         self.push(now + downtime, Wake::ControllerManagerStart { kcm });
@@ -770,7 +784,11 @@ impl Simulation {
         self.nlc.restart();
         self.taint_eviction.restart();
         self.podgc.restart();
-        self.log.push(Event::new(now, EventKind::ControllerManagerStarted, "kube-controller-manager's controllers start with empty memory: the node lifecycle controller re-registers every node and removes its NoExecute taints, and taint eviction restarts every countdown from now"));
+        self.log.push(Event::new(
+            now,
+            EventKind::ControllerManagerStarted,
+            Cause::new("cause.kcm.started"),
+        ));
         // Informers deliver every object again: taint eviction sees each node, workload controllers resync.
         let mut wakes = Vec::new();
         if self.cfg.controller_manager.enable_taint_manager {
@@ -795,20 +813,22 @@ impl Simulation {
         let taint = Taint::new(TAINT_OUT_OF_SERVICE, effect, now);
         if self.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
             let what = if effect == Effect::NoExecute {
-                "taint eviction deletes every pod without a matching toleration at once"
+                "cause.part.oos_no_execute"
             } else {
-                "NoSchedule only: nothing is evicted, PodGC only force-deletes pods that are already Terminating"
+                "cause.part.oos_no_schedule"
             };
             let gc = if self.cfg.out_of_service_volume_detach {
-                "PodGC then force-deletes Terminating pods on this not-Ready node within its 20s period and volumes detach"
+                "cause.part.oos_gc"
             } else {
-                "NodeOutOfServiceVolumeDetach is off in this version, so PodGC does not force-delete them"
+                "cause.part.oos_no_gc"
             };
             self.log.push(
                 Event::new(
                     now,
                     EventKind::TaintAdded,
-                    format!("an operator marks the node out of service (non-graceful node shutdown): {what}; {gc}"),
+                    Cause::new("cause.out_of_service")
+                        .sub("what", Cause::new(what))
+                        .sub("gc", Cause::new(gc)),
                 )
                 .node(n)
                 .taint(taint.label()),
@@ -829,11 +849,14 @@ impl Simulation {
         ));
         let pods = self.api.nodes[n].pods.len();
         let gc = if self.cfg.profile.podgc_quarantine {
-            "after a 40s quarantine, at PodGC's next 20s run"
+            "cause.part.gc_quarantine"
         } else {
-            "at PodGC's next 20s run"
+            "cause.part.gc_next"
         };
-        self.log.push(Event::new(now, EventKind::NodeDeleted, format!("an operator deleted the Node object: the node lifecycle controller forgets it (RemovingNode), and its {pods} pod(s) become orphans that PodGC force-deletes {gc}")).node(n));
+        let cause = Cause::new("cause.node_deleted")
+            .text("pods", pods)
+            .sub("gc", Cause::new(gc));
+        self.log.push(Event::new(now, EventKind::NodeDeleted, cause).node(n));
     }
 
     fn force_delete(&mut self, action: usize, name: &str) {
@@ -843,14 +866,64 @@ impl Simulation {
             .find(|&p| self.api.pods[p].exists() && self.api.pods[p].name == name);
         match found {
             Some(p) if self.api.remove_pod(now, p) => {
-                let mut e = Event::new(now, EventKind::PodRemoved, "an operator force-deleted it (--grace-period=0 --force): the object is gone at once, whatever its kubelet is doing").pod(p);
+                let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.force_deleted")).pod(p);
                 e.node = self.api.pods[p].node;
                 self.log.push(e);
             }
-            _ => self.warnings.push(format!(
-                "events[{action}]: no pod named {name:?} existed at t={}, so ForceDeletePod did nothing",
-                format_go_duration(now)
-            )),
+            _ => self.warnings.push(
+                Cause::new("warn.force_delete_missing")
+                    .text("action", action)
+                    .text("name", format!("{name:?}"))
+                    .time("at", now),
+            ),
+        }
+    }
+
+    /// An operator patches `tolerationSeconds` of the `not-ready` and `unreachable` NoExecute
+    /// tolerations of every live pod of a workload (pod validation lets only this field of an
+    /// existing toleration change). Taint eviction sees it through its pod watch.
+    fn patch_tolerations(&mut self, w: usize, seconds: i64) {
+        let now = self.now;
+        let keys = [crate::api::TAINT_NOT_READY, crate::api::TAINT_UNREACHABLE];
+        for p in 0..self.api.pods.len() {
+            let pod = &mut self.api.pods[p];
+            if pod.workload != w || !pod.exists() || pod.deletion_requested_at.is_some() {
+                continue;
+            }
+            let mut changed = false;
+            for t in pod.tolerations.iter_mut() {
+                let no_execute = t.effect.is_none_or(|e| e == Effect::NoExecute);
+                if keys.contains(&t.key.as_str()) && no_execute && t.toleration_seconds.is_some() {
+                    t.toleration_seconds = Some(seconds);
+                    changed = true;
+                }
+            }
+            if !changed {
+                continue;
+            }
+            // One operator PATCH per pod; operator writes are not part of the write counts.
+            let at = now + self.api.api_latency + self.api.watch_latency;
+            self.api.outbox.push((at, Watch::PodTolerations(p)));
+            let timer = self
+                .taint_eviction
+                .timers
+                .get(p)
+                .and_then(Option::as_ref)
+                .map(|t| t.fire_at);
+            let rule = match timer {
+                Some(fire_at) => Cause::new("cause.part.patch_kept").time("at", fire_at),
+                None => Cause::new("cause.part.patch_fresh"),
+            };
+            let mut e = Event::new(
+                now,
+                EventKind::PodTolerationsPatched,
+                Cause::new("cause.patch_tolerations")
+                    .text("seconds", seconds)
+                    .sub("rule", rule),
+            )
+            .pod(p);
+            e.node = self.api.pods[p].node;
+            self.log.push(e);
         }
     }
 
@@ -858,14 +931,8 @@ impl Simulation {
         let now = self.now;
         if !self.api.nodes[n].unschedulable {
             self.api.nodes[n].unschedulable = true;
-            self.log.push(
-                Event::new(
-                    now,
-                    EventKind::NodeCordoned,
-                    "kubectl drain cordons the node (spec.unschedulable=true): the scheduler places no new pod here",
-                )
-                .node(n),
-            );
+            self.log
+                .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
             self.nlc
                 .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
         }
@@ -877,11 +944,15 @@ impl Simulation {
                 let grace = self.api.pods[p].grace_seconds;
                 let alive = self.kubelets[n].reachable();
                 let then = if alive {
-                    "its kubelet stops it and confirms"
+                    "cause.part.drain_alive"
                 } else {
-                    "its kubelet cannot confirm, so it stays Terminating"
+                    "cause.part.drain_dead"
                 };
-                self.log.push(Event::new(now, EventKind::PodDeletionRequested, format!("kubectl drain evicts it through the Eviction API (graceful, terminationGracePeriodSeconds {grace}); {then}; DaemonSet pods are left alone")).node(n).pod(p));
+                let cause = Cause::new("cause.drain.evict")
+                    .text("grace", grace)
+                    .sub("then", Cause::new(then));
+                self.log
+                    .push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
             }
         }
     }

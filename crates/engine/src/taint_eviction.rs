@@ -7,8 +7,9 @@
 //! controller sees the taint, not at the taint's `timeAdded`, and a timer once set is never moved.
 
 use crate::api::{matching_tolerations, min_toleration_seconds, Api, NodeId, PodId, Taint};
+use crate::cause::Cause;
 use crate::scenario::{Toleration, TolerationSource};
-use crate::time::{format_go_duration, Millis, SECOND};
+use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 
 /// A scheduled deletion.
@@ -21,7 +22,7 @@ pub struct EvictionTimer {
     /// Identity, so that a cancelled timer's wake-up is ignored.
     pub generation: u64,
     /// Why, for the deletion event.
-    pub cause: String,
+    pub cause: Cause,
 }
 
 /// The controller's in-memory state.
@@ -51,9 +52,9 @@ pub struct Wake {
 
 fn describe(t: &Toleration) -> &'static str {
     match t.source {
-        TolerationSource::Spec => "from the pod spec",
-        TolerationSource::DefaultTolerationSeconds => "added at admission by DefaultTolerationSeconds",
-        TolerationSource::DaemonSet => "added by the DaemonSet controller",
+        TolerationSource::Spec => "cause.part.tol_spec",
+        TolerationSource::DefaultTolerationSeconds => "cause.part.tol_admission",
+        TolerationSource::DaemonSet => "cause.part.tol_daemonset",
     }
 }
 
@@ -97,7 +98,7 @@ impl TaintEvictionController {
         self.tainted[n] = taints.clone();
         for &p in &api.nodes[n].pods {
             if taints.is_empty() {
-                self.cancel(now, p, n, log, "the node has no NoExecute taint any more");
+                self.cancel(now, p, n, log, "cause.part.no_taint");
             } else {
                 self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
             }
@@ -120,17 +121,16 @@ impl TaintEvictionController {
         self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
     }
 
-    fn cancel(&mut self, now: Millis, p: PodId, n: NodeId, log: &mut Log, why: &str) {
+    fn cancel(&mut self, now: Millis, p: PodId, n: NodeId, log: &mut Log, why: &'static str) {
         if let Some(t) = self.timers[p].take() {
             log.push(
                 Event::new(
                     now,
                     EventKind::PodEvictionCancelled,
-                    format!(
-                        "{} cancels the deletion planned for t={}: {why}",
-                        self.name,
-                        format_go_duration(t.fire_at)
-                    ),
+                    Cause::new("cause.te.cancelled")
+                        .text("controller", self.name)
+                        .time("at", t.fire_at)
+                        .sub("why", Cause::new(why)),
                 )
                 .node(n)
                 .pod(p),
@@ -162,22 +162,15 @@ impl TaintEvictionController {
                 .map(Taint::label)
                 .unwrap_or_default();
             self.timers[p] = None;
-            let cause = format!(
-                "{} evicts it at once: the pod has no toleration for taint {untolerated}",
-                self.name
-            );
+            let cause = Cause::new("cause.te.untolerated")
+                .text("controller", self.name)
+                .text("taint", untolerated);
             self.schedule(now, p, n, now, cause, log, wakes);
             return;
         };
         let used_tols: Vec<&Toleration> = used.iter().map(|&i| &pod.tolerations[i]).collect();
         match min_toleration_seconds(&used_tols) {
-            None => self.cancel(
-                now,
-                p,
-                n,
-                log,
-                "every matching toleration has no tolerationSeconds, so the pod tolerates the taints forever",
-            ),
+            None => self.cancel(now, p, n, log, "cause.part.tolerates_forever"),
             Some(seconds) => {
                 if let Some(existing) = &self.timers[p] {
                     // A timer once set is never moved, earlier or later (upstream keeps it unless it
@@ -192,16 +185,18 @@ impl TaintEvictionController {
                     .filter(|t| t.toleration_seconds == Some(seconds) || seconds == 0)
                     .map(|t| describe(t))
                     .next()
-                    .unwrap_or("from the pod spec");
-                let cause = if seconds == 0 {
-                    format!("{} evicts it at once: taint {taint_list} observed at t={} and the matching toleration has tolerationSeconds 0 ({binding})", self.name, format_go_duration(now))
+                    .unwrap_or("cause.part.tol_spec");
+                let key = if seconds == 0 {
+                    "cause.te.at_once"
                 } else {
-                    format!(
-                        "evicted by {}: taint {taint_list} observed at t={} + tolerationSeconds {seconds} ({binding})",
-                        self.name,
-                        format_go_duration(now)
-                    )
+                    "cause.te.evicted"
                 };
+                let cause = Cause::new(key)
+                    .text("controller", self.name)
+                    .text("taints", &taint_list)
+                    .time("at", now)
+                    .text("seconds", seconds)
+                    .sub("binding", Cause::new(binding));
                 self.schedule(now, p, n, fire_at, cause, log, wakes);
             }
         }
@@ -214,7 +209,7 @@ impl TaintEvictionController {
         p: PodId,
         n: NodeId,
         fire_at: Millis,
-        cause: String,
+        cause: Cause,
         log: &mut Log,
         wakes: &mut Vec<Wake>,
     ) {
@@ -225,11 +220,10 @@ impl TaintEvictionController {
                 Event::new(
                     now,
                     EventKind::PodEvictionScheduled,
-                    format!(
-                        "{} plans the deletion for t={}: {cause}",
-                        self.name,
-                        format_go_duration(fire_at)
-                    ),
+                    Cause::new("cause.te.planned")
+                        .text("controller", self.name)
+                        .time("at", fire_at)
+                        .sub("why", cause.clone()),
                 )
                 .node(n)
                 .pod(p),
@@ -265,7 +259,8 @@ impl TaintEvictionController {
         if api.request_pod_deletion(now, p) {
             let grace = api.pods[p].grace_seconds;
             let node = api.pods[p].node;
-            let mut e = Event::new(now, EventKind::PodDeletionRequested, format!("{}; DELETE with terminationGracePeriodSeconds {grace}: the pod shows Terminating until its kubelet confirms", t.cause)).pod(p);
+            let cause = Cause::new("cause.delete").sub("why", t.cause).text("grace", grace);
+            let mut e = Event::new(now, EventKind::PodDeletionRequested, cause).pod(p);
             e.node = node;
             log.push(e);
         }

@@ -1,9 +1,10 @@
 //! The timeline: what happened, when, and why.
 //!
-//! Every event carries a `cause`, a sentence naming the rule that fired and the values involved.
-//! Explaining the cause is the product; the UI shows these sentences as they are.
+//! Every event carries a `cause`, a message naming the rule that fired and the values involved.
+//! Explaining the cause is the product; the UI shows these messages in the reader's language.
 
 use crate::api::{NodeId, PodId};
+use crate::cause::Cause;
 use crate::time::Millis;
 use serde::Serialize;
 use std::fmt;
@@ -59,6 +60,8 @@ pub enum EventKind {
     ControllerManagerStarted,
     /// The apiserver's latency changed.
     ApiServerLatencyChanged,
+    /// An operator changed the tolerationSeconds of a pod's NoExecute tolerations.
+    PodTolerationsPatched,
     /// A kubelet renewed its Lease (only with heartbeats recorded).
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).
@@ -115,12 +118,12 @@ pub struct Event {
     /// The zone's new state.
     pub state: Option<ZoneState>,
     /// Why it happened.
-    pub cause: String,
+    pub cause: Cause,
 }
 
 impl Event {
     /// An event with only time, kind and cause set.
-    pub fn new(at: Millis, kind: EventKind, cause: impl Into<String>) -> Event {
+    pub fn new(at: Millis, kind: EventKind, cause: Cause) -> Event {
         Event {
             at,
             kind,
@@ -129,7 +132,7 @@ impl Event {
             taint: None,
             zone: None,
             state: None,
-            cause: cause.into(),
+            cause,
         }
     }
 

@@ -7,6 +7,7 @@
 
 use crate::admission::{daemonset_tolerations, default_toleration_seconds};
 use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId};
+use crate::cause::Cause;
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;
@@ -91,15 +92,12 @@ impl Workloads {
                     let base = format!("{}-{}", spec.name, self.template_hash[w]);
                     let name = self.unique_name(&base);
                     let cause = match replaces {
-                        Some(old) => format!(
-                            "{}: {} of {} replicas active because {} has a deletionTimestamp (a Terminating pod no longer counts) → creates a replacement at once",
-                            self.owner_name(w),
-                            i,
-                            spec.replicas,
-                            api.pods[old].name
-                        ),
-                        None => format!("{}: {} of {} replicas exist → creates one", self.owner_name(w), i, spec.replicas),
-                    };
+                        Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
+                        None => Cause::new("cause.rs.create"),
+                    }
+                    .text("owner", self.owner_name(w))
+                    .text("active", i)
+                    .text("replicas", spec.replicas);
                     created.push(self.create(now, w, name, None, None, replaces, api, log, cause));
                 }
             }
@@ -118,9 +116,11 @@ impl Workloads {
                         .copied()
                         .find(|&p| api.pods[p].ordinal == Some(ordinal));
                     let cause = match replaces {
-                        Some(_) => format!("{}: the old {name} object is gone, so the pod is created again under the same name (a StatefulSet never runs two pods with one identity)", self.owner_name(w)),
-                        None => format!("{}: creates {name}", self.owner_name(w)),
-                    };
+                        Some(_) => Cause::new("cause.sts.recreate"),
+                        None => Cause::new("cause.sts.create"),
+                    }
+                    .text("owner", self.owner_name(w))
+                    .text("pod", &name);
                     self.used_names.insert(name.clone());
                     created.push(self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause));
                 }
@@ -144,18 +144,16 @@ impl Workloads {
                         continue;
                     }
                     let name = self.unique_name(&spec.name);
-                    let cause = format!(
-                        "{}: node {} has no daemon pod → creates one bound to it",
-                        self.owner_name(w),
-                        api.nodes[n].name
-                    );
+                    let cause = Cause::new("cause.ds.create")
+                        .text("owner", self.owner_name(w))
+                        .text("node", &api.nodes[n].name);
                     created.push(self.create(now, w, name, None, Some(n), None, api, log, cause));
                 }
             }
             WorkloadKind::Pod => {
                 if self.pods[w].is_empty() {
                     self.used_names.insert(spec.name.clone());
-                    let cause = "a bare Pod: nothing recreates it if it is deleted".to_string();
+                    let cause = Cause::new("cause.pod.bare");
                     created.push(self.create(now, w, spec.name.clone(), None, None, None, api, log, cause));
                 }
             }
@@ -174,7 +172,7 @@ impl Workloads {
         replaces: Option<PodId>,
         api: &mut Api,
         log: &mut Log,
-        cause: String,
+        cause: Cause,
     ) -> PodId {
         let spec = &self.specs[w];
         let mut tolerations = spec.tolerations.clone();
@@ -207,7 +205,9 @@ impl Workloads {
         if let Some(n) = node {
             api.bind_pod(now, id, n);
             if log.wants(now, EventKind::PodScheduled) {
-                let cause = format!("{} binds its pod to {} directly", self.owner_name(w), api.nodes[n].name);
+                let cause = Cause::new("cause.ds.bind")
+                    .text("owner", self.owner_name(w))
+                    .text("node", &api.nodes[n].name);
                 log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(id));
             }
         }

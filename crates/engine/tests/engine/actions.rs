@@ -29,7 +29,7 @@ fn out_of_service_taint_brings_the_statefulset_pod_back() {
         "within PodGC's 20s period: {}",
         removed.at_ms
     );
-    assert!(removed.cause.contains("gcTerminating"));
+    assert!(removed.cause.english().contains("gcTerminating"));
     let back = events(&o, EventKind::PodReady)
         .into_iter()
         .find(|e| e.pod.as_deref() == Some("db-0") && e.at_ms > removed.at_ms)
@@ -46,7 +46,7 @@ fn out_of_service_before_1_26_leaves_the_pod_stuck() {
     assert!(
         o.warnings
             .iter()
-            .any(|w| w.contains("NodeOutOfServiceVolumeDetach is off")),
+            .any(|w| w.english().contains("NodeOutOfServiceVolumeDetach is off")),
         "{:?}",
         o.warnings
     );
@@ -94,7 +94,7 @@ fn force_deleting_a_statefulset_pod_recreates_it_elsewhere() {
         .unwrap();
     assert!(created.at_ms - 200_000 <= 100);
     assert!(
-        o.warnings.iter().any(|w| w.contains("db-7")),
+        o.warnings.iter().any(|w| w.english().contains("db-7")),
         "a pod that does not exist is reported, not a crash"
     );
 }
@@ -217,4 +217,63 @@ fn legacy_path_is_active_exactly_where_upstream_had_it() {
         !deleted.is_empty() && deleted.iter().all(|p| !p.starts_with("agent")),
         "DaemonSet pods are skipped: {deleted:?}"
     );
+}
+
+/// Upstream #102993 and G60 at scenario level: lengthening tolerationSeconds after the taint
+/// leaves the planned deletion where it was; the same patch before the taint counts. Node b runs
+/// a web pod.
+#[test]
+fn patching_tolerations_helps_only_before_the_taint() {
+    let run = |patch_at: &str| {
+        run_ok(&format!(
+            r#"{{"version":"1.32","durationSeconds":900,{CLUSTER},
+            "events":[{{"at":"10s","action":"NodeCrash","node":"b"}},
+                      {{"at":"{patch_at}","action":"PatchTolerations","workload":"web","tolerationSeconds":3600}}]}}"#
+        ))
+    };
+    let web_deleted = |o: &Outcome| {
+        events(o, EventKind::PodDeletionRequested)
+            .into_iter()
+            .filter(|e| e.pod.as_deref().is_some_and(|p| p.starts_with("web-")))
+            .map(|e| e.at_ms)
+            .min()
+    };
+    let late = run("200s");
+    let patched = events(&late, EventKind::PodTolerationsPatched);
+    assert!(!patched.is_empty());
+    assert!(patched[0].cause.english().contains("#102993"), "{}", patched[0].cause);
+    let baseline = run_ok(&format!(
+        r#"{{"version":"1.32","durationSeconds":900,{CLUSTER},"events":[{{"at":"10s","action":"NodeCrash","node":"b"}}]}}"#
+    ));
+    let before = web_deleted(&baseline).expect("web pods on the dead node are evicted");
+    assert_eq!(
+        web_deleted(&late),
+        Some(before),
+        "a patch after the taint changes nothing"
+    );
+    let early = run("20s");
+    assert_eq!(
+        web_deleted(&early),
+        None,
+        "a patch before the taint holds the pods for an hour"
+    );
+}
+
+#[test]
+fn patching_tolerations_needs_a_workload_and_seconds() {
+    let bad = |event: &str| {
+        kubelife_engine::run_json(
+            &format!(r#"{{"version":"1.32",{CLUSTER},"events":[{event}]}}"#),
+            &Default::default(),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    assert!(bad(r#"{"at":"1s","action":"PatchTolerations","tolerationSeconds":5}"#).contains("needs the workload"));
+    assert!(
+        bad(r#"{"at":"1s","action":"PatchTolerations","workload":"nope","tolerationSeconds":5}"#)
+            .contains("no workload")
+    );
+    assert!(bad(r#"{"at":"1s","action":"PatchTolerations","workload":"web"}"#).contains("needs tolerationSeconds"));
+    assert!(bad(r#"{"at":"1s","action":"NodeCrash","node":"a","workload":"web"}"#).contains("only PatchTolerations"));
 }

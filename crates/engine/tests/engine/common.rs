@@ -36,7 +36,9 @@ pub fn rel(o: &Outcome) -> Rel {
             .iter()
             .find(|e| {
                 e.kind == kubelife_engine::EventKind::PodCreated
-                    && e.cause.contains(&format!("because {old} has a deletionTimestamp"))
+                    && e.cause
+                        .english()
+                        .contains(&format!("because {old} has a deletionTimestamp"))
             })
             .map(|e| e.at_ms - f)
     });

@@ -59,6 +59,7 @@ fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
         ActionKind::ForceDeletePod,
         ActionKind::Drain,
         ActionKind::ApiServerLatency,
+        ActionKind::PatchTolerations,
     ];
     (
         0..duration * 1000,
@@ -80,6 +81,8 @@ fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
                 effect: (action == ActionKind::OutOfServiceTaint)
                     .then(|| if no_execute { "NoExecute" } else { "NoSchedule" }.to_string()),
                 duration: (action == ActionKind::ControllerManagerRestart).then_some(GoDuration(down * 1000)),
+                workload: (action == ActionKind::PatchTolerations).then(|| "w0".to_string()),
+                toleration_seconds: (action == ActionKind::PatchTolerations).then_some(latency),
             }
         })
 }
@@ -111,11 +114,15 @@ prop_compose! {
         workloads in Just(vec![w0, w1, w2].into_iter().take(n_workloads).collect::<Vec<_>>()),
     ) -> Scenario {
         let mut nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
-        // ForceDeletePod may only name pods of generated workloads.
-        let mut events: Vec<ActionSection> = events.into_iter().filter(|e| e.pod.as_ref().is_none_or(|p| workloads.iter().any(|w| p.starts_with(&w.name)))).collect();
+        // ForceDeletePod and PatchTolerations may only name generated workloads.
+        let mut events: Vec<ActionSection> = events
+            .into_iter()
+            .filter(|e| e.pod.as_ref().is_none_or(|p| workloads.iter().any(|w| p.starts_with(&w.name))))
+            .filter(|e| e.workload.as_ref().is_none_or(|n| workloads.iter().any(|w| &w.name == n)))
+            .collect();
         if let Some(at) = join {
             nodes.push(NodeSection { name: "late".into(), zone: Some("a".into()), labels: BTreeMap::new(), max_pods: Some(4) });
-            events.push(ActionSection { at: GoDuration(at.min(duration * 1000)), action: ActionKind::NodeJoin, node: Some("late".into()), pod: None, latency_ms: None, effect: None, duration: None });
+            events.push(ActionSection { at: GoDuration(at.min(duration * 1000)), action: ActionKind::NodeJoin, node: Some("late".into()), pod: None, latency_ms: None, effect: None, duration: None, workload: None, toleration_seconds: None });
         }
         let mut feature_gates = BTreeMap::new();
         if let (Some(v), 13..=17) = (tbe, minor) {
@@ -259,7 +266,7 @@ proptest! {
             } else if let Some(at) = gone.get(p) {
                 prop_assert!(false, "{p} force-deleted at {at} but {:?} at {}", e.kind, e.at_ms);
             }
-            if e.kind == EventKind::PodRemoved && e.cause.contains("force-deleted") {
+            if e.kind == EventKind::PodRemoved && e.cause.english().contains("force-deleted") {
                 gone.insert(p.clone(), e.at_ms);
             }
         }

@@ -168,6 +168,9 @@ fn warnings(json: &str) -> Vec<String> {
         .and_then(|s| s.resolve())
         .unwrap_or_else(|e| panic!("{json}: {e}"))
         .warnings
+        .iter()
+        .map(|w| w.english())
+        .collect()
 }
 
 #[test]

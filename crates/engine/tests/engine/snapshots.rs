@@ -9,7 +9,7 @@ use kubelife_engine::format_go_duration;
 fn check(scenario: &str, expect: Expect) {
     let o = run_ok(scenario);
     let mut out = String::new();
-    for e in o.events.iter().filter(|e| !e.cause.starts_with("initial state")) {
+    for e in o.events.iter().filter(|e| !e.cause.is_initial()) {
         let mut line = format!("{:<10} {}", format_go_duration(e.at_ms), e.kind);
         for part in [&e.node, &e.pod, &e.taint].into_iter().flatten() {
             line.push(' ');

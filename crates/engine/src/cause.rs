@@ -1,0 +1,210 @@
+//! Causes and warnings as translatable messages.
+//!
+//! The engine never assembles a sentence. It names a message by key (`cause.unknown`) and hands over
+//! its values as named arguments: names, flags and numbers stay as they are, times print as Go
+//! durations, and a nested message is itself translated. The templates live in one catalogue per
+//! language at the repository's `i18n/`; the engine renders English from `i18n/en.json`, and the web
+//! app renders whichever language the reader picked from the same files.
+
+use crate::time::{format_go_duration, Millis};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The English catalogue, shared with the web app.
+pub const ENGLISH_CATALOGUE: &str = include_str!("../../../i18n/en.json");
+
+/// One value filled into a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// Shown as it is in every language: a name, a flag, a number.
+    Text(String),
+    /// A time or span, ms, shown as a Go duration (`5m0s`).
+    Time(Millis),
+    /// A message of its own, translated like its parent.
+    Cause(Box<Cause>),
+}
+
+/// A message: a catalogue key and its named arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cause {
+    /// The catalogue key, such as `cause.unknown`.
+    pub key: &'static str,
+    /// Values for the template's `{name}` holes.
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+impl Cause {
+    /// A message with no arguments yet.
+    pub fn new(key: &'static str) -> Cause {
+        Cause { key, args: Vec::new() }
+    }
+
+    /// The empty message, for an optional part that is absent.
+    pub fn none() -> Cause {
+        Cause::new("cause.part.empty")
+    }
+
+    /// Adds an argument shown as it is.
+    pub fn text(mut self, name: &'static str, value: impl fmt::Display) -> Cause {
+        self.args.push((name, Arg::Text(value.to_string())));
+        self
+    }
+
+    /// Adds a time or span, ms, shown as a Go duration.
+    pub fn time(mut self, name: &'static str, ms: Millis) -> Cause {
+        self.args.push((name, Arg::Time(ms)));
+        self
+    }
+
+    /// Adds a nested message.
+    pub fn sub(mut self, name: &'static str, c: Cause) -> Cause {
+        self.args.push((name, Arg::Cause(Box::new(c))));
+        self
+    }
+
+    /// Whether this describes the state at time 0 rather than something that happened.
+    pub fn is_initial(&self) -> bool {
+        self.key.starts_with("cause.initial.")
+    }
+
+    /// The argument called `name`, if any.
+    pub fn arg(&self, name: &str) -> Option<&Arg> {
+        self.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a)
+    }
+
+    /// Renders the message with templates from `lookup`. A key the catalogue lacks shows as the key
+    /// followed by its arguments, so a gap is visible but never fatal.
+    pub fn render(&self, lookup: &dyn Fn(&str) -> Option<&str>) -> String {
+        let mut out = String::new();
+        self.render_into(lookup, &mut out);
+        out
+    }
+
+    fn render_into(&self, lookup: &dyn Fn(&str) -> Option<&str>, out: &mut String) {
+        let Some(template) = lookup(self.key) else {
+            out.push_str(self.key);
+            for (name, a) in &self.args {
+                out.push(' ');
+                out.push_str(name);
+                out.push('=');
+                a.render_into(lookup, out);
+            }
+            return;
+        };
+        fill(template, out, |name, out| match self.arg(name) {
+            Some(a) => {
+                a.render_into(lookup, out);
+                true
+            }
+            None => false,
+        });
+    }
+
+    /// The English text.
+    pub fn english(&self) -> String {
+        self.render(&|k| english(k))
+    }
+}
+
+impl Arg {
+    fn render_into(&self, lookup: &dyn Fn(&str) -> Option<&str>, out: &mut String) {
+        match self {
+            Arg::Text(s) => out.push_str(s),
+            Arg::Time(ms) => out.push_str(&format_go_duration(*ms)),
+            Arg::Cause(c) => c.render_into(lookup, out),
+        }
+    }
+}
+
+/// Fills `{name}` holes of `template` through `hole`, which writes the value and says whether it
+/// knew the name; unknown holes stay as written. `{{` and `}}` are literal braces.
+pub fn fill(template: &str, out: &mut String, mut hole: impl FnMut(&str, &mut String) -> bool) {
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            out.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        if let (true, Some(end)) = (tail.starts_with('{'), tail.find('}')) {
+            let name = &tail[1..end];
+            if !hole(name, out) {
+                out.push_str(&tail[..=end]);
+            }
+            rest = &tail[end + 1..];
+        } else {
+            out.push_str(&tail[..1]);
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+/// Causes serialize as their English text: the pinned JSON form of a timeline.
+impl Serialize for Cause {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.english())
+    }
+}
+
+/// Parses a catalogue: one JSON object of key to template.
+pub fn parse_catalogue(text: &str) -> Result<BTreeMap<String, String>, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// The English template for `key`.
+pub fn english(key: &str) -> Option<&'static str> {
+    static CATALOGUE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    CATALOGUE
+        .get_or_init(|| parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default())
+        .get(key)
+        .map(String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(k: &str) -> Option<&str> {
+        match k {
+            "a" => Some("{who} waited {for}; {why}"),
+            "b" => Some("because {x}"),
+            "braces" => Some("{{literal}} {x}"),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn fills_text_times_and_nested_messages() {
+        let c = Cause::new("a")
+            .text("who", "node-1")
+            .time("for", 300_000)
+            .sub("why", Cause::new("b").text("x", 5));
+        assert_eq!(c.render(&lookup), "node-1 waited 5m0s; because 5");
+    }
+
+    #[test]
+    fn unknown_keys_and_holes_stay_visible() {
+        assert_eq!(Cause::new("zzz").text("n", 1).render(&lookup), "zzz n=1");
+        assert_eq!(Cause::new("b").render(&lookup), "because {x}");
+        assert_eq!(Cause::new("braces").text("x", 2).render(&lookup), "{literal} 2");
+        let mut out = String::new();
+        fill("open { and } close", &mut out, |_, _| false);
+        assert_eq!(out, "open { and } close");
+    }
+
+    #[test]
+    fn the_english_catalogue_parses() {
+        assert!(parse_catalogue(ENGLISH_CATALOGUE).unwrap().len() > 50);
+    }
+}
