@@ -5,10 +5,12 @@
 //! Decoding never fails: unknown, malformed or out-of-range parameters are skipped, and each skip
 //! is reported as a notice; the rest applies.
 
+use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
-use crate::settings::{Fault, Settings};
+use crate::settings::{Fault, LatencySpike, Settings, TolerationPatch, MAX_OP_SECONDS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
+use kubelife_engine::Cause;
 use kubelife_engine::Millis;
 
 /// The link format this build writes and reads.
@@ -37,6 +39,12 @@ pub struct Display {
     pub autoplay: bool,
     /// `controls=`: the sliders an embed exposes, by flag name.
     pub controls: Vec<String>,
+    /// `lang=`: the language the link asks for (else the browser's).
+    pub lang: Option<Lang>,
+    /// `exercise=N`: the workshop exercise shown beside the playground (1-based).
+    pub exercise: Option<u32>,
+    /// `instructor=1`: the list of every exercise with links to copy.
+    pub instructor: bool,
 }
 
 impl Display {
@@ -58,7 +66,9 @@ pub struct Decoded {
     /// Layout.
     pub display: Display,
     /// What was ignored, and why.
-    pub notices: Vec<String>,
+    pub notices: Vec<Cause>,
+    /// Whether the link set anything of side A (else an exercise may supply its start).
+    pub has_settings: bool,
 }
 
 fn encode_component(s: &str) -> String {
@@ -144,6 +154,15 @@ pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, displa
     if !display.controls.is_empty() {
         pairs.push(("controls".into(), display.controls.join(",")));
     }
+    if let Some(l) = display.lang {
+        pairs.push(("lang".into(), l.code().into()));
+    }
+    if let Some(n) = display.exercise {
+        pairs.push(("exercise".into(), n.to_string()));
+    }
+    if display.instructor {
+        pairs.push(("instructor".into(), "1".into()));
+    }
     pairs
         .iter()
         .map(|(k, v)| format!("{}={}", encode_component(k), encode_component(v)))
@@ -185,6 +204,22 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
         if let Some(r) = s.fault.recover_at_seconds {
             put("recover", r.to_string());
         }
+        if s.fault.count != 1 {
+            put("fault-nodes", s.fault.count.to_string());
+        }
+    }
+    let o = &s.ops;
+    if let Some(l) = o.latency {
+        put("latency", format!("{}:{}:{}", l.from_seconds, l.until_seconds, l.ms));
+    }
+    if let Some(at) = o.out_of_service_at_seconds {
+        put("out-of-service", at.to_string());
+    }
+    if let Some(at) = o.kcm_restart_at_seconds {
+        put("kcm-restart", at.to_string());
+    }
+    if let Some(p) = o.toleration_patch {
+        put("toleration-patch", format!("{}:{}", p.at_seconds, p.seconds));
     }
     for k in KNOBS {
         if let Some(&v) = s.overrides.get(k.flag) {
@@ -203,26 +238,45 @@ pub fn decode(query: &str) -> Decoded {
     for part in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
         let (Some(k), Some(v)) = (decode_component(k), decode_component(v)) else {
-            notices.push(format!("ignored {:?}: not valid URL encoding", truncate(part)));
+            notices.push(Cause::new("link.bad_encoding").text("part", format!("{:?}", truncate(part))));
             continue;
         };
-        let bad = |why: &str| format!("ignored {k}={}: {why}", truncate(&v));
+        let bad = |why: Cause| {
+            Cause::new("link.ignored")
+                .text("param", format!("{k}={}", truncate(&v)))
+                .sub("why", why)
+        };
         let on = matches!(v.as_str(), "1" | "true");
         match k.as_str() {
             "v" => match v.parse::<u32>() {
                 Ok(f) if f <= FORMAT => {}
-                Ok(f) => notices.push(format!("this link was made by a newer kubelife (link format {f}; this page reads format {FORMAT}): what this page understands is applied, the rest is listed here")),
-                Err(_) => notices.push(bad("not a link format number")),
+                Ok(f) => notices.push(Cause::new("link.newer").text("found", f).text("reads", FORMAT)),
+                Err(_) => notices.push(bad(Cause::new("link.why.format"))),
             },
             "t" => match parse_go_duration(&v).ok().filter(|t| (0..=3_600_000).contains(t)) {
                 Some(t) => playback.t = t,
-                None => notices.push(bad("not a Go duration between 0s and 1h0m0s")),
+                None => notices.push(bad(Cause::new("link.why.t"))),
             },
             "speed" => match v.parse::<f64>().ok().filter(|x| (1.0..=1000.0).contains(x)) {
                 Some(x) => playback.speed_exp = Some(x.log10()),
-                None => notices.push(bad("not a speed between 1 and 1000")),
+                None => notices.push(bad(Cause::new("link.why.speed"))),
             },
             "embed" => display.embed = on,
+            "instructor" => display.instructor = on,
+            "lang" => match Lang::parse(&v) {
+                Some(l) => display.lang = Some(l),
+                None => notices.push(bad(Cause::new("link.why.lang"))),
+            },
+            "exercise" => match v
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=crate::exercises::EXERCISES.len() as u32).contains(n))
+            {
+                Some(n) => display.exercise = Some(n),
+                None => notices.push(bad(
+                    Cause::new("link.why.exercise").text("count", crate::exercises::EXERCISES.len())
+                )),
+            },
             "autoplay" => display.autoplay = on,
             "b" => has_b = on,
             "view" => {
@@ -230,7 +284,11 @@ pub fn decode(query: &str) -> Decoded {
                     if VIEWS.contains(&view) {
                         display.views.push(view.to_string());
                     } else {
-                        notices.push(format!("ignored view {:?}: the views are {}", truncate(view), VIEWS.join(", ")));
+                        notices.push(
+                            Cause::new("link.bad_view")
+                                .text("view", format!("{:?}", truncate(view)))
+                                .text("views", VIEWS.join(", ")),
+                        );
                     }
                 }
             }
@@ -239,7 +297,7 @@ pub fn decode(query: &str) -> Decoded {
                     if knob(c).is_some() {
                         display.controls.push(c.to_string());
                     } else {
-                        notices.push(format!("ignored control {:?}: not a slider name", truncate(c)));
+                        notices.push(Cause::new("link.bad_control").text("control", format!("{:?}", truncate(c))));
                     }
                 }
             }
@@ -249,6 +307,7 @@ pub fn decode(query: &str) -> Decoded {
             },
         }
     }
+    let has_settings = !a_pairs.is_empty();
     let settings = decode_settings(&a_pairs, "", &mut notices);
     let b = (has_b || !b_pairs.is_empty()).then(|| decode_settings(&b_pairs, "b.", &mut notices));
     Decoded {
@@ -257,35 +316,49 @@ pub fn decode(query: &str) -> Decoded {
         playback,
         display,
         notices,
+        has_settings,
     }
 }
 
 /// Applies one side's parameters to the default settings (or to a preset's, with `preset=`).
-fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<String>) -> Settings {
+fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<Cause>) -> Settings {
     let mut s = Settings::default();
+    let ignored = |k: &str, v: &str, why: Cause| {
+        Cause::new("link.ignored")
+            .text("param", format!("{prefix}{k}={}", truncate(v)))
+            .sub("why", why)
+    };
     if let Some((_, name)) = pairs.iter().find(|(k, _)| k == "preset") {
         match kubelife_engine::presets::preset(name) {
             Some(p) => s = s.from_preset(&p.scenario),
-            None => notices.push(format!("ignored {prefix}preset={}: no such preset", truncate(name))),
+            None => notices.push(ignored("preset", name, Cause::new("link.why.preset"))),
         }
     }
     // Read the version first: knobs' availability depends on it.
     if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "k") {
         match kubelife_engine::Version::parse(v) {
             Ok(version) => s.minor = version.minor,
-            Err(e) => notices.push(format!("ignored {prefix}k={}: {e}", truncate(v))),
+            Err(_) => notices.push(ignored("k", v, Cause::new("link.why.version"))),
         }
     }
     for (k, v) in pairs {
-        let bad = |why: &str| format!("ignored {prefix}{k}={}: {why}", truncate(v));
-        let number = |min: u64, max: u64| -> Result<u64, String> {
+        let bad = |why: Cause| ignored(k, v, why);
+        let number = |min: u64, max: u64| -> Result<u64, Cause> {
             match v.parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
-                Ok(_) => Err(bad(&format!("must be between {min} and {max}"))),
-                Err(_) => Err(bad("not a whole number")),
+                Ok(_) => Err(bad(Cause::new("link.why.range").text("min", min).text("max", max))),
+                Err(_) => Err(bad(Cause::new("link.why.whole"))),
             }
         };
-        let result: Result<(), String> = match k.as_str() {
+        let seconds = || number(0, u64::from(MAX_OP_SECONDS)).map(|n| n as u32);
+        let numbers = |want: usize| -> Result<Vec<u32>, Cause> {
+            let parts: Vec<Option<u32>> = v.split(':').map(|p| p.parse::<u32>().ok()).collect();
+            match parts.iter().copied().collect::<Option<Vec<u32>>>() {
+                Some(n) if n.len() == want => Ok(n),
+                _ => Err(bad(Cause::new("link.why.numbers").text("count", want))),
+            }
+        };
+        let result: Result<(), Cause> = match k.as_str() {
             "k" | "preset" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
             "nodes" => number(1, 50).map(|n| s.nodes = n as u32),
@@ -296,25 +369,53 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<S
             "enable-taint-manager" => v
                 .parse::<bool>()
                 .map(|b| s.enable_taint_manager = b)
-                .map_err(|_| bad("not true or false")),
+                .map_err(|_| bad(Cause::new("link.why.bool"))),
             "TaintBasedEvictions" => v
                 .parse::<bool>()
                 .map(|b| s.taint_based_evictions = b)
-                .map_err(|_| bad("not true or false")),
+                .map_err(|_| bad(Cause::new("link.why.bool"))),
+            "fault-nodes" => number(1, 50).map(|n| s.fault.count = n as u32),
+            "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),
+            "kcm-restart" => seconds().map(|n| s.ops.kcm_restart_at_seconds = Some(n)),
+            "latency" => numbers(3).and_then(|n| {
+                if n[0] <= MAX_OP_SECONDS && n[1] <= MAX_OP_SECONDS && n[2] <= 60_000 {
+                    s.ops.latency = Some(LatencySpike {
+                        from_seconds: n[0],
+                        until_seconds: n[1],
+                        ms: n[2],
+                    });
+                    Ok(())
+                } else {
+                    Err(bad(Cause::new("link.why.latency")))
+                }
+            }),
+            "toleration-patch" => numbers(2).and_then(|n| {
+                if n[0] <= MAX_OP_SECONDS && n[1] <= 86_400 {
+                    s.ops.toleration_patch = Some(TolerationPatch {
+                        at_seconds: n[0],
+                        seconds: n[1],
+                    });
+                    Ok(())
+                } else {
+                    Err(bad(Cause::new("link.why.patch")))
+                }
+            }),
             "fault" => parse_fault(v)
                 .map(|f| {
                     s.fault = Fault {
                         recover_at_seconds: s.fault.recover_at_seconds,
+                        count: s.fault.count,
                         ..f
                     }
                 })
-                .map_err(|why| bad(&why)),
+                .map_err(bad),
             flag => match knob(flag) {
-                None => Err(format!(
-                    "ignored unknown parameter {:?}",
-                    truncate(&format!("{prefix}{flag}"))
-                )),
-                Some(kn) if !kn.available(s.minor) => Err(bad(&format!("not in 1.{}: {}", s.minor, kn.missing))),
+                None => {
+                    Err(Cause::new("link.unknown").text("param", format!("{:?}", truncate(&format!("{prefix}{flag}")))))
+                }
+                Some(kn) if !kn.available(s.minor) => Err(bad(Cause::new("link.why.not_in")
+                    .text("minor", s.minor)
+                    .text("flag", kn.flag))),
                 Some(kn) => {
                     let value = match kn.unit {
                         Unit::Seconds => parse_go_duration(v)
@@ -328,12 +429,10 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<S
                             s.overrides.insert(kn.flag.to_string(), x);
                             Ok(())
                         }
-                        Some(_) => Err(bad(&format!(
-                            "outside {}..{}",
-                            knob_text(kn.unit, kn.min),
-                            knob_text(kn.unit, kn.max)
-                        ))),
-                        None => Err(bad("not a value of this control")),
+                        Some(_) => Err(bad(Cause::new("link.why.outside")
+                            .text("min", knob_text(kn.unit, kn.min))
+                            .text("max", knob_text(kn.unit, kn.max)))),
+                        None => Err(bad(Cause::new("link.why.value"))),
                     }
                 }
             },
@@ -343,47 +442,48 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<S
         }
     }
     if s.fault.node >= s.nodes {
-        notices.push(format!(
-            "the fault named node-{} but the cluster has {} nodes; it applies to node-{} instead",
-            s.fault.node + 1,
-            s.nodes,
-            s.nodes
-        ));
+        notices.push(
+            Cause::new("link.fault_node")
+                .text("named", s.fault.node + 1)
+                .text("nodes", s.nodes),
+        );
         s.fault.node = s.nodes - 1;
     }
     if let Some(r) = s.fault.recover_at_seconds {
         if r < s.fault.at_seconds {
-            notices.push(format!(
-                "ignored {prefix}recover={r}: before the fault at {}s",
-                s.fault.at_seconds
-            ));
+            notices.push(
+                Cause::new("link.recover_early")
+                    .text("param", format!("{prefix}recover={r}"))
+                    .text("at", s.fault.at_seconds),
+            );
             s.fault.recover_at_seconds = None;
         }
     }
     s
 }
 
-fn parse_fault(v: &str) -> Result<Fault, String> {
+fn parse_fault(v: &str) -> Result<Fault, Cause> {
     let mut it = v.split(':');
     let (Some(node), Some(kind), Some(at), None) = (it.next(), it.next(), it.next(), it.next()) else {
-        return Err("expected node-N:Fault:seconds".into());
+        return Err(Cause::new("link.why.fault_shape"));
     };
     let node = node
         .strip_prefix("node-")
         .and_then(|n| n.parse::<u32>().ok())
         .filter(|n| (1..=50).contains(n))
-        .ok_or("the node must be node-1 to node-50")?;
-    let kind = fault_kind(kind).ok_or("the fault must be NodeCrash, KubeletStop or NetworkPartition")?;
+        .ok_or_else(|| Cause::new("link.why.fault_node"))?;
+    let kind = fault_kind(kind).ok_or_else(|| Cause::new("link.why.fault_kind"))?;
     let at = at
         .parse::<u32>()
         .ok()
         .filter(|a| *a <= 3600)
-        .ok_or("the time must be 0 to 3600 seconds")?;
+        .ok_or_else(|| Cause::new("link.why.fault_time"))?;
     Ok(Fault {
         node: node - 1,
         kind,
         at_seconds: at,
         recover_at_seconds: None,
+        count: 1,
     })
 }
 
@@ -421,6 +521,7 @@ mod tests {
             kind: ActionKind::KubeletStop,
             at_seconds: 45,
             recover_at_seconds: Some(200),
+            count: 1,
         };
         let p = Playback {
             t: 123_400,
@@ -454,6 +555,9 @@ mod tests {
             views: vec!["timeline".into(), "breakdown".into()],
             autoplay: true,
             controls: vec!["node-monitor-grace-period".into()],
+            lang: Some(Lang::Zh),
+            exercise: Some(3),
+            instructor: false,
         };
         let q = encode_all(&a, Some(&b), Playback::default(), &display);
         assert!(
@@ -466,7 +570,7 @@ mod tests {
         let preset = decode("preset=rke-1.18-tolerations&b.preset=upstream-1.12&view=maps");
         assert_eq!(preset.settings.minor, 18);
         assert_eq!(preset.b.map(|b| b.minor), Some(12));
-        assert!(preset.notices[0].contains("maps"));
+        assert!(preset.notices[0].english().contains("maps"));
     }
 
     #[test]
@@ -474,12 +578,18 @@ mod tests {
         let d = decode("?v=1&k=1.99&node-monitor-grace-period=banana&node-monitor-period=9000s&colour=blue&nodes=0&fault=node-9:Boom:x&%ZZ=1&speed=5000");
         assert_eq!(d.settings, Settings::default(), "nothing usable");
         assert_eq!(d.notices.len(), 8, "{:#?}", d.notices);
-        assert!(d.notices.iter().any(|n| n.contains("colour")));
-        assert!(d.notices.iter().any(|n| n.contains("outside")));
+        assert!(d.notices.iter().any(|n| n.english().contains("colour")));
+        assert!(d.notices.iter().any(|n| n.english().contains("outside")));
         let newer = decode("v=7&nodes=4");
         assert_eq!(newer.settings.nodes, 4);
-        assert!(newer.notices[0].contains("newer kubelife"));
+        assert!(newer.notices[0].english().contains("newer kubelife"));
         let missing = decode("k=1.30&pod-eviction-timeout=30s");
-        assert!(missing.notices[0].contains("removed in 1.27"), "{:?}", missing.notices);
+        assert!(
+            missing.notices[0]
+                .english()
+                .contains("--pod-eviction-timeout does not exist there"),
+            "{:?}",
+            missing.notices
+        );
     }
 }

@@ -21,7 +21,50 @@ pub struct Fault {
     pub at_seconds: u32,
     /// When it ends (NodeRecover), if ever, in seconds.
     pub recover_at_seconds: Option<u32>,
+    /// How many nodes fail together, from `node` on (a zone outage is several).
+    #[serde(default = "one")]
+    pub count: u32,
 }
+
+fn one() -> u32 {
+    1
+}
+
+/// An apiserver latency spike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LatencySpike {
+    /// When it starts, s.
+    pub from_seconds: u32,
+    /// When it ends, s.
+    pub until_seconds: u32,
+    /// Latency added to every API call, ms.
+    pub ms: u32,
+}
+
+/// An operator's patch of the `web` pods' `tolerationSeconds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TolerationPatch {
+    /// When, s.
+    pub at_seconds: u32,
+    /// The new tolerationSeconds, s.
+    pub seconds: u32,
+}
+
+/// Operator actions and control-plane events beside the fault; each is off unless set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Operations {
+    /// An apiserver latency spike.
+    pub latency: Option<LatencySpike>,
+    /// When an operator adds `node.kubernetes.io/out-of-service` to the failed nodes, s.
+    pub out_of_service_at_seconds: Option<u32>,
+    /// When kube-controller-manager restarts (a new leader takes over at once), s.
+    pub kcm_restart_at_seconds: Option<u32>,
+    /// A patch of the `web` pods' tolerationSeconds.
+    pub toleration_patch: Option<TolerationPatch>,
+}
+
+/// The longest any operation time may be, s (the longest run the page offers).
+pub const MAX_OP_SECONDS: u32 = 3600;
 
 /// Everything the user can set. Knob values live in `overrides` only once changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,6 +89,9 @@ pub struct Settings {
     pub taint_based_evictions: bool,
     /// The injected fault.
     pub fault: Fault,
+    /// Operator actions and control-plane events.
+    #[serde(default)]
+    pub ops: Operations,
 }
 
 impl Default for Settings {
@@ -67,7 +113,9 @@ impl Default for Settings {
                 kind: ActionKind::NodeCrash,
                 at_seconds: 30,
                 recover_at_seconds: None,
+                count: 1,
             },
+            ops: Operations::default(),
         }
     }
 }
@@ -89,7 +137,24 @@ impl Settings {
                 max_pods: None,
             })
             .collect::<Vec<_>>();
-        let node = |i: u32| format!("node-{}", i.min(self.nodes.clamp(1, MAX_NODES) - 1) + 1);
+        let last = self.nodes.clamp(1, MAX_NODES) - 1;
+        let node = |i: u32| format!("node-{}", i.min(last) + 1);
+        // Operations past the end of the run are left out rather than refused.
+        let end = self.overrides.get("duration-seconds").map_or(900.0, |&d| d);
+        let action = |at: u32, action: ActionKind| ActionSection {
+            at: GoDuration(i64::from(at.min(MAX_OP_SECONDS)) * SECOND),
+            action,
+            node: None,
+            pod: None,
+            latency_ms: None,
+            effect: None,
+            duration: None,
+            workload: None,
+            toleration_seconds: None,
+        };
+        let failed: Vec<u32> = (self.fault.node.min(last)..=last)
+            .take(self.fault.count.clamp(1, 50) as usize)
+            .collect();
         let workload = |kind, name: &str, replicas| WorkloadSection {
             kind,
             name: name.into(),
@@ -97,26 +162,49 @@ impl Settings {
             termination_grace_period_seconds: None,
             tolerations: Vec::new(),
         };
-        let mut events = vec![ActionSection {
-            at: GoDuration(i64::from(self.fault.at_seconds) * SECOND),
-            action: self.fault.kind,
-            node: Some(node(self.fault.node)),
-            pod: None,
-            latency_ms: None,
-            effect: None,
-            duration: None,
-        }];
-        if let Some(r) = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds) {
+        let mut events = Vec::new();
+        for &i in &failed {
             events.push(ActionSection {
-                at: GoDuration(i64::from(r) * SECOND),
-                action: ActionKind::NodeRecover,
-                node: Some(node(self.fault.node)),
-                pod: None,
-                latency_ms: None,
-                effect: None,
-                duration: None,
+                node: Some(node(i)),
+                ..action(self.fault.at_seconds, self.fault.kind)
+            });
+            if let Some(r) = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds) {
+                events.push(ActionSection {
+                    node: Some(node(i)),
+                    ..action(r, ActionKind::NodeRecover)
+                });
+            }
+            if let Some(at) = self.ops.out_of_service_at_seconds {
+                events.push(ActionSection {
+                    node: Some(node(i)),
+                    ..action(at, ActionKind::OutOfServiceTaint)
+                });
+            }
+        }
+        if let Some(l) = self.ops.latency {
+            events.push(ActionSection {
+                latency_ms: Some(i64::from(l.ms.min(60_000))),
+                ..action(l.from_seconds, ActionKind::ApiServerLatency)
+            });
+            if l.until_seconds > l.from_seconds {
+                events.push(ActionSection {
+                    latency_ms: Some(0),
+                    ..action(l.until_seconds, ActionKind::ApiServerLatency)
+                });
+            }
+        }
+        if let Some(at) = self.ops.kcm_restart_at_seconds {
+            events.push(action(at, ActionKind::ControllerManagerRestart));
+        }
+        if let Some(p) = self.ops.toleration_patch.filter(|_| self.web_replicas > 0) {
+            events.push(ActionSection {
+                workload: Some("web".into()),
+                toleration_seconds: Some(i64::from(p.seconds)),
+                ..action(p.at_seconds, ActionKind::PatchTolerations)
             });
         }
+        events.retain(|e| e.at.0 as f64 <= end * SECOND as f64);
+        events.sort_by_key(|e| e.at.0);
         let mut s = Scenario {
             version: Some(format!("1.{}", self.minor)),
             seed: Some(self.seed),

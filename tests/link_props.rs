@@ -2,11 +2,36 @@
 //! so the same scenario), and decoding any text never panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
-use kubelife::settings::{Fault, Settings};
+use kubelife::settings::{Fault, LatencySpike, Operations, Settings, TolerationPatch};
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
+
+fn operations() -> impl Strategy<Value = (u32, Operations)> {
+    use proptest::option::of;
+    (
+        1u32..=50,
+        of((0u32..=3600, 0u32..=3600, 0u32..=60_000)),
+        of(0u32..=3600),
+        of(0u32..=3600),
+        of((0u32..=3600, 0u32..=86_400)),
+    )
+        .prop_map(|(count, latency, oos, kcm, patch)| {
+            let ops = Operations {
+                latency: latency.map(|(from_seconds, until_seconds, ms)| LatencySpike {
+                    from_seconds,
+                    until_seconds,
+                    ms,
+                }),
+                out_of_service_at_seconds: oos,
+                kcm_restart_at_seconds: kcm,
+                toleration_patch: patch.map(|(at_seconds, seconds)| TolerationPatch { at_seconds, seconds }),
+            };
+            (count, ops)
+        })
+}
 
 fn settings() -> impl Strategy<Value = (Settings, Playback)> {
     (
@@ -23,9 +48,16 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         (0u32..50, 0usize..3, 0u32..=3600, proptest::option::of(0u32..=3600)),
         proptest::collection::vec((0usize..KNOBS.len(), 0.0f64..1.0), 0..6),
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
+        operations(),
     )
         .prop_map(
-            |((minor, seed, nodes, zones, web, db, tm, tbe), (node, kind, at, recover), knobs, (t, speed))| {
+            |(
+                (minor, seed, nodes, zones, web, db, tm, tbe),
+                (node, kind, at, recover),
+                knobs,
+                (t, speed),
+                (count, ops),
+            )| {
                 let kind = [
                     ActionKind::NodeCrash,
                     ActionKind::KubeletStop,
@@ -45,7 +77,9 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                         kind,
                         at_seconds: at,
                         recover_at_seconds: recover.map(|r| r.max(at)),
+                        count,
                     },
+                    ops,
                     ..Settings::default()
                 };
                 for (i, x) in knobs {
@@ -88,7 +122,9 @@ proptest! {
 
     #[test]
     fn the_compare_side_and_the_layout_round_trip(((a, p), (b, _)) in (settings(), settings()), embed in any::<bool>(), autoplay in any::<bool>(), views in proptest::sample::subsequence(kubelife::link::VIEWS.to_vec(), 0..=4), controls in proptest::sample::subsequence(KNOBS.iter().map(|k| k.flag).collect::<Vec<_>>(), 0..=3)) {
-        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect() };
+        let lang = if embed { Some(Lang::Zh) } else if autoplay { Some(Lang::En) } else { None };
+        let exercise = (views.len() as u32).checked_sub(1).map(|n| n + 1);
+        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect(), lang, exercise, instructor: controls.len() == 2 };
         let q = encode_all(&a, Some(&b), p, &display);
         let d = decode(&q);
         prop_assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
