@@ -8,6 +8,7 @@ use crate::components::events::EventLog;
 use crate::components::slider::Slider;
 use crate::components::timeline::Timeline;
 use crate::explain::{breakdown, milestone_text, milestones, tuning_warnings};
+use crate::i18n::{cause, tr, trf, Lang};
 use crate::knobs::{Group, KNOBS};
 use crate::link::Display;
 use crate::replay::{at, lanes, next_event_after, Lane};
@@ -40,7 +41,7 @@ pub struct Model {
     pub outcome: Rc<Outcome>,
     /// The timeline's lanes.
     pub lanes: Rc<Vec<Lane>>,
-    /// Why the settings were refused, when they were.
+    /// Why the settings were refused, when they were (the engine's reason).
     pub error: Option<String>,
     /// The playhead, ms.
     pub t: Millis,
@@ -51,7 +52,11 @@ pub struct Model {
     /// Cluster size for the cost readout.
     pub cost_nodes: u32,
     /// What the opening link could not apply, and why.
-    pub notices: Vec<String>,
+    pub notices: Vec<kubelife_engine::Cause>,
+    /// The page's language.
+    pub lang: Lang,
+    /// The open tour step (0-based), when the tour is showing.
+    pub tour: Option<usize>,
     /// The compare side B, when comparing.
     pub b: Option<Rc<Side>>,
     /// Layout (full page or embed, panels shown).
@@ -110,14 +115,14 @@ pub fn simulate(settings: Settings) -> Model {
         lanes: Rc::new(lanes),
         outcome: Rc::new(outcome),
         defaults: Rc::new(defaults),
-        error: error.map(|e| {
-            format!("These settings are refused ({e}); showing the version defaults instead. Your values are kept.")
-        }),
+        error: error.map(|e| e.to_string()),
         t: 0,
         playing: false,
         speed_exp: 1.0,
         cost_nodes: 1000,
         notices: Vec::new(),
+        lang: Lang::default(),
+        tour: None,
         b: None,
         display: Display::default(),
         spreads: None,
@@ -157,6 +162,12 @@ pub enum Msg {
     Classic,
     /// Run the distribution view's seeds.
     RunSpreads,
+    /// Switch the language; everything else stays.
+    Lang(Lang),
+    /// Open an exercise in its starting state (1-based), or close the exercise panel.
+    Exercise(Option<u32>),
+    /// Show a tour step, or close the tour.
+    Tour(Option<usize>),
 }
 
 impl Reducible for Model {
@@ -177,6 +188,8 @@ impl Reducible for Model {
                 fresh.speed_exp = m.speed_exp;
                 fresh.cost_nodes = m.cost_nodes;
                 fresh.notices = std::mem::take(&mut m.notices);
+                fresh.lang = m.lang;
+                fresh.tour = m.tour;
                 fresh.b = m.b.take();
                 fresh.display = std::mem::take(&mut m.display);
                 m = fresh;
@@ -228,6 +241,8 @@ impl Reducible for Model {
                     fresh.speed_exp = m.speed_exp;
                     fresh.cost_nodes = m.cost_nodes;
                     fresh.display = std::mem::take(&mut m.display);
+                    fresh.lang = m.lang;
+                    fresh.tour = m.tour;
                     fresh.b = Some(Rc::new(simulate_side(a)));
                     m = fresh;
                 }
@@ -246,6 +261,8 @@ impl Reducible for Model {
                 fresh.speed_exp = m.speed_exp;
                 fresh.cost_nodes = m.cost_nodes;
                 fresh.display = std::mem::take(&mut m.display);
+                fresh.lang = m.lang;
+                fresh.tour = m.tour;
                 fresh.b = Some(Rc::new(simulate_side(Settings {
                     minor: NEWEST_MINOR,
                     ..base
@@ -256,6 +273,38 @@ impl Reducible for Model {
                 let a = distribution(&m.cfg, SPREAD_RUNS);
                 let b = m.b.as_ref().map(|b| distribution(&b.cfg, SPREAD_RUNS));
                 m.spreads = Some(Rc::new((a, b)));
+            }
+            Msg::Lang(l) => {
+                m.lang = l;
+                m.display.lang = Some(l);
+            }
+            Msg::Exercise(n) => match n.and_then(crate::exercises::exercise) {
+                Some(ex) => {
+                    let (a, b) = (ex.start)();
+                    let mut fresh = simulate(a);
+                    fresh.speed_exp = m.speed_exp;
+                    fresh.cost_nodes = m.cost_nodes;
+                    fresh.display = std::mem::take(&mut m.display);
+                    fresh.display.exercise = n;
+                    fresh.display.instructor = false;
+                    fresh.lang = m.lang;
+                    fresh.b = b.map(|b| Rc::new(simulate_side(b)));
+                    m = fresh;
+                }
+                None => {
+                    m.display.exercise = None;
+                    m.display.instructor = false;
+                }
+            },
+            Msg::Tour(step) => {
+                m.tour = step;
+                if let Some(t) = step
+                    .and_then(|s| crate::components::tour::STEPS.get(s))
+                    .and_then(|s| s.seek)
+                {
+                    m.t = t(&m.outcome).clamp(0, m.cfg.duration);
+                    m.playing = false;
+                }
             }
         }
         Rc::new(m)
@@ -313,13 +362,25 @@ pub fn app() -> Html {
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
         let decoded = crate::link::decode(&query);
-        let mut m = simulate(decoded.settings);
+        // An exercise link without settings of its own opens in the exercise's starting state.
+        let start = decoded
+            .display
+            .exercise
+            .filter(|_| !decoded.has_settings)
+            .and_then(crate::exercises::exercise)
+            .map(|ex| (ex.start)());
+        let (settings, b) = match start {
+            Some((a, b)) => (a, b.or(decoded.b)),
+            None => (decoded.settings, decoded.b),
+        };
+        let mut m = simulate(settings);
         m.t = decoded.playback.t.min(m.cfg.duration);
         if let Some(e) = decoded.playback.speed_exp {
             m.speed_exp = e;
         }
         m.notices = decoded.notices;
-        m.b = decoded.b.map(|b| Rc::new(simulate_side(b)));
+        m.b = b.map(|b| Rc::new(simulate_side(b)));
+        m.lang = decoded.display.lang.unwrap_or_else(browser_lang);
         m.playing = decoded.display.autoplay;
         m.display = decoded.display;
         m
@@ -398,12 +459,40 @@ pub fn app() -> Html {
             }
         });
     }
+    // The document's language follows the page's.
+    {
+        let code = model.lang.code();
+        use_effect_with(code, move |code| {
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = el.set_attribute("lang", if *code == "zh" { "zh-CN" } else { code });
+            }
+        });
+    }
     let m = &*model;
+    let lang = m.lang;
     let minor = m.settings.minor;
     let ms = milestones(&m.outcome);
     let view = at(&m.outcome, m.t);
-    let mut warnings: Vec<String> = m.outcome.warnings.clone();
+    let mut warnings: Vec<kubelife_engine::Cause> = m.outcome.warnings.clone();
     warnings.extend(tuning_warnings(&m.cfg));
+    let lang_picker = {
+        let model = model.clone();
+        let onchange = Callback::from(move |e: Event| {
+            if let Some(l) = Lang::parse(&select_value(&e)) {
+                model.dispatch(Msg::Lang(l));
+            }
+        });
+        html! {
+            <label class="picker">{"🌐 "}
+                <select aria-label={tr(lang, "ui.language")} data-testid="language" {onchange}>
+                { for Lang::ALL.iter().map(|l| html!{ <option value={l.code()} selected={*l == lang}>{l.name()}</option> }) }
+                </select>
+            </label>
+        }
+    };
 
     let version_picker = {
         let model = model.clone();
@@ -414,7 +503,7 @@ pub fn app() -> Html {
         });
         html! {
             <label class="picker">{"Kubernetes "}
-                <select aria-label="Kubernetes version" {onchange}>
+                <select aria-label={tr(lang, "ui.version_label")} {onchange}>
                 { for (OLDEST_MINOR..=NEWEST_MINOR).rev().map(|v| html!{ <option value={v.to_string()} selected={v == minor}>{format!("1.{v}")}</option> }) }
                 </select>
             </label>
@@ -429,10 +518,10 @@ pub fn app() -> Html {
             }
         });
         html! {
-            <label class="picker">{"preset "}
-                <select aria-label="preset" {onchange}>
-                    <option value="" selected=true>{"choose a preset…"}</option>
-                    { for presets().iter().map(|p| html!{ <option value={p.name} title={p.description}>{p.name}</option> }) }
+            <label class="picker">{tr(lang, "ui.preset")}
+                <select aria-label={tr(lang, "ui.preset_label")} {onchange}>
+                    <option value="" selected=true>{tr(lang, "ui.preset.choose")}</option>
+                    { for presets().iter().map(|p| html!{ <option value={p.name} title={preset_description(lang, p)}>{p.name}</option> }) }
                 </select>
             </label>
         }
@@ -442,17 +531,18 @@ pub fn app() -> Html {
         html! {
             { for KNOBS.iter().filter(|k| k.group == g).map(|k| {
                 let flag = k.flag;
-                let disabled = (!k.available(minor)).then(|| AttrValue::from(format!("Not in 1.{minor}: {}", k.missing)));
+                let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, &k.missing(lang))));
                 let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
                 let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
                 html! {
-                    <Slider flag={flag} field={k.field} help={k.help} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
+                    <Slider flag={flag} field={k.field} help={k.help(lang)} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
                         default={(k.read)(&m.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
                 }
             }) }
         }
     };
-    let count = |label: &'static str, value: u32, min: u32, max: u32, f: fn(&mut Settings, u32)| -> Html {
+    let count = |key: &'static str, value: u32, min: u32, max: u32, f: fn(&mut Settings, u32)| -> Html {
+        let label = tr(lang, key);
         let oninput = {
             let model = model.clone();
             Callback::from(move |e: InputEvent| {
@@ -479,7 +569,7 @@ pub fn app() -> Html {
                 <label>{label}{" "}<strong>{value}</strong></label>
                 <div class="knob-row">
                     <input type="range" min={min.to_string()} max={max.to_string()} step="1" value={value.to_string()} aria-label={label} {oninput} />
-                    <input type="number" class="number" min={min.to_string()} max={max.to_string()} value={value.to_string()} aria-label={format!("{label} value")} onchange={onnumber} />
+                    <input type="number" class="number" min={min.to_string()} max={max.to_string()} value={value.to_string()} aria-label={format!("{label} {}", tr(lang, "ui.slider.value"))} onchange={onnumber} />
                 </div>
             </div>
         }
@@ -491,6 +581,7 @@ pub fn app() -> Html {
                   why: &'static str,
                   f: fn(&mut Settings, bool)|
      -> Html {
+        let (help, why) = (tr(lang, help), tr(lang, why));
         let model = model.clone();
         let onchange = Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlInputElement>().checked();
@@ -500,7 +591,7 @@ pub fn app() -> Html {
             <div class={classes!("toggle", (!enabled).then_some("disabled"))}>
                 <label><input type="checkbox" checked={on} disabled={!enabled} aria-label={label} {onchange} />{" "}<code>{label}</code></label>
                 <p class="help">{help}</p>
-                if !enabled { <p class="why-disabled">{format!("Not in 1.{minor}: {why}")}</p> }
+                if !enabled { <p class="why-disabled">{not_in(lang, minor, why)}</p> }
             </div>
         }
     };
@@ -526,37 +617,72 @@ pub fn app() -> Html {
                 set(&model, move |s| s.fault.kind = kind);
             })
         };
-        let on_at = {
+        // A range input whose value (s) goes through `f`; 0 means "off" where `f` says so.
+        let range = |key: &'static str,
+                     testid: &'static str,
+                     value: u32,
+                     max: u32,
+                     step: u32,
+                     shown: String,
+                     f: fn(&mut Settings, u32)|
+         -> Html {
             let model = model.clone();
-            Callback::from(move |e: InputEvent| {
+            let oninput = Callback::from(move |e: InputEvent| {
                 if let Ok(v) = input_value(&e).parse::<u32>() {
-                    set(&model, move |s| s.fault.at_seconds = v.min(600))
+                    set(&model, move |s| f(s, v.min(max)))
                 }
-            })
+            });
+            html! {
+                <label class="count" data-testid={testid}>{tr(lang, key)}{" "}<strong>{shown}</strong>
+                    <input type="range" min="0" max={max.to_string()} step={step.to_string()} value={value.to_string()} aria-label={tr(lang, key)} {oninput} /></label>
+            }
         };
-        let on_recover = {
-            let model = model.clone();
-            Callback::from(move |e: InputEvent| {
-                if let Ok(v) = input_value(&e).parse::<u32>() {
-                    set(&model, move |s| s.fault.recover_at_seconds = (v > 0).then_some(v))
-                }
-            })
+        let secs = |v: Option<u32>| {
+            v.map_or_else(
+                || tr(lang, "ui.off").to_string(),
+                |s| format_go_duration_tenths(i64::from(s) * 1000),
+            )
         };
         let f = &m.settings.fault;
+        let o = &m.settings.ops;
+        let spike = o.latency;
+        let patch = o.toleration_patch;
         html! {
-            <fieldset class="faults">
-                <legend>{"faults"}</legend>
-                <label>{"node "}<select aria-label="fault node" onchange={on_node}>
+            <fieldset class="faults" data-tour="faults">
+                <legend>{tr(lang, "ui.faults")}</legend>
+                <label>{tr(lang, "ui.fault.node")}<select aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node}>
                     { for (0..nodes).map(|i| html!{ <option value={i.to_string()} selected={i == f.node}>{format!("node-{}", i + 1)}</option> }) }
                 </select></label>
-                <label>{" fault "}<select aria-label="fault kind" onchange={on_kind}>
-                    { for [("NodeCrash", "crash (power loss)"), ("KubeletStop", "kubelet stop"), ("NetworkPartition", "network partition")].iter().map(|(v, l)| html!{
-                        <option value={*v} selected={format!("{:?}", f.kind) == *v}>{*l}</option> }) }
+                <label>{tr(lang, "ui.fault.kind")}<select aria-label={tr(lang, "ui.fault.kind_label")} onchange={on_kind}>
+                    { for [("NodeCrash", "ui.fault.crash"), ("KubeletStop", "ui.fault.kubelet_stop"), ("NetworkPartition", "ui.fault.partition")].iter().map(|(v, l)| html!{
+                        <option value={*v} selected={format!("{:?}", f.kind) == *v}>{tr(lang, l)}</option> }) }
                 </select></label>
-                <label class="count">{"at "}<strong>{format_go_duration_tenths(i64::from(f.at_seconds) * 1000)}</strong>
-                    <input type="range" min="0" max="600" step="5" value={f.at_seconds.to_string()} aria-label="fault time (seconds)" oninput={on_at} /></label>
-                <label class="count">{"recover at "}<strong>{ f.recover_at_seconds.map_or("never".to_string(), |r| format_go_duration_tenths(i64::from(r) * 1000)) }</strong>
-                    <input type="range" min="0" max="900" step="5" value={f.recover_at_seconds.unwrap_or(0).to_string()} aria-label="recover time (seconds, 0 for never)" oninput={on_recover} /></label>
+                { range("ui.fault.at", "fault-at", f.at_seconds, 600, 5, format_go_duration_tenths(i64::from(f.at_seconds) * 1000), |s, v| s.fault.at_seconds = v) }
+                { range("ui.fault.recover", "fault-recover", f.recover_at_seconds.unwrap_or(0), 900, 5,
+                    f.recover_at_seconds.map_or_else(|| tr(lang, "ui.never").to_string(), |r| format_go_duration_tenths(i64::from(r) * 1000)),
+                    |s, v| s.fault.recover_at_seconds = (v > 0).then_some(v)) }
+                { range("ui.fault.count", "fault-count", f.count, nodes.max(1), 1, f.count.to_string(), |s, v| s.fault.count = v.max(1)) }
+                <h4>{tr(lang, "ui.ops")}</h4>
+                { range("ui.ops.out_of_service", "ops-out-of-service", o.out_of_service_at_seconds.unwrap_or(0), 900, 5, secs(o.out_of_service_at_seconds),
+                    |s, v| s.ops.out_of_service_at_seconds = (v > 0).then_some(v)) }
+                { range("ui.ops.kcm_restart", "ops-kcm-restart", o.kcm_restart_at_seconds.unwrap_or(0), 900, 5, secs(o.kcm_restart_at_seconds),
+                    |s, v| s.ops.kcm_restart_at_seconds = (v > 0).then_some(v)) }
+                { range("ui.ops.latency_ms", "ops-latency-ms", spike.map_or(0, |l| l.ms), 5000, 100,
+                    spike.map_or_else(|| tr(lang, "ui.off").to_string(), |l| format!("{}ms", l.ms)),
+                    |s, v| s.ops.latency = (v > 0).then(|| crate::settings::LatencySpike { ms: v, ..s.ops.latency.unwrap_or(crate::settings::LatencySpike { from_seconds: 120, until_seconds: 300, ms: v }) })) }
+                if let Some(l) = spike {
+                    { range("ui.ops.latency_from", "ops-latency-from", l.from_seconds, 900, 5, secs(Some(l.from_seconds)),
+                        |s, v| if let Some(l) = s.ops.latency.as_mut() { l.from_seconds = v }) }
+                    { range("ui.ops.latency_until", "ops-latency-until", l.until_seconds, 900, 5, secs(Some(l.until_seconds)),
+                        |s, v| if let Some(l) = s.ops.latency.as_mut() { l.until_seconds = v }) }
+                }
+                { range("ui.ops.patch_seconds", "ops-patch-seconds", patch.map_or(0, |p| p.seconds), 3600, 60,
+                    patch.map_or_else(|| tr(lang, "ui.off").to_string(), |p| format_go_duration_tenths(i64::from(p.seconds) * 1000)),
+                    |s, v| s.ops.toleration_patch = (v > 0).then(|| crate::settings::TolerationPatch { seconds: v, at_seconds: s.ops.toleration_patch.map_or(200, |p| p.at_seconds) })) }
+                if let Some(p) = patch {
+                    { range("ui.ops.patch_at", "ops-patch-at", p.at_seconds, 900, 5, secs(Some(p.at_seconds)),
+                        |s, v| if let Some(p) = s.ops.toleration_patch.as_mut() { p.at_seconds = v }) }
+                }
             </fieldset>
         }
     };
@@ -590,16 +716,16 @@ pub fn app() -> Html {
                 }
             })
         };
-        let label = if m.playing { "Pause" } else { "Play" };
+        let label = tr(lang, if m.playing { "ui.pause" } else { "ui.play" });
         html! {
-            <div class="transport">
-                <button onclick={toggle_cb} aria-label={label} class="play">{ if m.playing { "❚❚ Pause" } else { "▶ Play" } }</button>
-                <button onclick={restart} aria-label="Restart">{"↺ Restart"}</button>
-                <button onclick={next} aria-label="Next event">{"→ Next event"}</button>
-                <label class="speed">{format!("speed {:.0}x ", 10f64.powf(m.speed_exp))}
-                    <input type="range" min="0" max="3" step="0.01" value={m.speed_exp.to_string()} aria-label="playback speed (logarithmic)" oninput={speed} /></label>
+            <div class="transport" data-tour="transport">
+                <button onclick={toggle_cb} aria-label={label} class="play">{ if m.playing { "❚❚ " } else { "▶ " } }{label}</button>
+                <button onclick={restart} aria-label={tr(lang, "ui.restart")}>{"↺ "}{tr(lang, "ui.restart")}</button>
+                <button onclick={next} aria-label={tr(lang, "ui.next_event")}>{"→ "}{tr(lang, "ui.next_event")}</button>
+                <label class="speed">{trf(lang, "ui.speed", &[("x", &format!("{:.0}", 10f64.powf(m.speed_exp)))])}
+                    <input type="range" min="0" max="3" step="0.01" value={m.speed_exp.to_string()} aria-label={tr(lang, "ui.speed_label")} oninput={speed} /></label>
                 <label class="scrub">{"t = "}<strong data-testid="playhead">{format_go_duration_tenths(m.t)}</strong>
-                    <input type="range" min="0" max={m.cfg.duration.to_string()} step="100" value={m.t.to_string()} aria-label="playhead" oninput={scrub} /></label>
+                    <input type="range" min="0" max={m.cfg.duration.to_string()} step="100" value={m.t.to_string()} aria-label={tr(lang, "ui.playhead")} oninput={scrub} /></label>
             </div>
         }
     };
@@ -625,6 +751,8 @@ pub fn app() -> Html {
                 "node-monitor-grace-period".into(),
                 "default-unreachable-toleration-seconds".into(),
             ],
+            lang: m.display.lang,
+            ..Display::default()
         };
         let embed_query = crate::link::encode_all(
             &m.settings,
@@ -642,9 +770,9 @@ pub fn app() -> Html {
         };
         html! {
             <span class="share">
-                <input readonly=true value={url.clone()} aria-label="share link" data-testid="share-link" size="28" />
-                <button onclick={clip(url)}>{"Copy link"}</button>
-                <button onclick={clip(snippet.clone())} data-snippet={snippet.clone()}>{"Copy embed code"}</button>
+                <input readonly=true value={url.clone()} aria-label={tr(lang, "ui.share_label")} data-testid="share-link" size="28" />
+                <button onclick={clip(url)}>{tr(lang, "ui.copy_link")}</button>
+                <button onclick={clip(snippet.clone())} data-snippet={snippet.clone()}>{tr(lang, "ui.copy_embed")}</button>
             </span>
         }
     };
@@ -697,26 +825,26 @@ pub fn app() -> Html {
                 <div class="compare-body">
                     <div class="compare-controls">
                         <label class="picker">{"B: Kubernetes "}
-                            <select aria-label="B Kubernetes version" onchange={b_version}>
+                            <select aria-label={tr(lang, "ui.b_version_label")} onchange={b_version}>
                             { for (OLDEST_MINOR..=NEWEST_MINOR).rev().map(|v| html!{ <option value={v.to_string()} selected={v == bm}>{format!("1.{v}")}</option> }) }
                             </select>
                         </label>
-                        <label class="picker">{"B preset "}
-                            <select aria-label="B preset" onchange={b_preset}>
-                                <option value="" selected=true>{"choose…"}</option>
+                        <label class="picker">{tr(lang, "ui.b_preset")}
+                            <select aria-label={tr(lang, "ui.b_preset_label")} onchange={b_preset}>
+                                <option value="" selected=true>{tr(lang, "ui.choose")}</option>
                                 { for presets().iter().map(|p| html!{ <option value={p.name}>{p.name}</option> }) }
                             </select>
                         </label>
-                        <button onclick={copy_ab}>{"copy A to B"}</button>
-                        <button onclick={swap}>{"swap"}</button>
+                        <button onclick={copy_ab}>{tr(lang, "ui.copy_a_to_b")}</button>
+                        <button onclick={swap}>{tr(lang, "ui.swap")}</button>
                         <div class="b-knobs">
                         { for b_knobs.iter().filter_map(|f| crate::knobs::knob(f)).map(|k| {
                             let flag = k.flag;
-                            let disabled = (!k.available(bm)).then(|| AttrValue::from(format!("Not in 1.{bm}: {}", k.missing)));
+                            let disabled = (!k.available(bm)).then(|| AttrValue::from(not_in(lang, bm, &k.missing(lang))));
                             let onchange = { let model = model.clone(); Callback::from(move |v: f64| model.dispatch(Msg::SettingsB(Box::new(move |s| s.set(flag, v))))) };
                             let onreset = { let model = model.clone(); Callback::from(move |_| model.dispatch(Msg::SettingsB(Box::new(move |s| { s.overrides.remove(flag); })))) };
                             html! {
-                                <Slider flag={format!("b-{flag}")} field={format!("B {}", k.field)} help={k.help} unit={k.unit} value={b.settings.value(flag, &b.cfg)}
+                                <Slider flag={format!("b-{flag}")} field={format!("B {}", k.field)} help={k.help(lang)} unit={k.unit} value={b.settings.value(flag, &b.cfg)}
                                     default={(k.read)(&b.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} />
                             }
                         }) }
@@ -727,21 +855,21 @@ pub fn app() -> Html {
                     <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration.max(b.cfg.duration)} now={m.t} onseek={seek_cb(&model)} />
                     <h3>{format!("B (Kubernetes 1.{bm})")}</h3>
                     <Timeline lanes={b.lanes.clone()} duration={m.cfg.duration.max(b.cfg.duration)} now={m.t} onseek={seek_cb(&model)} />
-                    <h3>{"Over 200 seeds"}</h3>
+                    <h3>{tr(lang, "ui.seeds_title")}</h3>
                     if let Some(sp) = &m.spreads {
-                        <crate::components::compare::Histogram title="time to Unknown" a={sp.0.milestones[0].clone()} b={sp.1.as_ref().map(|d| d.milestones[0].clone())} />
-                        <crate::components::compare::Histogram title="time to the first replacement Ready" a={sp.0.milestones[5].clone()} b={sp.1.as_ref().map(|d| d.milestones[5].clone())} />
+                        <crate::components::compare::Histogram title={tr(lang, "ui.hist.unknown")} a={sp.0.milestones[0].clone()} b={sp.1.as_ref().map(|d| d.milestones[0].clone())} />
+                        <crate::components::compare::Histogram title={tr(lang, "ui.hist.replacement")} a={sp.0.milestones[5].clone()} b={sp.1.as_ref().map(|d| d.milestones[5].clone())} />
                     } else {
-                        <button onclick={spreads}>{"run 200 seeds"}</button>
+                        <button onclick={spreads}>{tr(lang, "ui.run_seeds")}</button>
                     }
                 </div>
             }
         });
         html! {
-            <section class="compare" aria-label="compare">
+            <section class="compare" aria-label={tr(lang, "ui.compare")} data-tour="compare">
                 <div class="compare-head">
-                    <button onclick={on_compare} aria-pressed={m.b.is_some().to_string()}>{ if m.b.is_some() { "stop comparing" } else { "compare with B" } }</button>
-                    <button onclick={classic}>{"1.12 legacy vs newest"}</button>
+                    <button onclick={on_compare} aria-pressed={m.b.is_some().to_string()}>{ tr(lang, if m.b.is_some() { "ui.compare.stop" } else { "ui.compare.start" }) }</button>
+                    <button onclick={classic}>{tr(lang, "ui.compare.classic")}</button>
                 </div>
                 { body.unwrap_or_default() }
             </section>
@@ -758,21 +886,21 @@ pub fn app() -> Html {
     let taint_manager_ok = minor <= 26;
     let tbe_ok = (13..=17).contains(&minor);
     let milestones_html = html! {
-        <div class="milestones" aria-label="milestones from the fault">
-            <div class="milestone"><span>{"node Unknown"}</span><strong data-testid="milestone-unknown">{milestone_text(ms.unknown)}</strong></div>
-            <div class="milestone"><span>{"NoExecute taint"}</span><strong data-testid="milestone-taint">{milestone_text(ms.taint)}</strong></div>
-            <div class="milestone"><span>{"first eviction"}</span><strong data-testid="milestone-eviction">{milestone_text(ms.eviction)}</strong></div>
-            <div class="milestone"><span>{"replacement Ready"}</span><strong data-testid="milestone-replacement">{milestone_text(ms.replacement)}</strong></div>
+        <div class="milestones" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
+            <div class="milestone" data-tour="milestone-unknown"><span>{tr(lang, "ui.milestone.unknown")}</span><strong data-testid="milestone-unknown">{milestone_text(lang, ms.unknown)}</strong></div>
+            <div class="milestone" data-tour="milestone-taint"><span>{tr(lang, "ui.milestone.taint")}</span><strong data-testid="milestone-taint">{milestone_text(lang, ms.taint)}</strong></div>
+            <div class="milestone" data-tour="milestone-eviction"><span>{tr(lang, "ui.milestone.eviction")}</span><strong data-testid="milestone-eviction">{milestone_text(lang, ms.eviction)}</strong></div>
+            <div class="milestone" data-tour="milestone-replacement"><span>{tr(lang, "ui.milestone.replacement")}</span><strong data-testid="milestone-replacement">{milestone_text(lang, ms.replacement)}</strong></div>
         </div>
     };
     let notices_html = html! {
         <>
-            if let Some(e) = &m.error { <div class="error-banner" role="alert">{e.clone()}</div> }
+            if let Some(e) = &m.error { <div class="error-banner" role="alert">{trf(lang, "ui.refused", &[("error", e)])}</div> }
             if !m.notices.is_empty() {
                 <div class="error-banner" role="status" data-testid="link-notices">
-                    <strong>{"This link had parts that could not be applied; the rest is shown."}</strong>
-                    <ul>{ for m.notices.iter().map(|n| html!{ <li>{n.clone()}</li> }) }</ul>
-                    <button onclick={dismiss}>{"Dismiss"}</button>
+                    <strong>{tr(lang, "ui.notices")}</strong>
+                    <ul>{ for m.notices.iter().map(|n| html!{ <li>{cause(lang, n)}</li> }) }</ul>
+                    <button onclick={dismiss}>{tr(lang, "ui.dismiss")}</button>
                 </div>
             }
         </>
@@ -782,12 +910,42 @@ pub fn app() -> Html {
         html! { <Cluster view={view} now={m.t} grace={m.cfg.controller_manager.node_monitor_grace_period} /> };
     let timeline_html =
         html! { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={seek.clone()} /> };
-    let breakdown_html =
-        html! { <><h2>{"Where does the time go?"}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></> };
+    let breakdown_html = html! { <div data-tour="breakdown"><h2>{tr(lang, "ui.breakdown.title")}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></div> };
+    let exercise_html = d.exercise.and_then(crate::exercises::exercise).map(|_| {
+        let open = {
+            let model = model.clone();
+            Callback::from(move |n: Option<u32>| model.dispatch(Msg::Exercise(n)))
+        };
+        html! { <crate::components::workshop::ExercisePanel model={Rc::new(m.clone())} onopen={open} /> }
+    });
+    let tour_html = {
+        let model = model.clone();
+        let ontour = Callback::from(move |s: Option<usize>| model.dispatch(Msg::Tour(s)));
+        html! { <crate::components::tour::Tour step={m.tour} {ontour} /> }
+    };
+    if d.instructor && !d.embed {
+        let open = {
+            let model = model.clone();
+            Callback::from(move |n: Option<u32>| model.dispatch(Msg::Exercise(n)))
+        };
+        return html! {
+            <ContextProvider<Lang> context={lang}>
+            <div class={classes!("app", "instructor")}>
+                <header class="top">
+                    <h1>{"kubelife"}</h1>
+                    <p class="tagline">{tr(lang, "ui.instructor.tagline")}</p>
+                    {lang_picker}
+                </header>
+                <crate::components::workshop::Instructor onopen={open} />
+            </div>
+            </ContextProvider<Lang>>
+        };
+    }
     if d.embed {
         // Embed: no header or side panels; the panels and sliders the link asks for.
         let controls: Vec<&crate::knobs::Knob> = d.controls.iter().filter_map(|c| crate::knobs::knob(c)).collect();
         return html! {
+            <ContextProvider<Lang> context={lang}>
             <div class={classes!("app", "embed", reduced_motion().then_some("reduced-motion"))}>
                 {notices_html}
                 {milestones_html}
@@ -796,10 +954,10 @@ pub fn app() -> Html {
                     <div class="embed-controls">
                     { for controls.into_iter().map(|k| {
                         let flag = k.flag;
-                        let disabled = (!k.available(minor)).then(|| AttrValue::from(format!("Not in 1.{minor}: {}", k.missing)));
+                        let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, &k.missing(lang))));
                         let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
                         let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
-                        html! { <Slider flag={flag} field={k.field} help={k.help} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
+                        html! { <Slider flag={flag} field={k.field} help={k.help(lang)} unit={k.unit} value={m.settings.value(flag, &m.cfg)}
                             default={(k.read)(&m.defaults)} min={k.min} max={k.max} step={k.step} {disabled} {onchange} {onreset} /> }
                     }) }
                     </div>
@@ -808,61 +966,124 @@ pub fn app() -> Html {
                 if d.shows("timeline") { {timeline_html} }
                 if d.shows("breakdown") { {breakdown_html} }
                 if d.shows("compare") && m.b.is_some() { {compare_section} }
-                <p class="embed-credit"><a href={format!("./?{}", current_link(m, m.t).replace("embed=1", "embed=0"))} target="_blank" rel="noopener">{"open in kubelife"}</a></p>
+                <p class="embed-credit"><a href={format!("./?{}", current_link(m, m.t).replace("embed=1", "embed=0"))} target="_blank" rel="noopener">{tr(lang, "ui.open_in")}</a></p>
             </div>
+            </ContextProvider<Lang>>
         };
     }
+    let workshop_nav = {
+        let open_tour = {
+            let model = model.clone();
+            let resume = crate::components::tour::saved_step().unwrap_or(0);
+            Callback::from(move |_| model.dispatch(Msg::Tour(Some(resume))))
+        };
+        let resume = crate::components::tour::saved_step().filter(|&s| s > 0);
+        let open_list = {
+            let model = model.clone();
+            Callback::from(move |e: Event| {
+                let n = select_value(&e).parse::<u32>().ok();
+                model.dispatch(Msg::Exercise(n));
+            })
+        };
+        html! {
+            <nav class="workshop-nav">
+                <button onclick={open_tour} data-testid="tour-start">
+                    { match resume {
+                        Some(s) => trf(lang, "ui.tour.resume", &[("step", &(s + 1)), ("steps", &crate::components::tour::STEPS.len())]),
+                        None => tr(lang, "ui.tour.start").to_string(),
+                    } }
+                </button>
+                <label class="picker">{tr(lang, "ui.exercises")}
+                    <select aria-label={tr(lang, "ui.exercises")} data-testid="exercise-picker" onchange={open_list}>
+                        <option value="" selected={d.exercise.is_none()}>{tr(lang, "ui.exercise.none")}</option>
+                        { for crate::exercises::EXERCISES.iter().enumerate().map(|(i, ex)| {
+                            let n = i as u32 + 1;
+                            html!{ <option value={n.to_string()} selected={d.exercise == Some(n)}>{format!("{n}. {}", crate::components::workshop::title(lang, ex))}</option> }
+                        }) }
+                    </select>
+                </label>
+                <a href={format!("?instructor=1&lang={}", lang.code())}>{tr(lang, "ui.instructor.link")}</a>
+            </nav>
+        }
+    };
     html! {
+        <ContextProvider<Lang> context={lang}>
         <div class={classes!("app", reduced_motion().then_some("reduced-motion"))}>
             <header class="top">
                 <h1>{"kubelife"}</h1>
-                <p class="tagline">{"My node died: when will my pods move, and why?"}</p>
-                {version_picker}{preset_picker}{share}
+                <p class="tagline">{tr(lang, "ui.tagline")}</p>
+                {version_picker}{preset_picker}{lang_picker}{share}
+                {workshop_nav}
             </header>
             {notices_html}
+            {tour_html}
             <main>
-                <aside class="controls" aria-label="controls">
+                <aside class="controls" aria-label={tr(lang, "ui.controls")}>
                     { for Group::ALL.iter().map(|&g| html! {
-                        <details open={g != Group::Cluster} class="group">
-                            <summary>{g.title()}</summary>
+                        <details open={g != Group::Cluster} class="group" data-tour={format!("group-{:?}", g).to_lowercase()}>
+                            <summary>{g.title(lang)}</summary>
                             { knob_group(g) }
                             if g == Group::ControllerManager {
-                                { toggle("--enable-taint-manager", "Off: the node lifecycle controller deletes pods itself after --pod-eviction-timeout.", m.settings.enable_taint_manager, taint_manager_ok, "removed in 1.27", |s, v| s.enable_taint_manager = v) }
-                                { toggle("--feature-gates=TaintBasedEvictions", "Off (1.13–1.17 only): back to the legacy --pod-eviction-timeout path.", m.settings.taint_based_evictions, tbe_ok, "the gate is alpha before 1.13 and locked on from 1.18", |s, v| s.taint_based_evictions = v) }
+                                { toggle("--enable-taint-manager", "ui.toggle.taint_manager", m.settings.enable_taint_manager, taint_manager_ok, "ui.toggle.taint_manager_why", |s, v| s.enable_taint_manager = v) }
+                                { toggle("--feature-gates=TaintBasedEvictions", "ui.toggle.tbe", m.settings.taint_based_evictions, tbe_ok, "ui.toggle.tbe_why", |s, v| s.taint_based_evictions = v) }
                             }
                             if g == Group::Workloads {
-                                { count("web replicas (Deployment)", m.settings.web_replicas, 0, 30, |s, v| s.web_replicas = v) }
-                                { count("db replicas (StatefulSet)", m.settings.db_replicas, 0, 10, |s, v| s.db_replicas = v) }
+                                { count("ui.count.web", m.settings.web_replicas, 0, 30, |s, v| s.web_replicas = v) }
+                                { count("ui.count.db", m.settings.db_replicas, 0, 10, |s, v| s.db_replicas = v) }
                             }
                             if g == Group::Cluster {
-                                { count("nodes", m.settings.nodes, 1, 50, |s, v| s.nodes = v) }
-                                { count("zones", m.settings.zones, 1, 3, |s, v| s.zones = v) }
-                                { count("seed", m.settings.seed as u32, 1, 1000, |s, v| s.seed = u64::from(v)) }
+                                { count("ui.count.nodes", m.settings.nodes, 1, 50, |s, v| s.nodes = v) }
+                                { count("ui.count.zones", m.settings.zones, 1, 3, |s, v| s.zones = v) }
+                                { count("ui.count.seed", m.settings.seed as u32, 1, 1000, |s, v| s.seed = u64::from(v)) }
                             }
                         </details>
                     }) }
                     {fault_panel}
                 </aside>
                 <section class="stage">
+                    if let Some(x) = exercise_html { {x} }
                     {milestones_html}
                     {transport}
                     if d.shows("cluster") { {cluster_html} }
                     if d.shows("timeline") { {timeline_html} }
                     if d.shows("breakdown") { {breakdown_html} }
-                    <h2>{"Compare"}</h2>
+                    <h2>{tr(lang, "ui.h.compare")}</h2>
                     {compare_section}
                     if !warnings.is_empty() {
-                        <h2>{"Warnings"}</h2>
-                        <ul class="warnings" role="status">{ for warnings.iter().map(|w| html!{ <li>{w.clone()}</li> }) }</ul>
+                        <h2>{tr(lang, "ui.h.warnings")}</h2>
+                        <ul class="warnings" role="status">{ for warnings.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul>
                     }
-                    <h2>{"Control-plane cost"}</h2>
+                    <h2>{tr(lang, "ui.h.cost")}</h2>
                     <Cost cfg={m.cfg.clone()} defaults={m.defaults.clone()} nodes={m.cost_nodes} onnodes={on_cost} />
-                    <h2>{"Apply this to a cluster"}</h2>
+                    <h2>{tr(lang, "ui.h.export")}</h2>
                     <crate::components::export::ExportPanel cfg={m.cfg.clone()} />
-                    <h2>{"Events"}</h2>
-                    <EventLog outcome={m.outcome.clone()} now={m.t} onseek={seek} />
+                    <h2>{tr(lang, "ui.h.events")}</h2>
+                    <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={seek} /></div>
                 </section>
             </main>
         </div>
+        </ContextProvider<Lang>>
     }
+}
+
+/// "Not in 1.N: why", for a control the version lacks.
+fn not_in(lang: Lang, minor: u32, why: &str) -> String {
+    trf(lang, "ui.not_in", &[("minor", &minor), ("why", &why)])
+}
+
+/// A preset's one-line description in `lang` (`preset.<name>`), else the engine's English.
+fn preset_description(lang: Lang, p: &kubelife_engine::presets::Preset) -> String {
+    crate::i18n::lookup(lang, &format!("preset.{}", p.name)).map_or_else(|| p.description.to_string(), str::to_string)
+}
+
+/// The browser's preferred language among those the page offers.
+fn browser_lang() -> Lang {
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return Lang::default();
+    };
+    let tags: Vec<String> = nav.languages().iter().filter_map(|v| v.as_string()).collect();
+    if tags.is_empty() {
+        return nav.language().and_then(|l| Lang::parse(&l)).unwrap_or_default();
+    }
+    Lang::from_preferences(tags.iter().map(String::as_str))
 }

@@ -2,7 +2,7 @@
 //! warnings about the settings. Pure functions of the run and its configuration.
 
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths, MINUTE, SECOND};
-use kubelife_engine::{Config, Millis, Outcome};
+use kubelife_engine::{Cause, Config, Millis, Outcome};
 
 /// Milestones of the faulted node, measured from its fault, ms.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -33,9 +33,7 @@ pub fn milestones(o: &Outcome) -> Milestones {
         .events
         .iter()
         .find(|e| {
-            e.kind == kubelife_engine::EventKind::PodCreated
-                && e.at_ms > 0
-                && e.cause.contains("has a deletionTimestamp")
+            e.kind == kubelife_engine::EventKind::PodCreated && e.at_ms > 0 && e.cause.key == "cause.rs.replacement"
         })
         .map(|e| e.at_ms);
     Milestones {
@@ -49,15 +47,18 @@ pub fn milestones(o: &Outcome) -> Milestones {
 }
 
 /// A milestone as the page shows it: a Go duration to a tenth of a second, or `never`.
-pub fn milestone_text(v: Option<Millis>) -> String {
-    v.map_or("never".to_string(), format_go_duration_tenths)
+pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
+    v.map_or_else(
+        || crate::i18n::tr(lang, "ui.never").to_string(),
+        format_go_duration_tenths,
+    )
 }
 
 /// One segment of "where does the time go?".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Segment {
-    /// What happens in it.
-    pub label: String,
+    /// What happens in it, as a catalogue key.
+    pub label: &'static str,
     /// The flag and value behind it.
     pub flag: String,
     /// Its length, ms.
@@ -72,11 +73,11 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
     let grace = format_go_duration(kcm.node_monitor_grace_period);
     let mut out = Vec::new();
     let mut last = 0;
-    let mut push = |label: &str, flag: String, at: Option<Millis>| -> bool {
+    let mut push = |label: &'static str, flag: String, at: Option<Millis>| -> bool {
         match at {
             Some(t) if t >= last => {
                 out.push(Segment {
-                    label: label.to_string(),
+                    label,
                     flag,
                     ms: t - last,
                 });
@@ -87,7 +88,7 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
         }
     };
     if !push(
-        "heartbeats missed, then the grace period",
+        "ui.seg.grace",
         format!("--node-monitor-grace-period {grace}"),
         m.unknown,
     ) {
@@ -95,7 +96,7 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
     }
     if kcm.taint_based_evictions {
         if !push(
-            "one more monitor pass to taint",
+            "ui.seg.taint",
             format!("--node-monitor-period {}", format_go_duration(kcm.node_monitor_period)),
             m.taint,
         ) {
@@ -103,14 +104,14 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
         }
         let tol = cfg.api_server.default_unreachable_toleration_seconds;
         if !push(
-            "tolerationSeconds run out",
+            "ui.seg.toleration",
             format!("--default-unreachable-toleration-seconds {tol}"),
             m.eviction,
         ) {
             return out;
         }
     } else if !push(
-        "legacy eviction timeout",
+        "ui.seg.legacy",
         format!(
             "--pod-eviction-timeout {}",
             format_go_duration(kcm.pod_eviction_timeout)
@@ -120,14 +121,14 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
         return out;
     }
     if !push(
-        "the controller creates a replacement at once (ReplicaSet)",
+        "ui.seg.replacement",
         "on deletionTimestamp".to_string(),
         m.replacement_created,
     ) {
         return out;
     }
     push(
-        "replacement scheduled and started",
+        "ui.seg.started",
         format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
         m.replacement,
     );
@@ -155,7 +156,7 @@ pub fn writes_per_minute(cfg: &Config, nodes: u32) -> (f64, f64) {
 }
 
 /// Warnings about the settings, beyond those the engine gives.
-pub fn tuning_warnings(cfg: &Config) -> Vec<String> {
+pub fn tuning_warnings(cfg: &Config) -> Vec<Cause> {
     let mut w = Vec::new();
     let k = &cfg.kubelet;
     let kcm = &cfg.controller_manager;
@@ -165,22 +166,22 @@ pub fn tuning_warnings(cfg: &Config) -> Vec<String> {
         k.node_status_update_frequency
     };
     if kcm.node_monitor_grace_period < 4 * heartbeat {
-        w.push(format!(
-            "--node-monitor-grace-period {} is under 4 heartbeat intervals ({} each): one slow or lost heartbeat can mark a healthy node Unknown (flapping)",
-            format_go_duration(kcm.node_monitor_grace_period),
-            format_go_duration(heartbeat)
-        ));
+        w.push(
+            Cause::new("ui.warn.flapping")
+                .time("grace", kcm.node_monitor_grace_period)
+                .time("heartbeat", heartbeat),
+        );
     }
     if cfg.api_server.default_unreachable_toleration_seconds == 0
         || cfg.api_server.default_not_ready_toleration_seconds == 0
     {
-        w.push("a toleration of 0 evicts pods the moment a node is tainted: a short network blip restarts them all elsewhere".to_string());
+        w.push(Cause::new("ui.warn.zero_toleration"));
     }
     if kcm.node_monitor_period > kcm.node_monitor_grace_period {
-        w.push("--node-monitor-period is longer than the grace period: detection waits for the next pass".to_string());
+        w.push(Cause::new("ui.warn.period_over_grace"));
     }
     if kcm.node_monitor_grace_period < 45 * SECOND && cfg.profile.version.minor >= 32 {
-        w.push("since 1.32 upstream wants the grace period above the HTTP/2 ping timeout (30s) plus read-idle (15s); a shorter one risks false Unknown during apiserver hiccups".to_string());
+        w.push(Cause::new("ui.warn.grace_1_32"));
     }
     w
 }
@@ -238,7 +239,7 @@ mod tests {
         let mut s = Settings::default();
         s.set("node-monitor-grace-period", 20.0);
         let (cfg, _) = s.resolve();
-        assert!(tuning_warnings(&cfg).iter().any(|w| w.contains("flapping")));
+        assert!(tuning_warnings(&cfg).iter().any(|w| w.english().contains("flapping")));
         assert!(tuning_warnings(&Settings::default().resolve().0).is_empty());
     }
 }

@@ -4,6 +4,7 @@
 //! A knob's value lives in [`crate::settings::Settings::overrides`] only when the user changed it;
 //! otherwise the version's default (as the engine resolves it) is shown.
 
+use crate::i18n::{lookup, tr, Lang};
 use kubelife_engine::scenario::{Config, GoDuration, Scenario};
 use kubelife_engine::time::SECOND;
 
@@ -23,14 +24,14 @@ pub enum Group {
 }
 
 impl Group {
-    /// Heading shown above the group.
-    pub fn title(self) -> &'static str {
+    /// Heading shown above the group; component names stay as upstream spells them.
+    pub fn title(self, lang: Lang) -> &'static str {
         match self {
             Group::Kubelet => "kubelet",
             Group::ControllerManager => "kube-controller-manager",
             Group::ApiServer => "kube-apiserver",
-            Group::Workloads => "workloads",
-            Group::Cluster => "cluster",
+            Group::Workloads => tr(lang, "ui.group.workloads"),
+            Group::Cluster => tr(lang, "ui.group.cluster"),
         }
     }
 
@@ -64,8 +65,6 @@ pub struct Knob {
     pub flag: &'static str,
     /// Where it lives in configuration (`KubeletConfiguration.nodeStatusUpdateFrequency`).
     pub field: &'static str,
-    /// One line on what it does.
-    pub help: &'static str,
     /// Its group.
     pub group: Group,
     /// Its unit.
@@ -78,8 +77,6 @@ pub struct Knob {
     pub step: f64,
     /// Oldest and newest minor version that have it.
     pub versions: (u32, u32),
-    /// Why an unavailable version lacks it.
-    pub missing: &'static str,
     /// The resolved value in this knob's unit.
     pub read: fn(&Config) -> f64,
     /// Writes a value into the scenario.
@@ -95,6 +92,20 @@ fn secs(ms: i64) -> f64 {
 }
 
 impl Knob {
+    /// One line on what it does, in `lang` (catalogue key `knob.<flag>.help`).
+    pub fn help(&self, lang: Lang) -> String {
+        lookup(lang, &format!("knob.{}.help", self.flag))
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Why an unavailable version lacks it, in `lang` (catalogue key `knob.<flag>.missing`).
+    pub fn missing(&self, lang: Lang) -> String {
+        lookup(lang, &format!("knob.{}.missing", self.flag))
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// Whether the version has this knob.
     pub fn available(&self, minor: u32) -> bool {
         (self.versions.0..=self.versions.1).contains(&minor)
@@ -106,238 +117,204 @@ pub const KNOBS: &[Knob] = &[
     Knob {
         flag: "node-status-update-frequency",
         field: "KubeletConfiguration.nodeStatusUpdateFrequency",
-        help: "How often the kubelet computes its node status. Set alone in a config file, it also sets nodeStatusReportFrequency.",
         group: Group::Kubelet,
         unit: Unit::Seconds,
         min: 1.0,
         max: 120.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.kubelet.node_status_update_frequency),
         write: |s, v| s.kubelet.node_status_update_frequency = dur(v),
     },
     Knob {
         flag: "node-status-report-frequency",
         field: "KubeletConfiguration.nodeStatusReportFrequency",
-        help: "How often an unchanged status is still patched, when Leases carry the heartbeat.",
         group: Group::Kubelet,
         unit: Unit::Seconds,
         min: 1.0,
         max: 900.0,
         step: 1.0,
         versions: (13, 99),
-        missing: "KubeletConfiguration has no nodeStatusReportFrequency before 1.13: every status tick patches",
         read: |c| secs(c.kubelet.node_status_report_frequency),
         write: |s, v| s.kubelet.node_status_report_frequency = dur(v),
     },
     Knob {
         flag: "node-lease-duration-seconds",
         field: "KubeletConfiguration.nodeLeaseDurationSeconds",
-        help: "The Lease's duration; the kubelet renews it at a quarter of this (a fixed 10s on 1.13–1.15).",
         group: Group::Kubelet,
         unit: Unit::Count,
         min: 4.0,
         max: 300.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| c.kubelet.node_lease_duration_seconds as f64,
         write: |s, v| s.kubelet.node_lease_duration_seconds = Some(v.round() as i64),
     },
     Knob {
         flag: "node-monitor-period",
         field: "--node-monitor-period",
-        help: "How long the node lifecycle controller waits between passes over all nodes.",
         group: Group::ControllerManager,
         unit: Unit::Seconds,
         min: 1.0,
         max: 60.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.controller_manager.node_monitor_period),
         write: |s, v| s.controller_manager.node_monitor_period = dur(v),
     },
     Knob {
         flag: "node-monitor-grace-period",
         field: "--node-monitor-grace-period",
-        help: "Silence tolerated after the last heartbeat the controller saw before the node is marked Unknown.",
         group: Group::ControllerManager,
         unit: Unit::Seconds,
         min: 2.0,
         max: 600.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.controller_manager.node_monitor_grace_period),
         write: |s, v| s.controller_manager.node_monitor_grace_period = dur(v),
     },
     Knob {
         flag: "node-startup-grace-period",
         field: "--node-startup-grace-period",
-        help: "The same silence for a node that never posted a status.",
         group: Group::ControllerManager,
         unit: Unit::Seconds,
         min: 10.0,
         max: 600.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.controller_manager.node_startup_grace_period),
         write: |s, v| s.controller_manager.node_startup_grace_period = dur(v),
     },
     Knob {
         flag: "node-eviction-rate",
         field: "--node-eviction-rate",
-        help: "Nodes tainted (or evicted, on the legacy path) per second in each healthy zone.",
         group: Group::ControllerManager,
         unit: Unit::Rate,
         min: 0.0,
         max: 1.0,
         step: 0.01,
         versions: (12, 99),
-        missing: "",
         read: |c| c.controller_manager.node_eviction_rate,
         write: |s, v| s.controller_manager.node_eviction_rate = Some(v),
     },
     Knob {
         flag: "secondary-node-eviction-rate",
         field: "--secondary-node-eviction-rate",
-        help: "The rate in a partially disrupted zone larger than the large-cluster threshold.",
         group: Group::ControllerManager,
         unit: Unit::Rate,
         min: 0.0,
         max: 1.0,
         step: 0.01,
         versions: (12, 99),
-        missing: "",
         read: |c| c.controller_manager.secondary_node_eviction_rate,
         write: |s, v| s.controller_manager.secondary_node_eviction_rate = Some(v),
     },
     Knob {
         flag: "large-cluster-size-threshold",
         field: "--large-cluster-size-threshold",
-        help: "Zones with more nodes than this keep tainting slowly when partially disrupted; smaller ones stop.",
         group: Group::ControllerManager,
         unit: Unit::Count,
         min: 0.0,
         max: 200.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| f64::from(c.controller_manager.large_cluster_size_threshold),
         write: |s, v| s.controller_manager.large_cluster_size_threshold = Some(v.round() as u32),
     },
     Knob {
         flag: "unhealthy-zone-threshold",
         field: "--unhealthy-zone-threshold",
-        help: "Share of not-Ready nodes (more than 2) that makes a zone partially disrupted.",
         group: Group::ControllerManager,
         unit: Unit::Fraction,
         min: 0.05,
         max: 1.0,
         step: 0.05,
         versions: (12, 99),
-        missing: "",
         read: |c| c.controller_manager.unhealthy_zone_threshold,
         write: |s, v| s.controller_manager.unhealthy_zone_threshold = Some(v),
     },
     Knob {
         flag: "pod-eviction-timeout",
         field: "--pod-eviction-timeout",
-        help: "Legacy path only: pods are deleted this long after the last heartbeat seen.",
         group: Group::ControllerManager,
         unit: Unit::Seconds,
         min: 0.0,
         max: 900.0,
         step: 1.0,
         versions: (12, 26),
-        missing: "--pod-eviction-timeout was removed in 1.27; kube-controller-manager refuses it",
         read: |c| secs(c.controller_manager.pod_eviction_timeout),
         write: |s, v| s.controller_manager.pod_eviction_timeout = dur(v),
     },
     Knob {
         flag: "default-not-ready-toleration-seconds",
         field: "--default-not-ready-toleration-seconds",
-        help: "tolerationSeconds that admission adds for node.kubernetes.io/not-ready:NoExecute.",
         group: Group::ApiServer,
         unit: Unit::Seconds,
         min: 0.0,
         max: 900.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| c.api_server.default_not_ready_toleration_seconds as f64,
         write: |s, v| s.api_server.default_not_ready_toleration_seconds = Some(v.round() as i64),
     },
     Knob {
         flag: "default-unreachable-toleration-seconds",
         field: "--default-unreachable-toleration-seconds",
-        help: "tolerationSeconds that admission adds for node.kubernetes.io/unreachable:NoExecute: the wait after the taint.",
         group: Group::ApiServer,
         unit: Unit::Seconds,
         min: 0.0,
         max: 900.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| c.api_server.default_unreachable_toleration_seconds as f64,
         write: |s, v| s.api_server.default_unreachable_toleration_seconds = Some(v.round() as i64),
     },
     Knob {
         flag: "pod-startup",
         field: "simulation.podStartup",
-        help: "Time from a pod's binding to its Ready condition (image pull, readiness probe).",
         group: Group::Workloads,
         unit: Unit::Seconds,
         min: 0.0,
         max: 120.0,
         step: 1.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.simulation.pod_startup),
         write: |s, v| s.simulation.pod_startup = dur(v),
     },
     Knob {
         flag: "watch-latency",
         field: "simulation.watchLatency",
-        help: "Time for a write to reach watching controllers (informer latency).",
         group: Group::Cluster,
         unit: Unit::Seconds,
         min: 0.0,
         max: 2.0,
         step: 0.005,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.simulation.watch_latency),
         write: |s, v| s.simulation.watch_latency = dur(v),
     },
     Knob {
         flag: "api-latency",
         field: "simulation.apiLatency",
-        help: "Round trip of one API request; heartbeats and controller writes land this much later.",
         group: Group::Cluster,
         unit: Unit::Seconds,
         min: 0.0,
         max: 5.0,
         step: 0.005,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.simulation.api_latency),
         write: |s, v| s.simulation.api_latency = dur(v),
     },
     Knob {
         flag: "duration-seconds",
         field: "durationSeconds",
-        help: "Length of the simulated run.",
         group: Group::Cluster,
         unit: Unit::Seconds,
         min: 60.0,
         max: 3600.0,
         step: 60.0,
         versions: (12, 99),
-        missing: "",
         read: |c| secs(c.duration),
         write: |s, v| s.duration_seconds = Some(v.round() as i64),
     },

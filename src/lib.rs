@@ -5,7 +5,9 @@
 
 pub mod app;
 pub mod components;
+pub mod exercises;
 pub mod explain;
+pub mod i18n;
 pub mod knobs;
 pub mod link;
 pub mod replay;

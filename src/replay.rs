@@ -64,8 +64,11 @@ pub fn at(o: &Outcome, t: Millis) -> ClusterView {
         });
         match (e.kind, ni) {
             (EventKind::NodeRegistered, Some(i)) => {
-                if let Some(z) = e.cause.split("zone ").nth(1) {
-                    nodes[i].zone = z.split(',').next().unwrap_or("").to_string();
+                // The initial-state cause names the zone as its `zone` part.
+                if let Some(kubelife_engine::cause::Arg::Cause(z)) = e.cause.arg("zone") {
+                    if let Some(kubelife_engine::cause::Arg::Text(name)) = z.arg("zone") {
+                        nodes[i].zone = name.clone();
+                    }
                 }
                 if nodes[i].ready == "Absent" {
                     nodes[i].ready = "Ready";
@@ -75,7 +78,12 @@ pub fn at(o: &Outcome, t: Millis) -> ClusterView {
             (EventKind::NodeUnknown, Some(i)) => nodes[i].ready = "Unknown",
             (EventKind::NodeNotReady, Some(i)) => nodes[i].ready = "NotReady",
             (EventKind::NodeDeleted, Some(i)) => nodes[i].ready = "Absent",
-            (EventKind::FaultStarted, Some(i)) => nodes[i].fault = e.cause.split(':').next().map(str::to_string),
+            (EventKind::FaultStarted, Some(i)) => {
+                nodes[i].fault = match e.cause.arg("action") {
+                    Some(kubelife_engine::cause::Arg::Text(a)) => Some(a.clone()),
+                    _ => Some(e.kind.to_string()),
+                }
+            }
             (EventKind::FaultEnded, Some(i)) => nodes[i].fault = None,
             (EventKind::LeaseRenewed | EventKind::NodeStatusPatched, Some(i)) => {
                 nodes[i].last_heartbeat = Some(e.at_ms)
@@ -159,7 +167,7 @@ pub struct Mark {
     /// The event kind, as text.
     pub kind: String,
     /// Why.
-    pub cause: String,
+    pub cause: kubelife_engine::Cause,
 }
 
 /// One row of the timeline.
@@ -290,7 +298,7 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
             // Heartbeats missed: mark where they stopped (heartbeats are recorded for small clusters).
             if let Some(&hb) = last_heartbeat.get(key.1) {
                 let silence = kubelife_engine::time::format_go_duration_tenths(e.at_ms - hb);
-                let cause = format!("the last heartbeat (Lease renewal or status patch) before the silence; {silence} later the node was marked Unknown");
+                let cause = kubelife_engine::Cause::new("ui.mark.last_heartbeat").text("silence", silence);
                 lane.marks.push(Mark {
                     at: hb,
                     kind: "LastHeartbeat".into(),

@@ -2,6 +2,7 @@
 //! stacked bar, each segment labelled with its flag and value.
 
 use crate::explain::Segment;
+use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use yew::prelude::*;
 
@@ -15,22 +16,23 @@ pub struct BreakdownProps {
 /// The stacked bar.
 #[function_component(Breakdown)]
 pub fn breakdown(p: &BreakdownProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let total: i64 = p.segments.iter().map(|s| s.ms).sum::<i64>().max(1);
     html! {
-        <div class="breakdown" aria-label="where does the time go">
+        <div class="breakdown" aria-label={tr(lang, "ui.breakdown.title")}>
             <div class="bar">
             { for p.segments.iter().enumerate().map(|(i, s)| html! {
                 <div class={classes!("seg", format!("seg-{i}"))} style={format!("flex-grow: {}", s.ms.max(1))}
-                    title={format!("{}: {} ({})", s.label, format_go_duration_tenths(s.ms), s.flag)}></div>
+                    title={format!("{}: {} ({})", tr(lang, s.label), format_go_duration_tenths(s.ms), s.flag)}></div>
             }) }
             </div>
             <ol class="legend">
             { for p.segments.iter().enumerate().map(|(i, s)| html! {
                 <li><span class={classes!("swatch", format!("seg-{i}"))}></span>
-                    <strong>{format_go_duration_tenths(s.ms)}</strong>{" "}{s.label.clone()}{" "}<code>{s.flag.clone()}</code></li>
+                    <strong>{format_go_duration_tenths(s.ms)}</strong>{" "}{tr(lang, s.label)}{" "}<code>{s.flag.clone()}</code></li>
             }) }
             </ol>
-            <p class="total">{"total "}{format_go_duration_tenths(total)}</p>
+            <p class="total">{trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(total))])}</p>
         </div>
     }
 }

@@ -1,6 +1,7 @@
 //! Nodes as cards grouped by zone, pods as chips on them. States read as text and shape, not
 //! only colour.
 
+use crate::i18n::{tr, trf, Lang};
 use crate::replay::ClusterView;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
@@ -29,15 +30,16 @@ fn glyph(phase: &str) -> &'static str {
 /// The cluster view.
 #[function_component(Cluster)]
 pub fn cluster(p: &ClusterProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let mut zones: Vec<String> = p.view.nodes.iter().map(|n| n.zone.clone()).collect();
     zones.dedup();
     zones.sort();
     zones.dedup();
     html! {
-        <div class="cluster" aria-label="cluster">
+        <div class="cluster" aria-label={tr(lang, "ui.cluster.label")}>
             { for zones.iter().map(|z| html! {
                 <section class="zone">
-                    <h4>{ if z.is_empty() { "no zone".to_string() } else { z.clone() } }</h4>
+                    <h4>{ if z.is_empty() { tr(lang, "ui.cluster.no_zone").to_string() } else { z.clone() } }</h4>
                     <div class="zone-nodes">
                     { for p.view.nodes.iter().filter(|n| &n.zone == z).map(|n| {
                         let age = n.last_heartbeat.map(|h| (p.now - h).max(0));
@@ -50,8 +52,8 @@ pub fn cluster(p: &ClusterProps) -> Html {
                                 </header>
                                 if let Some(f) = &n.fault { <div class="fault">{"⚡ "}{f.clone()}</div> }
                                 if let Some(a) = age {
-                                    <div class="lease" title="time since the last heartbeat against --node-monitor-grace-period">
-                                        <span>{format!("heartbeat {} ago", format_go_duration_tenths(a))}</span>
+                                    <div class="lease" title={tr(lang, "ui.cluster.heartbeat_title")}>
+                                        <span>{trf(lang, "ui.cluster.heartbeat_ago", &[("ago", &format_go_duration_tenths(a))])}</span>
                                         <meter min="0" max="1" low="0.5" high="0.9" optimum="0" value={ratio.to_string()}></meter>
                                     </div>
                                 }

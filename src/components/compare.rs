@@ -1,6 +1,7 @@
 //! Compare mode: milestone deltas between sides A and B, and histograms over 200 seeds.
 
 use crate::explain::{milestone_text, milestones, writes_per_minute};
+use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Config, Millis, Outcome, Spread};
 use std::rc::Rc;
@@ -31,27 +32,35 @@ fn signed(d: Millis) -> String {
     }
 }
 
-/// One row of the delta table: name, A, B, B − A.
-pub fn delta_rows(
-    a: &Outcome,
-    a_cfg: &Config,
-    b: &Outcome,
-    b_cfg: &Config,
-    nodes: u32,
-) -> Vec<(String, String, String, String)> {
+/// One row of the delta table: row id, label, A, B, B − A.
+pub type DeltaRow = (&'static str, String, String, String, String);
+
+/// The rows of the delta table.
+pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &Config, nodes: u32) -> Vec<DeltaRow> {
     let (ma, mb) = (milestones(a), milestones(b));
     let mut rows = Vec::new();
-    for (name, x, y) in [
-        ("node Unknown", ma.unknown, mb.unknown),
-        ("NoExecute taint", ma.taint, mb.taint),
-        ("first eviction", ma.eviction, mb.eviction),
-        ("replacement Ready", ma.replacement, mb.replacement),
+    for (id, key, x, y) in [
+        ("unknown", "ui.milestone.unknown", ma.unknown, mb.unknown),
+        ("taint", "ui.milestone.taint", ma.taint, mb.taint),
+        ("eviction", "ui.milestone.eviction", ma.eviction, mb.eviction),
+        (
+            "replacement",
+            "ui.milestone.replacement",
+            ma.replacement,
+            mb.replacement,
+        ),
     ] {
         let delta = match (x, y) {
             (Some(x), Some(y)) => signed(y - x),
             _ => "—".into(),
         };
-        rows.push((name.to_string(), milestone_text(x), milestone_text(y), delta));
+        rows.push((
+            id,
+            tr(lang, key).to_string(),
+            milestone_text(lang, x),
+            milestone_text(lang, y),
+            delta,
+        ));
     }
     let gap = |o: &Outcome| {
         o.summary
@@ -62,7 +71,8 @@ pub fn delta_rows(
     };
     if let (Some(x), Some(y)) = (gap(a), gap(b)) {
         rows.push((
-            "web with fewer Ready replicas".into(),
+            "web-gap",
+            tr(lang, "ui.compare.web_gap").to_string(),
             format_go_duration_tenths(x),
             format_go_duration_tenths(y),
             signed(y - x),
@@ -74,7 +84,8 @@ pub fn delta_rows(
     };
     let (wa, wb) = (total(a_cfg), total(b_cfg));
     rows.push((
-        format!("heartbeat writes / min ({nodes} nodes)"),
+        "writes",
+        trf(lang, "ui.compare.writes", &[("nodes", &nodes)]),
         format!("{wa:.0}"),
         format!("{wb:.0}"),
         format!("{:+.0}", wb - wa),
@@ -85,13 +96,14 @@ pub fn delta_rows(
 /// The delta table.
 #[function_component(Deltas)]
 pub fn deltas(p: &DeltasProps) -> Html {
-    let rows = delta_rows(&p.a, &p.a_cfg, &p.b, &p.b_cfg, p.nodes);
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let rows = delta_rows(lang, &p.a, &p.a_cfg, &p.b, &p.b_cfg, p.nodes);
     html! {
         <table class="deltas" data-testid="compare-deltas">
             <thead><tr><th></th><th>{"A"}</th><th>{"B"}</th><th>{"B − A"}</th></tr></thead>
             <tbody>
-            { for rows.into_iter().map(|(name, a, b, d)| html! {
-                <tr data-row={name.clone()}><th>{name}</th><td>{a}</td><td>{b}</td><td class="delta">{d}</td></tr>
+            { for rows.into_iter().map(|(id, name, a, b, d)| html! {
+                <tr data-row={id}><th>{name}</th><td>{a}</td><td>{b}</td><td class="delta">{d}</td></tr>
             }) }
             </tbody>
         </table>
@@ -125,6 +137,7 @@ pub fn bins(samples: &[Millis], lo: Millis, hi: Millis, n: usize) -> Vec<usize> 
 #[function_component(Histogram)]
 pub fn histogram(p: &HistogramProps) -> Html {
     const BINS: usize = 24;
+    let lang = use_context::<Lang>().unwrap_or_default();
     let all: Vec<Millis> =
         p.a.samples
             .iter()
@@ -132,7 +145,7 @@ pub fn histogram(p: &HistogramProps) -> Html {
             .copied()
             .collect();
     let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
-        return html! { <div class="histogram"><h3>{p.title.clone()}</h3><p>{"never happens in these runs"}</p></div> };
+        return html! { <div class="histogram"><h3>{p.title.clone()}</h3><p>{tr(lang, "ui.hist.never")}</p></div> };
     };
     let sides: Vec<(&str, &Spread)> = std::iter::once(("A", &p.a))
         .chain(p.b.as_ref().map(|b| ("B", b)))
@@ -152,7 +165,7 @@ pub fn histogram(p: &HistogramProps) -> Html {
                             if let Some(p50) = s.p50 { <div class="mark p50" style={format!("left: {:.1}%", pos(p50))} title="p50"></div> }
                             if let Some(p95) = s.p95 { <div class="mark p95" style={format!("left: {:.1}%", pos(p95))} title="p95"></div> }
                         </div>
-                        <span class="stats">{format!("p50 {} · p95 {} · {}–{}", milestone_text(s.p50), milestone_text(s.p95), milestone_text(s.min), milestone_text(s.max))}{ if s.never > 0 { format!(" · never in {} runs", s.never) } else { String::new() } }</span>
+                        <span class="stats">{format!("p50 {} · p95 {} · {}–{}", milestone_text(lang, s.p50), milestone_text(lang, s.p95), milestone_text(lang, s.min), milestone_text(lang, s.max))}{ if s.never > 0 { trf(lang, "ui.hist.never_in", &[("runs", &s.never)]) } else { String::new() } }</span>
                     </div>
                 }
             }) }
@@ -173,10 +186,10 @@ mod tests {
         b.set("default-unreachable-toleration-seconds", 200.0);
         let (b_cfg, _) = b.resolve();
         let run = |c: &Config| kubelife_engine::run(c, &kubelife_engine::RunOptions::default());
-        let rows = delta_rows(&run(&a_cfg), &a_cfg, &run(&b_cfg), &b_cfg, 1000);
-        let eviction = rows.iter().find(|r| r.0 == "first eviction").unwrap();
-        assert_eq!(eviction.3, "−1m40s");
-        assert_eq!(rows.iter().find(|r| r.0 == "node Unknown").unwrap().3, "±0s");
+        let rows = delta_rows(Lang::En, &run(&a_cfg), &a_cfg, &run(&b_cfg), &b_cfg, 1000);
+        let eviction = rows.iter().find(|r| r.0 == "eviction").unwrap();
+        assert_eq!(eviction.4, "−1m40s");
+        assert_eq!(rows.iter().find(|r| r.0 == "unknown").unwrap().4, "±0s");
     }
 
     #[test]

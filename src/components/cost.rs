@@ -2,6 +2,7 @@
 //! cluster size the user picks, beside the version defaults' figure.
 
 use crate::explain::writes_per_minute;
+use crate::i18n::{tr, Lang};
 use kubelife_engine::Config;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -36,6 +37,7 @@ fn fmt(v: f64) -> String {
 /// The readout.
 #[function_component(Cost)]
 pub fn cost(p: &CostProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let (lease, status) = writes_per_minute(&p.cfg, p.nodes);
     let (dl, ds) = writes_per_minute(&p.defaults, p.nodes);
     let oninput = {
@@ -50,15 +52,15 @@ pub fn cost(p: &CostProps) -> Html {
     };
     html! {
         <div class="cost">
-            <label>{"cluster size "}<strong>{fmt(f64::from(p.nodes))}{" nodes"}</strong>
-                <input type="range" min="1" max="3.699" step="0.01" value={(f64::from(p.nodes)).log10().to_string()} aria-label="cluster size for the cost readout" oninput={oninput} />
+            <label>{tr(lang, "ui.cost.size")}<strong>{fmt(f64::from(p.nodes))}{tr(lang, "ui.cost.nodes")}</strong>
+                <input type="range" min="1" max="3.699" step="0.01" value={(f64::from(p.nodes)).log10().to_string()} aria-label={tr(lang, "ui.cost.size_label")} oninput={oninput} />
             </label>
             <table>
-                <thead><tr><th></th><th>{"these settings"}</th><th>{"version defaults"}</th></tr></thead>
+                <thead><tr><th></th><th>{tr(lang, "ui.cost.these")}</th><th>{tr(lang, "ui.cost.defaults")}</th></tr></thead>
                 <tbody>
-                    <tr><th>{"Lease updates / min"}</th><td data-testid="cost-lease">{fmt(lease)}</td><td>{fmt(dl)}</td></tr>
-                    <tr><th>{"node status patches / min"}</th><td data-testid="cost-status">{fmt(status)}</td><td>{fmt(ds)}</td></tr>
-                    <tr><th>{"heartbeat writes / min"}</th><td data-testid="cost-total"><strong>{fmt(lease + status)}</strong></td><td>{fmt(dl + ds)}</td></tr>
+                    <tr><th>{tr(lang, "ui.cost.lease")}</th><td data-testid="cost-lease">{fmt(lease)}</td><td>{fmt(dl)}</td></tr>
+                    <tr><th>{tr(lang, "ui.cost.status")}</th><td data-testid="cost-status">{fmt(status)}</td><td>{fmt(ds)}</td></tr>
+                    <tr><th>{tr(lang, "ui.cost.total")}</th><td data-testid="cost-total"><strong>{fmt(lease + status)}</strong></td><td>{fmt(dl + ds)}</td></tr>
                 </tbody>
             </table>
         </div>

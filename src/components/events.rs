@@ -1,6 +1,7 @@
 //! The event log, in the style of `kubectl get events`: each row shows its cause, and clicking a
 //! row seeks the playhead to it.
 
+use crate::i18n::{cause, tr, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
 use std::rc::Rc;
@@ -33,17 +34,21 @@ fn warning(kind: EventKind) -> bool {
 /// The log.
 #[function_component(EventLog)]
 pub fn event_log(p: &EventLogProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let rows: Vec<&TimelineEvent> = p
         .outcome
         .events
         .iter()
-        .filter(|e| !e.kind.is_heartbeat() && !e.cause.starts_with("initial state"))
+        .filter(|e| !e.kind.is_heartbeat() && !e.cause.is_initial())
         .take(400)
         .collect();
     html! {
-        <div class="events" role="region" aria-label="event log" tabindex="0">
+        <div class="events" role="region" aria-label={tr(lang, "ui.events.label")} tabindex="0">
             <table>
-                <thead><tr><th>{"AT"}</th><th>{"TYPE"}</th><th>{"REASON"}</th><th>{"OBJECT"}</th><th>{"MESSAGE"}</th></tr></thead>
+                <thead><tr>
+                    <th>{tr(lang, "ui.events.at")}</th><th>{tr(lang, "ui.events.type")}</th><th>{tr(lang, "ui.events.reason")}</th>
+                    <th>{tr(lang, "ui.events.object")}</th><th>{tr(lang, "ui.events.message")}</th>
+                </tr></thead>
                 <tbody>
                 { for rows.iter().map(|e| {
                     let at = e.at_ms;
@@ -52,7 +57,7 @@ pub fn event_log(p: &EventLogProps) -> Html {
                         (Some(pod), _, _) => format!("pod/{pod}"),
                         (None, Some(n), _) => format!("node/{n}"),
                         (None, None, Some(z)) => format!("zone/{z}"),
-                        _ => "cluster".to_string(),
+                        _ => tr(lang, "ui.events.cluster").to_string(),
                     };
                     let onclick = Callback::from(move |_| seek.emit(at));
                     let onkeydown = { let seek = p.onseek.clone(); Callback::from(move |k: KeyboardEvent| if k.key() == "Enter" { seek.emit(at) }) };
@@ -62,7 +67,7 @@ pub fn event_log(p: &EventLogProps) -> Html {
                             <td>{ if warning(e.kind) { "Warning" } else { "Normal" } }</td>
                             <td>{e.kind.to_string()}</td>
                             <td>{object}{ e.taint.as_ref().map(|t| format!(" {t}")).unwrap_or_default() }</td>
-                            <td class="cause">{e.cause.clone()}</td>
+                            <td class="cause">{cause(lang, &e.cause)}</td>
                         </tr>
                     }
                 }) }

@@ -1,6 +1,7 @@
 //! "Apply this to a cluster": the current settings as configuration, version-aware, each block
 //! with a copy button. The YAML comes from the engine's serializer-backed export.
 
+use crate::i18n::{lookup, tr, Lang};
 use kubelife_engine::export::{export, Format};
 use kubelife_engine::Config;
 use std::rc::Rc;
@@ -15,23 +16,24 @@ pub struct ExportProps {
 
 fn title(f: Format) -> &'static str {
     match f {
-        Format::Kubelet => "KubeletConfiguration (config file on every node)",
-        Format::ControllerManager => "kube-controller-manager flags",
-        Format::ApiServer => "kube-apiserver flags",
-        Format::Tolerations => "pod tolerations (per workload)",
-        Format::Rke => "rke cluster.yml services",
+        Format::Kubelet => "ui.export.kubelet",
+        Format::ControllerManager => "ui.export.kcm",
+        Format::ApiServer => "ui.export.apiserver",
+        Format::Tolerations => "ui.export.tolerations",
+        Format::Rke => "ui.export.rke",
     }
 }
 
 /// The panel.
 #[function_component(ExportPanel)]
 pub fn export_panel(p: &ExportProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     html! {
         <div class="export">
-            <p class="help">{"Only values that differ from this version's defaults are written; flags the version rejects are never written."}</p>
+            <p class="help">{tr(lang, "ui.export.help")}</p>
             { for Format::ALL.iter().map(|&(name, f)| {
                 let e = export(&p.cfg, f);
-                let text = e.with_comments();
+                let text = e.with_comments_in(&|k| lookup(lang, k));
                 let copy = {
                     let text = text.clone();
                     Callback::from(move |_| {
@@ -42,7 +44,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 };
                 html! {
                     <section class="export-block">
-                        <header><h3>{title(f)}</h3><button onclick={copy} aria-label={format!("copy {name}")}>{"Copy"}</button></header>
+                        <header><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
                         <pre data-testid={format!("export-{name}")}>{text}</pre>
                     </section>
                 }

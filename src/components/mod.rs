@@ -8,3 +8,5 @@ pub mod events;
 pub mod export;
 pub mod slider;
 pub mod timeline;
+pub mod tour;
+pub mod workshop;

@@ -1,6 +1,7 @@
 //! A labelled slider with a number field, its unit, the version's default, a "changed" mark and
 //! a reset button. The range input's accessible name contains the flag name.
 
+use crate::i18n::{tr, Lang};
 use kubelife_engine::time::format_go_duration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -50,6 +51,7 @@ pub fn show(unit: Unit, v: f64) -> String {
 /// The slider component.
 #[function_component(Slider)]
 pub fn slider(p: &SliderProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let changed = (p.value - p.default).abs() > 1e-9;
     let read = |cb: Callback<f64>| {
         Callback::from(move |e: InputEvent| {
@@ -70,22 +72,22 @@ pub fn slider(p: &SliderProps) -> Html {
             <div class="knob-head">
                 <label for={id.clone()} class="flag">{format!("--{}", p.flag)}</label>
                 <span class="value">{show(p.unit, p.value)}</span>
-                if changed { <span class="changed-mark" title="changed from the default">{"changed"}</span> }
+                if changed { <span class="changed-mark" title={tr(lang, "ui.slider.changed_title")}>{tr(lang, "ui.slider.changed")}</span> }
             </div>
             <div class="knob-row">
                 <input id={id.clone()} type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} aria-label={format!("--{} ({})", p.flag, p.field)} disabled={disabled}
                     oninput={read(p.onchange.clone())} />
                 <input type="number" class="number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
-                    value={p.value.to_string()} aria-label={format!("{} value", p.flag)} disabled={disabled}
+                    value={p.value.to_string()} aria-label={format!("{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
                     onchange={Callback::from({ let cb = p.onchange.clone(); move |e: Event| {
                         let input: HtmlInputElement = e.target_unchecked_into();
                         if let Ok(v) = input.value().trim().parse::<f64>() { cb.emit(v) }
                     }})} />
-                <button class="reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("reset {}", p.flag)}>{"reset"}</button>
+                <button class="reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
             </div>
             <div class="knob-meta">
-                <code>{p.field.clone()}</code>{" · default "}{show(p.unit, p.default)}
+                <code>{p.field.clone()}</code>{tr(lang, "ui.slider.default")}{show(p.unit, p.default)}
                 <p class="help">{p.help.clone()}</p>
                 if let Some(why) = &p.disabled { <p class="why-disabled">{why.clone()}</p> }
             </div>

@@ -2,6 +2,7 @@
 //! (with a pattern for Terminating so colour is not the only cue), markers for the events that
 //! matter, and the playhead. Hovering a marker shows its cause; clicking seeks.
 
+use crate::i18n::{cause, tr, trf, Lang};
 use crate::replay::{Lane, LaneState};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
@@ -128,7 +129,7 @@ fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
 }
 
 /// The marker under a pointer position, if any: (time, text).
-pub fn hit(lanes: &[Lane], duration: Millis, width: i32, x: i32, y: i32) -> Option<(Millis, String)> {
+pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: i32) -> Option<(Millis, String)> {
     if y < TOP {
         return None;
     }
@@ -141,12 +142,15 @@ pub fn hit(lanes: &[Lane], duration: Millis, width: i32, x: i32, y: i32) -> Opti
         .map(|(_, m)| {
             (
                 m.at,
-                format!(
-                    "{} {} at {}: {}",
-                    lane.name,
-                    m.kind,
-                    format_go_duration_tenths(m.at),
-                    m.cause
+                trf(
+                    lang,
+                    "ui.timeline.tip",
+                    &[
+                        ("name", &lane.name),
+                        ("kind", &m.kind),
+                        ("at", &format_go_duration_tenths(m.at)),
+                        ("cause", &cause(lang, &m.cause)),
+                    ],
                 ),
             )
         })
@@ -155,6 +159,7 @@ pub fn hit(lanes: &[Lane], duration: Millis, width: i32, x: i32, y: i32) -> Opti
 /// The timeline component.
 #[function_component(Timeline)]
 pub fn timeline(p: &TimelineProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let canvas = use_node_ref();
     let tip = use_state(|| None::<(i32, i32, String)>);
     {
@@ -179,7 +184,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let width = canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32);
             tip.set(
-                hit(&lanes, duration, width, e.offset_x(), e.offset_y())
+                hit(lang, &lanes, duration, width, e.offset_x(), e.offset_y())
                     .map(|(_, text)| (e.offset_x(), e.offset_y(), text)),
             );
         })
@@ -191,7 +196,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
         let canvas = canvas.clone();
         Callback::from(move |e: MouseEvent| {
             let width = canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32);
-            let t = match hit(&lanes, duration, width, e.offset_x(), e.offset_y()) {
+            let t = match hit(lang, &lanes, duration, width, e.offset_x(), e.offset_y()) {
                 Some((t, _)) => t,
                 None => {
                     ((e.offset_x() - LEFT).max(0) as f64 / (width - LEFT - 8).max(1) as f64 * duration as f64) as Millis
@@ -206,16 +211,16 @@ pub fn timeline(p: &TimelineProps) -> Html {
     };
     html! {
         <div class="timeline">
-            <canvas ref={canvas} role="img" aria-label="timeline of nodes and pods; hover a marker for its cause" {onmousemove} {onclick} {onmouseleave}></canvas>
+            <canvas ref={canvas} role="img" aria-label={tr(lang, "ui.timeline.label")} {onmousemove} {onclick} {onmouseleave}></canvas>
             if let Some((x, y, text)) = &*tip {
                 <div class="tip" role="tooltip" style={format!("left: {}px; top: {}px", x + 12, y + 12)}>{text.clone()}</div>
             }
             <p class="legend">
                 <span class="sw ok"></span>{"Ready / Running "}
                 <span class="sw bad"></span>{"Unknown / NotReady "}
-                <span class="sw term"></span>{"Terminating (striped) "}
+                <span class="sw term"></span>{tr(lang, "ui.timeline.terminating")}
                 <span class="sw pend"></span>{"Pending "}
-                {"▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change"}
+                {tr(lang, "ui.timeline.marks")}
             </p>
         </div>
     }

@@ -1,0 +1,157 @@
+//! The guided tour: short steps that walk the chain on the default scenario, each highlighting
+//! the control or panel it talks about. The step reached is kept in local storage, so the tour
+//! can be left and resumed.
+
+use crate::explain::milestones;
+use crate::i18n::{tr, trf, Lang};
+use kubelife_engine::{Millis, Outcome};
+use yew::prelude::*;
+
+/// One step of the tour.
+pub struct Step {
+    /// Catalogue key prefix: `<key>.title` and `<key>.body`.
+    pub key: &'static str,
+    /// CSS selector of the element to highlight.
+    pub target: &'static str,
+    /// Where to put the playhead, from the run, if anywhere.
+    pub seek: Option<fn(&Outcome) -> Millis>,
+}
+
+fn at_fault(o: &Outcome) -> Millis {
+    milestones(o).fault.unwrap_or(0)
+}
+
+fn at(o: &Outcome, pick: fn(&crate::explain::Milestones) -> Option<Millis>) -> Millis {
+    let m = milestones(o);
+    m.fault.unwrap_or(0) + pick(&m).unwrap_or(0)
+}
+
+/// The steps, in order: heartbeats, the fault, the grace period, Unknown, the taint, the
+/// toleration, deletion and replacement.
+pub const STEPS: [Step; 7] = [
+    Step {
+        key: "tour.heartbeats",
+        target: "[data-tour=group-kubelet]",
+        seek: Some(|_| 0),
+    },
+    Step {
+        key: "tour.fault",
+        target: "[data-tour=faults]",
+        seek: Some(at_fault),
+    },
+    Step {
+        key: "tour.grace",
+        target: ".knob:has(#knob-node-monitor-grace-period)",
+        seek: None,
+    },
+    Step {
+        key: "tour.unknown",
+        target: "[data-tour=milestone-unknown]",
+        seek: Some(|o| at(o, |m| m.unknown)),
+    },
+    Step {
+        key: "tour.taint",
+        target: "[data-tour=milestone-taint]",
+        seek: Some(|o| at(o, |m| m.taint)),
+    },
+    Step {
+        key: "tour.toleration",
+        target: ".knob:has(#knob-default-unreachable-toleration-seconds)",
+        seek: Some(|o| at(o, |m| m.eviction)),
+    },
+    Step {
+        key: "tour.replacement",
+        target: "[data-tour=breakdown]",
+        seek: Some(|o| at(o, |m| m.replacement)),
+    },
+];
+
+const STORAGE_KEY: &str = "kubelife.tour";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The step the reader left the tour at, if they left it unfinished.
+pub fn saved_step() -> Option<usize> {
+    storage()?
+        .get_item(STORAGE_KEY)
+        .ok()
+        .flatten()?
+        .parse::<usize>()
+        .ok()
+        .filter(|&s| s < STEPS.len())
+}
+
+fn save(step: Option<usize>) {
+    if let Some(s) = storage() {
+        let _ = match step {
+            Some(n) => s.set_item(STORAGE_KEY, &n.to_string()),
+            None => s.remove_item(STORAGE_KEY),
+        };
+    }
+}
+
+/// Properties of [`Tour`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct TourProps {
+    /// The open step, if the tour shows.
+    pub step: Option<usize>,
+    /// Go to a step, or close (`None`).
+    pub ontour: Callback<Option<usize>>,
+}
+
+/// The tour card, and the highlight on its step's target.
+#[function_component(Tour)]
+pub fn tour(p: &TourProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    // Highlight the target while the step shows, and remember the step.
+    use_effect_with(p.step, |step| {
+        let target = step
+            .and_then(|s| STEPS.get(s))
+            .and_then(|s| web_sys::window()?.document()?.query_selector(s.target).ok().flatten());
+        if let Some(el) = &target {
+            let _ = el.class_list().add_1("tour-highlight");
+            el.scroll_into_view();
+        }
+        move || {
+            if let Some(el) = target {
+                let _ = el.class_list().remove_1("tour-highlight");
+            }
+        }
+    });
+    let Some(i) = p.step.filter(|&s| s < STEPS.len()) else {
+        return html! {};
+    };
+    let step = &STEPS[i];
+    let go = |to: Option<usize>, remember: Option<usize>| {
+        let cb = p.ontour.clone();
+        Callback::from(move |_| {
+            save(remember);
+            cb.emit(to)
+        })
+    };
+    let last = i + 1 == STEPS.len();
+    html! {
+        <aside class="tour" role="dialog" aria-label={tr(lang, "ui.tour.label")} data-testid="tour">
+            <p class="tour-count">{trf(lang, "ui.tour.count", &[("step", &(i + 1)), ("steps", &STEPS.len())])}</p>
+            <h3 data-testid="tour-title">{tr_step(lang, step.key, "title")}</h3>
+            <p>{tr_step(lang, step.key, "body")}</p>
+            <div class="tour-buttons">
+                <button onclick={go(i.checked_sub(1), i.checked_sub(1))} disabled={i == 0}>{tr(lang, "ui.tour.back")}</button>
+                if last {
+                    <button onclick={go(None, None)} data-testid="tour-finish">{tr(lang, "ui.tour.finish")}</button>
+                } else {
+                    <button onclick={go(Some(i + 1), Some(i + 1))} data-testid="tour-next">{tr(lang, "ui.tour.next")}</button>
+                }
+                <button onclick={go(None, Some(i))} data-testid="tour-leave">{tr(lang, "ui.tour.leave")}</button>
+            </div>
+        </aside>
+    }
+}
+
+fn tr_step(lang: Lang, key: &str, part: &str) -> String {
+    crate::i18n::lookup(lang, &format!("{key}.{part}"))
+        .unwrap_or_default()
+        .to_string()
+}

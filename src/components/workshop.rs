@@ -1,0 +1,218 @@
+//! The workshop: the open exercise's goal as a checklist that turns green, progressive hints, a
+//! revealable explanation, progress kept in local storage, and the instructor's list of links.
+
+use crate::app::Model;
+use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
+use crate::i18n::{lookup, tr, trf, Lang};
+use crate::link::{encode_all, Display, Playback};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use yew::prelude::*;
+
+const STORAGE_KEY: &str = "kubelife.solved";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The ids of the exercises solved in this browser.
+pub fn solved() -> BTreeSet<String> {
+    storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok())
+        .map(|v| v.into_iter().collect())
+        .unwrap_or_default()
+}
+
+fn mark_solved(id: &str) {
+    let mut all = solved();
+    if all.insert(id.to_string()) {
+        if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(&all.into_iter().collect::<Vec<_>>())) {
+            let _ = s.set_item(STORAGE_KEY, &text);
+        }
+    }
+}
+
+fn text(lang: Lang, ex: &Exercise, part: &str) -> String {
+    lookup(lang, &format!("ex.{}.{part}", ex.id))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// An exercise's title in `lang`.
+pub fn title(lang: Lang, ex: &Exercise) -> String {
+    text(lang, ex, "title")
+}
+
+/// The link (query string) that opens exercise `n` in its starting state, or in its solution.
+pub fn exercise_query(n: u32, solution: bool, lang: Lang) -> String {
+    let Some(ex) = exercise(n) else { return String::new() };
+    let display = Display {
+        exercise: Some(n),
+        lang: Some(lang),
+        ..Display::default()
+    };
+    if solution {
+        let (a, b) = (ex.solution)();
+        encode_all(&a, b.as_ref(), Playback::default(), &display)
+    } else {
+        // No settings: the page opens the exercise's own starting state.
+        encode_all(
+            &crate::settings::Settings::default(),
+            None,
+            Playback::default(),
+            &display,
+        )
+    }
+}
+
+fn page() -> String {
+    web_sys::window()
+        .map(|w| {
+            let l = w.location();
+            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+        })
+        .unwrap_or_default()
+}
+
+/// Properties of [`ExercisePanel`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ExerciseProps {
+    /// The page's state (the exercise number is in its display).
+    pub model: Rc<Model>,
+    /// Open another exercise (or close with `None`).
+    pub onopen: Callback<Option<u32>>,
+}
+
+/// The open exercise.
+#[function_component(ExercisePanel)]
+pub fn exercise_panel(p: &ExerciseProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let n = p.model.display.exercise.unwrap_or(1);
+    let hints = use_state(|| 0usize);
+    let explained = use_state(|| false);
+    {
+        let (hints, explained) = (hints.clone(), explained.clone());
+        use_effect_with(n, move |_| {
+            hints.set(0);
+            explained.set(false);
+        });
+    }
+    let Some(ex) = exercise(n) else { return html! {} };
+    let m = &p.model;
+    let ctx = Ctx {
+        a: Run {
+            settings: &m.settings,
+            cfg: &m.cfg,
+            outcome: &m.outcome,
+        },
+        b: m.b.as_ref().map(|b| Run {
+            settings: &b.settings,
+            cfg: &b.cfg,
+            outcome: &b.outcome,
+        }),
+    };
+    let results = ex.results(&ctx);
+    let done = results.iter().all(|&r| r);
+    if done {
+        mark_solved(ex.id);
+    }
+    let progress = solved().len();
+    let open = |to: Option<u32>| {
+        let cb = p.onopen.clone();
+        Callback::from(move |_| cb.emit(to))
+    };
+    let more_hint = {
+        let hints = hints.clone();
+        let max = ex.hints;
+        Callback::from(move |_| hints.set((*hints + 1).min(max)))
+    };
+    let explain = {
+        let explained = explained.clone();
+        Callback::from(move |_| explained.set(true))
+    };
+    html! {
+        <section class={classes!("exercise", done.then_some("solved"))} aria-label={tr(lang, "ui.exercise")} data-testid="exercise">
+            <p class="exercise-count">{trf(lang, "ui.exercise.count", &[("n", &n), ("total", &EXERCISES.len()), ("solved", &progress)])}</p>
+            <h2 data-testid="exercise-title">{format!("{n}. {}", title(lang, ex))}</h2>
+            <p class="goal">{text(lang, ex, "goal")}</p>
+            <ul class="checklist">
+            { for ex.checks.iter().zip(&results).enumerate().map(|(i, (c, &ok))| html! {
+                <li class={classes!(if ok { "ok" } else { "todo" })} data-testid={format!("check-{}", i + 1)} data-ok={ok.to_string()}>
+                    <span class="mark" aria-hidden="true">{ if ok { "✓" } else { "○" } }</span>
+                    {tr(lang, c.key)}
+                    <span class="visually-hidden">{ tr(lang, if ok { "ui.check.done" } else { "ui.check.todo" }) }</span>
+                </li>
+            }) }
+            </ul>
+            if done { <p class="well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
+            <ol class="hints">
+            { for (1..=*hints).map(|h| html! { <li data-testid={format!("hint-{h}")}>{text(lang, ex, &format!("hint.{h}"))}</li> }) }
+            </ol>
+            <div class="exercise-buttons">
+                <button onclick={more_hint} disabled={*hints >= ex.hints} data-testid="hint">
+                    { trf(lang, "ui.exercise.hint", &[("shown", &*hints), ("hints", &ex.hints)]) }
+                </button>
+                <button onclick={explain} disabled={*explained} data-testid="explain">{tr(lang, "ui.exercise.explain")}</button>
+                <button onclick={open(Some(n))}>{tr(lang, "ui.exercise.reset")}</button>
+                if n > 1 { <button onclick={open(Some(n - 1))}>{tr(lang, "ui.exercise.prev")}</button> }
+                if (n as usize) < EXERCISES.len() { <button onclick={open(Some(n + 1))}>{tr(lang, "ui.exercise.next")}</button> }
+                <button onclick={open(None)}>{tr(lang, "ui.exercise.close")}</button>
+            </div>
+            if *explained {
+                <div class="explanation" data-testid="explanation">
+                    <p>{text(lang, ex, "explain")}</p>
+                    <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}
+                        <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a></p>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// Properties of [`Instructor`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct InstructorProps {
+    /// Open an exercise in this page.
+    pub onopen: Callback<Option<u32>>,
+}
+
+/// Every exercise with its goal and links to copy.
+#[function_component(Instructor)]
+pub fn instructor(p: &InstructorProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let page = page();
+    let done = solved();
+    html! {
+        <section class="instructor-list" data-testid="instructor">
+            <h2>{tr(lang, "ui.instructor.title")}</h2>
+            <p class="help">{tr(lang, "ui.instructor.help")}</p>
+            <ol>
+            { for EXERCISES.iter().enumerate().map(|(i, ex)| {
+                let n = i as u32 + 1;
+                let start = format!("{page}?{}", exercise_query(n, false, lang));
+                let solution = format!("{page}?{}", exercise_query(n, true, lang));
+                let copy = |text: String| Callback::from(move |_| {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.navigator().clipboard().write_text(&text);
+                    }
+                });
+                let cb = p.onopen.clone();
+                let open = Callback::from(move |_| cb.emit(Some(n)));
+                html! {
+                    <li data-testid={format!("instructor-{n}")}>
+                        <h3>{title(lang, ex)}{ if done.contains(ex.id) { " ✓" } else { "" } }</h3>
+                        <p>{text(lang, ex, "goal")}</p>
+                        <p class="links">
+                            <input readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
+                            <button onclick={copy(start)}>{tr(lang, "ui.copy_link")}</button>
+                            <button onclick={copy(solution)}>{tr(lang, "ui.instructor.copy_solution")}</button>
+                            <button onclick={open}>{tr(lang, "ui.instructor.open")}</button>
+                        </p>
+                    </li>
+                }
+            }) }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,499 @@
+//! Workshop exercises: a starting state, a goal the engine's run checks, hints and an explanation.
+//!
+//! Each goal is a checklist of predicates over what one engine run produced (milestones, events,
+//! summary figures, the write rate) and what the learner set. The texts live in the catalogues
+//! under `ex.<id>.*`; this module holds only the rules, so the checks are tested natively.
+
+use crate::explain::{milestones, tuning_warnings, writes_per_minute};
+use crate::settings::{LatencySpike, Settings, TolerationPatch};
+use kubelife_engine::time::{MINUTE, SECOND};
+use kubelife_engine::{Config, EventKind, Outcome};
+
+/// One side of what the page shows: settings and the run they gave.
+#[derive(Clone, Copy)]
+pub struct Run<'a> {
+    /// What the learner set.
+    pub settings: &'a Settings,
+    /// The resolved configuration.
+    pub cfg: &'a Config,
+    /// The engine's run.
+    pub outcome: &'a Outcome,
+}
+
+/// What a goal is checked against: side A and, when comparing, side B.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    /// Side A.
+    pub a: Run<'a>,
+    /// Side B, when comparing.
+    pub b: Option<Run<'a>>,
+}
+
+/// One line of a goal's checklist.
+pub struct Check {
+    /// Catalogue key of its text.
+    pub key: &'static str,
+    /// Whether it holds.
+    pub holds: fn(&Ctx) -> bool,
+}
+
+/// A workshop exercise.
+pub struct Exercise {
+    /// Stable identifier; texts are under `ex.<id>.`.
+    pub id: &'static str,
+    /// The state the exercise opens in (side A), and side B if it compares.
+    pub start: fn() -> (Settings, Option<Settings>),
+    /// The documented solution, in the same form.
+    pub solution: fn() -> (Settings, Option<Settings>),
+    /// The goal, as a checklist.
+    pub checks: &'static [Check],
+    /// How many hints it has (`ex.<id>.hint.1` ...).
+    pub hints: usize,
+}
+
+impl Exercise {
+    /// Which checks hold, in order.
+    pub fn results(&self, ctx: &Ctx) -> Vec<bool> {
+        self.checks.iter().map(|c| (c.holds)(ctx)).collect()
+    }
+
+    /// Whether every check holds.
+    pub fn solved(&self, ctx: &Ctx) -> bool {
+        self.checks.iter().all(|c| (c.holds)(ctx))
+    }
+}
+
+fn default_with(f: impl FnOnce(&mut Settings)) -> Settings {
+    let mut s = Settings::default();
+    f(&mut s);
+    s
+}
+
+/// Names of the nodes the fault takes down.
+fn failed_nodes(r: &Run) -> Vec<String> {
+    let last = r.settings.nodes.max(1) - 1;
+    (r.settings.fault.node.min(last)..=last)
+        .take(r.settings.fault.count.clamp(1, 50) as usize)
+        .map(|i| format!("node-{}", i + 1))
+        .collect()
+}
+
+fn events<'a>(r: &'a Run, kind: EventKind) -> impl Iterator<Item = &'a kubelife_engine::TimelineEvent> {
+    r.outcome.events.iter().filter(move |e| e.kind == kind)
+}
+
+fn is_no_execute(e: &kubelife_engine::TimelineEvent) -> bool {
+    e.taint
+        .as_deref()
+        .is_some_and(|t| t.ends_with(":NoExecute") && !t.contains("out-of-service"))
+}
+
+fn fault_at(r: &Run) -> i64 {
+    i64::from(r.settings.fault.at_seconds) * SECOND
+}
+
+/// First deletion request of a `web` pod that ran on a failed node.
+fn web_deleted(r: &Run) -> Option<i64> {
+    events(r, EventKind::PodDeletionRequested)
+        .filter(|e| e.pod.as_deref().is_some_and(|p| p.starts_with("web-")))
+        .map(|e| e.at_ms)
+        .min()
+}
+
+/// 1. Why 5m50s?
+fn ex1_fast(c: &Ctx) -> bool {
+    milestones(c.a.outcome).replacement.is_some_and(|t| t <= 100 * SECOND)
+}
+fn ex1_one(c: &Ctx) -> bool {
+    let s = c.a.settings;
+    s.overrides.len() == 1
+        && Settings {
+            overrides: Default::default(),
+            ..s.clone()
+        } == Settings::default()
+}
+fn ex1_grace(c: &Ctx) -> bool {
+    !c.a.settings.overrides.contains_key("node-monitor-grace-period")
+}
+
+/// 2. Fast failover under an API latency spike.
+fn ex2_spike() -> LatencySpike {
+    LatencySpike {
+        from_seconds: 120,
+        until_seconds: 300,
+        ms: 2000,
+    }
+}
+fn ex2_fast(c: &Ctx) -> bool {
+    milestones(c.a.outcome).replacement.is_some_and(|t| t < MINUTE)
+}
+fn ex2_no_false_unknown(c: &Ctx) -> bool {
+    let failed = failed_nodes(&c.a);
+    !events(&c.a, EventKind::NodeUnknown).any(|e| e.node.as_ref().is_some_and(|n| !failed.contains(n)))
+}
+fn ex2_spike_kept(c: &Ctx) -> bool {
+    c.a.settings.ops.latency == Some(ex2_spike())
+}
+
+/// 3. The cost of speed.
+fn ex3_detect(c: &Ctx) -> bool {
+    milestones(c.a.outcome).unknown.is_some_and(|t| t < 30 * SECOND)
+}
+fn ex3_writes(c: &Ctx) -> bool {
+    let (lease, status) = writes_per_minute(c.a.cfg, 1000);
+    lease + status < 12_000.0
+}
+fn ex3_no_flapping(c: &Ctx) -> bool {
+    !tuning_warnings(c.a.cfg).iter().any(|w| w.key == "ui.warn.flapping")
+}
+
+/// 4. The stuck StatefulSet.
+fn db0_ready_elsewhere(c: &Ctx) -> bool {
+    let failed = failed_nodes(&c.a);
+    events(&c.a, EventKind::PodReady).any(|e| {
+        e.at_ms > fault_at(&c.a)
+            && e.pod.as_deref() == Some("db-0")
+            && e.node.as_ref().is_some_and(|n| !failed.contains(n))
+    })
+}
+fn ex4_out_of_service(c: &Ctx) -> bool {
+    c.a.settings.ops.out_of_service_at_seconds.is_some()
+}
+fn node_stays_down(c: &Ctx) -> bool {
+    c.a.settings.fault.recover_at_seconds.is_none()
+}
+
+/// 5. Legacy against taint-based.
+fn fast_profile() -> Settings {
+    let p = kubelife_engine::presets::preset("fast-legacy").map(|p| p.scenario);
+    p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+}
+fn ex5_versions(c: &Ctx) -> bool {
+    let Some(b) = c.b else { return false };
+    let mut v = [c.a.settings.minor, b.settings.minor];
+    v.sort_unstable();
+    v == [12, 32]
+}
+fn ex5_same_profile(c: &Ctx) -> bool {
+    let Some(b) = c.b else { return false };
+    let want = fast_profile();
+    [
+        "node-status-update-frequency",
+        "node-monitor-period",
+        "node-monitor-grace-period",
+    ]
+    .iter()
+    .all(|f| {
+        let w = want.overrides.get(*f);
+        w.is_some() && c.a.settings.overrides.get(*f) == w && b.settings.overrides.get(*f) == w
+    })
+}
+fn ex5_apart(c: &Ctx) -> bool {
+    let Some(b) = c.b else { return false };
+    match (milestones(c.a.outcome).eviction, milestones(b.outcome).eviction) {
+        (Some(x), Some(y)) => (x - y).abs() > 4 * MINUTE,
+        _ => false,
+    }
+}
+
+/// 6. The zone outage.
+fn zone_outage() -> Settings {
+    default_with(|s| {
+        s.nodes = 10;
+        s.zones = 1;
+        s.fault.count = 6;
+    })
+}
+fn ex6_shape(c: &Ctx) -> bool {
+    let s = c.a.settings;
+    s.nodes == 10 && s.zones == 1 && s.fault.count == 6 && s.fault.recover_at_seconds.is_none()
+}
+fn ex6_all_tainted(c: &Ctx) -> bool {
+    let failed = failed_nodes(&c.a);
+    failed
+        .iter()
+        .all(|n| events(&c.a, EventKind::TaintAdded).any(|e| is_no_execute(e) && e.node.as_ref() == Some(n)))
+}
+fn ex6_healthy_untouched(c: &Ctx) -> bool {
+    let failed = failed_nodes(&c.a);
+    !events(&c.a, EventKind::TaintAdded)
+        .any(|e| is_no_execute(e) && e.node.as_ref().is_some_and(|n| !failed.contains(n)))
+}
+
+/// 7. Lengthening a toleration after the taint.
+fn ex7_patch(c: &Ctx) -> bool {
+    c.a.settings.ops.toleration_patch.is_some_and(|p| p.seconds >= 3600)
+}
+fn ex7_kept(c: &Ctx) -> bool {
+    web_deleted(&c.a).is_none()
+}
+fn ex7_defaults(c: &Ctx) -> bool {
+    c.a.settings.overrides.is_empty()
+}
+
+/// 8. A controller-manager restart during an outage.
+fn ex8_restart_after_taint(c: &Ctx) -> bool {
+    let taint = events(&c.a, EventKind::TaintAdded)
+        .find(|e| is_no_execute(e))
+        .map(|e| e.at_ms);
+    let restart = events(&c.a, EventKind::ControllerManagerStopped)
+        .next()
+        .map(|e| e.at_ms);
+    matches!((taint, restart), (Some(t), Some(r)) if r > t)
+}
+fn ex8_late(c: &Ctx) -> bool {
+    milestones(c.a.outcome).eviction.is_some_and(|t| t > 8 * MINUTE)
+}
+
+/// The exercises, in workshop order; `?exercise=N` opens the N-th.
+pub static EXERCISES: [Exercise; 8] = [
+    Exercise {
+        id: "why-5m50s",
+        start: || (Settings::default(), None),
+        solution: || {
+            (
+                default_with(|s| s.set("default-unreachable-toleration-seconds", 30.0)),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.why-5m50s.check.1",
+                holds: ex1_fast,
+            },
+            Check {
+                key: "ex.why-5m50s.check.2",
+                holds: ex1_one,
+            },
+            Check {
+                key: "ex.why-5m50s.check.3",
+                holds: ex1_grace,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "fast-failover",
+        start: || {
+            (
+                default_with(|s| {
+                    s.ops.latency = Some(ex2_spike());
+                    s.set("node-status-update-frequency", 2.0);
+                    s.set("node-monitor-grace-period", 8.0);
+                    s.set("default-unreachable-toleration-seconds", 10.0);
+                }),
+                None,
+            )
+        },
+        solution: || {
+            (
+                default_with(|s| {
+                    s.ops.latency = Some(ex2_spike());
+                    s.set("node-monitor-grace-period", 20.0);
+                    s.set("default-unreachable-toleration-seconds", 10.0);
+                }),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.fast-failover.check.1",
+                holds: ex2_fast,
+            },
+            Check {
+                key: "ex.fast-failover.check.2",
+                holds: ex2_no_false_unknown,
+            },
+            Check {
+                key: "ex.fast-failover.check.3",
+                holds: ex2_spike_kept,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "cost-of-speed",
+        start: || {
+            (
+                default_with(|s| {
+                    s.set("node-lease-duration-seconds", 8.0);
+                    s.set("node-monitor-grace-period", 10.0);
+                }),
+                None,
+            )
+        },
+        solution: || {
+            (
+                default_with(|s| {
+                    s.set("node-lease-duration-seconds", 24.0);
+                    s.set("node-monitor-grace-period", 24.0);
+                    s.set("node-monitor-period", 2.0);
+                }),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.cost-of-speed.check.1",
+                holds: ex3_detect,
+            },
+            Check {
+                key: "ex.cost-of-speed.check.2",
+                holds: ex3_writes,
+            },
+            Check {
+                key: "ex.cost-of-speed.check.3",
+                holds: ex3_no_flapping,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "stuck-statefulset",
+        start: || (Settings::default(), None),
+        solution: || (default_with(|s| s.ops.out_of_service_at_seconds = Some(120)), None),
+        checks: &[
+            Check {
+                key: "ex.stuck-statefulset.check.1",
+                holds: db0_ready_elsewhere,
+            },
+            Check {
+                key: "ex.stuck-statefulset.check.2",
+                holds: ex4_out_of_service,
+            },
+            Check {
+                key: "ex.stuck-statefulset.check.3",
+                holds: node_stays_down,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "legacy-vs-taints",
+        start: || {
+            (
+                Settings {
+                    minor: 12,
+                    ..fast_profile()
+                },
+                None,
+            )
+        },
+        solution: || {
+            (
+                Settings {
+                    minor: 12,
+                    ..fast_profile()
+                },
+                Some(Settings {
+                    minor: 32,
+                    ..fast_profile()
+                }),
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.legacy-vs-taints.check.1",
+                holds: ex5_versions,
+            },
+            Check {
+                key: "ex.legacy-vs-taints.check.2",
+                holds: ex5_same_profile,
+            },
+            Check {
+                key: "ex.legacy-vs-taints.check.3",
+                holds: ex5_apart,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "zone-outage",
+        start: || (zone_outage(), None),
+        solution: || {
+            let mut s = zone_outage();
+            s.set("unhealthy-zone-threshold", 0.65);
+            (s, None)
+        },
+        checks: &[
+            Check {
+                key: "ex.zone-outage.check.1",
+                holds: ex6_shape,
+            },
+            Check {
+                key: "ex.zone-outage.check.2",
+                holds: ex6_all_tainted,
+            },
+            Check {
+                key: "ex.zone-outage.check.3",
+                holds: ex6_healthy_untouched,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "lengthen-toleration",
+        start: || {
+            (
+                default_with(|s| {
+                    s.ops.toleration_patch = Some(TolerationPatch {
+                        at_seconds: 200,
+                        seconds: 3600,
+                    })
+                }),
+                None,
+            )
+        },
+        solution: || {
+            (
+                default_with(|s| {
+                    s.ops.toleration_patch = Some(TolerationPatch {
+                        at_seconds: 45,
+                        seconds: 3600,
+                    })
+                }),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.lengthen-toleration.check.1",
+                holds: ex7_patch,
+            },
+            Check {
+                key: "ex.lengthen-toleration.check.2",
+                holds: ex7_kept,
+            },
+            Check {
+                key: "ex.lengthen-toleration.check.3",
+                holds: ex7_defaults,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "kcm-restart",
+        start: || (Settings::default(), None),
+        solution: || (default_with(|s| s.ops.kcm_restart_at_seconds = Some(300)), None),
+        checks: &[
+            Check {
+                key: "ex.kcm-restart.check.1",
+                holds: ex8_restart_after_taint,
+            },
+            Check {
+                key: "ex.kcm-restart.check.2",
+                holds: ex8_late,
+            },
+            Check {
+                key: "ex.kcm-restart.check.3",
+                holds: ex7_defaults,
+            },
+        ],
+        hints: 3,
+    },
+];
+
+/// The exercise `?exercise=n` opens (1-based).
+pub fn exercise(n: u32) -> Option<&'static Exercise> {
+    EXERCISES.get((n as usize).checked_sub(1)?)
+}

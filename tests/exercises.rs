@@ -1,0 +1,106 @@
+//! The engine checks behind every exercise: the starting state leaves at least one check open,
+//! the documented solution satisfies all of them, and each check fails on a state made to break it.
+
+use kubelife::app::simulate;
+use kubelife::exercises::{Ctx, Run, EXERCISES};
+use kubelife::settings::Settings;
+
+/// Which checks of exercise `n` (0-based) hold for sides A and B.
+fn results(n: usize, a: &Settings, b: Option<&Settings>) -> Vec<bool> {
+    let ma = simulate(a.clone());
+    let mb = b.map(|b| simulate(b.clone()));
+    let ctx = Ctx {
+        a: Run {
+            settings: &ma.settings,
+            cfg: &ma.cfg,
+            outcome: &ma.outcome,
+        },
+        b: mb.as_ref().map(|m| Run {
+            settings: &m.settings,
+            cfg: &m.cfg,
+            outcome: &m.outcome,
+        }),
+    };
+    EXERCISES[n].results(&ctx)
+}
+
+fn check(n: usize, start_expect: &[bool]) {
+    let ex = &EXERCISES[n];
+    let (a, b) = (ex.start)();
+    assert_eq!(
+        results(n, &a, b.as_ref()),
+        start_expect,
+        "{}: the starting checklist",
+        ex.id
+    );
+    let (a, b) = (ex.solution)();
+    let solved = results(n, &a, b.as_ref());
+    assert!(
+        solved.iter().all(|&r| r),
+        "{}: the documented solution fails: {solved:?}",
+        ex.id
+    );
+}
+
+#[test]
+fn why_5m50s() {
+    check(0, &[false, false, true]);
+    // Two changes are one too many, even when fast.
+    let mut s = Settings::default();
+    s.set("default-unreachable-toleration-seconds", 30.0);
+    s.set("node-monitor-period", 2.0);
+    assert_eq!(results(0, &s, None), [true, false, true]);
+}
+
+#[test]
+fn fast_failover() {
+    check(1, &[true, false, true]);
+    let (mut s, _) = (EXERCISES[1].solution)();
+    s.ops.latency = None;
+    assert_eq!(results(1, &s, None)[2], false, "dropping the spike is not a solution");
+}
+
+#[test]
+fn cost_of_speed() {
+    check(2, &[true, false, true]);
+    // Defaults are cheap but slow.
+    assert_eq!(results(2, &Settings::default(), None), [false, true, true]);
+}
+
+#[test]
+fn stuck_statefulset() {
+    check(3, &[false, false, true]);
+    let (mut s, _) = (EXERCISES[3].solution)();
+    s.fault.recover_at_seconds = Some(400);
+    assert_eq!(results(3, &s, None)[2], false);
+}
+
+#[test]
+fn legacy_vs_taints() {
+    check(4, &[false, false, false]);
+    // The same version on both sides is not the comparison asked for.
+    let (a, _) = (EXERCISES[4].solution)();
+    assert_eq!(results(4, &a, Some(&a)), [false, true, false]);
+}
+
+#[test]
+fn zone_outage() {
+    check(5, &[true, false, true]);
+    let (mut s, _) = (EXERCISES[5].solution)();
+    s.fault.count = 5;
+    assert_eq!(results(5, &s, None)[0], false);
+}
+
+#[test]
+fn lengthen_toleration() {
+    check(6, &[true, false, true]);
+}
+
+#[test]
+fn kcm_restart() {
+    check(7, &[false, false, true]);
+    // A restart before the taint does not delay the eviction past 8 minutes.
+    let mut s = Settings::default();
+    s.ops.kcm_restart_at_seconds = Some(40);
+    assert_eq!(results(7, &s, None), [false, false, true]);
+}

@@ -1,0 +1,127 @@
+//! The catalogues: both languages have the same keys with the same `{holes}`, and every key is
+//! used by the code (as a literal, or through a family the code enumerates).
+
+use kubelife::components::tour::STEPS;
+use kubelife::exercises::EXERCISES;
+use kubelife::i18n::{keys, Lang};
+use kubelife::knobs::KNOBS;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn holes(template: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        let tail = &rest[i + 1..];
+        match tail.find('}') {
+            Some(j) if !tail.starts_with('{') => {
+                out.insert(tail[..j].to_string());
+                rest = &tail[j + 1..];
+            }
+            _ => rest = tail.get(1..).unwrap_or(""),
+        }
+    }
+    out
+}
+
+#[test]
+fn both_catalogues_have_the_same_keys_and_holes() {
+    let en: BTreeSet<&str> = keys(Lang::En).collect();
+    let zh: BTreeSet<&str> = keys(Lang::Zh).collect();
+    let missing_zh: Vec<_> = en.difference(&zh).collect();
+    let missing_en: Vec<_> = zh.difference(&en).collect();
+    assert!(missing_zh.is_empty(), "keys missing in zh.json: {missing_zh:?}");
+    assert!(missing_en.is_empty(), "keys missing in en.json: {missing_en:?}");
+    for k in &en {
+        let (e, z) = (
+            kubelife::i18n::lookup(Lang::En, k).unwrap(),
+            kubelife::i18n::lookup(Lang::Zh, k).unwrap(),
+        );
+        assert_eq!(holes(e), holes(z), "{k}: the two languages fill different holes");
+        assert!(
+            k == &"cause.part.empty" || !z.trim().is_empty() || e.trim().is_empty(),
+            "{k}: empty in zh"
+        );
+    }
+}
+
+fn sources(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&std::fs::read_to_string(&p).unwrap());
+        }
+    }
+}
+
+#[test]
+fn every_key_is_used() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut code = String::new();
+    sources(&root.join("src"), &mut code);
+    sources(&root.join("crates/engine/src"), &mut code);
+    // Families whose keys the code builds from a list it owns.
+    let mut built: BTreeSet<String> = BTreeSet::new();
+    for k in KNOBS {
+        built.insert(format!("knob.{}.help", k.flag));
+        built.insert(format!("knob.{}.missing", k.flag));
+    }
+    for s in &STEPS {
+        built.insert(format!("{}.title", s.key));
+        built.insert(format!("{}.body", s.key));
+    }
+    for ex in &EXERCISES {
+        for part in ["title", "goal", "explain", "solution"] {
+            built.insert(format!("ex.{}.{part}", ex.id));
+        }
+        for h in 1..=ex.hints {
+            built.insert(format!("ex.{}.hint.{h}", ex.id));
+        }
+        for c in ex.checks {
+            built.insert(c.key.to_string());
+        }
+    }
+    for p in kubelife_engine::presets::presets() {
+        built.insert(format!("preset.{}", p.name));
+    }
+    let unused: Vec<&str> = keys(Lang::En)
+        .filter(|k| !built.contains(*k) && !code.contains(&format!("\"{k}\"")))
+        .collect();
+    assert!(unused.is_empty(), "catalogue keys nothing uses: {unused:?}");
+    // And every exercise and tour text the code asks for exists.
+    let en: BTreeSet<&str> = keys(Lang::En).collect();
+    let absent: Vec<&String> = built
+        .iter()
+        .filter(|k| !en.contains(k.as_str()) && !k.ends_with(".missing"))
+        .collect();
+    assert!(absent.is_empty(), "texts missing from the catalogues: {absent:?}");
+}
+
+#[test]
+fn every_literal_key_the_code_names_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut code = String::new();
+    sources(&root.join("src"), &mut code);
+    sources(&root.join("crates/engine/src"), &mut code);
+    let en: BTreeSet<&str> = keys(Lang::En).collect();
+    let mut missing = BTreeSet::new();
+    for prefix in ["\"ui.", "\"cause.", "\"warn.", "\"note.", "\"link."] {
+        for (i, _) in code.match_indices(prefix) {
+            let lit = &code[i + 1..];
+            let Some(end) = lit.find('"') else { continue };
+            let key = &lit[..end];
+            if key.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                && !key.ends_with('.')
+                && !en.contains(key)
+            {
+                missing.insert(key.to_string());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "keys the code uses but no catalogue has: {missing:?}"
+    );
+}
