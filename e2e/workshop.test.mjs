@@ -1,0 +1,147 @@
+// The workshop in headless Chromium: the tour, every exercise solved by its documented solution,
+// the page in Simplified Chinese, and switching language without losing state.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openPage } from './serve.mjs';
+
+const fx = await setup();
+
+/** The checklist of the open exercise, as booleans. */
+const checklist = async (page) => (await page.locator('[data-testid=exercise] .checklist li').evaluateAll((els) => els.map((e) => e.dataset.ok === 'true')));
+
+test('the tour walks seven steps, can be left and resumed, and finishes', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'en-US' });
+  const { page, errors } = await openPage(ctx, fx.server.url);
+  await page.getByTestId('tour-start').click();
+  const titles = [];
+  titles.push(await page.getByTestId('tour-title').textContent());
+  for (let i = 0; i < 3; i++) {
+    await page.getByTestId('tour-next').click();
+    titles.push(await page.getByTestId('tour-title').textContent());
+  }
+  // Each step highlights what it talks about.
+  assert.equal(await page.locator('.tour-highlight').count(), 1);
+  assert.match(await page.locator('.tour-highlight').getAttribute('data-tour'), /milestone-unknown/);
+  // Leave at step 4 and come back later: the button offers to resume there.
+  await page.getByTestId('tour-leave').click();
+  assert.equal(await page.getByTestId('tour').count(), 0);
+  await page.reload();
+  await page.getByTestId('milestone-eviction').waitFor();
+  assert.match(await page.getByTestId('tour-start').textContent(), /step 4 of 7/);
+  await page.getByTestId('tour-start').click();
+  assert.equal(await page.getByTestId('tour-title').textContent(), titles[3]);
+  for (let i = 0; i < 3; i++) await page.getByTestId('tour-next').click();
+  assert.match(await page.getByTestId('tour-title').textContent(), /replacement/i);
+  await page.getByTestId('tour-finish').click();
+  assert.equal(await page.getByTestId('tour').count(), 0);
+  assert.equal(await page.locator('.tour-highlight').count(), 0);
+  assert.equal(await page.getByTestId('tour-start').textContent(), 'Take the tour');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('every exercise opens unsolved and its documented solution turns the checklist green', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'en-US' });
+  for (let n = 1; n <= 8; n++) {
+    const { page, errors } = await openPage(ctx, `${fx.server.url}?exercise=${n}`);
+    const start = await checklist(page);
+    assert.ok(start.length >= 3 && start.includes(false), `exercise ${n} starts unsolved: ${start}`);
+    await page.getByTestId('hint').click();
+    assert.equal(await page.getByTestId('hint-1').count(), 1);
+    await page.getByTestId('explain').click();
+    await page.getByTestId('solution-link').click();
+    await page.getByTestId('exercise-solved').waitFor();
+    assert.ok((await checklist(page)).every(Boolean), `exercise ${n} solved`);
+    assert.deepEqual(errors, [], `exercise ${n}`);
+    await page.close();
+  }
+  // Progress is kept in the browser, and the instructor view shows it beside links to copy.
+  const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
+  assert.match(await page.locator('.exercise-count').textContent(), /8 solved/);
+  await page.goto(`${fx.server.url}?instructor=1`);
+  await page.getByTestId('instructor').waitFor();
+  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 8);
+  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 8);
+  assert.match(await page.locator('[data-testid=instructor-4] input').inputValue(), /exercise=4/);
+  await ctx.close();
+});
+
+test('one exercise solved by hand through the controls', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'en-US' });
+  const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
+  assert.deepEqual(await checklist(page), [false, false, true]);
+  await page.getByRole('spinbutton', { name: /default-unreachable-toleration-seconds/ }).fill('30');
+  await page.getByRole('spinbutton', { name: /default-unreachable-toleration-seconds/ }).press('Enter');
+  await page.getByTestId('exercise-solved').waitFor();
+  await ctx.close();
+});
+
+// Words of the English interface; none may show in the Chinese page's visible text.
+const ENGLISH_UI = ['Play', 'Restart', 'Next event', 'speed', 'Copy link', 'Copy embed code', 'preset', 'choose',
+  'Where does the time go', 'heartbeats missed', 'tolerationSeconds run out', 'replacement scheduled', 'total',
+  'node Unknown', 'first eviction', 'replacement Ready', 'Compare', 'compare with B', 'legacy vs newest', 'Warnings',
+  'Control-plane cost', 'Lease updates', 'these settings', 'version defaults', 'Apply this to a cluster', 'Only values',
+  'Events', 'MESSAGE', 'REASON', 'faults', 'crash', 'recover', 'never', 'heartbeat', 'ago', 'changed', 'reset', 'default',
+  'How often', 'replicas', 'nodes', 'zones', 'seed', 'Take the tour', 'exercise', 'instructor', 'initial state',
+  'evicted by', 'plans the deletion', 'the pod shows', 'containers started', 'kubelet posted', 'observed', 'Show a hint',
+  'Show the explanation', 'Start over', 'the first replacement', 'operator', 'latency', 'Not in', 'Tour', 'Back', 'Finish'];
+
+/** Visible text of the main views with Kubernetes names and identifiers removed. */
+async function chineseViewText(page) {
+  const text = await page.evaluate(() => {
+    const parts = [];
+    const walk = (el) => {
+      if (el.closest('pre, code, option, .flag, [data-testid=share-link], .chip, .ready, .legend')) return;
+      for (const n of el.childNodes) {
+        if (n.nodeType === Node.TEXT_NODE) parts.push(n.textContent);
+        else if (n.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).display !== 'none') walk(n);
+      }
+    };
+    walk(document.querySelector('.app'));
+    return parts.join(' ');
+  });
+  // Kubernetes names stay as upstream spells them: flags, fields, taints, kinds, conditions, components.
+  return text
+    .replace(/--[a-z-]+(=\S+)?/g, ' ')
+    .replace(/node\.kubernetes\.io\/[a-z-]+(:\w+)?/g, ' ')
+    .replace(/\b(kube-[a-z-]+|kubelet|kubectl|kubelife|Kubernetes|Lease|Node|Pod|PodGC|Service|ReplicaSet|StatefulSet|Deployment|DaemonSet|NoExecute|NoSchedule|Ready|NotReady|Unknown|Running|Pending|Terminating|Normal|Warning|PATCH|PUT|DELETE|API|apiserver|HTTP\/2|Eviction API|[A-Z][a-z]+[A-Z]\w*|[a-z]+[A-Z]\w*|rke|cluster\.yml|services|web|db|agent|node-\d+|zone-[a-z]|[a-z0-9]+(-[a-z0-9]+)+|p50|p95|t|A|B|ms|s)\b/g, ' ');
+}
+
+test('with ?lang=zh the main views show no English interface words', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'en-US' });
+  const { page, errors } = await openPage(ctx, `${fx.server.url}?lang=zh&exercise=1`);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  await page.getByTestId('hint').click();
+  await page.getByTestId('explain').click();
+  await page.getByTestId('tour-start').click();
+  const text = await chineseViewText(page);
+  const found = ENGLISH_UI.filter((w) => new RegExp(`\\b${w}\\b`, 'i').test(text));
+  assert.deepEqual(found, [], `English words in the Chinese page: ${found.join(', ')}`);
+  assert.match(text, /时间都花在哪里/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a Chinese browser gets Chinese, and switching language keeps the state', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'zh-CN' });
+  const { page, errors } = await openPage(ctx, `${fx.server.url}?node-monitor-grace-period=20s&t=1m30s`);
+  assert.equal(await page.getByTestId('language').inputValue(), 'zh');
+  const before = {
+    eviction: await page.getByTestId('milestone-eviction').textContent(),
+    playhead: await page.getByTestId('playhead').textContent(),
+    grace: await page.getByRole('slider', { name: /^--node-monitor-grace-period/ }).inputValue(),
+  };
+  await page.getByRole('button', { name: '与 B 对比' }).click();
+  await page.getByTestId('language').selectOption('en');
+  await page.getByRole('button', { name: 'stop comparing' }).waitFor();
+  assert.deepEqual({
+    eviction: await page.getByTestId('milestone-eviction').textContent(),
+    playhead: await page.getByTestId('playhead').textContent(),
+    grace: await page.getByRole('slider', { name: /^--node-monitor-grace-period/ }).inputValue(),
+  }, before);
+  assert.match(page.url(), /lang=en/);
+  assert.match(page.url(), /node-monitor-grace-period=20s/);
+  assert.equal(await page.locator('.compare .timeline canvas').count(), 2);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
