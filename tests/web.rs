@@ -5,6 +5,7 @@
 use kubelife::components::breakdown::Breakdown;
 use kubelife::components::slider::Slider;
 use kubelife::explain::{breakdown, milestone_text};
+use kubelife::i18n::Lang;
 use kubelife::knobs::Unit;
 use kubelife::settings::Settings;
 use std::time::Duration;
@@ -78,10 +79,11 @@ async fn slider_names_its_flag_and_marks_changes() {
 
 #[wasm_bindgen_test]
 fn durations_read_like_go() {
-    assert_eq!(milestone_text(Some(52_345)), "52.3s");
-    assert_eq!(milestone_text(Some(352_300)), "5m52.3s");
-    assert_eq!(milestone_text(Some(0)), "0s");
-    assert_eq!(milestone_text(None), "never");
+    assert_eq!(milestone_text(Lang::En, Some(52_345)), "52.3s");
+    assert_eq!(milestone_text(Lang::En, Some(352_300)), "5m52.3s");
+    assert_eq!(milestone_text(Lang::En, Some(0)), "0s");
+    assert_eq!(milestone_text(Lang::En, None), "never");
+    assert_eq!(milestone_text(Lang::Zh, None), "从未发生");
 }
 
 #[wasm_bindgen_test]
