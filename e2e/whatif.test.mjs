@@ -37,7 +37,7 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   // The classic comparison is one click away: A on 1.12's legacy path, B on the newest version.
   await page.getByRole('button', { name: '1.12 legacy vs newest' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid=milestone-taint]').textContent === 'never');
-  const taint = await row(page, 'NoExecute taint');
+  const taint = await row(page, 'taint');
   assert.equal(taint[0], 'never');
   assert.match(taint[1], /s$/);
   assert.deepEqual(errors, []);
