@@ -130,6 +130,18 @@ pub fn simulate(settings: Settings) -> Model {
     }
 }
 
+impl Model {
+    /// This fresh run, viewed as `old` was: playback speed, cost size, layout, language and tour.
+    fn keeping_view(mut self, old: &mut Model) -> Model {
+        self.speed_exp = old.speed_exp;
+        self.cost_nodes = old.cost_nodes;
+        self.display = std::mem::take(&mut old.display);
+        self.lang = old.lang;
+        self.tour = old.tour;
+        self
+    }
+}
+
 /// What can happen to the page.
 pub enum Msg {
     /// Change the settings (the engine re-runs).
@@ -182,16 +194,11 @@ impl Reducible for Model {
                 if s == m.settings {
                     return self;
                 }
-                let mut fresh = simulate(s);
+                let mut fresh = simulate(s).keeping_view(&mut m);
                 fresh.t = m.t.min(fresh.cfg.duration);
                 fresh.playing = m.playing;
-                fresh.speed_exp = m.speed_exp;
-                fresh.cost_nodes = m.cost_nodes;
                 fresh.notices = std::mem::take(&mut m.notices);
-                fresh.lang = m.lang;
-                fresh.tour = m.tour;
                 fresh.b = m.b.take();
-                fresh.display = std::mem::take(&mut m.display);
                 m = fresh;
             }
             Msg::Toggle => {
@@ -236,13 +243,8 @@ impl Reducible for Model {
             Msg::Swap => {
                 if let Some(b) = m.b.take() {
                     let a = m.settings.clone();
-                    let mut fresh = simulate(b.settings.clone());
+                    let mut fresh = simulate(b.settings.clone()).keeping_view(&mut m);
                     fresh.t = m.t.min(fresh.cfg.duration);
-                    fresh.speed_exp = m.speed_exp;
-                    fresh.cost_nodes = m.cost_nodes;
-                    fresh.display = std::mem::take(&mut m.display);
-                    fresh.lang = m.lang;
-                    fresh.tour = m.tour;
                     fresh.b = Some(Rc::new(simulate_side(a)));
                     m = fresh;
                 }
@@ -257,12 +259,8 @@ impl Reducible for Model {
                 let mut fresh = simulate(Settings {
                     minor: 12,
                     ..base.clone()
-                });
-                fresh.speed_exp = m.speed_exp;
-                fresh.cost_nodes = m.cost_nodes;
-                fresh.display = std::mem::take(&mut m.display);
-                fresh.lang = m.lang;
-                fresh.tour = m.tour;
+                })
+                .keeping_view(&mut m);
                 fresh.b = Some(Rc::new(simulate_side(Settings {
                     minor: NEWEST_MINOR,
                     ..base
@@ -281,13 +279,9 @@ impl Reducible for Model {
             Msg::Exercise(n) => match n.and_then(crate::exercises::exercise) {
                 Some(ex) => {
                     let (a, b) = (ex.start)();
-                    let mut fresh = simulate(a);
-                    fresh.speed_exp = m.speed_exp;
-                    fresh.cost_nodes = m.cost_nodes;
-                    fresh.display = std::mem::take(&mut m.display);
+                    let mut fresh = simulate(a).keeping_view(&mut m);
                     fresh.display.exercise = n;
                     fresh.display.instructor = false;
-                    fresh.lang = m.lang;
                     fresh.b = b.map(|b| Rc::new(simulate_side(b)));
                     m = fresh;
                 }
