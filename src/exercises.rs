@@ -71,9 +71,9 @@ fn default_with(f: impl FnOnce(&mut Settings)) -> Settings {
 
 /// Names of the nodes the fault takes down.
 fn failed_nodes(r: &Run) -> Vec<String> {
-    let last = r.settings.nodes.max(1) - 1;
-    (r.settings.fault.node.min(last)..=last)
-        .take(r.settings.fault.count.clamp(1, 50) as usize)
+    r.settings
+        .failed_nodes()
+        .iter()
         .map(|i| format!("node-{}", i + 1))
         .collect()
 }

@@ -1,9 +1,7 @@
 //! The playground's state as the user sets it, and the scenario it stands for.
 
 use crate::knobs::{knob, KNOBS};
-use kubelife_engine::scenario::{
-    ActionKind, ActionSection, GoDuration, NodeSection, Scenario, WorkloadKind, WorkloadSection,
-};
+use kubelife_engine::scenario::{ActionKind, ActionSection, NodeSection, Scenario, WorkloadKind, WorkloadSection};
 use kubelife_engine::time::SECOND;
 use kubelife_engine::version::NEWEST_MINOR;
 use kubelife_engine::{Config, ScenarioError};
@@ -141,20 +139,8 @@ impl Settings {
         let node = |i: u32| format!("node-{}", i.min(last) + 1);
         // Operations past the end of the run are left out rather than refused.
         let end = self.overrides.get("duration-seconds").map_or(900.0, |&d| d);
-        let action = |at: u32, action: ActionKind| ActionSection {
-            at: GoDuration(i64::from(at.min(MAX_OP_SECONDS)) * SECOND),
-            action,
-            node: None,
-            pod: None,
-            latency_ms: None,
-            effect: None,
-            duration: None,
-            workload: None,
-            toleration_seconds: None,
-        };
-        let failed: Vec<u32> = (self.fault.node.min(last)..=last)
-            .take(self.fault.count.clamp(1, 50) as usize)
-            .collect();
+        let action = |at: u32, kind| ActionSection::new(i64::from(at.min(MAX_OP_SECONDS)) * SECOND, kind);
+        let failed = self.failed_nodes();
         let workload = |kind, name: &str, replicas| WorkloadSection {
             kind,
             name: name.into(),
@@ -229,6 +215,15 @@ impl Settings {
             s.feature_gates.insert("TaintBasedEvictions".into(), false);
         }
         s
+    }
+
+    /// The 0-based indices of the nodes the fault takes down: `count` nodes from `fault.node` on,
+    /// within the cluster.
+    pub fn failed_nodes(&self) -> Vec<u32> {
+        let last = self.nodes.clamp(1, MAX_NODES) - 1;
+        (self.fault.node.min(last)..=last)
+            .take(self.fault.count.clamp(1, 50) as usize)
+            .collect()
     }
 
     /// Resolves the scenario; on failure, the settings with the offending override dropped are

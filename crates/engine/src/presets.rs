@@ -56,15 +56,8 @@ pub fn default_cluster(version: &str) -> Scenario {
             workload(WorkloadKind::DaemonSet, "agent", None),
         ],
         events: vec![ActionSection {
-            at: GoDuration(30 * SECOND),
-            action: ActionKind::NodeCrash,
             node: Some("node-1".into()),
-            pod: None,
-            latency_ms: None,
-            effect: None,
-            duration: None,
-            workload: None,
-            toleration_seconds: None,
+            ..ActionSection::new(30 * SECOND, ActionKind::NodeCrash)
         }],
         ..Scenario::default()
     }

@@ -341,6 +341,23 @@ pub struct ActionSection {
     pub toleration_seconds: Option<i64>,
 }
 
+impl ActionSection {
+    /// An action at `at` ms with no target or parameters yet.
+    pub fn new(at: Millis, action: ActionKind) -> ActionSection {
+        ActionSection {
+            at: GoDuration(at),
+            action,
+            node: None,
+            pod: None,
+            latency_ms: None,
+            effect: None,
+            duration: None,
+            workload: None,
+            toleration_seconds: None,
+        }
+    }
+}
+
 /// A scenario that could not be read, naming the field and the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {

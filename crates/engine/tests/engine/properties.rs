@@ -122,7 +122,7 @@ prop_compose! {
             .collect();
         if let Some(at) = join {
             nodes.push(NodeSection { name: "late".into(), zone: Some("a".into()), labels: BTreeMap::new(), max_pods: Some(4) });
-            events.push(ActionSection { at: GoDuration(at.min(duration * 1000)), action: ActionKind::NodeJoin, node: Some("late".into()), pod: None, latency_ms: None, effect: None, duration: None, workload: None, toleration_seconds: None });
+            events.push(ActionSection { node: Some("late".into()), ..ActionSection::new(at.min(duration * 1000), ActionKind::NodeJoin) });
         }
         let mut feature_gates = BTreeMap::new();
         if let (Some(v), 13..=17) = (tbe, minor) {
