@@ -905,13 +905,19 @@ pub fn app() -> Html {
     let timeline_html =
         html! { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={seek.clone()} /> };
     let breakdown_html = html! { <div data-tour="breakdown"><h2>{tr(lang, "ui.breakdown.title")}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></div> };
-    let exercise_html = d.exercise.and_then(crate::exercises::exercise).map(|_| {
-        let open = {
-            let model = model.clone();
-            Callback::from(move |n: Option<u32>| model.dispatch(Msg::Exercise(n)))
-        };
-        html! { <crate::components::workshop::ExercisePanel model={Rc::new(m.clone())} onopen={open} /> }
-    });
+    let exercise_html = d
+        .exercise
+        .filter(|&n| crate::exercises::exercise(n).is_some())
+        .map(|n| {
+            let open = {
+                let model = model.clone();
+                Callback::from(move |n: Option<u32>| model.dispatch(Msg::Exercise(n)))
+            };
+            html! {
+                <crate::components::workshop::ExercisePanel {n} settings={m.settings.clone()} cfg={m.cfg.clone()}
+                    outcome={m.outcome.clone()} b={m.b.clone()} onopen={open} />
+            }
+        });
     let tour_html = {
         let model = model.clone();
         let ontour = Callback::from(move |s: Option<usize>| model.dispatch(Msg::Tour(s)));

@@ -1,7 +1,7 @@
 //! The workshop: the open exercise's goal as a checklist that turns green, progressive hints, a
 //! revealable explanation, progress kept in local storage, and the instructor's list of links.
 
-use crate::app::Model;
+use crate::app::Side;
 use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
 use crate::i18n::{lookup, tr, trf, Lang};
 use crate::link::{encode_all, Display, Playback};
@@ -78,8 +78,16 @@ fn page() -> String {
 /// Properties of [`ExercisePanel`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ExerciseProps {
-    /// The page's state (the exercise number is in its display).
-    pub model: Rc<Model>,
+    /// The open exercise (1-based).
+    pub n: u32,
+    /// Side A's settings.
+    pub settings: crate::settings::Settings,
+    /// Side A's configuration.
+    pub cfg: Rc<kubelife_engine::Config>,
+    /// Side A's run.
+    pub outcome: Rc<kubelife_engine::Outcome>,
+    /// Side B, when comparing.
+    pub b: Option<Rc<Side>>,
     /// Open another exercise (or close with `None`).
     pub onopen: Callback<Option<u32>>,
 }
@@ -88,7 +96,7 @@ pub struct ExerciseProps {
 #[function_component(ExercisePanel)]
 pub fn exercise_panel(p: &ExerciseProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let n = p.model.display.exercise.unwrap_or(1);
+    let n = p.n;
     let hints = use_state(|| 0usize);
     let explained = use_state(|| false);
     {
@@ -98,15 +106,15 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
             explained.set(false);
         });
     }
-    let Some(ex) = exercise(n) else { return html! {} };
-    let m = &p.model;
+    // The page only opens exercises that exist; the first stands in for any other number.
+    let ex = exercise(n).unwrap_or(&EXERCISES[0]);
     let ctx = Ctx {
         a: Run {
-            settings: &m.settings,
-            cfg: &m.cfg,
-            outcome: &m.outcome,
+            settings: &p.settings,
+            cfg: &p.cfg,
+            outcome: &p.outcome,
         },
-        b: m.b.as_ref().map(|b| Run {
+        b: p.b.as_ref().map(|b| Run {
             settings: &b.settings,
             cfg: &b.cfg,
             outcome: &b.outcome,
@@ -114,10 +122,15 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
     };
     let results = ex.results(&ctx);
     let done = results.iter().all(|&r| r);
-    if done {
-        mark_solved(ex.id);
-    }
-    let progress = solved().len();
+    // Remember a solved exercise once, not on every render.
+    use_effect_with((ex.id, done), |&(id, done)| {
+        if done {
+            mark_solved(id);
+        }
+    });
+    // The effect runs after this render, so count this exercise now if it is newly solved.
+    let stored = solved();
+    let progress = stored.len() + usize::from(done && !stored.contains(ex.id));
     let open = |to: Option<u32>| {
         let cb = p.onopen.clone();
         Callback::from(move |_| cb.emit(to))
