@@ -525,7 +525,7 @@ pub fn app() -> Html {
         html! {
             { for KNOBS.iter().filter(|k| k.group == g).map(|k| {
                 let flag = k.flag;
-                let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, &k.missing(lang))));
+                let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, k.missing(lang))));
                 let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
                 let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
                 html! {
@@ -834,7 +834,7 @@ pub fn app() -> Html {
                         <div class="b-knobs">
                         { for b_knobs.iter().filter_map(|f| crate::knobs::knob(f)).map(|k| {
                             let flag = k.flag;
-                            let disabled = (!k.available(bm)).then(|| AttrValue::from(not_in(lang, bm, &k.missing(lang))));
+                            let disabled = (!k.available(bm)).then(|| AttrValue::from(not_in(lang, bm, k.missing(lang))));
                             let onchange = { let model = model.clone(); Callback::from(move |v: f64| model.dispatch(Msg::SettingsB(Box::new(move |s| s.set(flag, v))))) };
                             let onreset = { let model = model.clone(); Callback::from(move |_| model.dispatch(Msg::SettingsB(Box::new(move |s| { s.overrides.remove(flag); })))) };
                             html! {
@@ -954,7 +954,7 @@ pub fn app() -> Html {
                     <div class="embed-controls">
                     { for controls.into_iter().map(|k| {
                         let flag = k.flag;
-                        let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, &k.missing(lang))));
+                        let disabled = (!k.available(minor)).then(|| AttrValue::from(not_in(lang, minor, k.missing(lang))));
                         let onchange = { let model = model.clone(); Callback::from(move |v: f64| set(&model, move |s| s.set(flag, v))) };
                         let onreset = { let model = model.clone(); Callback::from(move |_| set(&model, move |s| { s.overrides.remove(flag); })) };
                         html! { <Slider flag={flag} field={k.field} help={k.help(lang)} unit={k.unit} value={m.settings.value(flag, &m.cfg)}

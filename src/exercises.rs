@@ -227,7 +227,8 @@ fn ex7_patch(c: &Ctx) -> bool {
 fn ex7_kept(c: &Ctx) -> bool {
     web_deleted(&c.a).is_none()
 }
-fn ex7_defaults(c: &Ctx) -> bool {
+/// Used by exercises 7 and 8: only operator actions may change.
+fn no_flag_changed(c: &Ctx) -> bool {
     c.a.settings.overrides.is_empty()
 }
 
@@ -466,7 +467,7 @@ pub static EXERCISES: [Exercise; 8] = [
             },
             Check {
                 key: "ex.lengthen-toleration.check.3",
-                holds: ex7_defaults,
+                holds: no_flag_changed,
             },
         ],
         hints: 3,
@@ -486,7 +487,7 @@ pub static EXERCISES: [Exercise; 8] = [
             },
             Check {
                 key: "ex.kcm-restart.check.3",
-                holds: ex7_defaults,
+                holds: no_flag_changed,
             },
         ],
         hints: 3,

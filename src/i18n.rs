@@ -94,6 +94,11 @@ pub fn tr(lang: Lang, key: &'static str) -> &'static str {
     lookup(lang, key).unwrap_or(key)
 }
 
+/// The text of a key built at run time (`knob.<flag>.help`), or empty if no catalogue has it.
+pub fn tr_built(lang: Lang, key: &str) -> &'static str {
+    lookup(lang, key).unwrap_or_default()
+}
+
 /// The text of `key` with its `{name}` holes filled from `args`.
 pub fn trf(lang: Lang, key: &'static str, args: &[(&str, &dyn Display)]) -> String {
     let mut out = String::new();

@@ -4,7 +4,7 @@
 //! A knob's value lives in [`crate::settings::Settings::overrides`] only when the user changed it;
 //! otherwise the version's default (as the engine resolves it) is shown.
 
-use crate::i18n::{lookup, tr, Lang};
+use crate::i18n::{tr, tr_built, Lang};
 use kubelife_engine::scenario::{Config, GoDuration, Scenario};
 use kubelife_engine::time::SECOND;
 
@@ -93,17 +93,13 @@ fn secs(ms: i64) -> f64 {
 
 impl Knob {
     /// One line on what it does, in `lang` (catalogue key `knob.<flag>.help`).
-    pub fn help(&self, lang: Lang) -> String {
-        lookup(lang, &format!("knob.{}.help", self.flag))
-            .unwrap_or_default()
-            .to_string()
+    pub fn help(&self, lang: Lang) -> &'static str {
+        tr_built(lang, &format!("knob.{}.help", self.flag))
     }
 
     /// Why an unavailable version lacks it, in `lang` (catalogue key `knob.<flag>.missing`).
-    pub fn missing(&self, lang: Lang) -> String {
-        lookup(lang, &format!("knob.{}.missing", self.flag))
-            .unwrap_or_default()
-            .to_string()
+    pub fn missing(&self, lang: Lang) -> &'static str {
+        tr_built(lang, &format!("knob.{}.missing", self.flag))
     }
 
     /// Whether the version has this knob.

@@ -94,6 +94,13 @@ fn zone_outage() {
 #[test]
 fn lengthen_toleration() {
     check(6, &[true, false, true]);
+    // In time but too short: the patch counts, and the pods still leave within the run.
+    let (mut s, _) = (EXERCISES[6].solution)();
+    s.ops.toleration_patch = s
+        .ops
+        .toleration_patch
+        .map(|p| kubelife::settings::TolerationPatch { seconds: 200, ..p });
+    assert_eq!(results(6, &s, None), [false, false, true]);
 }
 
 #[test]

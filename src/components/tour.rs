@@ -150,8 +150,6 @@ pub fn tour(p: &TourProps) -> Html {
     }
 }
 
-fn tr_step(lang: Lang, key: &str, part: &str) -> String {
-    crate::i18n::lookup(lang, &format!("{key}.{part}"))
-        .unwrap_or_default()
-        .to_string()
+fn tr_step(lang: Lang, key: &str, part: &str) -> &'static str {
+    crate::i18n::tr_built(lang, &format!("{key}.{part}"))
 }

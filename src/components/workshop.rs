@@ -3,7 +3,7 @@
 
 use crate::app::Side;
 use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
-use crate::i18n::{lookup, tr, trf, Lang};
+use crate::i18n::{tr, tr_built, trf, Lang};
 use crate::link::{encode_all, Display, Playback};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -33,14 +33,12 @@ fn mark_solved(id: &str) {
     }
 }
 
-fn text(lang: Lang, ex: &Exercise, part: &str) -> String {
-    lookup(lang, &format!("ex.{}.{part}", ex.id))
-        .unwrap_or_default()
-        .to_string()
+fn text(lang: Lang, ex: &Exercise, part: &str) -> &'static str {
+    tr_built(lang, &format!("ex.{}.{part}", ex.id))
 }
 
 /// An exercise's title in `lang`.
-pub fn title(lang: Lang, ex: &Exercise) -> String {
+pub fn title(lang: Lang, ex: &Exercise) -> &'static str {
     text(lang, ex, "title")
 }
 

@@ -880,8 +880,9 @@ impl Simulation {
     }
 
     /// An operator patches `tolerationSeconds` of the `not-ready` and `unreachable` NoExecute
-    /// tolerations of every live pod of a workload (pod validation lets only this field of an
-    /// existing toleration change). Taint eviction sees it through its pod watch.
+    /// tolerations of every live pod of a workload. Pod update validation
+    /// (`validateOnlyAddedTolerations`) lets only this field of an existing toleration change.
+    /// Taint eviction sees the update through its pod watch (`handlePodUpdate`).
     fn patch_tolerations(&mut self, w: usize, seconds: i64) {
         let now = self.now;
         let keys = [crate::api::TAINT_NOT_READY, crate::api::TAINT_UNREACHABLE];
