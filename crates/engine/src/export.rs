@@ -112,8 +112,8 @@ struct RkeServices {
 
 /// Flags (name without dashes, value) for one component that differ from the version's defaults.
 fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec<(String, String)> {
-    let p = &cfg.profile;
-    let v = p.version;
+    let v = cfg.profile.version;
+    let p = &crate::scenario::Defaults::of(v);
     let mut out: Vec<(String, String)> = Vec::new();
     let mut flag = |name: &str, value: String, differs: bool| {
         if differs {
@@ -158,7 +158,7 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec
                 c.unhealthy_zone_threshold.to_string(),
                 c.unhealthy_zone_threshold != p.controller_manager.unhealthy_zone_threshold,
             );
-            if p.has_legacy_eviction_flags {
+            if cfg.profile.has_legacy_eviction_flags {
                 if !c.enable_taint_manager {
                     flag("enable-taint-manager", "false".into(), true);
                 }
@@ -222,8 +222,8 @@ fn yaml<T: Serialize>(doc: &T) -> String {
 
 /// Exports `cfg` in one form.
 pub fn export(cfg: &Config, format: Format) -> Export {
-    let p = &cfg.profile;
-    let v = p.version;
+    let v = cfg.profile.version;
+    let p = &crate::scenario::Defaults::of(v);
     let mut notes = Vec::new();
     let yaml = match format {
         Format::Kubelet => {
@@ -232,9 +232,9 @@ pub fn export(cfg: &Config, format: Format) -> Export {
             // In a config file, setting the update frequency alone also sets the report frequency:
             // write the report frequency whenever the update frequency is written.
             let report_changed = k.node_status_report_frequency != p.kubelet.node_status_report_frequency;
-            let report = (p.has_report_frequency && (update_changed || report_changed))
+            let report = (cfg.profile.has_report_frequency && (update_changed || report_changed))
                 .then(|| format_go_duration(k.node_status_report_frequency));
-            if update_changed && p.has_report_frequency {
+            if update_changed && cfg.profile.has_report_frequency {
                 notes.push(Cause::new("note.report_written"));
             }
             let mut feature_gates = BTreeMap::new();

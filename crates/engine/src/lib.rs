@@ -19,28 +19,21 @@
 //! assert!(unknown > 39_000 && unknown <= 55_100);
 //! ```
 
-pub mod admission;
 pub mod api;
 pub mod cause;
+pub mod control_plane;
 pub mod export;
 pub mod kubelet;
-pub mod lease;
-pub mod node_lifecycle;
-pub mod podgc;
 pub mod presets;
-pub mod rate_limited_queue;
 pub mod render;
 pub mod rng;
 pub mod scenario;
-pub mod scheduler;
 pub mod sim;
 pub mod stats;
 pub mod summary;
-pub mod taint_eviction;
 pub mod time;
 pub mod timeline;
 pub mod version;
-pub mod workloads;
 
 pub use cause::Cause;
 pub use scenario::{Config, Scenario, ScenarioError};

@@ -8,17 +8,17 @@
 
 use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch};
 use crate::cause::Cause;
+use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
+use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
+use crate::control_plane::scheduler::Scheduler;
+use crate::control_plane::taint_eviction::{TaintEvictionController, Wake as EvictWake};
+use crate::control_plane::workloads::Workloads;
+use crate::kubelet::lease::{sync_lease, BACKOFF_MAX};
 use crate::kubelet::{Kubelet, KubeletSettings};
-use crate::lease::{sync_lease, BACKOFF_MAX};
-use crate::node_lifecycle::{NlcSettings, NodeLifecycleController};
-use crate::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ActionKind, ActionSpec, Config};
-use crate::scheduler::Scheduler;
-use crate::taint_eviction::{TaintEvictionController, Wake as EvictWake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
-use crate::workloads::Workloads;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -2,9 +2,9 @@
 //! all derived from the event list and the final objects.
 
 use crate::api::{Api, PodId};
+use crate::control_plane::workloads::Workloads;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
-use crate::workloads::Workloads;
 use serde::Serialize;
 
 /// API writes over the run.

@@ -6,8 +6,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flag defaults of
 //! the `DefaultTolerationSeconds` admission plugin, and the release notes named on each field.
 
-use crate::scenario::{ApiServerConfig, ControllerManagerConfig, KubeletConfig};
-use crate::time::{Millis, MINUTE, SECOND};
+use crate::time::{Millis, SECOND};
 use std::fmt;
 
 /// The oldest minor version (of 1.x) the engine models.
@@ -77,7 +76,14 @@ impl Version {
 
     /// The behaviour profile of this version.
     pub fn profile(self) -> Profile {
-        let m = self.minor;
+        Profile::of(self)
+    }
+}
+
+impl Profile {
+    /// How a version behaves.
+    pub fn of(v: Version) -> Profile {
+        let m = v.minor;
         // The kubelet's lease renew interval: 1/3 of the duration in 1.12 (#66257), a fixed 10s in
         // 1.13 to 1.15 (the KEP's constant), a quarter of the duration from 1.16 (#80429).
         let lease_renew = if m <= 12 {
@@ -88,32 +94,8 @@ impl Version {
             LeaseRenew::QuarterOfDuration
         };
         Profile {
-            version: self,
-            kubelet: KubeletConfig {
-                node_status_update_frequency: 10 * SECOND,
-                // KEP-0009 introduced the report interval at 1m in 1.13; #84007 raised it to 5m in 1.17.
-                node_status_report_frequency: if m >= 17 { 5 * MINUTE } else { MINUTE },
-                node_lease_duration_seconds: 40,
-                node_lease: Gate::NodeLease.default_on(self),
-                lease_renew_interval: lease_renew.interval(40),
-            },
-            controller_manager: ControllerManagerConfig {
-                node_monitor_period: 5 * SECOND,
-                // #126287 raised the grace period from 40s to 50s in 1.32.
-                node_monitor_grace_period: if m >= 32 { 50 * SECOND } else { 40 * SECOND },
-                node_startup_grace_period: MINUTE,
-                node_eviction_rate: 0.1,
-                secondary_node_eviction_rate: 0.01,
-                large_cluster_size_threshold: 50,
-                unhealthy_zone_threshold: 0.55,
-                pod_eviction_timeout: 5 * MINUTE,
-                enable_taint_manager: true,
-                taint_based_evictions: Gate::TaintBasedEvictions.default_on(self),
-            },
-            api_server: ApiServerConfig {
-                default_not_ready_toleration_seconds: 300,
-                default_unreachable_toleration_seconds: 300,
-            },
+            version: v,
+            lease_renew,
             // #101652 added 4% jitter to the lease loop in 1.22; #105272 to the status loop in 1.23.
             lease_jitter: m >= 22,
             status_jitter: m >= 23,
@@ -126,7 +108,6 @@ impl Version {
             // SeparateTaintEvictionController moved the taint manager out of the node lifecycle
             // controller in 1.29, with unchanged timing.
             separate_taint_eviction_controller: m >= 29,
-            lease_renew,
             // The 1.12 node lifecycle controller moves its probe only on status heartbeats.
             controller_reads_leases: m >= 13,
             // `nodeStatusReportFrequency` arrived in 1.13 (KEP-0009).
@@ -143,18 +124,12 @@ impl Version {
     }
 }
 
-/// What a Kubernetes version defaults to and how its loops behave.
+/// How a Kubernetes version's loops and controllers behave (its configuration defaults live with
+/// the configuration types, [`crate::scenario::KubeletConfig::defaults`] and its siblings).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Profile {
     /// The version this profile describes.
     pub version: Version,
-    /// KubeletConfiguration defaults (`pkg/kubelet/apis/config/v1beta1/defaults.go`).
-    pub kubelet: KubeletConfig,
-    /// kube-controller-manager defaults (`pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`
-    /// and the flag definitions).
-    pub controller_manager: ControllerManagerConfig,
-    /// kube-apiserver defaults of the DefaultTolerationSeconds admission plugin.
-    pub api_server: ApiServerConfig,
     /// Whether the kubelet's lease loop waits `L·(1 + U[0, 0.04))` rather than exactly `L`.
     pub lease_jitter: bool,
     /// Whether the kubelet's status loop waits `U·(1 + U[0, 0.04))` rather than exactly `U`.
@@ -341,23 +316,5 @@ mod tests {
         assert_eq!(Version { minor: 12 }.profile().lease_renew_interval(40), 13_333);
         assert_eq!(Version { minor: 14 }.profile().lease_renew_interval(60), 10_000);
         assert_eq!(Version { minor: 16 }.profile().lease_renew_interval(60), 15_000);
-    }
-
-    #[test]
-    fn grace_period_changes_in_1_32() {
-        assert_eq!(
-            Version { minor: 31 }
-                .profile()
-                .controller_manager
-                .node_monitor_grace_period,
-            40 * SECOND
-        );
-        assert_eq!(
-            Version { minor: 32 }
-                .profile()
-                .controller_manager
-                .node_monitor_grace_period,
-            50 * SECOND
-        );
     }
 }

@@ -6,9 +6,11 @@ use kubelife_engine::api::{
     Api, CondStatus, Condition, Effect, Node, NodeId, NodeStatus, Pod, PodId, Reason, Taint, Versioned,
     LABEL_EXCLUDE_DISRUPTION,
 };
-use kubelife_engine::node_lifecycle::{is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController};
-use kubelife_engine::scenario::{Toleration, TolerationSource};
-use kubelife_engine::taint_eviction::{TaintEvictionController, Wake};
+use kubelife_engine::api::{Toleration, TolerationSource};
+use kubelife_engine::control_plane::node_lifecycle::{
+    is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController,
+};
+use kubelife_engine::control_plane::taint_eviction::{TaintEvictionController, Wake};
 use kubelife_engine::time::{Millis, HOUR, MINUTE, SECOND};
 use kubelife_engine::timeline::{Log, ZoneState};
 

@@ -8,7 +8,8 @@ use crate::api::{
     Effect, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
     TAINT_UNSCHEDULABLE,
 };
-use crate::scenario::{ApiServerConfig, Toleration, TolerationSource};
+use crate::api::{Toleration, TolerationSource};
+use crate::scenario::ApiServerConfig;
 
 /// Whether some toleration covers `key` for NoExecute in the plugin's sense: the key matches or is
 /// empty, and the effect is NoExecute or empty. Operator, value and seconds are not examined.

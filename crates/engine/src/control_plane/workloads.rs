@@ -5,9 +5,9 @@
 //! controller reuses the pod's name, so it waits until the old object is removed. The DaemonSet
 //! controller keeps one pod per node. Bare pods are never recreated.
 
-use crate::admission::{daemonset_tolerations, default_toleration_seconds};
 use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId};
 use crate::cause::Cause;
+use crate::control_plane::admission::{daemonset_tolerations, default_toleration_seconds};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;

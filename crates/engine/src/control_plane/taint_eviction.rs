@@ -7,8 +7,8 @@
 //! controller sees the taint, not at the taint's `timeAdded`, and a timer once set is never moved.
 
 use crate::api::{matching_tolerations, min_toleration_seconds, Api, NodeId, PodId, Taint};
+use crate::api::{Toleration, TolerationSource};
 use crate::cause::Cause;
-use crate::scenario::{Toleration, TolerationSource};
 use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 

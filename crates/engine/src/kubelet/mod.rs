@@ -7,6 +7,8 @@
 //! reach each tick makes up to `nodeStatusUpdateRetry` (5) attempts and gives up until the next.
 //! The Lease loop lives in [`crate::lease`].
 
+pub mod lease;
+
 use crate::api::{Api, CondStatus, NodeId, NodeStatus};
 use crate::cause::Cause;
 use crate::rng::{Rng, Stream};

@@ -21,7 +21,7 @@ use crate::api::{
     TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
 };
 use crate::cause::Cause;
-use crate::rate_limited_queue::{RateLimitedTimedQueue, TryResult};
+use crate::control_plane::rate_limited_queue::{RateLimitedTimedQueue, TryResult};
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log, ZoneState};
 use std::collections::BTreeMap;

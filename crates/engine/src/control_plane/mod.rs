@@ -1,0 +1,10 @@
+//! kube-controller-manager's controllers and kube-scheduler, as far as they set the timing of a
+//! node failure. Each module follows one upstream controller and names its functions.
+
+pub mod admission;
+pub mod node_lifecycle;
+pub mod podgc;
+pub mod rate_limited_queue;
+pub mod scheduler;
+pub mod taint_eviction;
+pub mod workloads;

@@ -1,0 +1,239 @@
+//! What the engine runs on: a scenario with every default applied and every value checked.
+//!
+//! The component settings ([`KubeletConfig`], [`ControllerManagerConfig`], [`ApiServerConfig`])
+//! hold resolved values in the engine's units, and each knows its version's defaults, written
+//! beside the type as upstream writes them beside its configuration types
+//! (`pkg/kubelet/apis/config/v1beta1/defaults.go`,
+//! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flags of the
+//! `DefaultTolerationSeconds` admission plugin).
+
+use super::format::{ActionKind, WorkloadKind};
+use crate::api::{Effect, Toleration};
+use crate::cause::Cause;
+use crate::time::{Millis, MINUTE, SECOND};
+use crate::version::{Gate, Profile, Version};
+use std::collections::BTreeMap;
+
+/// Resolved kubelet settings, in ms except where named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KubeletConfig {
+    /// `nodeStatusUpdateFrequency`, ms.
+    pub node_status_update_frequency: Millis,
+    /// `nodeStatusReportFrequency`, ms.
+    pub node_status_report_frequency: Millis,
+    /// `nodeLeaseDurationSeconds`, seconds.
+    pub node_lease_duration_seconds: i64,
+    /// Whether the kubelet renews a Lease (the `NodeLease` gate).
+    pub node_lease: bool,
+    /// The Lease renew interval for this version, ms.
+    pub lease_renew_interval: Millis,
+}
+
+/// Resolved kube-controller-manager settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerManagerConfig {
+    /// `--node-monitor-period`, ms.
+    pub node_monitor_period: Millis,
+    /// `--node-monitor-grace-period`, ms.
+    pub node_monitor_grace_period: Millis,
+    /// `--node-startup-grace-period`, ms.
+    pub node_startup_grace_period: Millis,
+    /// `--node-eviction-rate`, nodes per second.
+    pub node_eviction_rate: f64,
+    /// `--secondary-node-eviction-rate`, nodes per second.
+    pub secondary_node_eviction_rate: f64,
+    /// `--large-cluster-size-threshold`, nodes.
+    pub large_cluster_size_threshold: u32,
+    /// `--unhealthy-zone-threshold`, fraction.
+    pub unhealthy_zone_threshold: f64,
+    /// `--pod-eviction-timeout`, ms (used only by the legacy path).
+    pub pod_eviction_timeout: Millis,
+    /// `--enable-taint-manager`: whether the taint eviction controller runs.
+    pub enable_taint_manager: bool,
+    /// Whether the node lifecycle controller taints (true) or deletes pods after
+    /// `--pod-eviction-timeout` (false): `TaintBasedEvictions` and the taint manager both on.
+    pub taint_based_evictions: bool,
+}
+
+/// Resolved kube-apiserver settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiServerConfig {
+    /// `--default-not-ready-toleration-seconds`.
+    pub default_not_ready_toleration_seconds: i64,
+    /// `--default-unreachable-toleration-seconds`.
+    pub default_unreachable_toleration_seconds: i64,
+}
+
+/// Resolved simulation timings, ms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimulationConfig {
+    /// Informer latency, ms.
+    pub watch_latency: Millis,
+    /// API round trip, ms.
+    pub api_latency: Millis,
+    /// Binding to Ready, ms.
+    pub pod_startup: Millis,
+    /// One monitor pass, ms.
+    pub monitor_pass_duration: Millis,
+}
+
+/// A resolved node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSpec {
+    /// Name.
+    pub name: String,
+    /// Zone (may be empty).
+    pub zone: String,
+    /// Labels.
+    pub labels: BTreeMap<String, String>,
+    /// `maxPods`.
+    pub max_pods: u32,
+    /// When a NodeJoin action registers it; `None` for nodes present from the start.
+    pub join_at: Option<Millis>,
+}
+
+/// A resolved workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadSpec {
+    /// Kind.
+    pub kind: WorkloadKind,
+    /// Name.
+    pub name: String,
+    /// Desired pods (for a DaemonSet: recomputed from the nodes; for a Pod: 1).
+    pub replicas: u32,
+    /// `terminationGracePeriodSeconds`.
+    pub termination_grace_period_seconds: i64,
+    /// Tolerations written in the spec.
+    pub tolerations: Vec<Toleration>,
+}
+
+/// A resolved action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionSpec {
+    /// Time, ms.
+    pub at: Millis,
+    /// Kind.
+    pub action: ActionKind,
+    /// Target node index, for node actions.
+    pub node: Option<usize>,
+    /// Target pod name, for ForceDeletePod.
+    pub pod: Option<String>,
+    /// Added API latency for ApiServerLatency, ms.
+    pub latency: Millis,
+    /// Effect for OutOfServiceTaint.
+    pub effect: Effect,
+    /// Controller downtime for ControllerManagerRestart, ms.
+    pub duration: Millis,
+    /// Workload index for PatchTolerations.
+    pub workload: Option<usize>,
+    /// New tolerationSeconds for PatchTolerations, s.
+    pub toleration_seconds: i64,
+}
+
+/// A scenario with every default applied and every value checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The version's profile.
+    pub profile: Profile,
+    /// Seed.
+    pub seed: u64,
+    /// Run length, ms.
+    pub duration: Millis,
+    /// Kubelet settings.
+    pub kubelet: KubeletConfig,
+    /// kube-controller-manager settings.
+    pub controller_manager: ControllerManagerConfig,
+    /// kube-apiserver settings.
+    pub api_server: ApiServerConfig,
+    /// Simulation timings.
+    pub simulation: SimulationConfig,
+    /// Nodes.
+    pub nodes: Vec<NodeSpec>,
+    /// Workloads.
+    pub workloads: Vec<WorkloadSpec>,
+    /// Actions, sorted by time (stable).
+    pub actions: Vec<ActionSpec>,
+    /// Whether NodeOutOfServiceVolumeDetach is on (PodGC force-deletes on out-of-service nodes).
+    pub out_of_service_volume_detach: bool,
+    /// Sentences about settings that the version ignores or that deserve a second look.
+    pub warnings: Vec<Cause>,
+}
+/// A version's configuration defaults, every component together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defaults {
+    /// KubeletConfiguration defaults.
+    pub kubelet: KubeletConfig,
+    /// kube-controller-manager defaults.
+    pub controller_manager: ControllerManagerConfig,
+    /// kube-apiserver defaults.
+    pub api_server: ApiServerConfig,
+}
+
+impl Defaults {
+    /// The defaults of version `v`.
+    pub fn of(v: Version) -> Defaults {
+        Defaults {
+            kubelet: KubeletConfig::defaults(v),
+            controller_manager: ControllerManagerConfig::defaults(v),
+            api_server: ApiServerConfig::defaults(v),
+        }
+    }
+}
+
+impl KubeletConfig {
+    /// KubeletConfiguration defaults of a version (`SetDefaults_KubeletConfiguration`).
+    pub fn defaults(v: Version) -> KubeletConfig {
+        let p = Profile::of(v);
+        KubeletConfig {
+            node_status_update_frequency: 10 * SECOND,
+            // KEP-0009 introduced the report interval at 1m in 1.13; #84007 raised it to 5m in 1.17.
+            node_status_report_frequency: if v.minor >= 17 { 5 * MINUTE } else { MINUTE },
+            node_lease_duration_seconds: 40,
+            node_lease: Gate::NodeLease.default_on(v),
+            lease_renew_interval: p.lease_renew_interval(40),
+        }
+    }
+}
+
+impl ControllerManagerConfig {
+    /// kube-controller-manager defaults of a version (the node lifecycle controller's
+    /// `RecommendedDefaultNodeLifecycleControllerConfiguration` and the flag definitions).
+    pub fn defaults(v: Version) -> ControllerManagerConfig {
+        ControllerManagerConfig {
+            node_monitor_period: 5 * SECOND,
+            // #126287 raised the grace period from 40s to 50s in 1.32.
+            node_monitor_grace_period: if v.minor >= 32 { 50 * SECOND } else { 40 * SECOND },
+            node_startup_grace_period: MINUTE,
+            node_eviction_rate: 0.1,
+            secondary_node_eviction_rate: 0.01,
+            large_cluster_size_threshold: 50,
+            unhealthy_zone_threshold: 0.55,
+            pod_eviction_timeout: 5 * MINUTE,
+            enable_taint_manager: true,
+            taint_based_evictions: Gate::TaintBasedEvictions.default_on(v),
+        }
+    }
+}
+
+impl ApiServerConfig {
+    /// kube-apiserver defaults of the DefaultTolerationSeconds admission plugin
+    /// (`--default-not-ready-toleration-seconds`, `--default-unreachable-toleration-seconds`).
+    pub fn defaults(_v: Version) -> ApiServerConfig {
+        ApiServerConfig {
+            default_not_ready_toleration_seconds: 300,
+            default_unreachable_toleration_seconds: 300,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grace_period_changes_in_1_32() {
+        let grace = |minor| ControllerManagerConfig::defaults(Version { minor }).node_monitor_grace_period;
+        assert_eq!(grace(31), 40 * SECOND);
+        assert_eq!(grace(32), 50 * SECOND);
+    }
+}

@@ -1,0 +1,407 @@
+//! The scenario file as a user writes it: the pinned JSON format.
+//!
+//! Field names follow the upstream configuration names (KubeletConfiguration, kube-controller-manager
+//! and kube-apiserver flags in camelCase), durations are Go duration strings, and every omitted field
+//! takes the chosen version's default. Nothing here knows a default or a rule: that is
+//! [`super::validate`], which turns a [`Scenario`] into a [`super::Config`] or a [`ScenarioError`]
+//! naming the offending field and saying why.
+
+use crate::time::{format_go_duration, parse_go_duration, Millis};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The most nodes a scenario may have.
+pub const MAX_NODES: usize = 10_000;
+/// The most pods a scenario may ask for at the start.
+pub const MAX_PODS: u64 = 200_000;
+/// The longest run, in seconds.
+pub const MAX_DURATION_SECONDS: i64 = 6 * 3600;
+/// The most heartbeat-loop iterations a run may need (nodes × run length / loop period, summed
+/// over both loops); larger scenarios are refused instead of freezing the page.
+pub const MAX_HEARTBEAT_TICKS: i64 = 40_000_000;
+
+/// A duration written as a Go duration string such as `"40s"` or `"5m0s"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GoDuration(pub Millis);
+
+impl Serialize for GoDuration {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format_go_duration(self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for GoDuration {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = GoDuration;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a Go duration string such as \"40s\" or \"5m0s\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<GoDuration, E> {
+                parse_go_duration(v).map(GoDuration).map_err(|e| E::custom(e.0))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The scenario file, as written. Every field is optional except where noted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenario {
+    /// Kubernetes minor version such as `"1.32"`; defaults to the newest supported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Seed of the run's one random generator; defaults to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Length of the simulated run, in seconds; defaults to 900.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_seconds: Option<i64>,
+    /// KubeletConfiguration fields, applied to every node.
+    #[serde(default, skip_serializing_if = "KubeletSection::is_empty")]
+    pub kubelet: KubeletSection,
+    /// kube-controller-manager flags of the node lifecycle controller.
+    #[serde(default, skip_serializing_if = "ControllerManagerSection::is_empty")]
+    pub controller_manager: ControllerManagerSection,
+    /// kube-apiserver flags of the DefaultTolerationSeconds admission plugin.
+    #[serde(default, skip_serializing_if = "ApiServerSection::is_empty")]
+    pub api_server: ApiServerSection,
+    /// `--feature-gates` of every component: `TaintBasedEvictions`, `NodeLease`,
+    /// `NodeOutOfServiceVolumeDetach`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub feature_gates: BTreeMap<String, bool>,
+    /// Latencies and durations that no Kubernetes flag sets but that shape the timeline.
+    #[serde(default, skip_serializing_if = "SimulationSection::is_empty")]
+    pub simulation: SimulationSection,
+    /// The cluster's nodes; at least one.
+    #[serde(default)]
+    pub nodes: Vec<NodeSection>,
+    /// The workloads whose pods run on the nodes.
+    #[serde(default)]
+    pub workloads: Vec<WorkloadSection>,
+    /// Faults and recoveries, at given times.
+    #[serde(default)]
+    pub events: Vec<ActionSection>,
+}
+
+/// KubeletConfiguration fields (file semantics).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KubeletSection {
+    /// `nodeStatusUpdateFrequency` (`--node-status-update-frequency`): how often the status loop runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_status_update_frequency: Option<GoDuration>,
+    /// `nodeStatusReportFrequency`: how often an unchanged status is still patched. When only
+    /// `nodeStatusUpdateFrequency` is set, it takes that value (KubeletConfiguration defaulting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_status_report_frequency: Option<GoDuration>,
+    /// `nodeLeaseDurationSeconds`: the Lease's duration; the kubelet renews at a quarter of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_lease_duration_seconds: Option<i64>,
+}
+
+impl KubeletSection {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// kube-controller-manager flags, named as in its configuration (camelCase).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ControllerManagerSection {
+    /// `--node-monitor-period`: how long the monitor loop waits between passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_period: Option<GoDuration>,
+    /// `--node-monitor-grace-period`: silence tolerated before a node is marked Unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_grace_period: Option<GoDuration>,
+    /// `--node-startup-grace-period`: the same for a node that never posted a status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_startup_grace_period: Option<GoDuration>,
+    /// `--node-eviction-rate`: nodes tainted per second per zone in a healthy zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_eviction_rate: Option<f64>,
+    /// `--secondary-node-eviction-rate`: the rate in a partially disrupted large zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary_node_eviction_rate: Option<f64>,
+    /// `--large-cluster-size-threshold`: zones with more nodes than this use the secondary rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_cluster_size_threshold: Option<u32>,
+    /// `--unhealthy-zone-threshold`: fraction of not-Ready nodes that makes a zone disrupted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unhealthy_zone_threshold: Option<f64>,
+    /// `--pod-eviction-timeout` (up to 1.26): how long after the last heartbeat the legacy path
+    /// deletes pods. Has no effect while taint-based eviction is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_eviction_timeout: Option<GoDuration>,
+    /// `--enable-taint-manager` (up to 1.26): `false` turns taint-based eviction off and the legacy
+    /// path on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_taint_manager: Option<bool>,
+}
+
+impl ControllerManagerSection {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// kube-apiserver flags of the DefaultTolerationSeconds admission plugin.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApiServerSection {
+    /// `--default-not-ready-toleration-seconds`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_not_ready_toleration_seconds: Option<i64>,
+    /// `--default-unreachable-toleration-seconds`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_unreachable_toleration_seconds: Option<i64>,
+}
+
+impl ApiServerSection {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// Timings that no Kubernetes flag sets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SimulationSection {
+    /// Time for a write to reach watching controllers (informer latency); default `10ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_latency: Option<GoDuration>,
+    /// Round-trip time of one API request; default `5ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_latency: Option<GoDuration>,
+    /// Time from a pod's binding to its Ready condition (image present, readiness probe passing);
+    /// default `5s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_startup: Option<GoDuration>,
+    /// Time one monitor pass of the node lifecycle controller takes; default 1 ms plus 1 ms per
+    /// 100 nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor_pass_duration: Option<GoDuration>,
+}
+
+impl SimulationSection {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// One node.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeSection {
+    /// The node's name (required, unique).
+    pub name: String,
+    /// Its `topology.kubernetes.io/zone`; nodes without one share the zone `""`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// Further labels, such as `node.kubernetes.io/exclude-disruption`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// KubeletConfiguration `maxPods` of this node; default 110.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_pods: Option<u32>,
+}
+
+/// The kinds of workload the engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WorkloadKind {
+    /// Pods named `<name>-<hash>-<suffix>`, replaced as soon as one is marked for deletion.
+    Deployment,
+    /// Pods named `<name>-<ordinal>`, replaced only once the old object is gone.
+    StatefulSet,
+    /// One pod per node, tolerating node problems forever.
+    DaemonSet,
+    /// One bare pod named exactly as the workload; never recreated.
+    Pod,
+}
+
+/// One workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorkloadSection {
+    /// Its kind.
+    pub kind: WorkloadKind,
+    /// Its name (required, unique); every pod name starts with it.
+    pub name: String,
+    /// Desired pods for a Deployment or StatefulSet; default 1. Not allowed for a DaemonSet or Pod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<u32>,
+    /// Pod `terminationGracePeriodSeconds`; default 30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+    /// Pod tolerations, before admission adds the defaults.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<TolerationSection>,
+}
+
+/// A pod toleration, as in the pod spec.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TolerationSection {
+    /// Taint key; empty with `Exists` matches every key.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub key: String,
+    /// `Exists` or `Equal` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<String>,
+    /// Value compared by `Equal`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// `NoSchedule`, `PreferNoSchedule`, `NoExecute`, or empty for all.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub effect: String,
+    /// Seconds a NoExecute taint is tolerated; absent means forever.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+/// The faults and operator actions a scenario can schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionKind {
+    /// The host loses power: kubelet and containers stop.
+    NodeCrash,
+    /// The kubelet process stops; containers keep running.
+    KubeletStop,
+    /// The node cannot reach the apiserver; everything on it keeps running.
+    NetworkPartition,
+    /// Ends the node's current fault.
+    NodeRecover,
+    /// A new node's kubelet starts and registers (the node is absent until then).
+    NodeJoin,
+    /// kube-controller-manager restarts: its controllers lose their memory.
+    ControllerManagerRestart,
+    /// An operator adds `node.kubernetes.io/out-of-service` (non-graceful node shutdown).
+    OutOfServiceTaint,
+    /// An operator deletes the Node object.
+    DeleteNode,
+    /// An operator force-deletes a pod (`--grace-period=0 --force`).
+    ForceDeletePod,
+    /// `kubectl drain`: cordon, then evict every pod but DaemonSet pods.
+    Drain,
+    /// An operator patches `tolerationSeconds` of the `not-ready`/`unreachable` NoExecute
+    /// tolerations of every live pod of a workload.
+    PatchTolerations,
+    /// Every API call takes `latencyMs` longer, until the next ApiServerLatency.
+    ApiServerLatency,
+}
+
+impl ActionKind {
+    /// Whether the action names a node.
+    pub fn needs_node(self) -> bool {
+        !matches!(
+            self,
+            ActionKind::ControllerManagerRestart
+                | ActionKind::ForceDeletePod
+                | ActionKind::ApiServerLatency
+                | ActionKind::PatchTolerations
+        )
+    }
+}
+
+/// One scheduled action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActionSection {
+    /// When it happens (Go duration from the start of the run).
+    pub at: GoDuration,
+    /// What happens.
+    pub action: ActionKind,
+    /// The node it happens to (every action but ControllerManagerRestart, ForceDeletePod and
+    /// ApiServerLatency).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// ForceDeletePod: the pod's name (StatefulSet pods are `<name>-<ordinal>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
+    /// ApiServerLatency: milliseconds added to every API call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<i64>,
+    /// OutOfServiceTaint: `NoExecute` (default) or `NoSchedule`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// ControllerManagerRestart: how long no controller runs (leader takeover); default `0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<GoDuration>,
+    /// PatchTolerations: the workload whose pods are patched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<String>,
+    /// PatchTolerations: the new tolerationSeconds, s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+impl ActionSection {
+    /// An action at `at` ms with no target or parameters yet.
+    pub fn new(at: Millis, action: ActionKind) -> ActionSection {
+        ActionSection {
+            at: GoDuration(at),
+            action,
+            node: None,
+            pod: None,
+            latency_ms: None,
+            effect: None,
+            duration: None,
+            workload: None,
+            toleration_seconds: None,
+        }
+    }
+}
+
+/// A scenario that could not be read, naming the field and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Path of the offending field, such as `kubelet.nodeStatusUpdateFrequency` or `nodes[2].name`.
+    pub field: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() || self.field == "." {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "{}: {}", self.field, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario from JSON. Unknown fields and malformed values are errors naming the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            let inner = e.into_inner();
+            let mut reason = inner.to_string();
+            // serde_json appends " at line L column C"; keep it, it helps with long files.
+            if reason.starts_with("missing field") && field == "." {
+                reason = format!("scenario {reason}");
+            }
+            bad(if field == "." { String::new() } else { field }, reason)
+        })
+    }
+
+    /// Writes the scenario as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a Scenario always serializes")
+    }
+}
