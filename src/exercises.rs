@@ -165,7 +165,7 @@ fn node_stays_down(c: &Ctx) -> bool {
 
 /// 5. Legacy against taint-based.
 fn fast_profile() -> Settings {
-    let p = kubelife_engine::presets::preset("fast-legacy").map(|p| p.scenario);
+    let p = kubelife_engine::presets::preset("kubespray-fast").map(|p| p.scenario);
     p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
 }
 fn ex5_versions(c: &Ctx) -> bool {

@@ -125,3 +125,32 @@ fn every_literal_key_the_code_names_exists() {
         "keys the code uses but no catalogue has: {missing:?}"
     );
 }
+
+/// Users never saw our research notes: what the product shows, says or writes (catalogues,
+/// preset descriptions, exported comments, the README and docs) names public sources only.
+#[test]
+fn product_text_uses_no_words_from_our_research_notes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<(String, String)> = ["i18n/en.json", "i18n/zh.json", "README.md", "ARCHITECTURE.md"]
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read_to_string(root.join(f)).expect("readable")))
+        .collect();
+    for entry in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        let path = entry.expect("entry").path();
+        texts.push((
+            path.display().to_string(),
+            std::fs::read_to_string(&path).expect("readable"),
+        ));
+    }
+    for p in kubelife_engine::presets::presets() {
+        texts.push((format!("preset {}", p.name), p.description.to_string()));
+    }
+    for banned in ["seed post", "seed's", "种子文章"] {
+        for (name, text) in &texts {
+            assert!(
+                !text.to_lowercase().contains(banned),
+                "{name} says {banned:?}: cite the public source (kubespray's reliability doc, rke's docs, upstream code)"
+            );
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //!
 //! Five forms: a `KubeletConfiguration` fragment, kube-controller-manager and kube-apiserver
 //! flags (as a static pod's `command`), a pod `tolerations:` snippet, and an rke `cluster.yml`
-//! `services:` fragment shaped like the seed post's examples. Every document is written by a YAML
+//! `services:` fragment shaped like rke's `cluster.yml` examples. Every document is written by a YAML
 //! serializer. Only values that differ from the version's defaults are written; a flag the
 //! version rejects is never written, and one it ignores is left out with a note saying why.
 

@@ -1,4 +1,5 @@
-//! Named scenarios: version defaults, the seed posts' profiles, rke's examples and a fast-failover
+//! Named scenarios: version defaults, kubespray's three reaction profiles (its
+//! `docs/kubernetes-reliability.md`), rke's examples and a fast-failover
 //! profile. Each runs the same cluster (three zones, a Deployment, a StatefulSet and a DaemonSet)
 //! with one node crashing at 30 s, so that presets compare like for like.
 
@@ -104,23 +105,23 @@ pub fn presets() -> Vec<Preset> {
         Preset { name: "upstream-1.31", description: "1.31 defaults: the classic 5m40s from crash to replacement", scenario: default_cluster("1.31") },
         Preset { name: "upstream-newest", description: "newest defaults: 50s grace since 1.32, so about 5m50s to replacement", scenario: default_cluster(&newest) },
         Preset {
-            name: "fast-legacy",
-            description: "the seed post's fast profile (4s updates, 2s period, 20s grace, 30s pod-eviction-timeout) on 1.12: pods go about 30s after the last heartbeat, not 50s",
+            name: "kubespray-fast",
+            description: "kubespray's fast update and fast reaction (4s updates, 2s period, 20s grace, 30s pod-eviction-timeout) on 1.12: pods go about 30s after the last heartbeat, not 50s",
             scenario: with("1.12", &legacy_timeout(4, 2, 20, 30)),
         },
         Preset {
-            name: "fast-modern-ignored-timeout",
-            description: "the same fast profile on 1.26: --pod-eviction-timeout is accepted but ignored, so pods still wait 300s after the taint",
+            name: "kubespray-fast-1.26",
+            description: "kubespray's fast reaction on 1.26: --pod-eviction-timeout is accepted but ignored, so pods still wait 300s after the taint",
             scenario: with("1.26", &legacy_timeout(4, 2, 20, 30)),
         },
         Preset {
             name: "kubespray-medium",
-            description: "kubespray's medium reaction (20s updates, 2m grace, 1m pod-eviction-timeout) on 1.12: eviction one pass after Unknown, about 2m",
+            description: "kubespray's medium update and average reaction (20s updates, 2m grace, 1m pod-eviction-timeout) on 1.12: eviction one pass after Unknown, about 2m",
             scenario: with("1.12", &legacy_timeout(20, 5, 120, 60)),
         },
         Preset {
             name: "kubespray-low",
-            description: "kubespray's low reaction (1m updates, 5m grace, 1m pod-eviction-timeout) on 1.12: eviction about 5m after the crash",
+            description: "kubespray's low update and slow reaction (1m updates, 5m grace, 1m pod-eviction-timeout) on 1.12: eviction about 5m after the crash",
             scenario: with("1.12", &legacy_timeout(60, 5, 300, 60)),
         },
         Preset {
@@ -183,7 +184,7 @@ mod tests {
                 "{}",
                 p.name
             );
-            if p.name == "fast-modern-ignored-timeout" {
+            if p.name == "kubespray-fast-1.26" {
                 assert!(cfg
                     .warnings
                     .iter()

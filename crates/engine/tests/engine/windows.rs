@@ -5,7 +5,7 @@
 //! lease, so the next pass sees the lease as new and refreshes the probe once more. When the last
 //! heartbeat before a crash was a status patch, detection therefore moves by up to one monitor
 //! period. With the default 5-minute status reports this is rare (a few percent of seeds); with
-//! the seed's 4s reports (S1) it is the common case.
+//! kubespray's fast profile's 4s reports (S1) it is the common case.
 
 use crate::common::{rel, run_seed, Rel};
 use kubelife_engine::Scenario;
