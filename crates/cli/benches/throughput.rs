@@ -1,107 +1,222 @@
-//! Throughput of whole `kubelife run --json` processes, in release mode.
+//! Engine speed, as ratios to a calibration workload timed in the same process.
 //!
-//! Prints simulated seconds per wall second for 10, 1,000 and 5,000 nodes, and checks the
-//! budgets: 1,000 nodes (3,000 pods) for 15 simulated minutes in under 45 ms, and 5,000 nodes for
-//! 30 minutes in under 1 s. Each figure is the median of several runs. Run with
-//! `cargo bench -p kubelife-cli`; it exits non-zero when a budget is exceeded.
+//! Machines differ about twofold, so no budget here is an absolute time. Each case times the
+//! engine on a scenario (parse, resolve, simulate, summarise and write the JSON, as `kubelife run
+//! --json` does, minus process start-up) and the calibration floor
+//! ([`kubelife_engine::calibration::heartbeat_floor`]) on the same number of nodes for the same
+//! simulated time, interleaved so that both see the same machine, and compares the medians. The
+//! absolute figures (median, min and max) are printed too, for the README's table. Run with
+//! `cargo bench -p kubelife-cli` (or `./scripts/bench`); it exits non-zero when a ratio is over
+//! its budget.
 
-use std::process::{Command, Stdio};
+use kubelife_engine::calibration::heartbeat_floor;
+use kubelife_engine::time::{Millis, MINUTE};
+use kubelife_engine::{distribution, run_json, RunOptions, Scenario};
+use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-fn scenario(nodes: usize, minutes: i64) -> String {
-    let zones = ["zone-a", "zone-b", "zone-c"];
-    let nodes_json: Vec<String> = (0..nodes)
-        .map(|i| format!(r#"{{"name":"node-{i}","zone":"{}"}}"#, zones[i % 3]))
+/// One benchmark: a scenario, the floor it is compared with, and the largest ratio allowed.
+struct Case {
+    name: String,
+    json: String,
+    /// Nodes and simulated time of the floor run(s).
+    floor_nodes: usize,
+    floor_duration: Millis,
+    /// How many floor runs one engine run is compared with (200 for `--runs 200`).
+    floor_repeats: u32,
+    /// Seeds per engine run (`--runs N`); 1 for a single timeline.
+    runs: u32,
+    budget: Option<f64>,
+    samples: usize,
+}
+
+/// Nodes spread round-robin over `zones`, named `node-1` … and `zone-a` ….
+fn nodes_json(nodes: usize, zones: usize) -> String {
+    (0..nodes)
+        .map(|i| {
+            let zone = (b'a' + (i % zones) as u8) as char;
+            format!(r#"{{"name":"node-{}","zone":"zone-{zone}"}}"#, i + 1)
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn scenario(nodes: usize, zones: usize, minutes: i64, workloads: &[String], crashes: &[usize]) -> String {
+    let events: Vec<String> = crashes
+        .iter()
+        .map(|n| format!(r#"{{"at":"60s","action":"NodeCrash","node":"node-{n}"}}"#))
         .collect();
+    format!(
+        r#"{{"version":"1.32","seed":1,"durationSeconds":{},"nodes":[{}],"workloads":[{}],"events":[{}]}}"#,
+        minutes * 60,
+        nodes_json(nodes, zones),
+        workloads.join(","),
+        events.join(",")
+    )
+}
+
+/// The README's shape: three pods per node in Deployments of about 300, one node crashing.
+fn readme_shape(nodes: usize, minutes: i64) -> String {
     let deployments = nodes.div_ceil(100).max(1);
     let per = (nodes * 3).div_ceil(deployments);
     let workloads: Vec<String> = (0..deployments)
         .map(|d| format!(r#"{{"kind":"Deployment","name":"app-{d}","replicas":{per}}}"#))
         .collect();
-    format!(
-        r#"{{"version":"1.32","seed":1,"durationSeconds":{},"nodes":[{}],"workloads":[{}],"events":[{{"at":"60s","action":"NodeCrash","node":"node-0"}}]}}"#,
-        minutes * 60,
-        nodes_json.join(","),
-        workloads.join(",")
-    )
+    scenario(nodes, 3, minutes, &workloads, &[1])
 }
 
-fn time_run(path: &std::path::Path) -> Duration {
+/// One large Deployment plus a DaemonSet, with `crashes` nodes crashing together.
+fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usize>) -> String {
+    let workloads = vec![
+        format!(r#"{{"kind":"Deployment","name":"web","replicas":{replicas}}}"#),
+        r#"{"kind":"DaemonSet","name":"agent"}"#.to_string(),
+    ];
+    scenario(nodes, zones, 30, &workloads, &crashed)
+}
+
+fn cases() -> Vec<Case> {
+    let case = |name: &str, json: String, nodes: usize, minutes: i64, budget: Option<f64>, samples| Case {
+        name: name.to_string(),
+        json,
+        floor_nodes: nodes,
+        floor_duration: minutes * MINUTE,
+        floor_repeats: 1,
+        runs: 1,
+        budget,
+        samples,
+    };
+    let zone_b: Vec<usize> = (1..=10_000).filter(|i| (i - 1) % 3 == 1).collect();
+    vec![
+        case("10 nodes, 15m", readme_shape(10, 15), 10, 15, None, 9),
+        case(
+            "1,000 nodes, 15m (README shape)",
+            readme_shape(1_000, 15),
+            1_000,
+            15,
+            Some(8.0),
+            9,
+        ),
+        case(
+            "5,000 nodes, 30m (README shape)",
+            readme_shape(5_000, 30),
+            5_000,
+            30,
+            Some(8.0),
+            5,
+        ),
+        case(
+            "5,000 nodes, 15,000-pod Deployment + DaemonSet, 50 crash",
+            big_deployment(5_000, 3, 15_000, (1..=50).collect()),
+            5_000,
+            30,
+            None,
+            3,
+        ),
+        case(
+            "10,000 nodes, zone-b (3,334 nodes) lost",
+            big_deployment(10_000, 3, 30_000, zone_b),
+            10_000,
+            30,
+            None,
+            3,
+        ),
+        Case {
+            name: "200 seeds of 3 nodes, 15m (--runs 200)".to_string(),
+            json: readme_shape(3, 15),
+            floor_nodes: 3,
+            floor_duration: 15 * MINUTE,
+            floor_repeats: 200,
+            runs: 200,
+            budget: Some(40.0),
+            samples: 7,
+        },
+    ]
+}
+
+/// What `kubelife run --json` (or `--runs N --json`) does with a scenario, minus process start-up.
+fn engine(json: &str, runs: u32) -> usize {
+    if runs > 1 {
+        let cfg = Scenario::from_json(json).and_then(|s| s.resolve()).expect("valid");
+        let d = distribution(&cfg, runs);
+        serde_json::to_string(&d).expect("serializes").len()
+    } else {
+        run_json(json, &RunOptions::default()).expect("valid").to_json().len()
+    }
+}
+
+fn floor(c: &Case) -> u64 {
+    (0..c.floor_repeats)
+        .map(|i| heartbeat_floor(c.floor_nodes, c.floor_duration, 1 + u64::from(i)))
+        .fold(0, u64::wrapping_add)
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> Duration {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_kubelife"))
-        .arg("run")
-        .arg(path)
-        .arg("--json")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("kubelife runs");
-    let took = start.elapsed();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    took
+    black_box(f());
+    start.elapsed()
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 fn main() {
-    // `cargo bench` passes --bench; `cargo test --benches` would pass nothing useful: accept both.
-    let dir = std::env::temp_dir().join("kubelife-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let cases: [(usize, i64, Option<Duration>); 3] = [
-        (10, 15, None),
-        (1_000, 15, Some(Duration::from_millis(45))),
-        (5_000, 30, Some(Duration::from_secs(1))),
-    ];
-    let mut over = Vec::new();
+    // Slow everything down by an injected factor: a check that the budgets catch a regression.
+    let slowdown: u32 = std::env::var("KUBELIFE_BENCH_SLOWDOWN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     println!(
-        "{:>6} {:>8} {:>10} {:>14} {:>10}",
-        "nodes", "sim", "wall (p50)", "sim s / wall s", "budget"
+        "{:<58} {:>22} {:>22} {:>7} {:>7}",
+        "case", "engine ms (min–max)", "floor ms (min–max)", "ratio", "budget"
     );
-    for (nodes, minutes, budget) in cases {
-        let path = dir.join(format!("bench-{nodes}.json"));
-        std::fs::write(&path, scenario(nodes, minutes)).expect("write scenario");
-        time_run(&path); // Warm the page cache.
-        let mut times: Vec<Duration> = (0..7).map(|_| time_run(&path)).collect();
-        times.sort();
-        let median = times[times.len() / 2];
-        let rate = (minutes * 60) as f64 / median.as_secs_f64();
-        let verdict = match budget {
-            Some(b) if median > b => {
-                over.push(format!("{nodes} nodes took {median:?}, budget {b:?}"));
-                format!("OVER {b:?}")
+    // `cargo bench -p kubelife-cli -- WORD…` runs only the cases whose names contain a WORD.
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let mut over = Vec::new();
+    for c in cases()
+        .into_iter()
+        .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
+    {
+        // Warm caches and the allocator once.
+        engine(&c.json, c.runs);
+        floor(&c);
+        let (mut e, mut f) = (Vec::new(), Vec::new());
+        for _ in 0..c.samples {
+            e.push(time(|| (0..slowdown).map(|_| engine(&c.json, c.runs)).sum::<usize>()));
+            f.push(time(|| floor(&c)));
+        }
+        let (e_min, e_max) = (*e.iter().min().expect("samples"), *e.iter().max().expect("samples"));
+        let (f_min, f_max) = (*f.iter().min().expect("samples"), *f.iter().max().expect("samples"));
+        let (em, fm) = (median(&mut e), median(&mut f));
+        let ratio = em.as_secs_f64() / fm.as_secs_f64();
+        let verdict = match c.budget {
+            Some(b) if ratio > b => {
+                over.push(format!("{}: {ratio:.2}× the floor, budget {b}×", c.name));
+                format!("OVER {b}")
             }
-            Some(b) => format!("< {b:?}"),
-            None => "-".into(),
+            Some(b) => format!("≤ {b}"),
+            None => "-".to_string(),
         };
         println!(
-            "{nodes:>6} {:>7}m {:>10.1?} {rate:>14.0} {verdict:>10}",
-            minutes, median
+            "{:<58} {:>8.1} ({:>5.1}–{:>5.1}) {:>8.1} ({:>5.1}–{:>5.1}) {:>6.2}× {:>7}",
+            c.name,
+            ms(em),
+            ms(e_min),
+            ms(e_max),
+            ms(fm),
+            ms(f_min),
+            ms(f_max),
+            ratio,
+            verdict
         );
     }
-    // Distributions: 200 seeds of a 3-node scenario of 15 minutes.
-    let path = dir.join("bench-runs.json");
-    std::fs::write(&path, scenario(3, 15)).expect("write scenario");
-    let budget = Duration::from_millis(200);
-    let time_runs = || {
-        let start = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_kubelife"))
-            .arg("run")
-            .arg(&path)
-            .args(["--runs", "200", "--json"])
-            .stdout(Stdio::null())
-            .output()
-            .expect("kubelife runs");
-        assert!(out.status.success());
-        start.elapsed()
-    };
-    time_runs();
-    let mut times: Vec<Duration> = (0..7).map(|_| time_runs()).collect();
-    times.sort();
-    let median = times[times.len() / 2];
-    if median > budget {
-        over.push(format!("200 runs took {median:?}, budget {budget:?}"));
-    }
-    println!("200 runs of 3 nodes for 15m (--runs 200): {median:.1?} (budget {budget:?})");
     if !over.is_empty() {
-        eprintln!("budget exceeded: {}", over.join("; "));
+        eprintln!("speed budget exceeded: {}", over.join("; "));
         std::process::exit(1);
     }
 }

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod api;
+pub mod calibration;
 pub mod cause;
 pub mod control_plane;
 pub mod export;

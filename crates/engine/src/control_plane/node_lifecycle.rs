@@ -107,7 +107,7 @@ pub struct Zone {
     /// Disruption state.
     pub state: ZoneState,
     /// The NoExecute tainting queue.
-    pub queue: RateLimitedTimedQueue,
+    pub queue: RateLimitedTimedQueue<NodeId>,
 }
 
 /// Failures to inject into API calls, as upstream tests do with fake clients.
@@ -550,9 +550,9 @@ impl NodeLifecycleController {
             .get_mut(&node.zone_key)
             .expect("zone created when the node was registered");
         if !node.has_taint(key, Effect::NoExecute) {
-            zone.queue.remove(&node.name);
+            zone.queue.remove(&n);
         }
-        zone.queue.add(&node.name, now)
+        zone.queue.add(n, now)
     }
 
     /// `markNodeAsReachable`: removes both NoExecute taints and drops the node from its queue.
@@ -575,9 +575,7 @@ impl NodeLifecycleController {
             }
         }
         let node = &api.nodes[n];
-        self.zones
-            .get_mut(&node.zone_key)
-            .is_some_and(|z| z.queue.remove(&node.name))
+        self.zones.get_mut(&node.zone_key).is_some_and(|z| z.queue.remove(&n))
     }
 
     /// `MarkPodsNotReady` for every pod on the node; false if an update failed.
@@ -664,9 +662,7 @@ impl NodeLifecycleController {
             let zone_name = zone.display.clone();
             let state = zone.state;
             zone.queue.try_process(now, |item| {
-                let Some(&n) = api.node_names.get(&item.value) else {
-                    return TryResult::Done;
-                };
+                let n = item.value;
                 if !api.nodes[n].exists {
                     return TryResult::Done;
                 }
@@ -943,7 +939,7 @@ impl NodeLifecycleController {
         self.eviction[n] = EvictionStatus::ToBeEvicted;
         let node = &api.nodes[n];
         if let Some(z) = self.zones.get_mut(&node.zone_key) {
-            z.queue.add(&node.name, now);
+            z.queue.add(n, now);
         }
     }
 
@@ -953,7 +949,7 @@ impl NodeLifecycleController {
         self.eviction[n] = EvictionStatus::Unmarked;
         let node = &api.nodes[n];
         if let Some(z) = self.zones.get_mut(&node.zone_key) {
-            z.queue.remove(&node.name);
+            z.queue.remove(&n);
         }
     }
 
@@ -973,9 +969,7 @@ impl NodeLifecycleController {
             let zone_name = zone.display.clone();
             let qps = zone.queue.limiter.qps;
             zone.queue.try_process(now, |item| {
-                let Some(&n) = api.node_names.get(&item.value) else {
-                    return TryResult::Done;
-                };
+                let n = item.value;
                 let waited = now - item.added_at;
                 let rate = if qps == eviction_qps {
                     Cause::new("cause.part.rate_flag").text("qps", qps)

@@ -5,7 +5,8 @@
 //! a de-duplicating set of names, and a token bucket with burst 1 that starts full.
 
 use crate::time::Millis;
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// A token bucket (`flowcontrol.NewTokenBucketRateLimiter(qps, burst)`); a QPS of 0 never accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,9 +66,9 @@ impl TokenBucket {
 
 /// One queued node.
 #[derive(Debug, Clone, PartialEq)]
-pub struct QueueItem {
-    /// Node name.
-    pub value: String,
+pub struct QueueItem<V> {
+    /// The queued value (a node).
+    pub value: V,
     /// When it may be processed, ms.
     pub process_at: Millis,
     /// When it was added, ms.
@@ -83,88 +84,115 @@ pub enum TryResult {
     RetryAfter(Millis),
 }
 
-/// The queue (`RateLimitedTimedQueue`).
+/// The queue (`RateLimitedTimedQueue`): a heap ordered by process time, then by insertion, and a
+/// de-duplicating set. Removal marks the value's heap entry stale instead of searching the heap,
+/// so adding, removing and processing one node cost O(log n) however many nodes wait.
 #[derive(Debug, Clone)]
-pub struct RateLimitedTimedQueue {
-    heap: Vec<QueueItem>,
-    set: BTreeSet<String>,
+pub struct RateLimitedTimedQueue<V: Ord + Clone> {
+    heap: BinaryHeap<Reverse<(Millis, u64, Millis, V)>>,
+    /// The set: each member with the sequence number of its live heap entry, if it has one.
+    set: BTreeMap<V, Option<u64>>,
+    /// Heap entries that are live (not stale).
+    live: usize,
+    seq: u64,
     /// The limiter.
     pub limiter: TokenBucket,
 }
 
-impl RateLimitedTimedQueue {
+impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
     /// An empty queue with a full bucket of burst 1 (`EvictionRateLimiterBurst`).
     pub fn new(qps: f64) -> Self {
         RateLimitedTimedQueue {
-            heap: Vec::new(),
-            set: BTreeSet::new(),
+            heap: BinaryHeap::new(),
+            set: BTreeMap::new(),
+            live: 0,
+            seq: 0,
             limiter: TokenBucket::new(qps, 1.0),
         }
     }
 
-    fn sort(&mut self) {
-        // Stable by process time, then by insertion, like a heap keyed on processAt.
-        self.heap.sort_by_key(|i| i.process_at);
+    fn push(&mut self, value: V, process_at: Millis, added_at: Millis) {
+        self.seq += 1;
+        self.set.insert(value.clone(), Some(self.seq));
+        self.heap.push(Reverse((process_at, self.seq, added_at, value)));
+        self.live += 1;
     }
 
     /// Adds `value` unless it is already in the set; returns whether it was added.
-    pub fn add(&mut self, value: &str, now: Millis) -> bool {
-        if !self.set.insert(value.to_string()) {
+    pub fn add(&mut self, value: V, now: Millis) -> bool {
+        if self.set.contains_key(&value) {
             return false;
         }
-        self.heap.push(QueueItem {
-            value: value.to_string(),
-            process_at: now,
-            added_at: now,
-        });
-        self.sort();
+        self.push(value, now, now);
         true
     }
 
     /// Removes `value` from heap and set; returns whether it was in the set.
-    pub fn remove(&mut self, value: &str) -> bool {
-        if self.set.is_empty() {
-            return false;
+    pub fn remove(&mut self, value: &V) -> bool {
+        match self.set.remove(value) {
+            Some(entry) => {
+                if entry.is_some() {
+                    self.live -= 1;
+                }
+                true
+            }
+            None => false,
         }
-        self.heap.retain(|i| i.value != value);
-        self.set.remove(value)
     }
 
     /// Whether `value` is in the de-duplicating set.
-    pub fn contains(&self, value: &str) -> bool {
-        self.set.contains(value)
+    pub fn contains(&self, value: &V) -> bool {
+        self.set.contains_key(value)
     }
 
     /// Whether the heap is empty.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.live == 0
     }
 
     /// Items waiting in the heap.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.live
+    }
+
+    /// Drops stale entries from the top of the heap; returns the live head.
+    fn head(&mut self) -> Option<&(Millis, u64, Millis, V)> {
+        while let Some(Reverse((_, seq, _, v))) = self.heap.peek() {
+            if self.set.get(v) == Some(&Some(*seq)) {
+                break;
+            }
+            self.heap.pop();
+        }
+        self.heap.peek().map(|Reverse(e)| e)
     }
 
     /// Processes due items while tokens last (`Try`). A token is spent even when the head item is
     /// not due yet or its callback asks for a retry.
-    pub fn try_process(&mut self, now: Millis, mut f: impl FnMut(&QueueItem) -> TryResult) {
-        while !self.heap.is_empty() {
+    pub fn try_process(&mut self, now: Millis, mut f: impl FnMut(&QueueItem<V>) -> TryResult) {
+        while self.head().is_some() {
             if !self.limiter.try_accept(now) {
                 break;
             }
-            if self.heap[0].process_at > now {
+            if self.head().is_some_and(|h| h.0 > now) {
                 break;
             }
-            let item = self.heap.remove(0);
+            let Some(Reverse((process_at, _, added_at, value))) = self.heap.pop() else {
+                break;
+            };
+            self.live -= 1;
+            self.set.insert(value.clone(), None);
+            let item = QueueItem {
+                value,
+                process_at,
+                added_at,
+            };
             match f(&item) {
                 TryResult::Done => {}
                 TryResult::RetryAfter(wait) => {
                     // Upstream adds 1ns to the wait; at 1 ms resolution it rounds up to 1 ms.
-                    self.heap.push(QueueItem {
-                        process_at: now + wait + 1,
-                        ..item
-                    });
-                    self.sort();
+                    if self.set.contains_key(&item.value) {
+                        self.push(item.value, now + wait + 1, item.added_at);
+                    }
                 }
             }
         }
@@ -195,12 +223,12 @@ mod tests {
         q.add("first", 0);
         q.add("second", 0);
         q.add("third", 0);
-        q.remove("second");
+        q.remove(&"second");
         let mut seen = Vec::new();
         // Burst 1: one item per token, and 1000 qps refills one token per millisecond.
         for t in 0..5 {
             q.try_process(t, |i| {
-                seen.push(i.value.clone());
+                seen.push(i.value);
                 TryResult::Done
             });
         }
@@ -212,7 +240,7 @@ mod tests {
             TryResult::Done
         });
         assert_eq!(again, 0);
-        q.remove("first");
+        q.remove(&"first");
         assert!(q.add("first", 20));
     }
 
@@ -240,7 +268,7 @@ mod tests {
 
     #[test]
     fn g39_swap_limiter() {
-        let mut q = RateLimitedTimedQueue::new(0.1);
+        let mut q = RateLimitedTimedQueue::<&str>::new(0.1);
         q.swap_limiter(0.0, 0);
         assert!(!q.limiter.try_accept(1_000_000));
         q.swap_limiter(5.5, 0);
