@@ -146,64 +146,8 @@ pub fn summarize(
         }
     }
 
-    let mut first_fault: Vec<Option<Millis>> = vec![None; api.nodes.len()];
-    for e in events.iter().filter(|e| e.kind == EventKind::FaultStarted) {
-        if let Some(n) = e.node {
-            first_fault[n].get_or_insert(e.at);
-        }
-    }
-    let mut nodes = Vec::new();
-    for (n, node) in api.nodes.iter().enumerate() {
-        let Some(fault) = first_fault[n] else {
-            continue;
-        };
-        let after = |kind: EventKind, pred: &dyn Fn(&Event) -> bool| {
-            events
-                .iter()
-                .find(|e| e.kind == kind && e.node == Some(n) && e.at >= fault && pred(e))
-                .map(|e| e.at)
-        };
-        let unknown = after(EventKind::NodeUnknown, &|_| true).or_else(|| after(EventKind::NodeNotReady, &|_| true));
-        let taint = after(EventKind::TaintAdded, &|e| {
-            e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute"))
-        });
-        let deletions: Vec<&Event> = events
-            .iter()
-            .filter(|e| e.kind == EventKind::PodDeletionRequested && e.node == Some(n) && e.at >= fault)
-            .collect();
-        let mut replaced = 0;
-        let mut earliest: Option<Millis> = None;
-        let mut all_ready: Option<Millis> = Some(0);
-        for d in &deletions {
-            let ready = d.pod.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]);
-            match ready {
-                Some(t) => {
-                    replaced += 1;
-                    earliest = Some(earliest.map_or(t, |f| f.min(t)));
-                    all_ready = all_ready.map(|a| a.max(t));
-                }
-                None => all_ready = None,
-            }
-        }
-        nodes.push(NodeMilestones {
-            node: node.name.clone(),
-            zone: node.zone.clone(),
-            fault_at_ms: Some(fault),
-            unknown_at_ms: unknown,
-            pods_not_ready_at_ms: after(EventKind::PodNotReady, &|_| true),
-            taint_at_ms: taint,
-            first_deletion_at_ms: deletions.first().map(|e| e.at),
-            last_deletion_at_ms: deletions.last().map(|e| e.at),
-            first_replacement_ready_at_ms: earliest,
-            replacements_ready_at_ms: if deletions.is_empty() { None } else { all_ready },
-            pods_deleted: deletions.len() as u32,
-            pods_replaced: replaced,
-        });
-    }
-
-    let workload_summaries = (0..workloads.specs.len())
-        .map(|wi| readiness(wi, events, api, workloads, duration))
-        .collect();
+    let nodes = node_milestones(events, api, &first_ready, &replacement_of);
+    let workload_summaries = readiness(events, api, workloads, duration);
     Summary {
         version,
         seed,
@@ -214,14 +158,103 @@ pub fn summarize(
     }
 }
 
-fn readiness(wi: usize, events: &[Event], api: &Api, workloads: &Workloads, duration: Millis) -> WorkloadSummary {
-    let spec = &workloads.specs[wi];
-    let desired = i64::from(workloads.desired(wi, api));
+/// What one pass over the events gathers for one faulted node.
+#[derive(Default)]
+struct NodeSeen {
+    fault: Option<Millis>,
+    unknown: Option<Millis>,
+    not_ready: Option<Millis>,
+    pods_not_ready: Option<Millis>,
+    taint: Option<Millis>,
+    deletions: Vec<Option<PodId>>,
+    first_deletion: Option<Millis>,
+    last_deletion: Option<Millis>,
+}
+
+/// Per-node milestones of every node that had a fault, from one pass over the events.
+fn node_milestones(
+    events: &[Event],
+    api: &Api,
+    first_ready: &[Option<Millis>],
+    replacement_of: &[Option<PodId>],
+) -> Vec<NodeMilestones> {
+    let mut seen: Vec<NodeSeen> = (0..api.nodes.len()).map(|_| NodeSeen::default()).collect();
+    for e in events.iter().filter(|e| e.kind == EventKind::FaultStarted) {
+        if let Some(n) = e.node {
+            seen[n].fault.get_or_insert(e.at);
+        }
+    }
+    for e in events {
+        let Some(n) = e.node else { continue };
+        let s = &mut seen[n];
+        if s.fault.is_none_or(|f| e.at < f) {
+            continue;
+        }
+        match e.kind {
+            EventKind::NodeUnknown => {
+                s.unknown.get_or_insert(e.at);
+            }
+            EventKind::NodeNotReady => {
+                s.not_ready.get_or_insert(e.at);
+            }
+            EventKind::PodNotReady => {
+                s.pods_not_ready.get_or_insert(e.at);
+            }
+            EventKind::TaintAdded if e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")) => {
+                s.taint.get_or_insert(e.at);
+            }
+            EventKind::PodDeletionRequested => {
+                s.deletions.push(e.pod);
+                s.first_deletion.get_or_insert(e.at);
+                s.last_deletion = Some(e.at);
+            }
+            _ => {}
+        }
+    }
+    let mut nodes = Vec::new();
+    for (n, s) in seen.into_iter().enumerate() {
+        let Some(fault) = s.fault else { continue };
+        let mut replaced = 0;
+        let mut earliest: Option<Millis> = None;
+        let mut all_ready: Option<Millis> = Some(0);
+        for d in &s.deletions {
+            match d.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]) {
+                Some(t) => {
+                    replaced += 1;
+                    earliest = Some(earliest.map_or(t, |f| f.min(t)));
+                    all_ready = all_ready.map(|a| a.max(t));
+                }
+                None => all_ready = None,
+            }
+        }
+        let node = &api.nodes[n];
+        nodes.push(NodeMilestones {
+            node: node.name.clone(),
+            zone: node.zone.clone(),
+            fault_at_ms: Some(fault),
+            unknown_at_ms: s.unknown.or(s.not_ready),
+            pods_not_ready_at_ms: s.pods_not_ready,
+            taint_at_ms: s.taint,
+            first_deletion_at_ms: s.first_deletion,
+            last_deletion_at_ms: s.last_deletion,
+            first_replacement_ready_at_ms: earliest,
+            replacements_ready_at_ms: if s.deletions.is_empty() { None } else { all_ready },
+            pods_deleted: s.deletions.len() as u32,
+            pods_replaced: replaced,
+        });
+    }
+    nodes
+}
+
+/// Each workload's readiness over the run, from one pass over the events.
+fn readiness(events: &[Event], api: &Api, workloads: &Workloads, duration: Millis) -> Vec<WorkloadSummary> {
+    let count = workloads.specs.len();
+    let desired: Vec<i64> = (0..count).map(|w| i64::from(workloads.desired(w, api))).collect();
     // A pod counts while it is Ready and not terminating, as a ReplicaSet's readyReplicas does.
     let mut counted = vec![false; api.pods.len()];
-    let mut ready: i64 = 0;
-    let mut min_ready = i64::MAX;
-    let mut short: Millis = 0;
+    let mut ready = vec![0i64; count];
+    let mut min_ready = vec![i64::MAX; count];
+    let mut short: Vec<Millis> = vec![0; count];
     let mut i = 0;
     while i < events.len() {
         let at = events[i].at;
@@ -231,9 +264,6 @@ fn readiness(wi: usize, events: &[Event], api: &Api, workloads: &Workloads, dura
             let e = &events[i];
             i += 1;
             let Some(p) = e.pod else { continue };
-            if api.pods[p].workload != wi {
-                continue;
-            }
             let want = match e.kind {
                 EventKind::PodReady => true,
                 EventKind::PodNotReady | EventKind::PodDeletionRequested | EventKind::PodRemoved => false,
@@ -243,25 +273,33 @@ fn readiness(wi: usize, events: &[Event], api: &Api, workloads: &Workloads, dura
             let now_counted = want && !terminating;
             if now_counted != counted[p] {
                 counted[p] = now_counted;
-                ready += if now_counted { 1 } else { -1 };
+                ready[api.pods[p].workload] += if now_counted { 1 } else { -1 };
             }
         }
-        min_ready = min_ready.min(ready);
         let next = events.get(i).map_or(duration, |e| e.at.min(duration));
-        if ready < desired {
-            short += (next - at).max(0);
+        for w in 0..count {
+            min_ready[w] = min_ready[w].min(ready[w]);
+            if ready[w] < desired[w] {
+                short[w] += (next - at).max(0);
+            }
         }
     }
-    if events.is_empty() {
-        short = if desired > 0 { duration } else { 0 };
-        min_ready = 0;
-    }
-    WorkloadSummary {
-        workload: spec.name.clone(),
-        kind: spec.kind,
-        desired: desired as u32,
-        not_fully_ready_ms: short,
-        min_ready: min_ready.clamp(0, i64::from(u32::MAX)) as u32,
-        ready_at_end: ready.max(0) as u32,
-    }
+    (0..count)
+        .map(|w| {
+            let spec = &workloads.specs[w];
+            let (short, min) = if events.is_empty() {
+                (if desired[w] > 0 { duration } else { 0 }, 0)
+            } else {
+                (short[w], min_ready[w])
+            };
+            WorkloadSummary {
+                workload: spec.name.clone(),
+                kind: spec.kind,
+                desired: desired[w] as u32,
+                not_fully_ready_ms: short,
+                min_ready: min.clamp(0, i64::from(u32::MAX)) as u32,
+                ready_at_end: ready[w].max(0) as u32,
+            }
+        })
+        .collect()
 }
