@@ -179,7 +179,7 @@ impl Simulation {
         });
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
-        let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed);
+        let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
         let base_api_latency = cfg.simulation.api_latency;
         let mut sim = Simulation {
             log: Log {

@@ -306,6 +306,15 @@ pub struct Api {
     pub outbox: Vec<(Millis, Watch)>,
     /// Node index by name.
     pub node_names: BTreeMap<String, NodeId>,
+    /// Active pods (existing and not being deleted, `IsPodActive`) per workload, kept on every
+    /// change so that a controller never counts by scanning.
+    pub active_by_workload: Vec<u32>,
+    /// Pods that stopped being active, in the order they did; the workload controllers drain it.
+    pub became_inactive: Vec<PodId>,
+    /// Pods whose objects were removed, in order; the workload controllers drain it.
+    pub removed: Vec<PodId>,
+    /// Existing pods not bound to a node.
+    pub unbound: std::collections::BTreeSet<PodId>,
 }
 
 impl Api {
@@ -383,6 +392,12 @@ impl Api {
     /// Creates a pod; returns its index.
     pub fn create_pod(&mut self, now: Millis, pod: Pod) -> PodId {
         let id = self.pods.len();
+        let w = pod.workload;
+        if self.active_by_workload.len() <= w {
+            self.active_by_workload.resize(w + 1, 0);
+        }
+        self.active_by_workload[w] += 1;
+        self.unbound.insert(id);
         self.pods.push(pod);
         self.count(now, |w| w.pod_creates += 1);
         self.notify(now, Watch::PodCreated(id));
@@ -393,6 +408,7 @@ impl Api {
     pub fn bind_pod(&mut self, now: Millis, pod: PodId, node: NodeId) {
         self.pods[pod].node = Some(node);
         self.nodes[node].pods.push(pod);
+        self.unbound.remove(&pod);
         self.count(now, |w| w.pod_binds += 1);
         self.notify(now, Watch::PodBound(pod));
     }
@@ -415,6 +431,9 @@ impl Api {
             return false;
         }
         p.deletion_requested_at = Some(now);
+        let w = p.workload;
+        self.active_by_workload[w] -= 1;
+        self.became_inactive.push(pod);
         self.count(now, |w| w.pod_deletes += 1);
         self.notify(now, Watch::PodDeleting(pod));
         true
@@ -428,7 +447,14 @@ impl Api {
         let p = &mut self.pods[pod];
         p.removed_at = Some(now);
         p.running = false;
-        if let Some(n) = p.node {
+        let (was_active, workload, node) = (p.deletion_requested_at.is_none(), p.workload, p.node);
+        if was_active {
+            self.active_by_workload[workload] -= 1;
+            self.became_inactive.push(pod);
+        }
+        self.removed.push(pod);
+        self.unbound.remove(&pod);
+        if let Some(n) = node {
             self.nodes[n].pods.retain(|&q| q != pod);
         }
         self.count(now, |w| w.pod_deletes += 1);

@@ -5,7 +5,7 @@
 //! controller reuses the pod's name, so it waits until the old object is removed. The DaemonSet
 //! controller keeps one pod per node. Bare pods are never recreated.
 
-use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId};
+use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId, Toleration};
 use crate::cause::Cause;
 use crate::control_plane::admission::{daemonset_tolerations, default_toleration_seconds};
 use crate::rng::{Rng, Stream};
@@ -17,32 +17,71 @@ use std::collections::BTreeSet;
 /// The alphabet of generated name suffixes (`utilrand.String`).
 const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
-/// All workload controllers.
+/// All workload controllers, with the indexes that let one pod event cost O(log n): which pods
+/// of a Deployment wait to be replaced, which StatefulSet ordinals have no pod, and which nodes
+/// lack a DaemonSet pod.
 #[derive(Debug, Clone)]
 pub struct Workloads {
     /// The workloads.
     pub specs: Vec<WorkloadSpec>,
-    /// Every pod each workload ever created, in creation order.
-    pub pods: Vec<Vec<PodId>>,
     /// The pod-template hash of each Deployment's ReplicaSet.
     pub template_hash: Vec<String>,
-    replaced: BTreeSet<PodId>,
+    /// Per Deployment: pods no longer active and not yet replaced, oldest first.
+    unreplaced: Vec<BTreeSet<PodId>>,
+    /// Per StatefulSet: the newest pod of each ordinal.
+    ordinal_pod: Vec<Vec<Option<PodId>>>,
+    /// Per StatefulSet: ordinals with no existing pod.
+    missing_ordinals: Vec<BTreeSet<u32>>,
+    /// Per DaemonSet: its active pod on each node.
+    daemon_pod: Vec<Vec<Option<PodId>>>,
+    /// Per DaemonSet: nodes without an active pod of it (some may not exist or be blocked).
+    daemon_missing: Vec<BTreeSet<NodeId>>,
+    /// Per DaemonSet: its pod template's tolerations plus the controller's own.
+    daemon_tolerations: Vec<Vec<Toleration>>,
+    /// Whether a bare pod was created.
+    bare_created: Vec<bool>,
     names: Rng,
     used_names: BTreeSet<String>,
     api_server: ApiServerConfig,
 }
 
 impl Workloads {
-    /// Controllers for `specs`, naming pods from the run's seed.
-    pub fn new(specs: Vec<WorkloadSpec>, api_server: ApiServerConfig, seed: u64) -> Self {
+    /// Controllers for `specs` on a cluster of `nodes` nodes, naming pods from the run's seed.
+    pub fn new(specs: Vec<WorkloadSpec>, api_server: ApiServerConfig, seed: u64, nodes: usize) -> Self {
         let mut names = Rng::stream(seed, Stream::Names);
         let template_hash = specs.iter().map(|_| random_string(&mut names, 10)).collect();
-        let pods = vec![Vec::new(); specs.len()];
+        let count = specs.len();
+        let kind_is = |k: WorkloadKind| specs.iter().map(move |s| s.kind == k);
+        let daemon_tolerations = specs
+            .iter()
+            .map(|s| {
+                let mut t = s.tolerations.clone();
+                if s.kind == WorkloadKind::DaemonSet {
+                    daemonset_tolerations(&mut t);
+                }
+                t
+            })
+            .collect();
         Workloads {
-            specs,
-            pods,
             template_hash,
-            replaced: BTreeSet::new(),
+            unreplaced: vec![BTreeSet::new(); count],
+            ordinal_pod: specs.iter().map(|s| vec![None; s.replicas as usize]).collect(),
+            missing_ordinals: specs
+                .iter()
+                .map(|s| match s.kind {
+                    WorkloadKind::StatefulSet => (0..s.replicas).collect(),
+                    _ => BTreeSet::new(),
+                })
+                .collect(),
+            daemon_pod: kind_is(WorkloadKind::DaemonSet)
+                .map(|d| if d { vec![None; nodes] } else { Vec::new() })
+                .collect(),
+            daemon_missing: kind_is(WorkloadKind::DaemonSet)
+                .map(|d| if d { (0..nodes).collect() } else { BTreeSet::new() })
+                .collect(),
+            daemon_tolerations,
+            bare_created: vec![false; count],
+            specs,
             names,
             used_names: BTreeSet::new(),
             api_server,
@@ -77,86 +116,124 @@ impl Workloads {
         }
     }
 
-    /// Reconciles one workload: creates whatever pods are missing. `why` explains the trigger.
+    /// Brings the indexes up to date with the pods that stopped being active or were removed
+    /// since the last sync (the informers' view of those changes).
+    fn observe(&mut self, api: &mut Api) {
+        for p in std::mem::take(&mut api.became_inactive) {
+            let pod = &api.pods[p];
+            let w = pod.workload;
+            match self.specs[w].kind {
+                WorkloadKind::Deployment => {
+                    self.unreplaced[w].insert(p);
+                }
+                WorkloadKind::DaemonSet => {
+                    if let Some(n) = pod.node.filter(|&n| self.daemon_pod[w][n] == Some(p)) {
+                        self.daemon_pod[w][n] = None;
+                        self.daemon_missing[w].insert(n);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for p in std::mem::take(&mut api.removed) {
+            let pod = &api.pods[p];
+            let w = pod.workload;
+            if let Some(o) = pod.ordinal {
+                if self.ordinal_pod[w].get(o as usize) == Some(&Some(p)) {
+                    self.missing_ordinals[w].insert(o);
+                }
+            }
+        }
+    }
+
+    /// Reconciles one workload: creates whatever pods are missing.
     pub fn sync(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
-        let spec = self.specs[w].clone();
-        let mut created = Vec::new();
-        match spec.kind {
-            WorkloadKind::Deployment => {
-                let active = self.pods[w].iter().filter(|&&p| api.pods[p].is_active()).count() as u32;
-                for i in active..spec.replicas {
-                    let replaces = self.pods[w]
-                        .iter()
-                        .copied()
-                        .find(|&p| !api.pods[p].is_active() && !self.replaced.contains(&p));
-                    let base = format!("{}-{}", spec.name, self.template_hash[w]);
-                    let name = self.unique_name(&base);
-                    let cause = match replaces {
-                        Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
-                        None => Cause::new("cause.rs.create"),
-                    }
-                    .text("owner", self.owner_name(w))
-                    .text("active", i)
-                    .text("replicas", spec.replicas);
-                    created.push(self.create(now, w, name, None, None, replaces, api, log, cause));
-                }
-            }
-            WorkloadKind::StatefulSet => {
-                for ordinal in 0..spec.replicas {
-                    let exists = self.pods[w]
-                        .iter()
-                        .any(|&p| api.pods[p].ordinal == Some(ordinal) && api.pods[p].exists());
-                    if exists {
-                        continue;
-                    }
-                    let name = format!("{}-{ordinal}", spec.name);
-                    let replaces = self.pods[w]
-                        .iter()
-                        .rev()
-                        .copied()
-                        .find(|&p| api.pods[p].ordinal == Some(ordinal));
-                    let cause = match replaces {
-                        Some(_) => Cause::new("cause.sts.recreate"),
-                        None => Cause::new("cause.sts.create"),
-                    }
-                    .text("owner", self.owner_name(w))
-                    .text("pod", &name);
-                    self.used_names.insert(name.clone());
-                    created.push(self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause));
-                }
-            }
-            WorkloadKind::DaemonSet => {
-                let mut template = spec.tolerations.clone();
-                daemonset_tolerations(&mut template);
-                for n in 0..api.nodes.len() {
-                    if !api.nodes[n].exists {
-                        continue;
-                    }
-                    let has = self.pods[w]
-                        .iter()
-                        .any(|&p| api.pods[p].is_active() && api.pods[p].node == Some(n));
-                    // nodeShouldRunDaemonPod: not on a node with a taint the daemon pods do not tolerate.
-                    let blocked = api.nodes[n].taints.iter().any(|t| {
-                        matches!(t.effect, Effect::NoSchedule | Effect::NoExecute)
-                            && !template.iter().any(|tol| tolerates(tol, t))
-                    });
-                    if has || blocked {
-                        continue;
-                    }
-                    let name = self.unique_name(&spec.name);
-                    let cause = Cause::new("cause.ds.create")
-                        .text("owner", self.owner_name(w))
-                        .text("node", &api.nodes[n].name);
-                    created.push(self.create(now, w, name, None, Some(n), None, api, log, cause));
-                }
-            }
+        self.observe(api);
+        match self.specs[w].kind {
+            WorkloadKind::Deployment => self.sync_replicaset(now, w, api, log),
+            WorkloadKind::StatefulSet => self.sync_statefulset(now, w, api, log),
+            WorkloadKind::DaemonSet => self.sync_daemonset(now, w, api, log),
             WorkloadKind::Pod => {
-                if self.pods[w].is_empty() {
-                    self.used_names.insert(spec.name.clone());
-                    let cause = Cause::new("cause.pod.bare");
-                    created.push(self.create(now, w, spec.name.clone(), None, None, None, api, log, cause));
+                if self.bare_created[w] {
+                    return Vec::new();
                 }
+                self.bare_created[w] = true;
+                let name = self.specs[w].name.clone();
+                self.used_names.insert(name.clone());
+                let cause = Cause::new("cause.pod.bare");
+                vec![self.create(now, w, name, None, None, None, api, log, cause)]
             }
+        }
+    }
+
+    /// The ReplicaSet controller (`manageReplicas`): a pod being deleted no longer counts, so a
+    /// replacement is created at once (`IsPodActive`).
+    fn sync_replicaset(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
+        let replicas = self.specs[w].replicas;
+        let active = api.active_by_workload.get(w).copied().unwrap_or(0);
+        let base = format!("{}-{}", self.specs[w].name, self.template_hash[w]);
+        let mut created = Vec::new();
+        for i in active..replicas {
+            let replaces = self.unreplaced[w].pop_first();
+            let name = self.unique_name(&base);
+            let cause = match replaces {
+                Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
+                None => Cause::new("cause.rs.create"),
+            }
+            .text("owner", self.owner_name(w))
+            .text("active", i)
+            .text("replicas", replicas);
+            created.push(self.create(now, w, name, None, None, replaces, api, log, cause));
+        }
+        created
+    }
+
+    /// The StatefulSet controller: an ordinal gets a new pod, of the same name, only once the old
+    /// object is gone.
+    fn sync_statefulset(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
+        let mut created = Vec::new();
+        while let Some(ordinal) = self.missing_ordinals[w].pop_first() {
+            let name = format!("{}-{ordinal}", self.specs[w].name);
+            let replaces = self.ordinal_pod[w][ordinal as usize];
+            let cause = match replaces {
+                Some(_) => Cause::new("cause.sts.recreate"),
+                None => Cause::new("cause.sts.create"),
+            }
+            .text("owner", self.owner_name(w))
+            .text("pod", &name);
+            self.used_names.insert(name.clone());
+            let p = self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause);
+            self.ordinal_pod[w][ordinal as usize] = Some(p);
+            created.push(p);
+        }
+        created
+    }
+
+    /// The DaemonSet controller: one pod on every node it should run on.
+    fn sync_daemonset(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
+        let mut created = Vec::new();
+        let candidates: Vec<NodeId> = self.daemon_missing[w].iter().copied().collect();
+        for n in candidates {
+            if !api.nodes[n].exists {
+                continue;
+            }
+            // nodeShouldRunDaemonPod: not on a node with a taint the daemon pods do not tolerate.
+            let template = &self.daemon_tolerations[w];
+            let blocked = api.nodes[n].taints.iter().any(|t| {
+                matches!(t.effect, Effect::NoSchedule | Effect::NoExecute)
+                    && !template.iter().any(|tol| tolerates(tol, t))
+            });
+            if blocked {
+                continue;
+            }
+            let name = self.unique_name(&self.specs[w].name.clone());
+            let cause = Cause::new("cause.ds.create")
+                .text("owner", self.owner_name(w))
+                .text("node", &api.nodes[n].name);
+            let p = self.create(now, w, name, None, Some(n), None, api, log, cause);
+            self.daemon_pod[w][n] = Some(p);
+            self.daemon_missing[w].remove(&n);
+            created.push(p);
         }
         created
     }
@@ -197,10 +274,6 @@ impl Workloads {
             status_reason: None,
         };
         let id = api.create_pod(now, pod);
-        if let Some(old) = replaces {
-            self.replaced.insert(old);
-        }
-        self.pods[w].push(id);
         log.push(Event::new(now, EventKind::PodCreated, cause).pod(id));
         if let Some(n) = node {
             api.bind_pod(now, id, n);
