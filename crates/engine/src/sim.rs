@@ -13,7 +13,8 @@ use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::{TaintEvictionController, Wake as EvictWake};
 use crate::control_plane::workloads::Workloads;
-use crate::kubelet::lease::{sync_lease, BACKOFF_MAX};
+use crate::kubelet::heartbeats::{is_plain, HeartbeatLoop, LoopState};
+use crate::kubelet::lease::BACKOFF_MAX;
 use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ActionKind, ActionSpec, Config};
@@ -94,8 +95,11 @@ pub struct Simulation {
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
-    queue: BinaryHeap<Reverse<(Millis, u64, Wake)>>,
+    /// Wake-ups by time, then by when they were pushed (`seq` breaks ties within a millisecond).
+    queue: BinaryHeap<Reverse<(Millis, Millis, u64, Wake)>>,
     seq: u64,
+    /// When the wake-up being handled was pushed, ms.
+    pushed_at: Millis,
     /// The current simulated time, ms.
     pub now: Millis,
     start: Millis,
@@ -197,6 +201,7 @@ impl Simulation {
             kubelet_settings,
             queue: BinaryHeap::new(),
             seq: 0,
+            pushed_at: start,
             now: start,
             start,
             kcm_epoch: 0,
@@ -211,7 +216,66 @@ impl Simulation {
 
     fn push(&mut self, at: Millis, wake: Wake) {
         self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, wake)));
+        self.queue.push(Reverse((at, self.now, self.seq, wake)));
+    }
+
+    /// Queues a wake-up as if it had been pushed at `pushed_at` (a lazy loop's next iteration).
+    fn push_as_of(&mut self, at: Millis, pushed_at: Millis, wake: Wake) {
+        if pushed_at == self.now {
+            return self.push(at, wake);
+        }
+        self.queue.push(Reverse((at, pushed_at, 0, wake)));
+    }
+
+    fn tick(n: NodeId, which: HeartbeatLoop, epoch: u32) -> Wake {
+        match which {
+            HeartbeatLoop::Status => Wake::StatusTick { node: n, epoch },
+            HeartbeatLoop::Lease => Wake::LeaseTick { node: n, epoch },
+        }
+    }
+
+    /// Plans a heartbeat loop's next iteration: lazy while the node is plain, queued otherwise.
+    fn schedule_loop(&mut self, n: NodeId, which: HeartbeatLoop, next: Millis, pushed_at: Millis) {
+        let kl = &self.kubelets[n];
+        if is_plain(kl, n, &self.api, &self.kubelet_settings, &self.log) {
+            *self.kubelets[n].loop_state(which) = LoopState::Lazy { next, pushed_at };
+        } else {
+            let epoch = kl.epoch;
+            *self.kubelets[n].loop_state(which) = LoopState::Queued;
+            self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
+        }
+    }
+
+    /// Runs node `n`'s lazy iterations due before the wake-up being handled.
+    fn catch_up(&mut self, n: NodeId) {
+        let (now, pushed_at) = (self.now, self.pushed_at);
+        self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, &self.kubelet_settings);
+    }
+
+    /// [`Self::catch_up`] for every node, up to `until` (every iteration due then, with `Millis::MAX`).
+    fn catch_up_all(&mut self, until: Millis, pushed_at: Millis) {
+        for n in 0..self.kubelets.len() {
+            self.kubelets[n].catch_up(
+                until,
+                pushed_at,
+                n,
+                &mut self.api,
+                &mut self.log,
+                &self.kubelet_settings,
+            );
+        }
+    }
+
+    /// Node `n` may stop being plain: its lazy loops go back into the event queue, as the
+    /// wake-ups they would have been.
+    fn wake_up(&mut self, n: NodeId) {
+        for which in [HeartbeatLoop::Status, HeartbeatLoop::Lease] {
+            if let LoopState::Lazy { next, pushed_at } = *self.kubelets[n].loop_state(which) {
+                let epoch = self.kubelets[n].epoch;
+                *self.kubelets[n].loop_state(which) = LoopState::Queued;
+                self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
+            }
+        }
     }
 
     fn bootstrap(&mut self) {
@@ -251,10 +315,10 @@ impl Simulation {
         } else {
             (0, 0)
         };
-        let epoch = kl.epoch;
-        self.push(at + status_phase, Wake::StatusTick { node: n, epoch });
+        let now = self.now;
+        self.schedule_loop(n, HeartbeatLoop::Status, at + status_phase, now);
         if lease {
-            self.push(at + lease_phase, Wake::LeaseTick { node: n, epoch });
+            self.schedule_loop(n, HeartbeatLoop::Lease, at + lease_phase, now);
         }
     }
 
@@ -274,10 +338,11 @@ impl Simulation {
     pub fn run(&mut self) {
         let end = self.cfg.duration;
         let mut opened = false;
-        while let Some(Reverse((at, _, wake))) = self.queue.pop() {
+        while let Some(Reverse((at, pushed_at, _, wake))) = self.queue.pop() {
             if at > end {
                 break;
             }
+            self.pushed_at = pushed_at;
             if !opened && at >= 0 {
                 opened = true;
                 self.now = 0;
@@ -292,6 +357,8 @@ impl Simulation {
             self.record_initial_state();
         }
         self.now = end;
+        // Every iteration due by the end ran in a queued run; so do the lazy ones.
+        self.catch_up_all(end, Millis::MAX);
     }
 
     fn drain_outbox(&mut self) {
@@ -372,32 +439,37 @@ impl Simulation {
                 if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
                     return;
                 }
-                let wait = self.kubelets[node].sync_node_status(
+                let wait = self.kubelets[node].run_loop(
+                    HeartbeatLoop::Status,
                     now,
                     node,
                     &mut self.api,
                     &mut self.log,
                     &self.kubelet_settings,
                 );
-                self.push(now + wait, Wake::StatusTick { node, epoch });
+                self.schedule_loop(node, HeartbeatLoop::Status, now + wait, now);
             }
             Wake::LeaseTick { node, epoch } => {
                 if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
                     return;
                 }
-                let wait = sync_lease(
-                    &mut self.kubelets[node],
+                let wait = self.kubelets[node].run_loop(
+                    HeartbeatLoop::Lease,
                     now,
                     node,
                     &mut self.api,
                     &mut self.log,
                     &self.kubelet_settings,
                 );
-                self.push(now + wait, Wake::LeaseTick { node, epoch });
+                self.schedule_loop(node, HeartbeatLoop::Lease, now + wait, now);
             }
             Wake::Register { node, epoch, step } => self.register(node, epoch, step),
             Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
+                self.catch_up_all(now, self.pushed_at);
                 self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+                for n in std::mem::take(&mut self.api.status_written_by_controller) {
+                    self.wake_up(n);
+                }
                 let next =
                     now + self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
                 self.push(next, Wake::MonitorPass { kcm });
@@ -620,9 +692,9 @@ impl Simulation {
         self.log
             .push(Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created")).node(n));
         let u = self.kubelet_settings.update;
-        self.push(now + u, Wake::StatusTick { node: n, epoch });
+        self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
         if self.kubelet_settings.node_lease {
-            self.push(now, Wake::LeaseTick { node: n, epoch });
+            self.schedule_loop(n, HeartbeatLoop::Lease, now, now);
         }
         self.sync_daemonsets();
         if !self.scheduler.pending.is_empty() {
@@ -636,7 +708,12 @@ impl Simulation {
             ActionKind::NodeCrash
             | ActionKind::KubeletStop
             | ActionKind::NetworkPartition
-            | ActionKind::NodeRecover => self.apply_fault(&a, a.node.expect("validated: faults name a node")),
+            | ActionKind::NodeRecover => {
+                let n = a.node.expect("validated: faults name a node");
+                self.catch_up(n);
+                self.wake_up(n);
+                self.apply_fault(&a, n)
+            }
             ActionKind::NodeJoin => {
                 let n = a.node.expect("validated");
                 let epoch = self.kubelets[n].epoch;
@@ -658,7 +735,15 @@ impl Simulation {
                 self.patch_tolerations(a.workload.expect("validated"), a.toleration_seconds)
             }
             ActionKind::ApiServerLatency => {
+                // Lazy loops ran with the old latency up to now; if heartbeats fail from now on,
+                // every loop goes back into the queue.
+                self.catch_up_all(self.now, self.pushed_at);
                 self.api.api_latency = self.base_api_latency + a.latency;
+                if self.api.api_latency >= self.kubelet_settings.request_timeout {
+                    for n in 0..self.kubelets.len() {
+                        self.wake_up(n);
+                    }
+                }
                 let timeout = self.kubelet_settings.request_timeout;
                 let fails = if self.api.api_latency >= timeout {
                     Cause::new("cause.part.heartbeat_timeout").time("timeout", timeout)
@@ -841,6 +926,8 @@ impl Simulation {
         if !self.api.nodes[n].exists {
             return;
         }
+        self.catch_up(n);
+        self.wake_up(n);
         self.api.nodes[n].exists = false;
         self.api.count(now, |w| w.node_deletes += 1);
         self.api.outbox.push((

@@ -313,6 +313,8 @@ pub struct Api {
     pub became_inactive: Vec<PodId>,
     /// Pods whose objects were removed, in order; the workload controllers drain it.
     pub removed: Vec<PodId>,
+    /// Nodes whose status the node lifecycle controller wrote, in order; the driver drains it.
+    pub status_written_by_controller: Vec<NodeId>,
     /// Existing pods not bound to a node.
     pub unbound: std::collections::BTreeSet<PodId>,
 }
@@ -355,6 +357,7 @@ impl Api {
         let n = &mut self.nodes[node];
         let changed = conditions_differ(&n.status.latest(), &status);
         n.status.write(now, status, now + self.watch_latency);
+        self.status_written_by_controller.push(node);
         self.count(now, |w| w.node_status_updates_by_controller += 1);
         if changed {
             self.notify(now, Watch::NodeConditions(node));

@@ -7,7 +7,10 @@
 //! reach each tick makes up to `nodeStatusUpdateRetry` (5) attempts and gives up until the next.
 //! The Lease loop lives in [`crate::lease`].
 
+pub mod heartbeats;
 pub mod lease;
+
+use heartbeats::LoopState;
 
 use crate::api::{Api, CondStatus, NodeId, NodeStatus};
 use crate::cause::Cause;
@@ -53,6 +56,10 @@ pub struct Kubelet {
     report_offset: Millis,
     /// The current sleep of `backoffEnsureLease`, when the lease loop is retrying.
     pub lease_backoff: Option<Millis>,
+    /// Where the status loop stands.
+    pub status_loop: LoopState,
+    /// Where the Lease loop stands.
+    pub lease_loop: LoopState,
     status_rng: Rng,
     pub(crate) lease_rng: Rng,
 }
@@ -66,6 +73,8 @@ impl Kubelet {
             last_report: Some(last_report),
             report_offset: 0,
             lease_backoff: None,
+            status_loop: LoopState::Stopped,
+            lease_loop: LoopState::Stopped,
             status_rng: Rng::stream(seed, Stream::KubeletStatus(node)),
             lease_rng: Rng::stream(seed, Stream::KubeletLease(node)),
         }
@@ -169,11 +178,15 @@ impl Kubelet {
     /// The process stops (crash or kubelet stop): its loops end.
     pub fn stop(&mut self) {
         self.epoch += 1;
+        self.status_loop = LoopState::Stopped;
+        self.lease_loop = LoopState::Stopped;
     }
 
     /// A fresh process after a stop: no report yet, no cached lease.
     pub fn restart(&mut self) {
         self.epoch += 1;
+        self.status_loop = LoopState::Stopped;
+        self.lease_loop = LoopState::Stopped;
         self.last_report = None;
         self.report_offset = 0;
         self.lease_backoff = None;
