@@ -435,11 +435,19 @@ impl Api {
         }
         p.deletion_requested_at = Some(now);
         let w = p.workload;
-        self.active_by_workload[w] -= 1;
-        self.became_inactive.push(pod);
+        self.stopped_being_active(pod, w);
         self.count(now, |w| w.pod_deletes += 1);
         self.notify(now, Watch::PodDeleting(pod));
         true
+    }
+
+    /// Keeps the owner index when a pod stops being active (pods added by hand, as tests do,
+    /// were never counted).
+    fn stopped_being_active(&mut self, pod: PodId, workload: usize) {
+        if let Some(c) = self.active_by_workload.get_mut(workload) {
+            *c = c.saturating_sub(1);
+        }
+        self.became_inactive.push(pod);
     }
 
     /// Removes a pod object (the kubelet's final delete, or a force delete).
@@ -452,8 +460,7 @@ impl Api {
         p.running = false;
         let (was_active, workload, node) = (p.deletion_requested_at.is_none(), p.workload, p.node);
         if was_active {
-            self.active_by_workload[workload] -= 1;
-            self.became_inactive.push(pod);
+            self.stopped_being_active(pod, workload);
         }
         self.removed.push(pod);
         self.unbound.remove(&pod);

@@ -1,0 +1,589 @@
+//! The node lifecycle controller of kube-controller-manager.
+//!
+//! ```text
+//!  informer view ──► monitor_node_health (every --node-monitor-period, sliding)
+//!                      ├─ try_update_node_health: probe = own time of first seeing a heartbeat;
+//!                      │    now > probe + grace ⇒ write Ready=Unknown, pods NotReady
+//!                      ├─ process_taint_based_eviction (uses Ready as observed at pass start,
+//!                      │    so the NoExecute taint is enqueued one pass after Unknown)
+//!                      └─ handle_disruption: zone states, limiter swaps, master disruption
+//!  zone queues ──────► do_no_execute_tainting_pass (every 100 ms): token bucket, burst 1
+//!  node updates ─────► do_no_schedule_tainting_pass: NoSchedule taints by condition
+//! ```
+//!
+//! Follows `pkg/controller/nodelifecycle/node_lifecycle_controller.go`. The controller keeps its
+//! own clock readings and never compares kubelet timestamps with it; it only notices that a
+//! heartbeat time changed.
+
+use crate::api::{Api, CondStatus, Condition, NodeId, NodeStatus, PodId, Reason, LABEL_EXCLUDE_DISRUPTION};
+use crate::cause::Cause;
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind, Log};
+
+mod legacy;
+mod tainting;
+mod zones;
+
+pub use legacy::delete_pods;
+pub use zones::{compute_zone_state, zone_state, Zone, Zones};
+
+/// The controller's flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NlcSettings {
+    /// `--node-monitor-grace-period`, ms.
+    pub grace: Millis,
+    /// `--node-startup-grace-period`, ms.
+    pub startup_grace: Millis,
+    /// `--node-eviction-rate`, nodes/s.
+    pub eviction_qps: f64,
+    /// `--secondary-node-eviction-rate`, nodes/s.
+    pub secondary_qps: f64,
+    /// `--large-cluster-size-threshold`.
+    pub large_cluster_threshold: u32,
+    /// `--unhealthy-zone-threshold`.
+    pub unhealthy_zone_threshold: f64,
+    /// `Some(--pod-eviction-timeout)` when the legacy path deletes pods instead of tainting
+    /// (`useTaintBasedEvictions` false), in ms.
+    pub legacy_pod_eviction_timeout: Option<Millis>,
+    /// Whether zone counting leaves out nodes by label (1.19+) or by a name ending in "master".
+    pub exclusion_by_label: bool,
+    /// Whether Lease renewals refresh the probe (1.13+).
+    pub reads_leases: bool,
+}
+
+impl NlcSettings {
+    /// The settings of the newest versions: taint-based, label exclusion, leases read.
+    pub fn taint_based(
+        grace: Millis,
+        startup_grace: Millis,
+        eviction_qps: f64,
+        secondary_qps: f64,
+        large_cluster_threshold: u32,
+        unhealthy_zone_threshold: f64,
+    ) -> Self {
+        NlcSettings {
+            grace,
+            startup_grace,
+            eviction_qps,
+            secondary_qps,
+            large_cluster_threshold,
+            unhealthy_zone_threshold,
+            legacy_pod_eviction_timeout: None,
+            exclusion_by_label: true,
+            reads_leases: true,
+        }
+    }
+}
+
+/// Where a node stands on the legacy eviction path (`nodeEvictionMap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EvictionStatus {
+    /// Nothing planned.
+    #[default]
+    Unmarked,
+    /// Queued in its zone's pod evictor.
+    ToBeEvicted,
+    /// Its pods were deleted once; later passes delete new pods at once.
+    Evicted,
+}
+
+/// What the controller remembers of one node (`nodeHealthData`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeHealth {
+    /// Controller time at which it last saw a heartbeat, ms.
+    pub probe: Millis,
+    /// Controller time at which it saw the Ready condition change, ms.
+    pub ready_transition: Millis,
+    /// The status as last saved.
+    pub status: NodeStatus,
+    /// The Lease `renewTime` as last saved; `None` also after a status heartbeat rebuilt the record.
+    pub lease: Option<Millis>,
+}
+
+/// Failures to inject into API calls, as upstream tests do with fake clients.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InjectedFailures {
+    /// Pod status updates that fail before one succeeds.
+    pub pod_status_updates: u32,
+    /// Pod listings that fail before one succeeds.
+    pub pod_lists: u32,
+}
+
+/// The node lifecycle controller.
+#[derive(Debug, Clone)]
+pub struct NodeLifecycleController {
+    /// Flags.
+    pub settings: NlcSettings,
+    /// Per node, by index.
+    pub health: Vec<Option<NodeHealth>>,
+    known: Vec<bool>,
+    /// Zones, by dense id and in key order.
+    pub zones: Zones,
+    /// Per zone id, Ready=True and counted nodes in the current pass (kept to reuse its memory).
+    zone_counts: Vec<(usize, usize)>,
+    /// The existing nodes of the last pass (kept to reuse its memory).
+    existing: Vec<NodeId>,
+    nodes_to_retry: Vec<bool>,
+    /// Legacy path: per node, whether its pods are queued for deletion or deleted.
+    pub eviction: Vec<EvictionStatus>,
+    /// Injected failures (tests only).
+    pub failures: InjectedFailures,
+}
+
+fn grace_flag(startup: bool) -> &'static str {
+    if startup {
+        "node-startup-grace-period"
+    } else {
+        "node-monitor-grace-period"
+    }
+}
+
+/// Whether a node is left out of zone disruption counting (`isNodeExcludedFromDisruptionChecks`).
+pub fn is_excluded_from_disruption(api: &Api, n: NodeId) -> bool {
+    api.nodes[n].labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
+}
+
+/// Whether a name matches `master(-...)?$` the cheap way older controllers checked it
+/// (`system.IsMasterNode`, used before the exclusion label).
+pub fn is_master_node_name(name: &str) -> bool {
+    if name.ends_with("master") {
+        return true;
+    }
+    name.len() >= 10 && name[..name.len() - 3].ends_with("master-")
+}
+
+impl NodeLifecycleController {
+    /// A controller that has seen nothing yet.
+    pub fn new(settings: NlcSettings) -> Self {
+        NodeLifecycleController {
+            settings,
+            health: Vec::new(),
+            known: Vec::new(),
+            zones: Zones::default(),
+            zone_counts: Vec::new(),
+            existing: Vec::new(),
+            nodes_to_retry: Vec::new(),
+            eviction: Vec::new(),
+            failures: InjectedFailures::default(),
+        }
+    }
+
+    /// Forgets everything held in memory, as a restarted kube-controller-manager does.
+    pub fn restart(&mut self) {
+        let settings = self.settings.clone();
+        *self = NodeLifecycleController::new(settings);
+    }
+
+    fn grow(&mut self, n: usize) {
+        if self.health.len() < n {
+            self.health.resize(n, None);
+            self.known.resize(n, false);
+            self.nodes_to_retry.resize(n, false);
+            self.eviction.resize(n, EvictionStatus::Unmarked);
+        }
+    }
+
+    fn ensure_zone(&mut self, api: &Api, n: NodeId) {
+        let id = self.zones.id_of(api, n);
+        self.zones.ensure(id, self.settings.eviction_qps);
+    }
+
+    /// One monitor pass (`monitorNodeHealth`).
+    pub fn monitor_node_health(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+        self.grow(api.nodes.len());
+        let nodes = self.classify_nodes(now, api, log);
+        let mut counts = std::mem::take(&mut self.zone_counts);
+        counts.clear();
+        for &n in &nodes {
+            let (observed, current) = self.try_update_node_health(now, n, api, log);
+            if !self.is_excluded(api, n) {
+                let id = self.zones.id_of(api, n);
+                if counts.len() <= id {
+                    counts.resize(self.zones.count(), (0, 0));
+                }
+                counts[id].1 += 1;
+                if current.is_some_and(|c| c.status == CondStatus::True) {
+                    counts[id].0 += 1;
+                }
+            }
+            let Some(current) = current else {
+                self.nodes_to_retry[n] = false;
+                continue;
+            };
+            if self.failures.pod_lists > 0 {
+                self.failures.pod_lists -= 1;
+                if current.status != CondStatus::True && observed.status == CondStatus::True {
+                    self.nodes_to_retry[n] = true;
+                }
+                continue;
+            }
+            if self.settings.legacy_pod_eviction_timeout.is_some() {
+                self.process_no_taint_based_eviction(now, n, observed, api, log);
+            } else {
+                self.process_taint_based_eviction(now, n, observed.status, api, log);
+            }
+            let needs_retry = self.nodes_to_retry[n];
+            let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
+            if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
+                log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
+            }
+            if transition || (needs_retry && observed.status != CondStatus::True) {
+                let why = if transition {
+                    Cause::none()
+                } else {
+                    Cause::new("cause.part.retry")
+                };
+                if !self.mark_pods_not_ready(now, n, current.status, api, log, &why) {
+                    self.nodes_to_retry[n] = true;
+                    continue;
+                }
+            }
+            self.nodes_to_retry[n] = false;
+        }
+        self.handle_disruption(now, &counts, &nodes, api, log);
+        self.zone_counts = counts;
+        self.existing = nodes;
+    }
+
+    /// `classifyNodes`: new nodes are registered (their NoExecute taints removed), deleted ones
+    /// forgotten. Returns the nodes that exist.
+    fn classify_nodes(&mut self, now: Millis, api: &mut Api, log: &mut Log) -> Vec<NodeId> {
+        let mut nodes = std::mem::take(&mut self.existing);
+        nodes.clear();
+        for n in 0..api.nodes.len() {
+            if !api.nodes[n].exists {
+                if self.known[n] {
+                    self.known[n] = false;
+                    self.health[n] = None;
+                }
+                continue;
+            }
+            nodes.push(n);
+            if self.known[n] {
+                self.ensure_zone(api, n);
+                continue;
+            }
+            self.known[n] = true;
+            self.ensure_zone(api, n);
+            if log.wants(now, EventKind::NodeRegistered) {
+                let zone = &api.nodes[n].zone;
+                log.push(
+                    Event::new(
+                        now,
+                        EventKind::NodeRegistered,
+                        Cause::new("cause.nlc.registered").text("zone", format!("{zone:?}")),
+                    )
+                    .node(n),
+                );
+            }
+            let cause = Cause::new("cause.nlc.reachable_startup");
+            self.mark_node_as_reachable(now, n, api, log, &cause);
+        }
+        nodes
+    }
+
+    /// Health bookkeeping for one node (`tryUpdateNodeHealth`), retried once with a fresh read
+    /// when the Unknown write would conflict with a status the informer has not shown yet.
+    /// Returns the Ready condition observed at the start and the current one.
+    pub fn try_update_node_health(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        api: &mut Api,
+        log: &mut Log,
+    ) -> (Condition, Option<Condition>) {
+        let node = &api.nodes[n];
+        let view = node.status.observed(now);
+        match self.evaluate(now, n, view, api) {
+            Evaluation::Unchanged(observed, current) => (observed, current),
+            Evaluation::WriteUnknown {
+                observed,
+                status,
+                lease,
+                startup,
+            } => {
+                if api.nodes[n].status.is_stale(now) {
+                    // The UpdateStatus would fail with a conflict; upstream retries with a fresh GET,
+                    // which shows the newer heartbeat.
+                    let fresh = api.nodes[n].status.latest();
+                    match self.evaluate(now, n, fresh, api) {
+                        Evaluation::Unchanged(_, current) => return (observed, current),
+                        Evaluation::WriteUnknown {
+                            status: s,
+                            lease: l,
+                            startup: st,
+                            ..
+                        } => return self.write_unknown(now, n, observed, s, l, st, api, log),
+                    }
+                }
+                self.write_unknown(now, n, observed, status, lease, startup, api, log)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_unknown(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        observed: Condition,
+        status: NodeStatus,
+        lease: Option<Millis>,
+        startup: bool,
+        api: &mut Api,
+        log: &mut Log,
+    ) -> (Condition, Option<Condition>) {
+        let probe = self.health[n].as_ref().map_or(now, |h| h.probe);
+        api.update_node_status_by_controller(now, n, status);
+        self.health[n] = Some(NodeHealth {
+            status,
+            probe,
+            ready_transition: now,
+            lease,
+        });
+        if log.wants(now, EventKind::NodeUnknown) {
+            let grace = if startup {
+                self.settings.startup_grace
+            } else {
+                self.settings.grace
+            };
+            let node = &api.nodes[n];
+            let lease = node
+                .lease
+                .latest()
+                .map(|renew| Cause::new("cause.part.seen_lease").time("ago", now - renew));
+            let posted = Some(observed.heartbeat)
+                .filter(|_| status.ready.is_some())
+                .map(|hb| Cause::new("cause.part.seen_status").time("ago", now - hb));
+            let seen = match (lease, posted) {
+                (Some(a), Some(b)) => Cause::new("cause.part.pair").sub("a", a).sub("b", b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => Cause::none(),
+            };
+            let cause = Cause::new("cause.nlc.unknown")
+                .sub("seen", seen)
+                .time("silence", now - probe)
+                .time("probe", probe)
+                .text("flag", grace_flag(startup))
+                .time("grace", grace);
+            log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n));
+        }
+        (observed, status.ready)
+    }
+
+    fn evaluate(&mut self, now: Millis, n: NodeId, status: NodeStatus, api: &Api) -> Evaluation {
+        let node = &api.nodes[n];
+        let created = node.created_at;
+        let mut health = self.health[n].take();
+        let current = status.ready;
+        let (observed, grace) = match current {
+            None => {
+                // Never posted: a fake Unknown condition stamped with the creation time, and the
+                // start-up grace period.
+                let fake = Condition {
+                    status: CondStatus::Unknown,
+                    heartbeat: created,
+                    transition: created,
+                    reason: Reason::NodeStatusNeverUpdated,
+                };
+                match &mut health {
+                    Some(h) => h.status = status,
+                    None => {
+                        health = Some(NodeHealth {
+                            status,
+                            probe: created,
+                            ready_transition: created,
+                            lease: None,
+                        })
+                    }
+                }
+                (fake, self.settings.startup_grace)
+            }
+            Some(c) => (c, self.settings.grace),
+        };
+        let saved_cond = health.as_ref().and_then(|h| h.status.ready);
+        let saved_lease = health.as_ref().and_then(|h| h.lease);
+        let fresh = |lease: Option<Millis>| NodeHealth {
+            status,
+            probe: now,
+            ready_transition: now,
+            lease,
+        };
+        let _ = fresh;
+        health = match (health, saved_cond, current) {
+            // No record yet: "assuming now as a timestamp".
+            (None, _, _) => Some(NodeHealth {
+                status,
+                probe: now,
+                ready_transition: now,
+                lease: None,
+            }),
+            // Newly observed Ready condition, or a removed one: start over from now.
+            (Some(_), None, Some(_)) | (Some(_), Some(_), None) => Some(NodeHealth {
+                status,
+                probe: now,
+                ready_transition: now,
+                lease: None,
+            }),
+            (Some(h), Some(saved), Some(cur)) if saved.heartbeat != cur.heartbeat => {
+                let ready_transition = if saved.transition != cur.transition {
+                    now
+                } else {
+                    h.ready_transition
+                };
+                // Upstream rebuilds the record here without the saved lease, so the next pass sees
+                // the lease as new and refreshes the probe once more.
+                Some(NodeHealth {
+                    status,
+                    probe: now,
+                    ready_transition,
+                    lease: None,
+                })
+            }
+            (h, _, _) => h,
+        };
+        let mut h = health.expect("set above");
+        // Always refresh the probe when the Lease was renewed (or is seen for the first time).
+        let observed_lease = if self.settings.reads_leases {
+            node.lease.observed(now)
+        } else {
+            None
+        };
+        if let Some(renew) = observed_lease {
+            if saved_lease.is_none_or(|s| s < renew) {
+                h.lease = Some(renew);
+                h.probe = now;
+            }
+        }
+        if now > h.probe + grace {
+            let mark = |c: Option<Condition>| -> Option<Condition> {
+                match c {
+                    None => Some(Condition {
+                        status: CondStatus::Unknown,
+                        heartbeat: created,
+                        transition: now,
+                        reason: Reason::NodeStatusNeverUpdated,
+                    }),
+                    Some(c) if c.status != CondStatus::Unknown => Some(Condition {
+                        status: CondStatus::Unknown,
+                        transition: now,
+                        reason: Reason::NodeStatusUnknown,
+                        ..c
+                    }),
+                    Some(c) => Some(c),
+                }
+            };
+            let new_status = NodeStatus {
+                ready: mark(status.ready),
+                memory_pressure: mark(status.memory_pressure),
+                disk_pressure: mark(status.disk_pressure),
+                pid_pressure: mark(status.pid_pressure),
+                network_unavailable: status.network_unavailable,
+            };
+            if new_status.ready != Some(observed) {
+                self.health[n] = Some(h);
+                return Evaluation::WriteUnknown {
+                    observed,
+                    status: new_status,
+                    lease: observed_lease,
+                    startup: current.is_none(),
+                };
+            }
+        }
+        self.health[n] = Some(h);
+        Evaluation::Unchanged(observed, current)
+    }
+
+    /// `MarkPodsNotReady` for every pod on the node; false if an update failed.
+    fn mark_pods_not_ready(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        node_ready: CondStatus,
+        api: &mut Api,
+        log: &mut Log,
+        why: &Cause,
+    ) -> bool {
+        let pods: Vec<PodId> = api.nodes[n].pods.clone();
+        for p in pods {
+            if !self.mark_pod_not_ready(now, p, n, node_ready, api, log, why) {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mark_pod_not_ready(
+        &mut self,
+        now: Millis,
+        p: PodId,
+        n: NodeId,
+        node_ready: CondStatus,
+        api: &mut Api,
+        log: &mut Log,
+        why: &Cause,
+    ) -> bool {
+        if api.pods[p].ready != Some(true) {
+            return true;
+        }
+        if self.failures.pod_status_updates > 0 {
+            self.failures.pod_status_updates -= 1;
+            return false;
+        }
+        api.set_pod_ready(now, p, false);
+        if log.wants(now, EventKind::PodNotReady) {
+            let cause = Cause::new("cause.nlc.pod_not_ready")
+                .text("node", &api.nodes[n].name)
+                .text("ready", node_ready)
+                .sub("why", why.clone());
+            log.push(Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p));
+        }
+        true
+    }
+
+    /// The pod worker (`processPod`): a pod newly bound to a node that is not Ready is marked NotReady.
+    pub fn process_pod(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+        let Some(n) = api.pods[p].node else { return };
+        let Some(h) = self.health.get(n).and_then(|h| h.as_ref()) else {
+            return;
+        };
+        if let Some(ready) = h.status.ready {
+            if ready.status != CondStatus::True && self.settings.legacy_pod_eviction_timeout.is_some() {
+                // processNoTaintBaseEviction for the pod's node: the same timeout check.
+                self.process_no_taint_based_eviction(now, n, ready, api, log);
+            }
+            if ready.status != CondStatus::True {
+                self.mark_pod_not_ready(
+                    now,
+                    p,
+                    n,
+                    ready.status,
+                    api,
+                    log,
+                    &Cause::new("cause.part.bound_not_ready"),
+                );
+            }
+        }
+    }
+
+    /// Whether node `n` is left out of zone counting: by label from 1.19, by a name ending in
+    /// "master" before.
+    fn is_excluded(&self, api: &Api, n: NodeId) -> bool {
+        if self.settings.exclusion_by_label {
+            is_excluded_from_disruption(api, n)
+        } else {
+            is_master_node_name(&api.nodes[n].name)
+        }
+    }
+}
+
+enum Evaluation {
+    Unchanged(Condition, Option<Condition>),
+    WriteUnknown {
+        observed: Condition,
+        status: NodeStatus,
+        lease: Option<Millis>,
+        startup: bool,
+    },
+}

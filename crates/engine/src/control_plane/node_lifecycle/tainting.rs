@@ -1,0 +1,246 @@
+//! NoExecute and NoSchedule taints by condition (`processTaintBaseEviction`,
+//! `markNodeForTainting`, `markNodeAsReachable`, `doNoExecuteTaintingPass`,
+//! `doNoScheduleTaintingPass`).
+
+use super::NodeLifecycleController;
+use crate::api::{
+    Api, CondStatus, Effect, NodeId, Taint, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE,
+    TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+};
+use crate::cause::Cause;
+use crate::control_plane::rate_limited_queue::TryResult;
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind, Log};
+
+impl NodeLifecycleController {
+    /// `processTaintBaseEviction`: acts on the Ready status observed at the start of the pass.
+    pub fn process_taint_based_eviction(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        observed: CondStatus,
+        api: &mut Api,
+        log: &mut Log,
+    ) {
+        match observed {
+            CondStatus::False | CondStatus::Unknown => {
+                let (want, other) = if observed == CondStatus::False {
+                    (TAINT_NOT_READY, TAINT_UNREACHABLE)
+                } else {
+                    (TAINT_UNREACHABLE, TAINT_NOT_READY)
+                };
+                if api.nodes[n].has_taint(other, Effect::NoExecute) {
+                    // Swap straight away, without the rate limiter.
+                    let cause = Cause::new("cause.nlc.swap")
+                        .text("ready", observed)
+                        .text("other", other)
+                        .text("want", want);
+                    swap_no_execute(now, n, want, other, api, log, &cause);
+                } else {
+                    self.mark_node_for_tainting(now, n, observed, api);
+                }
+            }
+            CondStatus::True => {
+                let cause = Cause::new("cause.nlc.reachable_again");
+                self.mark_node_as_reachable(now, n, api, log, &cause);
+            }
+        }
+    }
+
+    /// `markNodeForTainting`: (re-)enqueues the node in its zone's queue.
+    pub fn mark_node_for_tainting(&mut self, now: Millis, n: NodeId, status: CondStatus, api: &Api) -> bool {
+        let node = &api.nodes[n];
+        let key = if status == CondStatus::False {
+            TAINT_NOT_READY
+        } else {
+            TAINT_UNREACHABLE
+        };
+        let id = self.zones.id_of(api, n);
+        let zone = self
+            .zones
+            .get_mut(id)
+            .expect("zone created when the node was registered");
+        if !node.has_taint(key, Effect::NoExecute) {
+            zone.queue.remove(&n);
+        }
+        zone.queue.add(n, now)
+    }
+
+    /// `markNodeAsReachable`: removes both NoExecute taints and drops the node from its queue.
+    pub fn mark_node_as_reachable(
+        &mut self,
+        now: Millis,
+        n: NodeId,
+        api: &mut Api,
+        log: &mut Log,
+        cause: &Cause,
+    ) -> bool {
+        for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
+            if api.nodes[n].has_taint(key, Effect::NoExecute) {
+                api.swap_taints(now, n, &[], &[(key, Effect::NoExecute)]);
+                log.push(
+                    Event::new(now, EventKind::TaintRemoved, cause.clone())
+                        .node(n)
+                        .taint(format!("{key}:NoExecute")),
+                );
+            }
+        }
+        let id = self.zones.id_of(api, n);
+        self.zones.get_mut(id).is_some_and(|z| z.queue.remove(&n))
+    }
+
+    /// One tick of the NoExecute tainting loop (`doNoExecuteTaintingPass`, every 100 ms).
+    pub fn do_no_execute_tainting_pass(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+        let eviction_qps = self.settings.eviction_qps;
+        for id in self.zones.live_ids() {
+            let zone = self.zones.get_mut(id).expect("live");
+            if zone.queue.is_empty() {
+                continue;
+            }
+            let qps = zone.queue.limiter.qps;
+            let zone_name = zone.display.clone();
+            let state = zone.state;
+            zone.queue.try_process(now, |item| {
+                let n = item.value;
+                if !api.nodes[n].exists {
+                    return TryResult::Done;
+                }
+                let Some(ready) = api.nodes[n].status.observed(now).ready else {
+                    return TryResult::RetryAfter(50);
+                };
+                let (want, other) = match ready.status {
+                    CondStatus::False => (TAINT_NOT_READY, TAINT_UNREACHABLE),
+                    CondStatus::Unknown => (TAINT_UNREACHABLE, TAINT_NOT_READY),
+                    CondStatus::True => return TryResult::Done,
+                };
+                let waited = now - item.added_at;
+                let rate = if qps == eviction_qps {
+                    Cause::new("cause.part.rate_flag").text("qps", qps)
+                } else {
+                    Cause::new("cause.part.rate_state")
+                        .text("qps", qps)
+                        .text("state", state)
+                };
+                let cause = if waited <= 100 {
+                    Cause::new("cause.nlc.tainted_tick")
+                } else {
+                    Cause::new("cause.nlc.tainted_held").time("waited", waited)
+                }
+                .text("ready", ready.status)
+                .time("added", item.added_at)
+                .text("zone", format!("{zone_name:?}"))
+                .sub("rate", rate);
+                swap_no_execute(now, n, want, other, api, log, &cause);
+                TryResult::Done
+            });
+        }
+    }
+
+    /// `doNoScheduleTaintingPass` for one node: NoSchedule taints follow its conditions.
+    pub fn do_no_schedule_tainting_pass(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log) {
+        let node = &api.nodes[n];
+        if !node.exists {
+            return;
+        }
+        let status = node.status.latest();
+        let mut want: Vec<(&str, &str)> = Vec::new();
+        if let Some(r) = status.ready {
+            match r.status {
+                CondStatus::False => want.push((TAINT_NOT_READY, "Ready=False")),
+                CondStatus::Unknown => want.push((TAINT_UNREACHABLE, "Ready=Unknown")),
+                CondStatus::True => {}
+            }
+        }
+        for (c, key, name) in [
+            (status.memory_pressure, TAINT_MEMORY_PRESSURE, "MemoryPressure=True"),
+            (status.disk_pressure, TAINT_DISK_PRESSURE, "DiskPressure=True"),
+            (status.pid_pressure, TAINT_PID_PRESSURE, "PIDPressure=True"),
+            (
+                status.network_unavailable,
+                TAINT_NETWORK_UNAVAILABLE,
+                "NetworkUnavailable=True",
+            ),
+        ] {
+            if c.is_some_and(|c| c.status == CondStatus::True) {
+                want.push((key, name));
+            }
+        }
+        if node.unschedulable {
+            want.push((TAINT_UNSCHEDULABLE, "spec.unschedulable"));
+        }
+        let managed = [
+            TAINT_NOT_READY,
+            TAINT_UNREACHABLE,
+            TAINT_MEMORY_PRESSURE,
+            TAINT_DISK_PRESSURE,
+            TAINT_PID_PRESSURE,
+            TAINT_NETWORK_UNAVAILABLE,
+            TAINT_UNSCHEDULABLE,
+        ];
+        let remove: Vec<(&str, Effect)> = node
+            .taints
+            .iter()
+            .filter(|t| {
+                t.effect == Effect::NoSchedule
+                    && managed.contains(&t.key.as_str())
+                    && !want.iter().any(|(k, _)| *k == t.key)
+            })
+            .map(|t| {
+                (
+                    managed.iter().copied().find(|k| *k == t.key).expect("filtered"),
+                    Effect::NoSchedule,
+                )
+            })
+            .collect();
+        let add: Vec<(Taint, &str)> = want
+            .iter()
+            .filter(|(k, _)| !node.has_taint(k, Effect::NoSchedule))
+            .map(|&(k, why)| (Taint::new(k, Effect::NoSchedule, now), why))
+            .collect();
+        if add.is_empty() && remove.is_empty() {
+            return;
+        }
+        let add_taints: Vec<Taint> = add.iter().map(|(t, _)| t.clone()).collect();
+        api.swap_taints(now, n, &add_taints, &remove);
+        for (key, _) in &remove {
+            log.push(
+                Event::new(
+                    now,
+                    EventKind::TaintRemoved,
+                    Cause::new("cause.nlc.no_schedule_removed"),
+                )
+                .node(n)
+                .taint(format!("{key}:NoSchedule")),
+            );
+        }
+        for (t, why) in &add {
+            let cause = Cause::new("cause.nlc.no_schedule_added").text("why", why);
+            log.push(Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label()));
+        }
+    }
+}
+
+fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &Cause) {
+    let had_other = api.nodes[n].has_taint(other, Effect::NoExecute);
+    let had_want = api.nodes[n].has_taint(want, Effect::NoExecute);
+    api.swap_taints(
+        now,
+        n,
+        &[Taint::new(want, Effect::NoExecute, now)],
+        &[(other, Effect::NoExecute)],
+    );
+    if had_other {
+        log.push(
+            Event::new(now, EventKind::TaintRemoved, cause.clone())
+                .node(n)
+                .taint(format!("{other}:NoExecute")),
+        );
+    }
+    if !had_want {
+        log.push(
+            Event::new(now, EventKind::TaintAdded, cause.clone())
+                .node(n)
+                .taint(format!("{want}:NoExecute")),
+        );
+    }
+}
