@@ -148,7 +148,7 @@ impl NodeLifecycleController {
     ) {
         let mut new_states: Vec<Option<(ZoneState, usize)>> = vec![None; self.zones.count()];
         let mut all_are_full = true;
-        for id in 0..self.zones.count() {
+        for (id, new_state) in new_states.iter_mut().enumerate() {
             let (ready, total) = counts.get(id).copied().unwrap_or((0, 0));
             if total == 0 {
                 // Zones without counted nodes are forgotten.
@@ -159,7 +159,7 @@ impl NodeLifecycleController {
             if state != ZoneState::FullDisruption {
                 all_are_full = false;
             }
-            new_states[id] = Some((state, not_ready));
+            *new_state = Some((state, not_ready));
             self.zones.ensure(id, self.settings.eviction_qps);
         }
         let all_were_full = self.zones.all_in(ZoneState::FullDisruption);
