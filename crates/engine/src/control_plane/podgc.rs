@@ -45,10 +45,26 @@ impl PodGc {
         self.orphans.clear();
     }
 
+    /// The pods a run looks at, in pod order: those on nodes that are gone or carry the
+    /// out-of-service taint, and those never bound. Every other pod is none of PodGC's business,
+    /// so a run costs what those pods and the node list cost, not what the whole cluster does.
+    fn candidates(&self, api: &Api) -> Vec<PodId> {
+        let mut out: Vec<PodId> = api.unbound.iter().copied().collect();
+        for node in &api.nodes {
+            let oos = self.out_of_service && node.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE);
+            if !node.exists || oos {
+                out.extend(node.pods.iter().copied());
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// One run at `now`.
     pub fn run(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
         let mut doomed: Vec<(PodId, Cause)> = Vec::new();
-        for (p, pod) in api.pods.iter().enumerate() {
+        for p in self.candidates(api) {
+            let pod = &api.pods[p];
             if !pod.exists() {
                 continue;
             }

@@ -56,7 +56,7 @@ impl NodeLifecycleController {
             return;
         }
         self.eviction[n] = EvictionStatus::ToBeEvicted;
-        let zone = self.zones.id_of(api, n);
+        let zone = self.zones.of(api, n);
         if let Some(z) = self.zones.get_mut(zone) {
             z.queue.add(n, now);
         }
@@ -66,7 +66,7 @@ impl NodeLifecycleController {
     pub(super) fn cancel_pod_eviction(&mut self, n: NodeId, api: &Api) {
         self.grow(api.nodes.len());
         self.eviction[n] = EvictionStatus::Unmarked;
-        let zone = self.zones.id_of(api, n);
+        let zone = self.zones.of(api, n);
         if let Some(z) = self.zones.get_mut(zone) {
             z.queue.remove(&n);
         }

@@ -197,7 +197,7 @@ impl NodeLifecycleController {
         for &n in &nodes {
             let (observed, current) = self.try_update_node_health(now, n, api, log);
             if !self.is_excluded(api, n) {
-                let id = self.zones.id_of(api, n);
+                let id = self.zones.of(api, n);
                 if counts.len() <= id {
                     counts.resize(self.zones.count(), (0, 0));
                 }
@@ -371,7 +371,30 @@ impl NodeLifecycleController {
         (observed, status.ready)
     }
 
+    /// The common case of [`Self::evaluate`], without copying the record: the status carries
+    /// no new heartbeat, so only a renewed Lease moves the probe. `None` when anything else
+    /// applies (a new status heartbeat, no record, or the grace period has passed).
+    fn evaluate_quiet(&mut self, now: Millis, n: NodeId, status: &NodeStatus, api: &Api) -> Option<Evaluation> {
+        let current = status.ready?;
+        let h = self.health[n].as_mut()?;
+        if h.status.ready?.heartbeat != current.heartbeat {
+            return None;
+        }
+        if self.settings.reads_leases {
+            if let Some(renew) = api.nodes[n].lease.observed(now) {
+                if h.lease.is_none_or(|s| s < renew) {
+                    h.lease = Some(renew);
+                    h.probe = now;
+                }
+            }
+        }
+        (now <= h.probe + self.settings.grace).then_some(Evaluation::Unchanged(current, Some(current)))
+    }
+
     fn evaluate(&mut self, now: Millis, n: NodeId, status: NodeStatus, api: &Api) -> Evaluation {
+        if let Some(quiet) = self.evaluate_quiet(now, n, &status, api) {
+            return quiet;
+        }
         let node = &api.nodes[n];
         let created = node.created_at;
         let mut health = self.health[n].take();
@@ -403,13 +426,6 @@ impl NodeLifecycleController {
         };
         let saved_cond = health.as_ref().and_then(|h| h.status.ready);
         let saved_lease = health.as_ref().and_then(|h| h.lease);
-        let fresh = |lease: Option<Millis>| NodeHealth {
-            status,
-            probe: now,
-            ready_transition: now,
-            lease,
-        };
-        let _ = fresh;
         health = match (health, saved_cond, current) {
             // No record yet: "assuming now as a timestamp".
             (None, _, _) => Some(NodeHealth {

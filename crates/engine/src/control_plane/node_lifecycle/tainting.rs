@@ -55,7 +55,7 @@ impl NodeLifecycleController {
         } else {
             TAINT_UNREACHABLE
         };
-        let id = self.zones.id_of(api, n);
+        let id = self.zones.of(api, n);
         let zone = self
             .zones
             .get_mut(id)
@@ -85,7 +85,7 @@ impl NodeLifecycleController {
                 );
             }
         }
-        let id = self.zones.id_of(api, n);
+        let id = self.zones.of(api, n);
         self.zones.get_mut(id).is_some_and(|z| z.queue.remove(&n))
     }
 

@@ -62,6 +62,14 @@ impl Zones {
         id
     }
 
+    /// Node `n`'s zone id as the current monitor pass found it (looked up if it never was).
+    pub fn of(&mut self, api: &Api, n: NodeId) -> usize {
+        match self.node_zone.get(n) {
+            Some(&id) if id < self.keys.len() => id,
+            _ => self.id_of(api, n),
+        }
+    }
+
     /// How many zone ids there are.
     pub fn count(&self) -> usize {
         self.keys.len()
