@@ -142,6 +142,15 @@ impl<T: Copy> Versioned<T> {
         }
     }
 
+    /// What an informer shows at `now`, without copying it.
+    pub fn observed_ref(&self, now: Millis) -> &T {
+        if now >= self.cur_visible_at {
+            &self.cur
+        } else {
+            &self.prev
+        }
+    }
+
     /// Whether an informer at `now` is behind the newest write.
     pub fn is_stale(&self, now: Millis) -> bool {
         now < self.cur_visible_at

@@ -124,6 +124,11 @@ pub struct NodeLifecycleController {
     /// The existing nodes of the last pass (kept to reuse its memory).
     existing: Vec<NodeId>,
     nodes_to_retry: Vec<bool>,
+    /// Nodes whose last pass found them counted, Ready=True before and after, untainted and with
+    /// nothing to retry: for them a pass only watches for a new heartbeat (see `quiet_pass`).
+    quiet: Vec<bool>,
+    /// Each quiet node's zone id.
+    quiet_zone: Vec<usize>,
     /// Legacy path: per node, whether its pods are queued for deletion or deleted.
     pub eviction: Vec<EvictionStatus>,
     /// Injected failures (tests only).
@@ -163,6 +168,8 @@ impl NodeLifecycleController {
             zone_counts: Vec::new(),
             existing: Vec::new(),
             nodes_to_retry: Vec::new(),
+            quiet: Vec::new(),
+            quiet_zone: Vec::new(),
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
         }
@@ -179,6 +186,8 @@ impl NodeLifecycleController {
             self.health.resize(n, None);
             self.known.resize(n, false);
             self.nodes_to_retry.resize(n, false);
+            self.quiet.resize(n, false);
+            self.quiet_zone.resize(n, 0);
             self.eviction.resize(n, EvictionStatus::Unmarked);
         }
     }
@@ -194,9 +203,18 @@ impl NodeLifecycleController {
         let nodes = self.classify_nodes(now, api, log);
         let mut counts = std::mem::take(&mut self.zone_counts);
         counts.clear();
+        counts.resize(self.zones.count(), (0, 0));
+        let quiet_allowed = self.failures == InjectedFailures::default();
         for &n in &nodes {
+            if quiet_allowed && self.quiet[n] && self.quiet_pass(now, n, api) {
+                counts[self.quiet_zone[n]].0 += 1;
+                counts[self.quiet_zone[n]].1 += 1;
+                continue;
+            }
+            self.quiet[n] = false;
             let (observed, current) = self.try_update_node_health(now, n, api, log);
-            if !self.is_excluded(api, n) {
+            let counted = !self.is_excluded(api, n);
+            if counted {
                 let id = self.zones.of(api, n);
                 if counts.len() <= id {
                     counts.resize(self.zones.count(), (0, 0));
@@ -205,6 +223,7 @@ impl NodeLifecycleController {
                 if current.is_some_and(|c| c.status == CondStatus::True) {
                     counts[id].0 += 1;
                 }
+                self.quiet_zone[n] = id;
             }
             let Some(current) = current else {
                 self.nodes_to_retry[n] = false;
@@ -239,10 +258,40 @@ impl NodeLifecycleController {
                 }
             }
             self.nodes_to_retry[n] = false;
+            self.quiet[n] = counted
+                && observed.status == CondStatus::True
+                && current.status == CondStatus::True
+                && api.nodes[n].taints.is_empty();
         }
         self.handle_disruption(now, &counts, &nodes, api, log);
         self.zone_counts = counts;
         self.existing = nodes;
+    }
+
+    /// A pass over a quiet node, which is all [`Self::try_update_node_health`] and
+    /// [`Self::process_taint_based_eviction`] would do for it: a renewed Lease moves the probe.
+    /// Returns false, having changed nothing else, when the node needs the full treatment: a new
+    /// status heartbeat, a taint, or a probe older than the grace period.
+    fn quiet_pass(&mut self, now: Millis, n: NodeId, api: &Api) -> bool {
+        let node = &api.nodes[n];
+        let Some(h) = self.health[n].as_mut() else {
+            return false;
+        };
+        let (Some(current), Some(saved)) = (node.status.observed_ref(now).ready, h.status.ready) else {
+            return false;
+        };
+        if current.heartbeat != saved.heartbeat || current.status != CondStatus::True || !node.taints.is_empty() {
+            return false;
+        }
+        if self.settings.reads_leases {
+            if let Some(renew) = *node.lease.observed_ref(now) {
+                if h.lease.is_none_or(|s| s < renew) {
+                    h.lease = Some(renew);
+                    h.probe = now;
+                }
+            }
+        }
+        now <= h.probe + self.settings.grace
     }
 
     /// `classifyNodes`: new nodes are registered (their NoExecute taints removed), deleted ones
@@ -260,7 +309,9 @@ impl NodeLifecycleController {
             }
             nodes.push(n);
             if self.known[n] {
-                self.ensure_zone(api, n);
+                if !self.quiet[n] {
+                    self.ensure_zone(api, n);
+                }
                 continue;
             }
             self.known[n] = true;
