@@ -99,9 +99,9 @@ impl Outcome {
 pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = sim::Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
-    let events = &sim.log.events;
+    let events = std::mem::take(&mut sim.log.events);
     let summary = summary::summarize(
-        events,
+        &events,
         &sim.api,
         &sim.workloads,
         cfg.profile.version.to_string(),
@@ -110,16 +110,16 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     );
     let api = &sim.api;
     let named = events
-        .iter()
+        .into_iter()
         .map(|e| TimelineEvent {
             at_ms: e.at,
             kind: e.kind,
             node: e.node.map(|n| api.nodes[n].name.clone()),
             pod: e.pod.map(|p| api.pods[p].name.clone()),
-            taint: e.taint.clone(),
-            zone: e.zone.clone(),
+            taint: e.taint,
+            zone: e.zone,
             state: e.state,
-            cause: e.cause.clone(),
+            cause: e.cause,
         })
         .collect();
     let mut warnings = cfg.warnings.clone();

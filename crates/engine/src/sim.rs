@@ -6,7 +6,7 @@
 //! initial state. Ties are broken by insertion order, so a run is a pure function of its
 //! [`Config`].
 
-use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch};
+use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch, WriteHistory};
 use crate::cause::Cause;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
@@ -210,6 +210,7 @@ impl Simulation {
             kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
             cfg,
         };
+        sim.nlc.dormancy.allowed = sim.dormancy_allowed();
         sim.bootstrap();
         sim
     }
@@ -244,26 +245,66 @@ impl Simulation {
             *self.kubelets[n].loop_state(which) = LoopState::Queued;
             self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
         }
+        self.report_steady(n);
     }
 
-    /// Runs node `n`'s lazy iterations due before the wake-up being handled.
+    /// Runs node `n`'s lazy iterations due before the wake-up being handled; a dormant node is
+    /// woken in the node lifecycle controller with what they wrote.
     fn catch_up(&mut self, n: NodeId) {
         let (now, pushed_at) = (self.now, self.pushed_at);
-        self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, &self.kubelet_settings);
+        let s = &self.kubelet_settings;
+        if self.nlc.is_dormant(n) {
+            let mut history = WriteHistory::default();
+            let (api, log) = (&mut self.api, &mut self.log);
+            self.kubelets[n].catch_up(now, pushed_at, n, api, log, s, Some(&mut history));
+            self.nlc.wake(n, &history);
+        } else {
+            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, s, None);
+        }
     }
 
-    /// [`Self::catch_up`] for every node, up to `until` (every iteration due then, with `Millis::MAX`).
+    /// [`Self::catch_up`] for every node, up to `until` (every iteration due then, with
+    /// `Millis::MAX`), without waking dormant nodes: at the end of the run.
     fn catch_up_all(&mut self, until: Millis, pushed_at: Millis) {
-        for n in 0..self.kubelets.len() {
-            self.kubelets[n].catch_up(
-                until,
-                pushed_at,
-                n,
-                &mut self.api,
-                &mut self.log,
-                &self.kubelet_settings,
-            );
+        let s = &self.kubelet_settings;
+        for (n, k) in self.kubelets.iter_mut().enumerate() {
+            k.catch_up(until, pushed_at, n, &mut self.api, &mut self.log, s, None);
         }
+    }
+
+    /// [`Self::catch_up`] for the nodes the next monitor pass looks at (all but dormant ones).
+    fn catch_up_awake(&mut self) {
+        let (now, pushed_at) = (self.now, self.pushed_at);
+        let s = &self.kubelet_settings;
+        if !self.nlc.dormancy.any() {
+            return self.catch_up_all(now, pushed_at);
+        }
+        for &n in &self.nlc.dormancy.awake {
+            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, s, None);
+        }
+    }
+
+    /// Whether the configuration keeps every probe refresh of a node with steady heartbeats
+    /// within the grace period, so that such a node may go dormant (see the node lifecycle
+    /// controller's dormancy): the gap between two renewals (renew interval plus 4% jitter and
+    /// the API round trip), plus a pass, plus a second of margin, stays below the grace period.
+    /// With no informer or API latency at all, ties within one millisecond would matter, so
+    /// nodes stay awake.
+    fn dormancy_allowed(&self) -> bool {
+        let s = &self.kubelet_settings;
+        let c = &self.cfg.controller_manager;
+        let gap = s.lease_renew * 104 / 100 + self.api.api_latency;
+        let pass = c.node_monitor_period + self.cfg.simulation.monitor_pass_duration;
+        s.node_lease
+            && self.cfg.profile.controller_reads_leases
+            && self.api.api_latency + self.api.watch_latency > 0
+            && gap + pass + SECOND < c.node_monitor_grace_period
+    }
+
+    /// Tells the node lifecycle controller whether node `n`'s heartbeats are steady.
+    fn report_steady(&mut self, n: NodeId) {
+        let steady = self.kubelets[n].steady();
+        self.nlc.set_steady(n, steady);
     }
 
     /// Node `n` may stop being plain: its lazy loops go back into the event queue, as the
@@ -276,6 +317,7 @@ impl Simulation {
                 self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
             }
         }
+        self.report_steady(n);
     }
 
     fn bootstrap(&mut self) {
@@ -362,6 +404,14 @@ impl Simulation {
     }
 
     fn drain_outbox(&mut self) {
+        // A node whose taints changed is no longer quiet: a dormant one wakes.
+        if !self.api.taints_changed.is_empty() {
+            for n in std::mem::take(&mut self.api.taints_changed) {
+                if self.nlc.is_dormant(n) {
+                    self.catch_up(n);
+                }
+            }
+        }
         if self.api.outbox.is_empty() {
             return;
         }
@@ -465,7 +515,7 @@ impl Simulation {
             }
             Wake::Register { node, epoch, step } => self.register(node, epoch, step),
             Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
-                self.catch_up_all(now, self.pushed_at);
+                self.catch_up_awake();
                 self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
                 for n in std::mem::take(&mut self.api.status_written_by_controller) {
                     self.wake_up(n);
@@ -737,8 +787,11 @@ impl Simulation {
             ActionKind::ApiServerLatency => {
                 // Lazy loops ran with the old latency up to now; if heartbeats fail from now on,
                 // every loop goes back into the queue.
-                self.catch_up_all(self.now, self.pushed_at);
+                for n in 0..self.kubelets.len() {
+                    self.catch_up(n);
+                }
                 self.api.api_latency = self.base_api_latency + a.latency;
+                self.nlc.dormancy.allowed = self.dormancy_allowed();
                 if self.api.api_latency >= self.kubelet_settings.request_timeout {
                     for n in 0..self.kubelets.len() {
                         self.wake_up(n);
@@ -979,7 +1032,7 @@ impl Simulation {
                 continue;
             }
             let mut changed = false;
-            for t in pod.tolerations.iter_mut() {
+            for t in std::rc::Rc::make_mut(&mut pod.tolerations).iter_mut() {
                 let no_execute = t.effect.is_none_or(|e| e == Effect::NoExecute);
                 if keys.contains(&t.key.as_str()) && no_execute && t.toleration_seconds.is_some() {
                     t.toleration_seconds = Some(seconds);

@@ -8,6 +8,7 @@
 use crate::time::Millis;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 
 mod taint;
 pub use taint::*;
@@ -222,8 +223,8 @@ pub struct Pod {
     pub ordinal: Option<u32>,
     /// `.spec.nodeName`.
     pub node: Option<NodeId>,
-    /// Tolerations after admission.
-    pub tolerations: Vec<Toleration>,
+    /// Tolerations after admission, shared by the pods of one template until one is patched.
+    pub tolerations: Rc<Vec<Toleration>>,
     /// `terminationGracePeriodSeconds`.
     pub grace_seconds: i64,
     /// `creationTimestamp`, ms.
@@ -254,6 +255,16 @@ impl Pod {
     pub fn is_active(&self) -> bool {
         self.exists() && self.deletion_requested_at.is_none()
     }
+}
+
+/// A node's status and Lease objects after each of its kubelet's loop iterations, in time
+/// order per kind: what an informer would have shown over a stretch of time.
+#[derive(Debug, Clone, Default)]
+pub struct WriteHistory {
+    /// The node status object after each status-loop iteration, with the iteration's time.
+    pub status: Vec<(Millis, Versioned<NodeStatus>)>,
+    /// The Lease after each Lease-loop iteration, with the iteration's time.
+    pub lease: Vec<(Millis, Versioned<Option<Millis>>)>,
 }
 
 /// Counts of API writes over the recorded part of a run.
@@ -322,6 +333,8 @@ pub struct Api {
     pub became_inactive: Vec<PodId>,
     /// Pods whose objects were removed, in order; the workload controllers drain it.
     pub removed: Vec<PodId>,
+    /// Nodes whose taints changed, in order; the driver drains it.
+    pub taints_changed: Vec<NodeId>,
     /// Nodes whose status the node lifecycle controller wrote, in order; the driver drains it.
     pub status_written_by_controller: Vec<NodeId>,
     /// Existing pods not bound to a node.
@@ -395,6 +408,7 @@ impl Api {
             }
         }
         if changed {
+            self.taints_changed.push(node);
             self.count(now, |w| w.taint_patches += 1);
             self.notify(now, Watch::NodeTaints(node));
         }

@@ -13,6 +13,7 @@ use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// The alphabet of generated name suffixes (`utilrand.String`).
 const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -38,11 +39,14 @@ pub struct Workloads {
     daemon_missing: Vec<BTreeSet<NodeId>>,
     /// Per DaemonSet: its pod template's tolerations plus the controller's own.
     daemon_tolerations: Vec<Vec<Toleration>>,
+    /// Per workload: its pods' tolerations after admission (the same for every pod it creates).
+    pod_tolerations: Vec<Rc<Vec<Toleration>>>,
+    /// Per workload: the owner's name as causes show it.
+    owners: Vec<String>,
     /// Whether a bare pod was created.
     bare_created: Vec<bool>,
     names: Rng,
     used_names: BTreeSet<String>,
-    api_server: ApiServerConfig,
 }
 
 impl Workloads {
@@ -62,7 +66,30 @@ impl Workloads {
                 t
             })
             .collect();
+        let pod_tolerations = specs
+            .iter()
+            .map(|s| {
+                let mut t = s.tolerations.clone();
+                if s.kind == WorkloadKind::DaemonSet {
+                    daemonset_tolerations(&mut t);
+                }
+                default_toleration_seconds(&mut t, &api_server);
+                Rc::new(t)
+            })
+            .collect();
+        let owners = specs
+            .iter()
+            .zip(&template_hash)
+            .map(|(s, hash): (&WorkloadSpec, &String)| match s.kind {
+                WorkloadKind::Deployment => format!("ReplicaSet {}-{hash}", s.name),
+                WorkloadKind::StatefulSet => format!("StatefulSet {}", s.name),
+                WorkloadKind::DaemonSet => format!("DaemonSet {}", s.name),
+                WorkloadKind::Pod => format!("Pod {}", s.name),
+            })
+            .collect();
         Workloads {
+            pod_tolerations,
+            owners,
             template_hash,
             unreplaced: vec![BTreeSet::new(); count],
             ordinal_pod: specs.iter().map(|s| vec![None; s.replicas as usize]).collect(),
@@ -84,19 +111,12 @@ impl Workloads {
             specs,
             names,
             used_names: BTreeSet::new(),
-            api_server,
         }
     }
 
     /// The name of the controller that owns a workload's pods, as shown in causes.
-    pub fn owner_name(&self, w: usize) -> String {
-        let s = &self.specs[w];
-        match s.kind {
-            WorkloadKind::Deployment => format!("ReplicaSet {}-{}", s.name, self.template_hash[w]),
-            WorkloadKind::StatefulSet => format!("StatefulSet {}", s.name),
-            WorkloadKind::DaemonSet => format!("DaemonSet {}", s.name),
-            WorkloadKind::Pod => format!("Pod {}", s.name),
-        }
+    pub fn owner_name(&self, w: usize) -> &str {
+        &self.owners[w]
     }
 
     /// Desired Ready pods of a workload (for a DaemonSet: one per existing node).
@@ -176,13 +196,18 @@ impl Workloads {
         for i in active..replicas {
             let replaces = self.unreplaced[w].pop_first();
             let name = self.unique_name(&base);
-            let cause = match replaces {
-                Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
-                None => Cause::new("cause.rs.create"),
-            }
-            .text("owner", self.owner_name(w))
-            .text("active", i)
-            .text("replicas", replicas);
+            // Causes of the warm-up's pods are never recorded, so they are not built.
+            let cause = if log.wants(now, EventKind::PodCreated) {
+                match replaces {
+                    Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
+                    None => Cause::new("cause.rs.create"),
+                }
+                .text("owner", self.owner_name(w))
+                .text("active", i)
+                .text("replicas", replicas)
+            } else {
+                Cause::none()
+            };
             created.push(self.create(now, w, name, None, None, replaces, api, log, cause));
         }
         created
@@ -227,9 +252,13 @@ impl Workloads {
                 continue;
             }
             let name = self.unique_name(&self.specs[w].name.clone());
-            let cause = Cause::new("cause.ds.create")
-                .text("owner", self.owner_name(w))
-                .text("node", &api.nodes[n].name);
+            let cause = if log.wants(now, EventKind::PodCreated) {
+                Cause::new("cause.ds.create")
+                    .text("owner", self.owner_name(w))
+                    .text("node", &api.nodes[n].name)
+            } else {
+                Cause::none()
+            };
             let p = self.create(now, w, name, None, Some(n), None, api, log, cause);
             self.daemon_pod[w][n] = Some(p);
             self.daemon_missing[w].remove(&n);
@@ -252,11 +281,7 @@ impl Workloads {
         cause: Cause,
     ) -> PodId {
         let spec = &self.specs[w];
-        let mut tolerations = spec.tolerations.clone();
-        if spec.kind == WorkloadKind::DaemonSet {
-            daemonset_tolerations(&mut tolerations);
-        }
-        default_toleration_seconds(&mut tolerations, &self.api_server);
+        let tolerations = Rc::clone(&self.pod_tolerations[w]);
         let pod = Pod {
             name,
             workload: w,

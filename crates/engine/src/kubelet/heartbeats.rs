@@ -15,7 +15,7 @@
 
 use super::lease::sync_lease;
 use super::{Kubelet, KubeletSettings};
-use crate::api::{Api, CondStatus, NodeId};
+use crate::api::{Api, CondStatus, NodeId, WriteHistory};
 use crate::time::Millis;
 use crate::timeline::Log;
 
@@ -57,6 +57,11 @@ pub fn is_plain(k: &Kubelet, n: NodeId, api: &Api, s: &KubeletSettings, log: &Lo
 }
 
 impl Kubelet {
+    /// Whether both loops are lazy: the node's heartbeats are steady.
+    pub fn steady(&self) -> bool {
+        matches!(self.status_loop, LoopState::Lazy { .. }) && matches!(self.lease_loop, LoopState::Lazy { .. })
+    }
+
     /// The state of one loop.
     pub fn loop_state(&mut self, which: HeartbeatLoop) -> &mut LoopState {
         match which {
@@ -83,7 +88,9 @@ impl Kubelet {
 
     /// Runs the lazy loops' iterations that come before a wake-up at `until` pushed at
     /// `pushed_at`: every one due earlier, and those due at `until` that were pushed no later.
-    /// With `pushed_at` of `Millis::MAX` it runs every iteration due at `until` or before.
+    /// With `pushed_at` of `Millis::MAX` it runs every iteration due at `until` or before. With
+    /// `history`, it also keeps what each iteration left in the status and Lease objects.
+    #[allow(clippy::too_many_arguments)]
     pub fn catch_up(
         &mut self,
         until: Millis,
@@ -92,6 +99,7 @@ impl Kubelet {
         api: &mut Api,
         log: &mut Log,
         s: &KubeletSettings,
+        mut history: Option<&mut WriteHistory>,
     ) {
         for which in [HeartbeatLoop::Status, HeartbeatLoop::Lease] {
             while let LoopState::Lazy {
@@ -107,6 +115,13 @@ impl Kubelet {
                     "a lazy loop ran on a node that is not plain"
                 );
                 let wait = self.run_loop(which, next, n, api, log, s);
+                if let Some(h) = history.as_deref_mut() {
+                    let node = &api.nodes[n];
+                    match which {
+                        HeartbeatLoop::Status => h.status.push((next, node.status)),
+                        HeartbeatLoop::Lease => h.lease.push((next, node.lease)),
+                    }
+                }
                 *self.loop_state(which) = LoopState::Lazy {
                     next: next + wait,
                     pushed_at: next,

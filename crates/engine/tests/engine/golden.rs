@@ -145,7 +145,7 @@ fn pod_on(node: Option<NodeId>, tolerations: Vec<Toleration>) -> Pod {
         workload: 0,
         ordinal: None,
         node,
-        tolerations,
+        tolerations: std::rc::Rc::new(tolerations),
         grace_seconds: 30,
         created_at: 0,
         ready: Some(true),
@@ -880,7 +880,7 @@ fn g59_removing_the_toleration_evicts_at_once() {
     t.taint(0, &[test_taint(1)]);
     let p = t.pod(Some(0), vec![toleration("testTaint1", Some(100))]);
     t.pod_update(0, p);
-    t.api.pods[p].tolerations.clear();
+    std::rc::Rc::make_mut(&mut t.api.pods[p].tolerations).clear();
     t.pod_update(SECOND, p);
     t.advance(SECOND);
     assert_eq!(t.deleted_at(p), Some(SECOND));
@@ -892,7 +892,7 @@ fn g60_lengthening_the_toleration_does_not_work() {
     t.taint(0, &[test_taint(1)]);
     let p = t.pod(Some(0), vec![toleration("testTaint1", Some(1))]);
     t.pod_update(0, p);
-    t.api.pods[p].tolerations = vec![toleration("testTaint1", Some(100))];
+    t.api.pods[p].tolerations = std::rc::Rc::new(vec![toleration("testTaint1", Some(100))]);
     t.pod_update(500, p);
     t.advance(100 * SECOND);
     assert_eq!(t.deleted_at(p), Some(SECOND));

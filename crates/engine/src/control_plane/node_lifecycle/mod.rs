@@ -20,10 +20,12 @@ use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 
+mod dormancy;
 mod legacy;
 mod tainting;
 mod zones;
 
+pub use dormancy::Dormancy;
 pub use legacy::delete_pods;
 pub use zones::{compute_zone_state, zone_state, Zone, Zones};
 
@@ -129,6 +131,8 @@ pub struct NodeLifecycleController {
     quiet: Vec<bool>,
     /// Each quiet node's zone id.
     quiet_zone: Vec<usize>,
+    /// Dormant nodes, which passes skip.
+    pub dormancy: Dormancy,
     /// Legacy path: per node, whether its pods are queued for deletion or deleted.
     pub eviction: Vec<EvictionStatus>,
     /// Injected failures (tests only).
@@ -170,6 +174,7 @@ impl NodeLifecycleController {
             nodes_to_retry: Vec::new(),
             quiet: Vec::new(),
             quiet_zone: Vec::new(),
+            dormancy: Dormancy::default(),
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
         }
@@ -178,7 +183,12 @@ impl NodeLifecycleController {
     /// Forgets everything held in memory, as a restarted kube-controller-manager does.
     pub fn restart(&mut self) {
         let settings = self.settings.clone();
+        let (allowed, steady) = (self.dormancy.allowed, self.dormancy.steady_nodes());
         *self = NodeLifecycleController::new(settings);
+        self.dormancy.allowed = allowed;
+        for n in steady {
+            self.set_steady(n, true);
+        }
     }
 
     fn grow(&mut self, n: usize) {
@@ -190,6 +200,7 @@ impl NodeLifecycleController {
             self.quiet_zone.resize(n, 0);
             self.eviction.resize(n, EvictionStatus::Unmarked);
         }
+        self.dormancy.grow(n);
     }
 
     fn ensure_zone(&mut self, api: &Api, n: NodeId) {
@@ -200,72 +211,86 @@ impl NodeLifecycleController {
     /// One monitor pass (`monitorNodeHealth`).
     pub fn monitor_node_health(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
         self.grow(api.nodes.len());
+        self.dormancy.pass(now);
         let nodes = self.classify_nodes(now, api, log);
         let mut counts = std::mem::take(&mut self.zone_counts);
         counts.clear();
         counts.resize(self.zones.count(), (0, 0));
+        for (id, &dormant) in self.dormancy.per_zone.iter().enumerate() {
+            counts[id].0 += dormant;
+            counts[id].1 += dormant;
+        }
         let quiet_allowed = self.failures == InjectedFailures::default();
         for &n in &nodes {
             if quiet_allowed && self.quiet[n] && self.quiet_pass(now, n, api) {
                 counts[self.quiet_zone[n]].0 += 1;
                 counts[self.quiet_zone[n]].1 += 1;
-                continue;
-            }
-            self.quiet[n] = false;
-            let (observed, current) = self.try_update_node_health(now, n, api, log);
-            let counted = !self.is_excluded(api, n);
-            if counted {
-                let id = self.zones.of(api, n);
-                if counts.len() <= id {
-                    counts.resize(self.zones.count(), (0, 0));
-                }
-                counts[id].1 += 1;
-                if current.is_some_and(|c| c.status == CondStatus::True) {
-                    counts[id].0 += 1;
-                }
-                self.quiet_zone[n] = id;
-            }
-            let Some(current) = current else {
-                self.nodes_to_retry[n] = false;
-                continue;
-            };
-            if self.failures.pod_lists > 0 {
-                self.failures.pod_lists -= 1;
-                if current.status != CondStatus::True && observed.status == CondStatus::True {
-                    self.nodes_to_retry[n] = true;
-                }
-                continue;
-            }
-            if self.settings.legacy_pod_eviction_timeout.is_some() {
-                self.process_no_taint_based_eviction(now, n, observed, api, log);
             } else {
-                self.process_taint_based_eviction(now, n, observed.status, api, log);
+                self.quiet[n] = false;
+                self.pass_node(now, n, api, log, &mut counts);
             }
-            let needs_retry = self.nodes_to_retry[n];
-            let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
-            if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
-                log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
+            if quiet_allowed {
+                self.maybe_sleep(n, api);
             }
-            if transition || (needs_retry && observed.status != CondStatus::True) {
-                let why = if transition {
-                    Cause::none()
-                } else {
-                    Cause::new("cause.part.retry")
-                };
-                if !self.mark_pods_not_ready(now, n, current.status, api, log, &why) {
-                    self.nodes_to_retry[n] = true;
-                    continue;
-                }
-            }
-            self.nodes_to_retry[n] = false;
-            self.quiet[n] = counted
-                && observed.status == CondStatus::True
-                && current.status == CondStatus::True
-                && api.nodes[n].taints.is_empty();
         }
         self.handle_disruption(now, &counts, &nodes, api, log);
         self.zone_counts = counts;
         self.existing = nodes;
+    }
+
+    /// One node's part of a pass, in full: health, zone count, taints or legacy eviction, and
+    /// its pods' readiness.
+    fn pass_node(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log, counts: &mut Vec<(usize, usize)>) {
+        let (observed, current) = self.try_update_node_health(now, n, api, log);
+        let counted = !self.is_excluded(api, n);
+        if counted {
+            let id = self.zones.of(api, n);
+            if counts.len() <= id {
+                counts.resize(self.zones.count(), (0, 0));
+            }
+            counts[id].1 += 1;
+            if current.is_some_and(|c| c.status == CondStatus::True) {
+                counts[id].0 += 1;
+            }
+            self.quiet_zone[n] = id;
+        }
+        let Some(current) = current else {
+            self.nodes_to_retry[n] = false;
+            return;
+        };
+        if self.failures.pod_lists > 0 {
+            self.failures.pod_lists -= 1;
+            if current.status != CondStatus::True && observed.status == CondStatus::True {
+                self.nodes_to_retry[n] = true;
+            }
+            return;
+        }
+        if self.settings.legacy_pod_eviction_timeout.is_some() {
+            self.process_no_taint_based_eviction(now, n, observed, api, log);
+        } else {
+            self.process_taint_based_eviction(now, n, observed.status, api, log);
+        }
+        let needs_retry = self.nodes_to_retry[n];
+        let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
+        if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
+            log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
+        }
+        if transition || (needs_retry && observed.status != CondStatus::True) {
+            let why = if transition {
+                Cause::none()
+            } else {
+                Cause::new("cause.part.retry")
+            };
+            if !self.mark_pods_not_ready(now, n, current.status, api, log, &why) {
+                self.nodes_to_retry[n] = true;
+                return;
+            }
+        }
+        self.nodes_to_retry[n] = false;
+        self.quiet[n] = counted
+            && observed.status == CondStatus::True
+            && current.status == CondStatus::True
+            && api.nodes[n].taints.is_empty();
     }
 
     /// A pass over a quiet node, which is all [`Self::try_update_node_health`] and
@@ -299,7 +324,12 @@ impl NodeLifecycleController {
     fn classify_nodes(&mut self, now: Millis, api: &mut Api, log: &mut Log) -> Vec<NodeId> {
         let mut nodes = std::mem::take(&mut self.existing);
         nodes.clear();
-        for n in 0..api.nodes.len() {
+        let awake: Vec<NodeId> = if self.dormancy.any() {
+            self.dormancy.awake.iter().copied().collect()
+        } else {
+            (0..api.nodes.len()).collect()
+        };
+        for n in awake {
             if !api.nodes[n].exists {
                 if self.known[n] {
                     self.known[n] = false;

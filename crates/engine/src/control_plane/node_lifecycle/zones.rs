@@ -180,6 +180,7 @@ impl NodeLifecycleController {
             return;
         }
         if all_were_full {
+            self.dormancy.reset(now);
             for &n in nodes {
                 if let Some(h) = self.health[n].as_mut() {
                     h.probe = now;
