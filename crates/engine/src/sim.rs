@@ -336,6 +336,9 @@ impl Simulation {
         }
         self.api.outbox.clear();
         for n in 0..self.kubelets.len() {
+            self.api.node_changed(n);
+        }
+        for n in 0..self.kubelets.len() {
             if self.cfg.nodes[n].join_at.is_some() {
                 continue;
             }
@@ -585,7 +588,7 @@ impl Simulation {
                 if kcm {
                     self.sync_daemonsets();
                 }
-                if !self.scheduler.pending.is_empty() {
+                if !self.scheduler.is_idle() {
                     self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
@@ -622,7 +625,7 @@ impl Simulation {
                     let w = self.api.pods[p].workload;
                     self.workloads.sync(now, w, &mut self.api, &mut self.log);
                 }
-                if !self.scheduler.pending.is_empty() {
+                if !self.scheduler.is_idle() {
                     self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
@@ -737,6 +740,7 @@ impl Simulation {
         // the node lifecycle controller does not need --node-startup-grace-period for it.
         node.status = Versioned::new(NodeStatus::default());
         let status = NodeStatus::healthy(now, &NodeStatus::default());
+        self.api.node_changed(n);
         self.api.patch_node_status(now, n, status);
         self.kubelets[n].last_report = Some(now);
         self.log
@@ -747,7 +751,7 @@ impl Simulation {
             self.schedule_loop(n, HeartbeatLoop::Lease, now, now);
         }
         self.sync_daemonsets();
-        if !self.scheduler.pending.is_empty() {
+        if !self.scheduler.is_idle() {
             self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
         }
     }
@@ -982,6 +986,7 @@ impl Simulation {
         self.catch_up(n);
         self.wake_up(n);
         self.api.nodes[n].exists = false;
+        self.api.node_changed(n);
         self.api.count(now, |w| w.node_deletes += 1);
         self.api.outbox.push((
             now + self.api.api_latency + self.api.watch_latency,
@@ -1072,6 +1077,7 @@ impl Simulation {
         let now = self.now;
         if !self.api.nodes[n].unschedulable {
             self.api.nodes[n].unschedulable = true;
+            self.api.node_changed(n);
             self.log
                 .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
             self.nlc

@@ -333,6 +333,8 @@ pub struct Api {
     pub became_inactive: Vec<PodId>,
     /// Pods whose objects were removed, in order; the workload controllers drain it.
     pub removed: Vec<PodId>,
+    /// Nodes whose pods, taints, cordon or existence changed, in order; the scheduler drains it.
+    pub scheduler_changes: Vec<NodeId>,
     /// Nodes whose taints changed, in order; the driver drains it.
     pub taints_changed: Vec<NodeId>,
     /// Nodes whose status the node lifecycle controller wrote, in order; the driver drains it.
@@ -348,6 +350,11 @@ impl Api {
         self.node_names.insert(node.name.clone(), id);
         self.nodes.push(node);
         id
+    }
+
+    /// Says that a node appeared, went away or was cordoned, for the scheduler.
+    pub fn node_changed(&mut self, n: NodeId) {
+        self.scheduler_changes.push(n);
     }
 
     /// Counts a write made at `now` if it falls in the recorded window.
@@ -409,6 +416,7 @@ impl Api {
         }
         if changed {
             self.taints_changed.push(node);
+            self.scheduler_changes.push(node);
             self.count(now, |w| w.taint_patches += 1);
             self.notify(now, Watch::NodeTaints(node));
         }
@@ -435,6 +443,7 @@ impl Api {
         self.pods[pod].node = Some(node);
         self.nodes[node].pods.push(pod);
         self.unbound.remove(&pod);
+        self.scheduler_changes.push(node);
         self.count(now, |w| w.pod_binds += 1);
         self.notify(now, Watch::PodBound(pod));
     }
@@ -489,6 +498,7 @@ impl Api {
         self.unbound.remove(&pod);
         if let Some(n) = node {
             self.nodes[n].pods.retain(|&q| q != pod);
+            self.scheduler_changes.push(n);
         }
         self.count(now, |w| w.pod_deletes += 1);
         self.notify(now, Watch::PodRemoved(pod));

@@ -6,5 +6,6 @@ pub mod node_lifecycle;
 pub mod podgc;
 pub mod rate_limited_queue;
 pub mod scheduler;
+pub mod scheduler_index;
 pub mod taint_eviction;
 pub mod workloads;

@@ -5,16 +5,22 @@
 //! lowest index, which keeps placements deterministic. Pods that fit nowhere wait and are retried
 //! when taints are removed or pods go away.
 
+use super::scheduler_index::NodeIndex;
 use crate::api::{tolerates, Api, Effect, NodeId, PodId};
 use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
+use std::collections::BTreeMap;
 
-/// The scheduler's queue of pods that fit nowhere.
+/// The scheduler: its index of the nodes, and its queue of pods that fit nowhere.
 #[derive(Debug, Clone, Default)]
 pub struct Scheduler {
-    /// Unschedulable pods, oldest first.
-    pub pending: Vec<PodId>,
+    /// Unschedulable pods, oldest first (by the sequence number they were queued with).
+    pending: BTreeMap<u64, PodId>,
+    /// Each queued pod's sequence number.
+    queued: BTreeMap<PodId, u64>,
+    next: u64,
+    index: NodeIndex,
 }
 
 /// Why a node does not fit a pod.
@@ -121,16 +127,43 @@ impl Scheduler {
         }
     }
 
+    /// Whether no pod waits.
+    pub fn is_idle(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// The pods waiting, oldest first.
+    pub fn pending(&self) -> Vec<PodId> {
+        self.pending.values().copied().collect()
+    }
+
+    fn dequeue(&mut self, p: PodId) {
+        if let Some(seq) = self.queued.remove(&p) {
+            self.pending.remove(&seq);
+        }
+    }
+
+    /// The node `p` goes to, from the index brought up to date with every change since the
+    /// last pick; in debug builds checked against the full scan of [`pick_node`].
+    fn pick(&mut self, api: &mut Api, p: PodId) -> Option<NodeId> {
+        for n in std::mem::take(&mut api.scheduler_changes) {
+            self.index.refresh(api, n);
+        }
+        let n = self.index.pick(api, p);
+        debug_assert_eq!(n, pick_node(api, p).ok(), "the index and the scan disagree");
+        n
+    }
+
     /// Tries to place `p`; binds it, or queues it as unschedulable.
     pub fn schedule(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
         let pod = &api.pods[p];
         if !pod.is_active() || pod.node.is_some() {
             return;
         }
-        match pick_node(api, p) {
-            Ok(n) => {
+        match self.pick(api, p) {
+            Some(n) => {
                 api.bind_pod(now, p, n);
-                self.pending.retain(|&q| q != p);
+                self.dequeue(p);
                 if log.wants(now, EventKind::PodScheduled) {
                     let node = &api.nodes[n];
                     let cause = Cause::new("cause.sched.bound")
@@ -140,9 +173,13 @@ impl Scheduler {
                     log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(p));
                 }
             }
-            Err(why) => {
-                if !self.pending.contains(&p) {
-                    self.pending.push(p);
+            None => {
+                if !self.queued.contains_key(&p) {
+                    self.next += 1;
+                    self.pending.insert(self.next, p);
+                    self.queued.insert(p, self.next);
+                    // Why every node refused it: the full scan, once per pod that starts waiting.
+                    let why = pick_node(api, p).err().unwrap_or_else(Cause::none);
                     log.push(
                         Event::new(
                             now,
@@ -158,13 +195,12 @@ impl Scheduler {
 
     /// Retries every waiting pod (after taints were removed or pods went away).
     pub fn retry_pending(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
-        let waiting = self.pending.clone();
-        for p in waiting {
+        for p in self.pending() {
             if !api.pods[p].is_active() {
-                self.pending.retain(|&q| q != p);
+                self.dequeue(p);
                 continue;
             }
-            if pick_node(api, p).is_ok() {
+            if self.pick(api, p).is_some() {
                 self.schedule(now, p, api, log);
             }
         }
