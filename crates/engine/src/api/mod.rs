@@ -199,7 +199,7 @@ pub struct Node {
 impl Node {
     /// Whether the node has a taint with this key and effect.
     pub fn has_taint(&self, key: &str, effect: Effect) -> bool {
-        self.taints.iter().any(|t| t.key == key && t.effect == effect)
+        self.taints.iter().any(|t| t.effect == effect && same_text(&t.key, key))
     }
 
     /// The NoExecute taints.
@@ -504,6 +504,12 @@ impl Api {
         self.notify(now, Watch::PodRemoved(pod));
         true
     }
+}
+
+/// String equality without a call into the C library: the keys compared in hot paths (taint
+/// keys, zone keys) are short.
+pub fn same_text(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 fn conditions_differ(a: &NodeStatus, b: &NodeStatus) -> bool {

@@ -6,7 +6,7 @@
 
 use crate::time::Millis;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// A token bucket (`flowcontrol.NewTokenBucketRateLimiter(qps, burst)`); a QPS of 0 never accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,14 +84,26 @@ pub enum TryResult {
     RetryAfter(Millis),
 }
 
-/// The queue (`RateLimitedTimedQueue`): a heap ordered by process time, then by insertion, and a
-/// de-duplicating set. Removal marks the value's heap entry stale instead of searching the heap,
-/// so adding, removing and processing one node cost O(log n) however many nodes wait.
+/// Where a value stands in the queue's de-duplicating set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Member {
+    /// Not in the set.
+    Out,
+    /// In the set, processed (no heap entry).
+    Done,
+    /// In the set with the heap entry of this sequence number.
+    Live(u64),
+}
+
+/// The queue (`RateLimitedTimedQueue`) of node indices: a heap ordered by process time, then by
+/// insertion, and a de-duplicating set. Removal marks the value's heap entry stale instead of
+/// searching the heap, so adding, removing and processing one node cost O(log n) however many
+/// nodes wait.
 #[derive(Debug, Clone)]
-pub struct RateLimitedTimedQueue<V: Ord + Clone> {
-    heap: BinaryHeap<Reverse<(Millis, u64, Millis, V)>>,
-    /// The set: each member with the sequence number of its live heap entry, if it has one.
-    set: BTreeMap<V, Option<u64>>,
+pub struct RateLimitedTimedQueue {
+    heap: BinaryHeap<Reverse<(Millis, u64, Millis, usize)>>,
+    /// The set, by value.
+    set: Vec<Member>,
     /// Heap entries that are live (not stale).
     live: usize,
     seq: u64,
@@ -99,28 +111,39 @@ pub struct RateLimitedTimedQueue<V: Ord + Clone> {
     pub limiter: TokenBucket,
 }
 
-impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
+impl RateLimitedTimedQueue {
     /// An empty queue with a full bucket of burst 1 (`EvictionRateLimiterBurst`).
     pub fn new(qps: f64) -> Self {
         RateLimitedTimedQueue {
             heap: BinaryHeap::new(),
-            set: BTreeMap::new(),
+            set: Vec::new(),
             live: 0,
             seq: 0,
             limiter: TokenBucket::new(qps, 1.0),
         }
     }
 
-    fn push(&mut self, value: V, process_at: Millis, added_at: Millis) {
+    fn member(&self, value: usize) -> Member {
+        self.set.get(value).copied().unwrap_or(Member::Out)
+    }
+
+    fn set_member(&mut self, value: usize, m: Member) {
+        if self.set.len() <= value {
+            self.set.resize(value + 1, Member::Out);
+        }
+        self.set[value] = m;
+    }
+
+    fn push(&mut self, value: usize, process_at: Millis, added_at: Millis) {
         self.seq += 1;
-        self.set.insert(value.clone(), Some(self.seq));
+        self.set_member(value, Member::Live(self.seq));
         self.heap.push(Reverse((process_at, self.seq, added_at, value)));
         self.live += 1;
     }
 
     /// Adds `value` unless it is already in the set; returns whether it was added.
-    pub fn add(&mut self, value: V, now: Millis) -> bool {
-        if self.set.contains_key(&value) {
+    pub fn add(&mut self, value: usize, now: Millis) -> bool {
+        if self.member(value) != Member::Out {
             return false;
         }
         self.push(value, now, now);
@@ -128,21 +151,22 @@ impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
     }
 
     /// Removes `value` from heap and set; returns whether it was in the set.
-    pub fn remove(&mut self, value: &V) -> bool {
-        match self.set.remove(value) {
-            Some(entry) => {
-                if entry.is_some() {
+    pub fn remove(&mut self, value: &usize) -> bool {
+        match self.member(*value) {
+            Member::Out => false,
+            m => {
+                if matches!(m, Member::Live(_)) {
                     self.live -= 1;
                 }
+                self.set_member(*value, Member::Out);
                 true
             }
-            None => false,
         }
     }
 
     /// Whether `value` is in the de-duplicating set.
-    pub fn contains(&self, value: &V) -> bool {
-        self.set.contains_key(value)
+    pub fn contains(&self, value: &usize) -> bool {
+        self.member(*value) != Member::Out
     }
 
     /// Whether the heap is empty.
@@ -156,9 +180,9 @@ impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
     }
 
     /// Drops stale entries from the top of the heap; returns the live head.
-    fn head(&mut self) -> Option<&(Millis, u64, Millis, V)> {
-        while let Some(Reverse((_, seq, _, v))) = self.heap.peek() {
-            if self.set.get(v) == Some(&Some(*seq)) {
+    fn head(&mut self) -> Option<&(Millis, u64, Millis, usize)> {
+        while let Some(&Reverse((_, seq, _, v))) = self.heap.peek() {
+            if self.member(v) == Member::Live(seq) {
                 break;
             }
             self.heap.pop();
@@ -168,7 +192,7 @@ impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
 
     /// Processes due items while tokens last (`Try`). A token is spent even when the head item is
     /// not due yet or its callback asks for a retry.
-    pub fn try_process(&mut self, now: Millis, mut f: impl FnMut(&QueueItem<V>) -> TryResult) {
+    pub fn try_process(&mut self, now: Millis, mut f: impl FnMut(&QueueItem<usize>) -> TryResult) {
         while self.head().is_some() {
             if !self.limiter.try_accept(now) {
                 break;
@@ -180,7 +204,7 @@ impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
                 break;
             };
             self.live -= 1;
-            self.set.insert(value.clone(), None);
+            self.set_member(value, Member::Done);
             let item = QueueItem {
                 value,
                 process_at,
@@ -190,7 +214,7 @@ impl<V: Ord + Clone> RateLimitedTimedQueue<V> {
                 TryResult::Done => {}
                 TryResult::RetryAfter(wait) => {
                     // Upstream adds 1ns to the wait; at 1 ms resolution it rounds up to 1 ms.
-                    if self.set.contains_key(&item.value) {
+                    if self.contains(&item.value) {
                         self.push(item.value, now + wait + 1, item.added_at);
                     }
                 }
@@ -220,10 +244,10 @@ mod tests {
     #[test]
     fn g37_add_after_try_is_ignored_until_removed() {
         let mut q = RateLimitedTimedQueue::new(1000.0);
-        q.add("first", 0);
-        q.add("second", 0);
-        q.add("third", 0);
-        q.remove(&"second");
+        q.add(0, 0);
+        q.add(1, 0);
+        q.add(2, 0);
+        q.remove(&1);
         let mut seen = Vec::new();
         // Burst 1: one item per token, and 1000 qps refills one token per millisecond.
         for t in 0..5 {
@@ -232,30 +256,30 @@ mod tests {
                 TryResult::Done
             });
         }
-        assert_eq!(seen, ["first", "third"]);
-        assert!(!q.add("first", 1), "still in the set after processing");
+        assert_eq!(seen, [0, 2]);
+        assert!(!q.add(0, 1), "still in the set after processing");
         let mut again = 0;
         q.try_process(10, |_| {
             again += 1;
             TryResult::Done
         });
         assert_eq!(again, 0);
-        q.remove(&"first");
-        assert!(q.add("first", 20));
+        q.remove(&0);
+        assert!(q.add(0, 20));
     }
 
     #[test]
     fn g38_retry_requeues_after_wait() {
         let mut q = RateLimitedTimedQueue::new(1_000.0);
-        q.add("first", 1);
-        q.add("second", 2);
-        q.add("third", 3);
+        q.add(0, 1);
+        q.add(1, 2);
+        q.add(2, 3);
         let mut order = Vec::new();
         let mut retried = false;
         for t in 3..10 {
             q.try_process(t, |i| {
                 order.push(format!("{}@{}", i.value, i.process_at));
-                if i.value == "second" && !retried {
+                if i.value == 1 && !retried {
                     retried = true;
                     // Retried at now + 2 ms (+1 ns upstream, +1 ms at this resolution).
                     return TryResult::RetryAfter(2);
@@ -263,12 +287,12 @@ mod tests {
                 TryResult::Done
             });
         }
-        assert_eq!(order, ["first@1", "second@2", "third@3", "second@7"]);
+        assert_eq!(order, ["0@1", "1@2", "2@3", "1@7"]);
     }
 
     #[test]
     fn g39_swap_limiter() {
-        let mut q = RateLimitedTimedQueue::<&str>::new(0.1);
+        let mut q = RateLimitedTimedQueue::new(0.1);
         q.swap_limiter(0.0, 0);
         assert!(!q.limiter.try_accept(1_000_000));
         q.swap_limiter(5.5, 0);
@@ -281,7 +305,7 @@ mod tests {
     #[test]
     fn g40_three_nodes_ten_seconds_apart() {
         let mut q = RateLimitedTimedQueue::new(0.1);
-        for n in ["a", "b", "c"] {
+        for n in [0, 1, 2] {
             q.add(n, 0);
         }
         let mut times = Vec::new();

@@ -2,7 +2,7 @@
 //! `handleDisruption`, `ReducedQPSFunc`, `HealthyQPSFunc`).
 
 use super::NodeLifecycleController;
-use crate::api::{Api, CondStatus, NodeId};
+use crate::api::{same_text, Api, CondStatus, NodeId};
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::RateLimitedTimedQueue;
 use crate::time::Millis;
@@ -17,7 +17,7 @@ pub struct Zone {
     /// Disruption state.
     pub state: ZoneState,
     /// The NoExecute tainting queue.
-    pub queue: RateLimitedTimedQueue<NodeId>,
+    pub queue: RateLimitedTimedQueue,
 }
 
 /// The zones the controller knows: each by a dense id, in key order, with every node's zone id
@@ -43,7 +43,7 @@ impl Zones {
             self.node_zone.resize(api.nodes.len().max(n + 1), usize::MAX);
         }
         let cached = self.node_zone[n];
-        if cached < self.keys.len() && self.keys[cached] == node.zone_key {
+        if cached < self.keys.len() && same_text(&self.keys[cached], &node.zone_key) {
             return cached;
         }
         let id = match self.ids.get(&node.zone_key) {
