@@ -46,7 +46,9 @@ pub struct Workloads {
     /// Whether a bare pod was created.
     bare_created: Vec<bool>,
     names: Rng,
-    used_names: BTreeSet<String>,
+    /// A 64-bit digest of every pod name given out (a collision of two digests is as unlikely
+    /// as it gets; it would only draw one more suffix).
+    used_names: BTreeSet<u64>,
 }
 
 impl Workloads {
@@ -130,7 +132,7 @@ impl Workloads {
     fn unique_name(&mut self, base: &str) -> String {
         loop {
             let candidate = format!("{base}-{}", random_string(&mut self.names, 5));
-            if self.used_names.insert(candidate.clone()) {
+            if self.used_names.insert(digest(&candidate)) {
                 return candidate;
             }
         }
@@ -179,7 +181,7 @@ impl Workloads {
                 }
                 self.bare_created[w] = true;
                 let name = self.specs[w].name.clone();
-                self.used_names.insert(name.clone());
+                self.used_names.insert(digest(&name));
                 let cause = Cause::new("cause.pod.bare");
                 vec![self.create(now, w, name, None, None, None, api, log, cause)]
             }
@@ -226,7 +228,7 @@ impl Workloads {
             }
             .text("owner", self.owner_name(w))
             .text("pod", &name);
-            self.used_names.insert(name.clone());
+            self.used_names.insert(digest(&name));
             let p = self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause);
             self.ordinal_pod[w][ordinal as usize] = Some(p);
             created.push(p);
@@ -311,6 +313,13 @@ impl Workloads {
         }
         id
     }
+}
+
+/// FNV-1a over the name's bytes.
+fn digest(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn random_string(rng: &mut Rng, len: usize) -> String {

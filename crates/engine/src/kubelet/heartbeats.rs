@@ -86,6 +86,39 @@ impl Kubelet {
         }
     }
 
+    /// Runs the lazy loops' remaining iterations up to the end of the run, `end`, counting their
+    /// writes the way [`Self::catch_up`] would but without writing the objects, which nobody
+    /// reads any more. Every iteration is plain, so a Lease iteration is one renewal and a status
+    /// iteration patches only when the report is due.
+    pub fn finish(&mut self, end: Millis, api: &mut Api, s: &KubeletSettings) {
+        let latency = api.api_latency;
+        if let LoopState::Lazy { mut next, .. } = self.lease_loop {
+            while next <= end {
+                api.count(next, |w| w.lease_updates += 1);
+                next += Kubelet::jittered(&mut self.lease_rng, s.lease_renew, s.lease_jitter) + latency;
+            }
+            self.lease_loop = LoopState::Stopped;
+        }
+        if let LoopState::Lazy { mut next, .. } = self.status_loop {
+            while next <= end {
+                let wait =
+                    Kubelet::jittered(&mut self.status_rng, s.update, s.status_jitter) + latency.min(s.request_timeout);
+                let due = !s.node_lease
+                    || self
+                        .last_report
+                        .is_none_or(|t| next - t >= s.report + self.report_offset);
+                if due {
+                    // As `sync_node_status` does after an unchanged status: the one-time offset goes.
+                    api.count(next, |w| w.node_status_patches += 1);
+                    self.last_report = Some(next);
+                    self.report_offset = 0;
+                }
+                next += wait;
+            }
+            self.status_loop = LoopState::Stopped;
+        }
+    }
+
     /// Runs the lazy loops' iterations that come before a wake-up at `until` pushed at
     /// `pushed_at`: every one due earlier, and those due at `until` that were pushed no later.
     /// With `pushed_at` of `Millis::MAX` it runs every iteration due at `until` or before. With

@@ -53,14 +53,14 @@ pub struct Kubelet {
     pub epoch: u32,
     /// When the last status report succeeded (`lastStatusReportTime`); `None` after a restart.
     pub last_report: Option<Millis>,
-    report_offset: Millis,
+    pub(crate) report_offset: Millis,
     /// The current sleep of `backoffEnsureLease`, when the lease loop is retrying.
     pub lease_backoff: Option<Millis>,
     /// Where the status loop stands.
     pub status_loop: LoopState,
     /// Where the Lease loop stands.
     pub lease_loop: LoopState,
-    status_rng: Rng,
+    pub(crate) status_rng: Rng,
     pub(crate) lease_rng: Rng,
 }
 
