@@ -1,13 +1,13 @@
 //! Engine speed, as ratios to a calibration workload timed in the same process.
 //!
 //! Machines differ about twofold, so no budget here is an absolute time. Each case times the
-//! engine on a scenario (parse, resolve, simulate, summarise and write the JSON, as `kubelife run
-//! --json` does, minus process start-up) and the calibration floor
-//! ([`kubelife_engine::calibration::heartbeat_floor`]) on the same number of nodes for the same
-//! simulated time, interleaved so that both see the same machine, and compares the medians. The
-//! absolute figures (median, min and max) are printed too, for the README's table. Run with
-//! `cargo bench -p kubelife-cli` (or `./scripts/bench`); it exits non-zero when a ratio is over
-//! its budget.
+//! engine on a scenario (parse, resolve, simulate and summarise: everything `kubelife run`
+//! computes) and the calibration floor ([`kubelife_engine::calibration::heartbeat_floor`]) on the
+//! same number of nodes for the same simulated time, interleaved so that both see the same
+//! machine, and compares the medians. Writing the outcome as JSON (`--json`) is timed and printed
+//! on its own: it grows with the events written, not with the simulation. The absolute figures
+//! (median, min and max) are printed too, for the README's table. Run with `cargo bench -p
+//! kubelife-cli` (or `./scripts/bench`); it exits non-zero when a ratio is over its budget.
 
 use kubelife_engine::calibration::heartbeat_floor;
 use kubelife_engine::time::{Millis, MINUTE};
@@ -133,14 +133,23 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// What `kubelife run --json` (or `--runs N --json`) does with a scenario, minus process start-up.
-fn engine(json: &str, runs: u32) -> usize {
+/// What `kubelife run` (or `--runs N`) computes from a scenario, and how long writing it as
+/// JSON then takes.
+fn engine(json: &str, runs: u32) -> (Duration, Duration) {
+    let start = Instant::now();
     if runs > 1 {
         let cfg = Scenario::from_json(json).and_then(|s| s.resolve()).expect("valid");
         let d = distribution(&cfg, runs);
-        serde_json::to_string(&d).expect("serializes").len()
+        let computed = start.elapsed();
+        let t = Instant::now();
+        black_box(serde_json::to_string(&d).expect("serializes"));
+        (computed, t.elapsed())
     } else {
-        run_json(json, &RunOptions::default()).expect("valid").to_json().len()
+        let outcome = run_json(json, &RunOptions::default()).expect("valid");
+        let computed = start.elapsed();
+        let t = Instant::now();
+        black_box(outcome.to_json());
+        (computed, t.elapsed())
     }
 }
 
@@ -172,8 +181,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
     println!(
-        "{:<58} {:>22} {:>22} {:>7} {:>7}",
-        "case", "engine ms (min–max)", "floor ms (min–max)", "ratio", "budget"
+        "{:<58} {:>22} {:>22} {:>7} {:>7} {:>9}",
+        "case", "engine ms (min–max)", "floor ms (min–max)", "ratio", "budget", "+JSON ms"
     );
     // `cargo bench -p kubelife-cli -- WORD…` runs only the cases whose names contain a WORD.
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
@@ -185,14 +194,18 @@ fn main() {
         // Warm caches and the allocator once.
         engine(&c.json, c.runs);
         floor(&c);
-        let (mut e, mut f) = (Vec::new(), Vec::new());
+        let (mut e, mut f, mut j) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..c.samples {
-            e.push(time(|| (0..slowdown).map(|_| engine(&c.json, c.runs)).sum::<usize>()));
+            let (computed, json) = (0..slowdown)
+                .map(|_| engine(&c.json, c.runs))
+                .fold((Duration::ZERO, Duration::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
+            e.push(computed);
+            j.push(json);
             f.push(time(|| floor(&c)));
         }
         let (e_min, e_max) = (*e.iter().min().expect("samples"), *e.iter().max().expect("samples"));
         let (f_min, f_max) = (*f.iter().min().expect("samples"), *f.iter().max().expect("samples"));
-        let (em, fm) = (median(&mut e), median(&mut f));
+        let (em, fm, jm) = (median(&mut e), median(&mut f), median(&mut j));
         let ratio = em.as_secs_f64() / fm.as_secs_f64();
         let verdict = match c.budget {
             Some(b) if ratio > b => {
@@ -203,7 +216,7 @@ fn main() {
             None => "-".to_string(),
         };
         println!(
-            "{:<58} {:>8.1} ({:>5.1}–{:>5.1}) {:>8.1} ({:>5.1}–{:>5.1}) {:>6.2}× {:>7}",
+            "{:<58} {:>8.1} ({:>5.1}–{:>5.1}) {:>8.1} ({:>5.1}–{:>5.1}) {:>6.2}× {:>7} {:>9.1}",
             c.name,
             ms(em),
             ms(e_min),
@@ -212,7 +225,8 @@ fn main() {
             ms(f_min),
             ms(f_max),
             ratio,
-            verdict
+            verdict,
+            ms(jm)
         );
     }
     if !over.is_empty() {
