@@ -100,6 +100,9 @@ pub struct Simulation {
     seq: u64,
     /// When the wake-up being handled was pushed, ms.
     pushed_at: Millis,
+    /// When the 100 ms tainting tick next runs while it sleeps (every zone queue empty: a tick
+    /// then does nothing, so none is queued until a node is queued).
+    tainting_asleep: Option<Millis>,
     /// The current simulated time, ms.
     pub now: Millis,
     start: Millis,
@@ -202,6 +205,7 @@ impl Simulation {
             queue: BinaryHeap::new(),
             seq: 0,
             pushed_at: start,
+            tainting_asleep: None,
             now: start,
             start,
             kcm_epoch: 0,
@@ -396,6 +400,7 @@ impl Simulation {
             self.now = at;
             self.dispatch(wake);
             self.drain_outbox();
+            self.wake_tainting();
         }
         if !opened {
             self.now = 0;
@@ -406,6 +411,25 @@ impl Simulation {
         for k in &mut self.kubelets {
             k.finish(end, &mut self.api, &self.kubelet_settings);
         }
+    }
+
+    /// Queues the sleeping tainting tick again once a zone queue holds a node, at the time it
+    /// would have run had it kept ticking: the first tick of its 100 ms grid after the wake-up
+    /// being handled (a tick at this very millisecond counts if it would have come after it).
+    fn wake_tainting(&mut self) {
+        let Some(mut at) = self.tainting_asleep else { return };
+        if !self.kcm_up || self.nlc.zones.queues_empty() {
+            return;
+        }
+        if at < self.now {
+            at += (self.now - at + NODE_EVICTION_PERIOD - 1) / NODE_EVICTION_PERIOD * NODE_EVICTION_PERIOD;
+        }
+        if at == self.now && at - NODE_EVICTION_PERIOD <= self.pushed_at {
+            at += NODE_EVICTION_PERIOD;
+        }
+        self.tainting_asleep = None;
+        let kcm = self.kcm_epoch;
+        self.push_as_of(at, at - NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
     }
 
     fn drain_outbox(&mut self) {
@@ -535,7 +559,11 @@ impl Simulation {
                 } else {
                     self.nlc.do_eviction_pass(now, &mut self.api, &mut self.log);
                 }
-                self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+                if self.nlc.zones.queues_empty() {
+                    self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
+                } else {
+                    self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+                }
             }
             Wake::PodGcTick { kcm } if kcm_live(kcm, self) => {
                 self.podgc.run(now, &mut self.api, &mut self.log);
@@ -909,6 +937,7 @@ impl Simulation {
     fn restart_controller_manager(&mut self, downtime: Millis) {
         let now = self.now;
         self.kcm_epoch += 1;
+        self.tainting_asleep = None;
         self.kcm_up = false;
         let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
         self.log.push(Event::new(

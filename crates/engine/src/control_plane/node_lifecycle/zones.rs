@@ -110,6 +110,11 @@ impl Zones {
         self.live[id] = None;
     }
 
+    /// Whether every live zone's queue is empty.
+    pub fn queues_empty(&self) -> bool {
+        self.live.iter().flatten().all(|z| z.queue.is_empty())
+    }
+
     /// Whether every live zone is in `state`.
     pub fn all_in(&self, state: ZoneState) -> bool {
         self.live.iter().flatten().all(|z| z.state == state)
