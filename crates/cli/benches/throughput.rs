@@ -74,6 +74,10 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
     scenario(nodes, zones, 30, &workloads, &crashed)
 }
 
+/// The cases and their budgets. Budgets sit about 1.7 times above the ratios measured when they
+/// were set (README, "Speed"), so a machine's noise passes and a real twofold slowdown of the
+/// engine fails; the issue targets (1.5× the floor for the README's shape, 2× for the many-node
+/// crash) hold well inside them.
 fn cases() -> Vec<Case> {
     let case = |name: &str, json: String, nodes: usize, minutes: i64, budget: Option<f64>, samples| Case {
         name: name.to_string(),
@@ -93,7 +97,7 @@ fn cases() -> Vec<Case> {
             readme_shape(1_000, 15),
             1_000,
             15,
-            Some(8.0),
+            Some(1.4),
             9,
         ),
         case(
@@ -101,7 +105,7 @@ fn cases() -> Vec<Case> {
             readme_shape(5_000, 30),
             5_000,
             30,
-            Some(8.0),
+            Some(0.7),
             5,
         ),
         case(
@@ -109,7 +113,7 @@ fn cases() -> Vec<Case> {
             big_deployment(5_000, 3, 15_000, (1..=50).collect()),
             5_000,
             30,
-            None,
+            Some(0.7),
             3,
         ),
         case(
@@ -117,7 +121,7 @@ fn cases() -> Vec<Case> {
             big_deployment(10_000, 3, 30_000, zone_b),
             10_000,
             30,
-            None,
+            Some(1.5),
             3,
         ),
         Case {
@@ -127,7 +131,7 @@ fn cases() -> Vec<Case> {
             floor_duration: 15 * MINUTE,
             floor_repeats: 200,
             runs: 200,
-            budget: Some(40.0),
+            budget: Some(7.5),
             samples: 7,
         },
     ]
