@@ -40,11 +40,8 @@ pub fn default_cluster(version: &str) -> Scenario {
         })
         .collect();
     let workload = |kind, name: &str, replicas| WorkloadSection {
-        kind,
-        name: name.to_string(),
         replicas,
-        termination_grace_period_seconds: None,
-        tolerations: Vec::new(),
+        ..WorkloadSection::new(kind, name)
     };
     Scenario {
         version: Some(version.to_string()),

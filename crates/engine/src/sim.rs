@@ -183,6 +183,7 @@ impl Simulation {
             legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
             exclusion_by_label: p.exclusion_by_label,
             reads_leases: p.controller_reads_leases,
+            lease_circuit_breaker: kcm.lease_circuit_breaker,
         });
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
@@ -792,7 +793,8 @@ impl Simulation {
             ActionKind::NodeCrash
             | ActionKind::KubeletStop
             | ActionKind::NetworkPartition
-            | ActionKind::NodeRecover => {
+            | ActionKind::NodeRecover
+            | ActionKind::NodeShutdown => {
                 let n = a.node.expect("validated: faults name a node");
                 self.catch_up(n);
                 self.wake_up(n);

@@ -12,7 +12,7 @@ use std::fmt;
 /// The oldest minor version (of 1.x) the engine models.
 pub const OLDEST_MINOR: u32 = 12;
 /// The newest minor version (of 1.x) the engine models; the default when a scenario names none.
-pub const NEWEST_MINOR: u32 = 35;
+pub const NEWEST_MINOR: u32 = 37;
 
 /// A Kubernetes minor version, `1.<minor>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,6 +120,33 @@ impl Profile {
             // PodGC's gcTerminating step for out-of-service nodes (NodeOutOfServiceVolumeDetach)
             // and its 40s quarantine for orphaned pods both exist from 1.24.
             podgc_quarantine: m >= 24,
+            // Per-pod NodeNotReady events in MarkPodsNotReady arrived around 1.19 (#87743); each
+            // costs the node lifecycle controller's client one request.
+            pod_not_ready_events: m >= 19,
+            // kube-proxy's BoundedFrequencyRunner (burst 2) until 1.33; pkg/proxy/runner (no burst,
+            // minSyncPeriod measured from the end of the previous run) from 1.34 (#131615).
+            proxy_runner_from_end: m >= 34,
+            // EndpointSliceTerminatingCondition (beta 1.22): terminating pods stay in slices.
+            terminating_endpoints_kept: m >= 22,
+            // #110255 (1.25): Failed and Succeeded pods are never published as endpoints.
+            terminal_pods_unpublished: m >= 25,
+            // ProxyTerminatingEndpoints (beta 1.26): with no ready endpoint, serving terminating
+            // ones are used.
+            serving_terminating_fallback: m >= 26,
+            // #110721 (1.25): the 6-minute force detach only on a node that is not Ready.
+            force_detach_needs_unhealthy_node: m >= 25,
+            // `--disable-force-detach-on-timeout` exists from 1.30 (#120344).
+            has_disable_force_detach: m >= 30,
+            // `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods` exist from 1.20.
+            has_graceful_shutdown: m >= 20,
+            // PDB `unhealthyPodEvictionPolicy` (PDBUnhealthyPodEvictionPolicy beta, on, in 1.27).
+            has_unhealthy_pod_eviction_policy: m >= 27,
+            // #138837: the Multi-Attach event reads "Waiting for detach" in 1.37 (also in later
+            // 1.35 and 1.36 patch releases, which the engine does not tell apart).
+            multi_attach_says_waiting: m >= 37,
+            // kube-proxy's nftables mode exists from 1.29 (alpha); ipvs is deprecated from 1.35.
+            has_nftables: m >= 29,
+            ipvs_deprecated: m >= 35,
         }
     }
 }
@@ -153,6 +180,31 @@ pub struct Profile {
     /// Whether PodGC quarantines orphaned pods for 40s and force-deletes terminating pods on
     /// out-of-service nodes.
     pub podgc_quarantine: bool,
+    /// Whether `MarkPodsNotReady` records an event per pod.
+    pub pod_not_ready_events: bool,
+    /// Whether kube-proxy's sync runner measures `minSyncPeriod` from the end of the previous
+    /// run without a burst (1.34+), rather than by a token bucket of burst 2.
+    pub proxy_runner_from_end: bool,
+    /// Whether EndpointSlices keep terminating pods (marked terminating).
+    pub terminating_endpoints_kept: bool,
+    /// Whether Failed and Succeeded pods are left out of endpoints.
+    pub terminal_pods_unpublished: bool,
+    /// Whether kube-proxy falls back to serving terminating endpoints when none is ready.
+    pub serving_terminating_fallback: bool,
+    /// Whether the attach-detach controller force-detaches on timeout only from unhealthy nodes.
+    pub force_detach_needs_unhealthy_node: bool,
+    /// Whether `--disable-force-detach-on-timeout` exists.
+    pub has_disable_force_detach: bool,
+    /// Whether the kubelet has graceful node shutdown settings.
+    pub has_graceful_shutdown: bool,
+    /// Whether PDBs have `unhealthyPodEvictionPolicy`.
+    pub has_unhealthy_pod_eviction_policy: bool,
+    /// Whether the Multi-Attach event uses the "Waiting for detach" wording.
+    pub multi_attach_says_waiting: bool,
+    /// Whether kube-proxy has the nftables mode.
+    pub has_nftables: bool,
+    /// Whether kube-proxy's ipvs mode is deprecated.
+    pub ipvs_deprecated: bool,
 }
 
 /// How the kubelet derives its Lease renew interval.
@@ -175,6 +227,11 @@ pub enum Gate {
     NodeLease,
     /// `NodeOutOfServiceVolumeDetach`: PodGC force-deletes terminating pods on out-of-service nodes.
     NodeOutOfServiceVolumeDetach,
+    /// `GracefulNodeShutdown`: the kubelet's shutdown manager terminates pods before power-off.
+    GracefulNodeShutdown,
+    /// `NodeControllerLeaseCircuitBreaker`: before marking a node Unknown, the node lifecycle
+    /// controller reads its Lease live, and waits for its cache when the Lease moved (#138698).
+    NodeControllerLeaseCircuitBreaker,
 }
 
 /// Where a gate stands in a version.
@@ -194,10 +251,12 @@ pub enum GateStage {
 
 impl Gate {
     /// Every modelled gate.
-    pub const ALL: [Gate; 3] = [
+    pub const ALL: [Gate; 5] = [
         Gate::TaintBasedEvictions,
         Gate::NodeLease,
         Gate::NodeOutOfServiceVolumeDetach,
+        Gate::GracefulNodeShutdown,
+        Gate::NodeControllerLeaseCircuitBreaker,
     ];
 
     /// The gate's name as `--feature-gates` spells it.
@@ -206,6 +265,8 @@ impl Gate {
             Gate::TaintBasedEvictions => "TaintBasedEvictions",
             Gate::NodeLease => "NodeLease",
             Gate::NodeOutOfServiceVolumeDetach => "NodeOutOfServiceVolumeDetach",
+            Gate::GracefulNodeShutdown => "GracefulNodeShutdown",
+            Gate::NodeControllerLeaseCircuitBreaker => "NodeControllerLeaseCircuitBreaker",
         }
     }
 
@@ -214,12 +275,18 @@ impl Gate {
         Gate::ALL.into_iter().find(|g| g.name() == name)
     }
 
-    /// Minor versions of (alpha, beta, GA, removal), from the feature-gate reference pages.
+    /// Minor versions of (alpha, beta, GA, removal), from the feature-gate reference pages and
+    /// `pkg/features/kube_features.go`; `NEVER` for a stage not reached in any modelled version.
     fn stages(self) -> (u32, u32, u32, u32) {
+        const NEVER: u32 = u32::MAX;
         match self {
             Gate::TaintBasedEvictions => (6, 13, 18, 21),
             Gate::NodeLease => (12, 14, 17, 24),
             Gate::NodeOutOfServiceVolumeDetach => (24, 26, 28, 32),
+            // Beta (on) since 1.21 and still beta in the newest release.
+            Gate::GracefulNodeShutdown => (20, 21, NEVER, NEVER),
+            // Introduced as beta, on by default, in 1.37 (kubernetes #138698).
+            Gate::NodeControllerLeaseCircuitBreaker => (37, 37, NEVER, NEVER),
         }
     }
 
@@ -288,7 +355,7 @@ mod tests {
         assert_eq!(Version::parse("v1.31.4"), Ok(Version { minor: 31 }));
         let err = Version::parse("1.11").unwrap_err();
         assert!(
-            err.contains("not supported") && err.contains("1.18") && err.contains("1.35"),
+            err.contains("not supported") && err.contains("1.18") && err.contains("1.37"),
             "{err}"
         );
         assert!(Version::parse("banana").unwrap_err().contains("supported versions"));

@@ -152,6 +152,11 @@ impl<T: Copy> Versioned<T> {
         }
     }
 
+    /// When informers show the newest write, ms.
+    pub fn visible_at(&self) -> Millis {
+        self.cur_visible_at
+    }
+
     /// Whether an informer at `now` is behind the newest write.
     pub fn is_stale(&self, now: Millis) -> bool {
         now < self.cur_visible_at

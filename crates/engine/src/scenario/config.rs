@@ -27,6 +27,13 @@ pub struct KubeletConfig {
     pub node_lease: bool,
     /// The Lease renew interval for this version, ms.
     pub lease_renew_interval: Millis,
+    /// `shutdownGracePeriod`, ms: 0 leaves graceful node shutdown inert.
+    pub shutdown_grace_period: Millis,
+    /// `shutdownGracePeriodCriticalPods`, ms: the part of it kept for critical pods.
+    pub shutdown_grace_period_critical_pods: Millis,
+    /// Whether the kubelet handles a shutdown gracefully (the `GracefulNodeShutdown` gate on and
+    /// a grace period over 0, `TestFeatureEnabled`).
+    pub graceful_shutdown: bool,
 }
 
 /// Resolved kube-controller-manager settings.
@@ -53,6 +60,48 @@ pub struct ControllerManagerConfig {
     /// Whether the node lifecycle controller taints (true) or deletes pods after
     /// `--pod-eviction-timeout` (false): `TaintBasedEvictions` and the taint manager both on.
     pub taint_based_evictions: bool,
+    /// `--kube-api-qps`: requests per second of each controller's API client.
+    pub kube_api_qps: f64,
+    /// `--kube-api-burst`: the burst of each controller's API client.
+    pub kube_api_burst: u32,
+    /// `--disable-force-detach-on-timeout` (1.30+): never force-detach on the 6-minute timer.
+    pub disable_force_detach_on_timeout: bool,
+    /// Whether the node lifecycle controller reads a Lease live before marking a node Unknown
+    /// (the `NodeControllerLeaseCircuitBreaker` gate).
+    pub lease_circuit_breaker: bool,
+}
+
+/// kube-proxy's proxy mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum ProxyMode {
+    /// `iptables`, the default on Linux.
+    Iptables,
+    /// `ipvs`.
+    Ipvs,
+    /// `nftables` (1.29+).
+    Nftables,
+}
+
+impl ProxyMode {
+    /// The name `--proxy-mode` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProxyMode::Iptables => "iptables",
+            ProxyMode::Ipvs => "ipvs",
+            ProxyMode::Nftables => "nftables",
+        }
+    }
+}
+
+/// Resolved kube-proxy settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KubeProxyConfig {
+    /// `--proxy-mode`.
+    pub mode: ProxyMode,
+    /// `--iptables-min-sync-period` (or the mode's): the least time between two syncs, ms.
+    pub min_sync_period: Millis,
+    /// `--iptables-sync-period` (or the mode's): the periodic full sync, ms.
+    pub sync_period: Millis,
 }
 
 /// Resolved kube-apiserver settings.
@@ -75,6 +124,46 @@ pub struct SimulationConfig {
     pub pod_startup: Millis,
     /// One monitor pass, ms.
     pub monitor_pass_duration: Millis,
+    /// A storage driver's attach of a volume to a node, ms.
+    pub attach_duration: Millis,
+    /// A storage driver's detach, ms.
+    pub detach_duration: Millis,
+    /// The kubelet's mount of an attached volume, ms.
+    pub mount_duration: Millis,
+    /// One kube-proxy sync (writing the rules), ms.
+    pub proxy_sync_duration: Millis,
+    /// Whether a kubelet that shuts down gracefully clears `volumesInUse` before power-off, so
+    /// that its volumes detach safely instead of after the 6-minute wait.
+    pub volumes_in_use_cleared_on_shutdown: bool,
+}
+
+/// A workload's volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VolumeSpec {
+    /// `ReadWriteMany` (true) or `ReadWriteOnce` (false): whether several nodes may attach it.
+    pub many: bool,
+    /// One claim per pod (a StatefulSet's `volumeClaimTemplates`) or one shared claim.
+    pub per_pod: bool,
+}
+
+/// An integer or a percentage, as PDB fields take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOrPercent {
+    /// A number of pods.
+    Int(u32),
+    /// A percentage of the controller's scale.
+    Percent(u32),
+}
+
+/// A workload's PodDisruptionBudget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PdbSpec {
+    /// `minAvailable`.
+    pub min_available: Option<IntOrPercent>,
+    /// `maxUnavailable`.
+    pub max_unavailable: Option<IntOrPercent>,
+    /// `unhealthyPodEvictionPolicy: AlwaysAllow` (else `IfHealthyBudget`).
+    pub always_allow_unhealthy: bool,
 }
 
 /// A resolved node.
@@ -105,6 +194,15 @@ pub struct WorkloadSpec {
     pub termination_grace_period_seconds: i64,
     /// Tolerations written in the spec.
     pub tolerations: Vec<Toleration>,
+    /// Whether a Service selects its pods.
+    pub service: bool,
+    /// Its volume, if any.
+    pub volume: Option<VolumeSpec>,
+    /// Its PodDisruptionBudget, if any.
+    pub pdb: Option<PdbSpec>,
+    /// Whether its pods are critical (`priorityClassName` `system-node-critical` or
+    /// `system-cluster-critical`, priority 2000000000 or more): graceful shutdown stops them last.
+    pub critical: bool,
 }
 
 /// A resolved action.
@@ -145,6 +243,8 @@ pub struct Config {
     pub controller_manager: ControllerManagerConfig,
     /// kube-apiserver settings.
     pub api_server: ApiServerConfig,
+    /// kube-proxy settings.
+    pub kube_proxy: KubeProxyConfig,
     /// Simulation timings.
     pub simulation: SimulationConfig,
     /// Nodes.
@@ -167,6 +267,8 @@ pub struct Defaults {
     pub controller_manager: ControllerManagerConfig,
     /// kube-apiserver defaults.
     pub api_server: ApiServerConfig,
+    /// kube-proxy defaults.
+    pub kube_proxy: KubeProxyConfig,
 }
 
 impl Defaults {
@@ -176,6 +278,7 @@ impl Defaults {
             kubelet: KubeletConfig::defaults(v),
             controller_manager: ControllerManagerConfig::defaults(v),
             api_server: ApiServerConfig::defaults(v),
+            kube_proxy: KubeProxyConfig::defaults(v),
         }
     }
 }
@@ -191,6 +294,9 @@ impl KubeletConfig {
             node_lease_duration_seconds: 40,
             node_lease: Gate::NodeLease.default_on(v),
             lease_renew_interval: p.lease_renew_interval(40),
+            shutdown_grace_period: 0,
+            shutdown_grace_period_critical_pods: 0,
+            graceful_shutdown: false,
         }
     }
 }
@@ -211,6 +317,23 @@ impl ControllerManagerConfig {
             pod_eviction_timeout: 5 * MINUTE,
             enable_taint_manager: true,
             taint_based_evictions: Gate::TaintBasedEvictions.default_on(v),
+            // `--kube-api-qps` 20 and `--kube-api-burst` 30, unchanged since 1.12.
+            kube_api_qps: 20.0,
+            kube_api_burst: 30,
+            disable_force_detach_on_timeout: false,
+            lease_circuit_breaker: Gate::NodeControllerLeaseCircuitBreaker.default_on(v),
+        }
+    }
+}
+
+impl KubeProxyConfig {
+    /// kube-proxy defaults of a version (`pkg/proxy/apis/config/v1alpha1/defaults.go`): iptables,
+    /// a 30s sync period, and a minimum sync period of 0 up to 1.19 and 1s from 1.20 (#92836).
+    pub fn defaults(v: Version) -> KubeProxyConfig {
+        KubeProxyConfig {
+            mode: ProxyMode::Iptables,
+            min_sync_period: if v.minor >= 20 { SECOND } else { 0 },
+            sync_period: 30 * SECOND,
         }
     }
 }

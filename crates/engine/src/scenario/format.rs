@@ -69,6 +69,9 @@ pub struct Scenario {
     /// kube-apiserver flags of the DefaultTolerationSeconds admission plugin.
     #[serde(default, skip_serializing_if = "ApiServerSection::is_empty")]
     pub api_server: ApiServerSection,
+    /// kube-proxy's mode and sync periods.
+    #[serde(default, skip_serializing_if = "KubeProxySection::is_empty")]
+    pub kube_proxy: KubeProxySection,
     /// `--feature-gates` of every component: `TaintBasedEvictions`, `NodeLease`,
     /// `NodeOutOfServiceVolumeDetach`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -101,6 +104,14 @@ pub struct KubeletSection {
     /// `nodeLeaseDurationSeconds`: the Lease's duration; the kubelet renews at a quarter of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_lease_duration_seconds: Option<i64>,
+    /// `shutdownGracePeriod` (1.20+): how long a graceful node shutdown holds the power-off for
+    /// the pods; `0s` (the default) leaves it inert.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shutdown_grace_period: Option<GoDuration>,
+    /// `shutdownGracePeriodCriticalPods` (1.20+): the part of `shutdownGracePeriod` kept for
+    /// critical pods, which are stopped last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shutdown_grace_period_critical_pods: Option<GoDuration>,
 }
 
 impl KubeletSection {
@@ -142,6 +153,38 @@ pub struct ControllerManagerSection {
     /// path on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable_taint_manager: Option<bool>,
+    /// `--kube-api-qps`: requests per second each controller's API client may make (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kube_api_qps: Option<f64>,
+    /// `--kube-api-burst`: the burst of each controller's API client (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kube_api_burst: Option<u32>,
+    /// `--disable-force-detach-on-timeout` (1.30+): the attach-detach controller never
+    /// force-detaches a volume after the 6-minute wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disable_force_detach_on_timeout: Option<bool>,
+}
+
+/// kube-proxy's settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KubeProxySection {
+    /// `--proxy-mode`: `iptables` (default), `ipvs` or `nftables` (1.29+).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// The mode's minimum sync period (`--iptables-min-sync-period`, …): default `1s` (`0s` up
+    /// to 1.19).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_sync_period: Option<GoDuration>,
+    /// The mode's sync period (`--iptables-sync-period`, …): default `30s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync_period: Option<GoDuration>,
+}
+
+impl KubeProxySection {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl ControllerManagerSection {
@@ -186,6 +229,22 @@ pub struct SimulationSection {
     /// 100 nodes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub monitor_pass_duration: Option<GoDuration>,
+    /// Time a storage driver takes to attach a volume to a node; default `10s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attach_duration: Option<GoDuration>,
+    /// Time a storage driver takes to detach a volume; default `5s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detach_duration: Option<GoDuration>,
+    /// Time the kubelet takes to mount an attached volume; default `2s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_duration: Option<GoDuration>,
+    /// Time one kube-proxy sync takes; default `100ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_sync_duration: Option<GoDuration>,
+    /// Whether a kubelet shutting down gracefully clears `volumesInUse` before power-off (so its
+    /// volumes detach safely); default false, as upstream reports it usually does not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volumes_in_use_cleared_on_shutdown: Option<bool>,
 }
 
 impl SimulationSection {
@@ -212,9 +271,10 @@ pub struct NodeSection {
 }
 
 /// The kinds of workload the engine runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum WorkloadKind {
     /// Pods named `<name>-<hash>-<suffix>`, replaced as soon as one is marked for deletion.
+    #[default]
     Deployment,
     /// Pods named `<name>-<ordinal>`, replaced only once the old object is gone.
     StatefulSet,
@@ -225,7 +285,7 @@ pub enum WorkloadKind {
 }
 
 /// One workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WorkloadSection {
     /// Its kind.
@@ -241,6 +301,68 @@ pub struct WorkloadSection {
     /// Pod tolerations, before admission adds the defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<TolerationSection>,
+    /// `true` puts the workload behind a Service (selecting its pods).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<bool>,
+    /// A persistent volume the pods claim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<VolumeSection>,
+    /// A PodDisruptionBudget selecting the pods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<PdbSection>,
+    /// The pods' `priorityClassName`: `system-node-critical` and `system-cluster-critical` make
+    /// them critical pods, which graceful node shutdown stops last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority_class_name: Option<String>,
+}
+
+impl WorkloadSection {
+    /// A workload of this kind and name with every other field at its default.
+    pub fn new(kind: WorkloadKind, name: &str) -> WorkloadSection {
+        WorkloadSection {
+            kind,
+            name: name.to_string(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A workload's volume.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VolumeSection {
+    /// `ReadWriteOnce` (default) or `ReadWriteMany`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_mode: Option<String>,
+    /// `true`: one claim per pod (a StatefulSet's `volumeClaimTemplates`, the default for a
+    /// StatefulSet); `false`: one claim all pods share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_pod: Option<bool>,
+}
+
+/// A number of pods, or a percentage of the controller's scale (`"34%"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    /// A number.
+    Int(i64),
+    /// A string such as `"34%"`.
+    String(String),
+}
+
+/// A PodDisruptionBudget.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PdbSection {
+    /// `minAvailable`: pods that must stay available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<IntOrString>,
+    /// `maxUnavailable`: pods that may be unavailable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrString>,
+    /// `unhealthyPodEvictionPolicy` (1.27+): `IfHealthyBudget` (default) or `AlwaysAllow`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unhealthy_pod_eviction_policy: Option<String>,
 }
 
 /// A pod toleration, as in the pod spec.
@@ -292,6 +414,9 @@ pub enum ActionKind {
     PatchTolerations,
     /// Every API call takes `latencyMs` longer, until the next ApiServerLatency.
     ApiServerLatency,
+    /// A graceful node shutdown (systemd's `PrepareForShutdown`): the kubelet's shutdown manager
+    /// stops the pods within `shutdownGracePeriod`, then the node powers off.
+    NodeShutdown,
 }
 
 impl ActionKind {

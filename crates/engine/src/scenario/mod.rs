@@ -7,6 +7,7 @@
 pub mod config;
 pub mod format;
 pub mod validate;
+mod workload_extras;
 
 pub use config::*;
 pub use format::*;

@@ -5,13 +5,14 @@
 //! errors). Each section of the format has its own function here.
 
 use super::config::{
-    ActionSpec, ApiServerConfig, Config, ControllerManagerConfig, KubeletConfig, NodeSpec, SimulationConfig,
-    WorkloadSpec,
+    ActionSpec, ApiServerConfig, Config, ControllerManagerConfig, KubeProxyConfig, KubeletConfig, NodeSpec, ProxyMode,
+    SimulationConfig, WorkloadSpec,
 };
 use super::format::{
     bad, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError, TolerationSection, WorkloadKind,
     MAX_DURATION_SECONDS, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
+use super::workload_extras::{resolve_pdb, resolve_volume};
 use crate::api::{Effect, Toleration, TolerationSource};
 use crate::cause::Cause;
 use crate::time::{format_go_duration, Millis, HOUR, SECOND};
@@ -36,12 +37,14 @@ impl Scenario {
         let duration = duration_seconds * SECOND;
         let mut warnings = Vec::new();
         let gates = resolve_feature_gates(&self.feature_gates, version, &mut warnings)?;
-        let kubelet = self.resolve_kubelet(&profile, gates.node_lease, &mut warnings)?;
+        let mut kubelet = self.resolve_kubelet(&profile, gates.node_lease, &mut warnings)?;
+        self.resolve_shutdown(&profile, gates.graceful_shutdown, &mut kubelet, &mut warnings)?;
         let controller_manager = self.resolve_controller_manager(&profile, &gates, &mut warnings)?;
         let api_server = self.resolve_api_server(version)?;
+        let kube_proxy = self.resolve_kube_proxy(&profile, &mut warnings)?;
         let simulation = self.resolve_simulation()?;
         let (mut nodes, names) = self.resolve_nodes()?;
-        let mut workloads = self.resolve_workloads(nodes.len() as u32)?;
+        let mut workloads = self.resolve_workloads(nodes.len() as u32, &profile)?;
         let ctx = ActionContext {
             duration,
             names: &names,
@@ -63,6 +66,7 @@ impl Scenario {
             kubelet,
             controller_manager,
             api_server,
+            kube_proxy,
             simulation,
             nodes,
             workloads,
@@ -121,6 +125,93 @@ impl Scenario {
             node_lease_duration_seconds: lease_seconds,
             node_lease,
             lease_renew_interval: p.lease_renew_interval(lease_seconds).max(1),
+            ..d
+        })
+    }
+
+    /// `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods`, with the kubelet's own checks
+    /// (`ValidateKubeletConfiguration`) and `TestFeatureEnabled`: the feature works with the
+    /// `GracefulNodeShutdown` gate on and a grace period over 0.
+    fn resolve_shutdown(
+        &self,
+        p: &Profile,
+        gate: bool,
+        kubelet: &mut KubeletConfig,
+        warnings: &mut Vec<Cause>,
+    ) -> Result<(), ScenarioError> {
+        let k = &self.kubelet;
+        let version = p.version;
+        for (set, field) in [
+            (k.shutdown_grace_period.is_some(), "kubelet.shutdownGracePeriod"),
+            (
+                k.shutdown_grace_period_critical_pods.is_some(),
+                "kubelet.shutdownGracePeriodCriticalPods",
+            ),
+        ] {
+            if set && !p.has_graceful_shutdown {
+                return Err(bad(
+                    field,
+                    format!("KubeletConfiguration has no graceful node shutdown before 1.20 (this is {version})"),
+                ));
+            }
+        }
+        let total = non_negative(k.shutdown_grace_period, 0, "kubelet.shutdownGracePeriod", HOUR)?;
+        let critical = non_negative(
+            k.shutdown_grace_period_critical_pods,
+            0,
+            "kubelet.shutdownGracePeriodCriticalPods",
+            HOUR,
+        )?;
+        if critical > total {
+            return Err(bad(
+                "kubelet.shutdownGracePeriodCriticalPods",
+                format!(
+                    "invalid configuration: shutdownGracePeriodCriticalPods ({}) must be <= shutdownGracePeriod ({})",
+                    format_go_duration(critical),
+                    format_go_duration(total)
+                ),
+            ));
+        }
+        if total > 0 && !gate {
+            warnings.push(Cause::new("warn.shutdown_gate_off").text("version", version));
+        }
+        kubelet.shutdown_grace_period = total;
+        kubelet.shutdown_grace_period_critical_pods = critical;
+        kubelet.graceful_shutdown = gate && total > 0;
+        Ok(())
+    }
+
+    /// kube-proxy's mode and sync periods.
+    fn resolve_kube_proxy(&self, p: &Profile, warnings: &mut Vec<Cause>) -> Result<KubeProxyConfig, ScenarioError> {
+        let version = p.version;
+        let d = KubeProxyConfig::defaults(version);
+        let k = &self.kube_proxy;
+        let mode = match k.mode.as_deref() {
+            None | Some("iptables") => ProxyMode::Iptables,
+            Some("ipvs") => {
+                if p.ipvs_deprecated {
+                    warnings.push(Cause::new("warn.ipvs_deprecated").text("version", version));
+                }
+                ProxyMode::Ipvs
+            }
+            Some("nftables") if p.has_nftables => ProxyMode::Nftables,
+            Some("nftables") => {
+                return Err(bad(
+                    "kubeProxy.mode",
+                    format!("kube-proxy has no nftables mode before 1.29 (this is {version})"),
+                ))
+            }
+            Some(other) => {
+                return Err(bad(
+                    "kubeProxy.mode",
+                    format!("{other:?} is not a proxy mode; use \"iptables\", \"ipvs\" or \"nftables\""),
+                ))
+            }
+        };
+        Ok(KubeProxyConfig {
+            mode,
+            min_sync_period: non_negative(k.min_sync_period, d.min_sync_period, "kubeProxy.minSyncPeriod", HOUR)?,
+            sync_period: positive(k.sync_period, d.sync_period, "kubeProxy.syncPeriod")?,
         })
     }
 
@@ -213,6 +304,18 @@ impl Scenario {
             pod_eviction_timeout,
             enable_taint_manager,
             taint_based_evictions,
+            kube_api_qps: qps(c.kube_api_qps, d.kube_api_qps)?,
+            kube_api_burst: burst(c.kube_api_burst, d.kube_api_burst)?,
+            disable_force_detach_on_timeout: match c.disable_force_detach_on_timeout {
+                Some(_) if !p.has_disable_force_detach => {
+                    return Err(bad(
+                        "controllerManager.disableForceDetachOnTimeout",
+                        format!("--disable-force-detach-on-timeout arrived in Kubernetes 1.30; kube-controller-manager {version} refuses to start with it (unknown flag)"),
+                    ))
+                }
+                v => v.unwrap_or(d.disable_force_detach_on_timeout),
+            },
+            lease_circuit_breaker: gates.lease_circuit_breaker,
         })
     }
 
@@ -242,20 +345,6 @@ impl Scenario {
 
     fn resolve_simulation(&self) -> Result<SimulationConfig, ScenarioError> {
         let s = &self.simulation;
-        let non_negative = |v: Option<GoDuration>, d: Millis, f: &str, max: Millis| -> Result<Millis, ScenarioError> {
-            let v = v.map_or(d, |g| g.0);
-            if v < 0 || v > max {
-                return Err(bad(
-                    f,
-                    format!(
-                        "must be between 0s and {}, got {}",
-                        format_go_duration(max),
-                        format_go_duration(v)
-                    ),
-                ));
-            }
-            Ok(v)
-        };
         Ok(SimulationConfig {
             watch_latency: non_negative(s.watch_latency, 10, "simulation.watchLatency", 10 * SECOND)?,
             api_latency: non_negative(s.api_latency, 5, "simulation.apiLatency", 10 * SECOND)?,
@@ -266,6 +355,11 @@ impl Scenario {
                 "simulation.monitorPassDuration",
                 10 * SECOND,
             )?,
+            attach_duration: non_negative(s.attach_duration, 10 * SECOND, "simulation.attachDuration", HOUR)?,
+            detach_duration: non_negative(s.detach_duration, 5 * SECOND, "simulation.detachDuration", HOUR)?,
+            mount_duration: non_negative(s.mount_duration, 2 * SECOND, "simulation.mountDuration", HOUR)?,
+            proxy_sync_duration: non_negative(s.proxy_sync_duration, 100, "simulation.proxySyncDuration", MINUTE_MS)?,
+            volumes_in_use_cleared_on_shutdown: s.volumes_in_use_cleared_on_shutdown.unwrap_or(false),
         })
     }
 
@@ -309,7 +403,7 @@ impl Scenario {
         Ok((nodes, names))
     }
 
-    fn resolve_workloads(&self, node_count: u32) -> Result<Vec<WorkloadSpec>, ScenarioError> {
+    fn resolve_workloads(&self, node_count: u32, p: &Profile) -> Result<Vec<WorkloadSpec>, ScenarioError> {
         let mut workloads = Vec::with_capacity(self.workloads.len());
         let mut wnames = BTreeMap::new();
         let mut total_pods: u64 = 0;
@@ -357,6 +451,13 @@ impl Scenario {
                 replicas,
                 termination_grace_period_seconds: grace,
                 tolerations,
+                service: w.service.unwrap_or(false),
+                volume: resolve_volume(w, &field)?,
+                pdb: resolve_pdb(w, &field, p)?,
+                critical: matches!(
+                    w.priority_class_name.as_deref(),
+                    Some("system-node-critical" | "system-cluster-critical")
+                ),
             });
         }
         if total_pods > MAX_PODS {
@@ -442,6 +543,46 @@ fn check_heartbeat_ticks(nodes: usize, duration: Millis, kubelet: &KubeletConfig
         ));
     }
     Ok(())
+}
+
+/// A duration between 0s and `max`.
+fn non_negative(v: Option<GoDuration>, d: Millis, f: &str, max: Millis) -> Result<Millis, ScenarioError> {
+    let v = v.map_or(d, |g| g.0);
+    if v < 0 || v > max {
+        return Err(bad(
+            f,
+            format!(
+                "must be between 0s and {}, got {}",
+                format_go_duration(max),
+                format_go_duration(v)
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+/// `--kube-api-qps`.
+fn qps(v: Option<f64>, d: f64) -> Result<f64, ScenarioError> {
+    let v = v.unwrap_or(d);
+    if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
+        return Err(bad(
+            "controllerManager.kubeApiQps",
+            format!("must be a rate above 0 and at most 100000 (requests per second), got {v}"),
+        ));
+    }
+    Ok(v)
+}
+
+/// `--kube-api-burst`.
+fn burst(v: Option<u32>, d: u32) -> Result<u32, ScenarioError> {
+    let v = v.unwrap_or(d);
+    if !(1..=100_000).contains(&v) {
+        return Err(bad(
+            "controllerManager.kubeApiBurst",
+            format!("must be between 1 and 100000, got {v}"),
+        ));
+    }
+    Ok(v)
 }
 
 fn rate(v: Option<f64>, d: f64, f: &str) -> Result<f64, ScenarioError> {
@@ -552,6 +693,8 @@ struct Gates {
     taint_based_evictions: bool,
     node_lease: bool,
     out_of_service: bool,
+    graceful_shutdown: bool,
+    lease_circuit_breaker: bool,
 }
 
 /// Applies `--feature-gates` with upstream's rules: unknown or removed gates are errors, and a GA
@@ -581,6 +724,8 @@ fn resolve_feature_gates(
         taint_based_evictions: value(Gate::TaintBasedEvictions)?,
         node_lease: value(Gate::NodeLease)?,
         out_of_service: value(Gate::NodeOutOfServiceVolumeDetach)?,
+        graceful_shutdown: value(Gate::GracefulNodeShutdown)?,
+        lease_circuit_breaker: value(Gate::NodeControllerLeaseCircuitBreaker)?,
     };
     if let Some(name) = set.keys().find(|k| Gate::by_name(k).is_none()) {
         let known = Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");

@@ -701,7 +701,10 @@ fn g35_saved_status_matches_returned_status() {
                 status: st,
                 lease: None,
             })];
-            let (_, current) = h.nlc.try_update_node_health(0, n, &mut h.api, &mut h.log);
+            let (_, current) = h
+                .nlc
+                .try_update_node_health(0, n, &mut h.api, &mut h.log)
+                .expect("judged");
             let saved = h.nlc.health[n].as_ref().unwrap().status.ready;
             assert_eq!(saved, current, "{status:?} created {created}");
             if created < 0 {
@@ -1198,4 +1201,45 @@ fn g53_partial_disruption_stops_small_zones() {
         legacy_zones(&zone, 0),
         "upstream's test overrides the reduced rate; a threshold of 0 does the same"
     );
+}
+
+// 1.37: the node lifecycle controller's Lease circuit breaker (#138698,
+// NodeControllerLeaseCircuitBreaker, beta and on in 1.37).
+
+/// Two Ready nodes whose Leases the informer showed at 0, then a pass at 60 s (past the 50 s
+/// grace period) while node0's renewal at 59.99 s is written but not yet in the informer.
+fn stale_lease_cache(breaker: bool) -> (Nlc, NodeId, NodeId) {
+    let mut h = Nlc::config_a();
+    h.nlc.settings.lease_circuit_breaker = breaker;
+    let a = h.node("node0", "zone1", OLD, ready(CondStatus::True, 0));
+    let b = h.node("node1", "zone1", OLD, ready(CondStatus::True, 0));
+    h.lease(a, 0);
+    h.lease(b, 0);
+    h.pass(0);
+    h.api.nodes[a].lease.write(59_990, Some(59_990), 60_005);
+    h.pass(60 * SECOND);
+    (h, a, b)
+}
+
+#[test]
+fn g76_a_lease_that_moved_live_is_not_marked_unknown() {
+    let (h, a, b) = stale_lease_cache(true);
+    // The live GET shows a newer Lease than the record's: node0 is not marked, and node1 is
+    // skipped too until the informer catches up.
+    assert_eq!(h.latest(a).ready_status(), Some(CondStatus::True));
+    assert_eq!(h.latest(b).ready_status(), Some(CondStatus::True));
+    assert_eq!(h.status_writes(), 0);
+    let mut h = h;
+    h.pass(65 * SECOND);
+    // The informer shows the renewal now: node0's probe is fresh; node1 has been silent too long.
+    assert_eq!(h.latest(a).ready_status(), Some(CondStatus::True));
+    assert_eq!(h.latest(b).ready_status(), Some(CondStatus::Unknown));
+}
+
+#[test]
+fn g76_without_the_breaker_the_stale_cache_marks_unknown() {
+    let (h, a, b) = stale_lease_cache(false);
+    assert_eq!(h.latest(a).ready_status(), Some(CondStatus::Unknown));
+    assert_eq!(h.latest(b).ready_status(), Some(CondStatus::Unknown));
+    assert_eq!(h.status_writes(), 2);
 }

@@ -44,6 +44,7 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
             replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet).then_some(replicas),
             termination_grace_period_seconds: Some(grace),
             tolerations,
+            ..Default::default()
         })
 }
 
@@ -137,6 +138,7 @@ prop_compose! {
                 node_status_update_frequency: Some(GoDuration(update * 1000)),
                 node_status_report_frequency: report.filter(|_| minor >= 13).map(|r| GoDuration(r * 1000)),
                 node_lease_duration_seconds: Some(lease),
+                ..Default::default()
             },
             controller_manager: ControllerManagerSection {
                 node_monitor_period: Some(GoDuration(period * 1000)),

@@ -33,6 +33,8 @@ pub struct Dormancy {
     pub awake: BTreeSet<NodeId>,
     /// Dormant nodes per zone id (all of them count as Ready).
     pub per_zone: Vec<usize>,
+    /// Each dormant node's zone id.
+    zone_of: Vec<usize>,
     /// Times of every pass since the controller started.
     passes: Vec<Millis>,
     /// Passes at which every node's probe was reset (leaving master disruption mode).
@@ -58,6 +60,14 @@ impl Dormancy {
     /// Whether any node is dormant.
     pub fn any(&self) -> bool {
         self.awake.len() < self.since.len()
+    }
+
+    /// Every dormant node with its zone id.
+    pub fn dormant_zones(&self) -> Vec<(NodeId, usize)> {
+        (0..self.since.len())
+            .filter(|&n| self.since[n].is_some())
+            .map(|n| (n, self.zone_of[n]))
+            .collect()
     }
 
     /// The nodes whose heartbeats are steady.
@@ -104,6 +114,10 @@ impl NodeLifecycleController {
         d.since[n] = Some((d.passes.len(), view));
         d.awake.remove(&n);
         let zone = self.quiet_zone[n];
+        if d.zone_of.len() <= n {
+            d.zone_of.resize(n + 1, 0);
+        }
+        d.zone_of[n] = zone;
         if d.per_zone.len() <= zone {
             d.per_zone.resize(zone + 1, 0);
         }

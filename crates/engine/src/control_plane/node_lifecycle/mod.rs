@@ -51,6 +51,8 @@ pub struct NlcSettings {
     pub exclusion_by_label: bool,
     /// Whether Lease renewals refresh the probe (1.13+).
     pub reads_leases: bool,
+    /// Whether a live Lease read guards every Unknown mark (`NodeControllerLeaseCircuitBreaker`).
+    pub lease_circuit_breaker: bool,
 }
 
 impl NlcSettings {
@@ -73,6 +75,7 @@ impl NlcSettings {
             legacy_pod_eviction_timeout: None,
             exclusion_by_label: true,
             reads_leases: true,
+            lease_circuit_breaker: false,
         }
     }
 }
@@ -133,6 +136,9 @@ pub struct NodeLifecycleController {
     quiet_zone: Vec<usize>,
     /// Dormant nodes, which passes skip.
     pub dormancy: Dormancy,
+    /// Until when every node is skipped because the Lease informer is behind a live read
+    /// (the Lease circuit breaker's consistency store), ms.
+    lease_cache_wait: Millis,
     /// Legacy path: per node, whether its pods are queued for deletion or deleted.
     pub eviction: Vec<EvictionStatus>,
     /// Injected failures (tests only).
@@ -175,6 +181,7 @@ impl NodeLifecycleController {
             quiet: Vec::new(),
             quiet_zone: Vec::new(),
             dormancy: Dormancy::default(),
+            lease_cache_wait: Millis::MIN,
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
         }
@@ -221,7 +228,13 @@ impl NodeLifecycleController {
             counts[id].1 += dormant;
         }
         let quiet_allowed = self.failures == InjectedFailures::default();
+        // The first node the Lease circuit breaker makes this pass skip, if any.
+        let mut skipped_from: Option<NodeId> = (now < self.lease_cache_wait).then_some(0);
         for &n in &nodes {
+            if now < self.lease_cache_wait {
+                skipped_from.get_or_insert(n);
+                continue;
+            }
             if quiet_allowed && self.quiet[n] && self.quiet_pass(now, n, api) {
                 counts[self.quiet_zone[n]].0 += 1;
                 counts[self.quiet_zone[n]].1 += 1;
@@ -233,6 +246,15 @@ impl NodeLifecycleController {
                 self.maybe_sleep(n, api);
             }
         }
+        if let Some(from) = skipped_from {
+            // Dormant nodes after the trip are skipped too: they leave their zones' counts.
+            for (n, zone) in self.dormancy.dormant_zones() {
+                if n >= from {
+                    counts[zone].0 -= 1;
+                    counts[zone].1 -= 1;
+                }
+            }
+        }
         self.handle_disruption(now, &counts, &nodes, api, log);
         self.zone_counts = counts;
         self.existing = nodes;
@@ -241,7 +263,10 @@ impl NodeLifecycleController {
     /// One node's part of a pass, in full: health, zone count, taints or legacy eviction, and
     /// its pods' readiness.
     fn pass_node(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log, counts: &mut Vec<(usize, usize)>) {
-        let (observed, current) = self.try_update_node_health(now, n, api, log);
+        let Some((observed, current)) = self.try_update_node_health(now, n, api, log) else {
+            // Skipped: not judged, not counted in its zone, nothing to taint or mark.
+            return;
+        };
         let counted = !self.is_excluded(api, n);
         if counted {
             let id = self.zones.of(api, n);
@@ -365,18 +390,26 @@ impl NodeLifecycleController {
 
     /// Health bookkeeping for one node (`tryUpdateNodeHealth`), retried once with a fresh read
     /// when the Unknown write would conflict with a status the informer has not shown yet.
-    /// Returns the Ready condition observed at the start and the current one.
+    /// Returns the Ready condition observed at the start and the current one, or `None` when the
+    /// node is skipped this pass (the Lease circuit breaker tripped or waits for the informer).
     pub fn try_update_node_health(
         &mut self,
         now: Millis,
         n: NodeId,
         api: &mut Api,
         log: &mut Log,
-    ) -> (Condition, Option<Condition>) {
+    ) -> Option<(Condition, Option<Condition>)> {
+        if now < self.lease_cache_wait {
+            return None;
+        }
         let node = &api.nodes[n];
         let view = node.status.observed(now);
-        match self.evaluate(now, n, view, api) {
+        Some(match self.evaluate(now, n, view, api) {
             Evaluation::Unchanged(observed, current) => (observed, current),
+            Evaluation::LeaseMoved { visible_at } => {
+                self.lease_cache_wait = visible_at;
+                return None;
+            }
             Evaluation::WriteUnknown {
                 observed,
                 status,
@@ -387,19 +420,23 @@ impl NodeLifecycleController {
                     // The UpdateStatus would fail with a conflict; upstream retries with a fresh GET,
                     // which shows the newer heartbeat.
                     let fresh = api.nodes[n].status.latest();
-                    match self.evaluate(now, n, fresh, api) {
-                        Evaluation::Unchanged(_, current) => return (observed, current),
+                    return Some(match self.evaluate(now, n, fresh, api) {
+                        Evaluation::Unchanged(_, current) => (observed, current),
+                        Evaluation::LeaseMoved { visible_at } => {
+                            self.lease_cache_wait = visible_at;
+                            return None;
+                        }
                         Evaluation::WriteUnknown {
                             status: s,
                             lease: l,
                             startup: st,
                             ..
-                        } => return self.write_unknown(now, n, observed, s, l, st, api, log),
-                    }
+                        } => self.write_unknown(now, n, observed, s, l, st, api, log),
+                    });
                 }
                 self.write_unknown(now, n, observed, status, lease, startup, api, log)
             }
-        }
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -553,6 +590,16 @@ impl NodeLifecycleController {
             }
         }
         if now > h.probe + grace {
+            // NodeControllerLeaseCircuitBreaker (#138698): before anything is marked, a live GET
+            // of the Lease; if it moved since the copy the record holds, the informer is behind,
+            // and no node is judged until it has caught up.
+            let live = node.lease.latest();
+            if self.settings.lease_circuit_breaker && self.settings.reads_leases && live.is_some() && live != h.lease {
+                self.health[n] = Some(h);
+                return Evaluation::LeaseMoved {
+                    visible_at: node.lease.visible_at(),
+                };
+            }
             let mark = |c: Option<Condition>| -> Option<Condition> {
                 match c {
                     None => Some(Condition {
@@ -677,6 +724,11 @@ impl NodeLifecycleController {
 
 enum Evaluation {
     Unchanged(Condition, Option<Condition>),
+    /// The live Lease differs from the record's: the node is skipped until the informer shows
+    /// the Lease written at `visible_at`.
+    LeaseMoved {
+        visible_at: Millis,
+    },
     WriteUnknown {
         observed: Condition,
         status: NodeStatus,

@@ -1,0 +1,99 @@
+//! The rules for what sits around a workload's pods: its volume and its PodDisruptionBudget.
+
+use super::config::{IntOrPercent, PdbSpec, VolumeSpec};
+use super::format::{bad, IntOrString, ScenarioError, WorkloadKind, WorkloadSection};
+use crate::version::Profile;
+
+/// A workload's volume: `ReadWriteOnce` or `ReadWriteMany`, one claim per pod (StatefulSets
+/// only, their default) or one shared claim.
+pub fn resolve_volume(w: &WorkloadSection, field: &str) -> Result<Option<VolumeSpec>, ScenarioError> {
+    let Some(v) = &w.volume else { return Ok(None) };
+    let many = match v.access_mode.as_deref() {
+        None | Some("ReadWriteOnce") => false,
+        Some("ReadWriteMany") => true,
+        Some(other) => {
+            return Err(bad(
+                format!("{field}.volume.accessMode"),
+                format!("{other:?} is not a modelled access mode; use \"ReadWriteOnce\" or \"ReadWriteMany\""),
+            ))
+        }
+    };
+    let per_pod = v.per_pod.unwrap_or(w.kind == WorkloadKind::StatefulSet);
+    if per_pod && w.kind != WorkloadKind::StatefulSet {
+        return Err(bad(
+            format!("{field}.volume.perPod"),
+            format!(
+                "only a StatefulSet claims one volume per pod (volumeClaimTemplates); a {:?} shares one claim",
+                w.kind
+            ),
+        ));
+    }
+    if w.kind == WorkloadKind::DaemonSet {
+        return Err(bad(
+            format!("{field}.volume"),
+            "a DaemonSet's pods run on every node and cannot share one persistent volume claim here",
+        ));
+    }
+    Ok(Some(VolumeSpec { many, per_pod }))
+}
+
+fn int_or_percent(v: &IntOrString, field: &str) -> Result<IntOrPercent, ScenarioError> {
+    match v {
+        IntOrString::Int(n) if (0..=1_000_000).contains(n) => Ok(IntOrPercent::Int(*n as u32)),
+        IntOrString::String(s) => match s.strip_suffix('%').map(str::parse::<u32>) {
+            Some(Ok(p)) if p <= 100 => Ok(IntOrPercent::Percent(p)),
+            _ => Err(bad(
+                field,
+                format!("{s:?} is neither a number of pods nor a percentage like \"34%\""),
+            )),
+        },
+        IntOrString::Int(n) => Err(bad(field, format!("must be between 0 and 1000000, got {n}"))),
+    }
+}
+
+/// A workload's PodDisruptionBudget (`ValidatePodDisruptionBudgetSpec`: one of `minAvailable`
+/// and `maxUnavailable`; `unhealthyPodEvictionPolicy` where the version has it).
+pub fn resolve_pdb(w: &WorkloadSection, field: &str, p: &Profile) -> Result<Option<PdbSpec>, ScenarioError> {
+    let Some(pdb) = &w.pdb else { return Ok(None) };
+    let f = format!("{field}.pdb");
+    let min_available = pdb
+        .min_available
+        .as_ref()
+        .map(|v| int_or_percent(v, &format!("{f}.minAvailable")))
+        .transpose()?;
+    let max_unavailable = pdb
+        .max_unavailable
+        .as_ref()
+        .map(|v| int_or_percent(v, &format!("{f}.maxUnavailable")))
+        .transpose()?;
+    match (min_available, max_unavailable) {
+        (Some(_), Some(_)) => return Err(bad(f, "minAvailable and maxUnavailable cannot be both set")),
+        (None, None) => return Err(bad(f, "set minAvailable or maxUnavailable")),
+        _ => {}
+    }
+    let always_allow_unhealthy = match pdb.unhealthy_pod_eviction_policy.as_deref() {
+        None => false,
+        Some(_) if !p.has_unhealthy_pod_eviction_policy => {
+            return Err(bad(
+                format!("{f}.unhealthyPodEvictionPolicy"),
+                format!(
+                    "PodDisruptionBudgets have unhealthyPodEvictionPolicy from 1.27 (alpha in 1.26 behind PDBUnhealthyPodEvictionPolicy, off by default); this is {}",
+                    p.version
+                ),
+            ))
+        }
+        Some("IfHealthyBudget") => false,
+        Some("AlwaysAllow") => true,
+        Some(other) => {
+            return Err(bad(
+                format!("{f}.unhealthyPodEvictionPolicy"),
+                format!("{other:?} is not a policy; use \"IfHealthyBudget\" or \"AlwaysAllow\""),
+            ))
+        }
+    };
+    Ok(Some(PdbSpec {
+        min_available,
+        max_unavailable,
+        always_allow_unhealthy,
+    }))
+}
