@@ -6,6 +6,7 @@
 //! initial state. Ties are broken by insertion order, so a run is a pure function of its
 //! [`Config`].
 
+use crate::api::client::{Clients, Controller};
 use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch, WriteHistory};
 use crate::cause::Cause;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
@@ -33,18 +34,50 @@ pub const REGISTRATION_FIRST_STEP: Millis = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Wake {
-    StatusTick { node: NodeId, epoch: u32 },
-    LeaseTick { node: NodeId, epoch: u32 },
-    Register { node: NodeId, epoch: u32, step: Millis },
-    MonitorPass { kcm: u32 },
-    TaintingTick { kcm: u32 },
-    PodGcTick { kcm: u32 },
-    ControllerManagerStart { kcm: u32 },
+    StatusTick {
+        node: NodeId,
+        epoch: u32,
+    },
+    LeaseTick {
+        node: NodeId,
+        epoch: u32,
+    },
+    Register {
+        node: NodeId,
+        epoch: u32,
+        step: Millis,
+    },
+    MonitorPass {
+        kcm: u32,
+    },
+    TaintingTick {
+        kcm: u32,
+    },
+    PodGcTick {
+        kcm: u32,
+    },
+    ControllerManagerStart {
+        kcm: u32,
+    },
     Action(usize),
     Watch(WatchKey),
-    Evict { pod: PodId, generation: u64, kcm: u32 },
-    PodStarted { pod: PodId, epoch: u32 },
-    PodTerminated { pod: PodId },
+    /// A write that waited for its controller's rate limiter (an index into `deferred`).
+    Apply {
+        slot: usize,
+        kcm: u32,
+    },
+    Evict {
+        pod: PodId,
+        generation: u64,
+        kcm: u32,
+    },
+    PodStarted {
+        pod: PodId,
+        epoch: u32,
+    },
+    PodTerminated {
+        pod: PodId,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,6 +133,8 @@ pub struct Simulation {
     seq: u64,
     /// When the wake-up being handled was pushed, ms.
     pushed_at: Millis,
+    /// Writes waiting for their controller's rate limiter, by slot.
+    deferred: Vec<Option<crate::api::DeferredWrite>>,
     /// When the 100 ms tainting tick next runs while it sleeps (every zone queue empty: a tick
     /// then does nothing, so none is queued until a node is queued).
     tainting_asleep: Option<Millis>,
@@ -138,6 +173,11 @@ impl Simulation {
         let mut api = Api {
             watch_latency: cfg.simulation.watch_latency,
             api_latency: cfg.simulation.api_latency,
+            clients: Clients::new(
+                kcm.kube_api_qps,
+                kcm.kube_api_burst,
+                p.separate_taint_eviction_controller,
+            ),
             ..Api::default()
         };
         let mut kubelets = Vec::with_capacity(cfg.nodes.len());
@@ -184,6 +224,7 @@ impl Simulation {
             exclusion_by_label: p.exclusion_by_label,
             reads_leases: p.controller_reads_leases,
             lease_circuit_breaker: kcm.lease_circuit_breaker,
+            pod_not_ready_events: p.pod_not_ready_events,
         });
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
@@ -207,6 +248,7 @@ impl Simulation {
             seq: 0,
             pushed_at: start,
             tainting_asleep: None,
+            deferred: Vec::new(),
             now: start,
             start,
             kcm_epoch: 0,
@@ -340,6 +382,8 @@ impl Simulation {
             }
         }
         self.api.outbox.clear();
+        // The cluster ran before: its controllers' buckets are full again at the start.
+        self.api.clients.restart();
         for n in 0..self.kubelets.len() {
             self.api.node_changed(n);
         }
@@ -434,6 +478,15 @@ impl Simulation {
     }
 
     fn drain_outbox(&mut self) {
+        // Writes waiting for a rate limiter go into the queue at the time they are sent.
+        if !self.api.pending.is_empty() {
+            let kcm = self.kcm_epoch;
+            for p in std::mem::take(&mut self.api.pending) {
+                self.deferred.push(Some(p.write));
+                let slot = self.deferred.len() - 1;
+                self.push(p.at, Wake::Apply { slot, kcm });
+            }
+        }
         // A node whose taints changed is no longer quiet: a dormant one wakes.
         if !self.api.taints_changed.is_empty() {
             for n in std::mem::take(&mut self.api.taints_changed) {
@@ -547,11 +600,17 @@ impl Simulation {
             Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
                 self.catch_up_awake();
                 self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+                let gets = std::mem::take(&mut self.nlc.live_lease_gets);
+                self.api.clients.send(Controller::NodeLifecycle, now, gets);
                 for n in std::mem::take(&mut self.api.status_written_by_controller) {
                     self.wake_up(n);
                 }
-                let next =
-                    now + self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
+                // The pass waits for its own requests (wait.Until slides: the next pass starts
+                // --node-monitor-period after this one ends).
+                let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
+                let next = finished
+                    + self.cfg.simulation.monitor_pass_duration
+                    + self.cfg.controller_manager.node_monitor_period;
                 self.push(next, Wake::MonitorPass { kcm });
             }
             Wake::TaintingTick { kcm } if kcm_live(kcm, self) => {
@@ -577,6 +636,12 @@ impl Simulation {
             | Wake::ControllerManagerStart { .. } => {}
             Wake::Action(i) => self.apply_action(i),
             Wake::Watch(w) => self.deliver(w),
+            Wake::Apply { slot, kcm } => {
+                // A write of a kube-controller-manager that has stopped since was never sent.
+                if let Some(write) = self.deferred[slot].take().filter(|_| kcm_live(kcm, self)) {
+                    self.api.apply(now, write, &mut self.log);
+                }
+            }
             Wake::Evict { pod, generation, kcm } => {
                 if kcm_live(kcm, self) {
                     self.taint_eviction
@@ -940,6 +1005,7 @@ impl Simulation {
         let now = self.now;
         self.kcm_epoch += 1;
         self.tainting_asleep = None;
+        self.api.clients.restart();
         self.kcm_up = false;
         let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
         self.log.push(Event::new(

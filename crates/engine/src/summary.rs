@@ -31,6 +31,9 @@ pub struct ApiWrites {
     pub pod_binds: u64,
     /// Pod DELETEs.
     pub pod_deletes: u64,
+    /// Requests per controller client (GETs and events included), as kube-controller-manager's
+    /// rate limiters count them.
+    pub controller_requests: std::collections::BTreeMap<String, u64>,
 }
 
 /// Milestones of one node, in ms from the start of the run; `None` when it did not happen.
@@ -45,8 +48,11 @@ pub struct NodeMilestones {
     pub fault_at_ms: Option<Millis>,
     /// Ready=Unknown (or NotReady) written after the fault.
     pub unknown_at_ms: Option<Millis>,
-    /// Its pods marked NotReady (endpoints stop sending traffic).
+    /// Its first pod marked NotReady (endpoints stop sending traffic).
     pub pods_not_ready_at_ms: Option<Millis>,
+    /// Its last pod marked NotReady: the node lifecycle controller marks them one by one, at its
+    /// client's rate.
+    pub last_pod_not_ready_at_ms: Option<Millis>,
     /// NoExecute taint added.
     pub taint_at_ms: Option<Millis>,
     /// First pod deletion requested.
@@ -128,6 +134,12 @@ pub fn summarize(
         pod_creates: w.pod_creates,
         pod_binds: w.pod_binds,
         pod_deletes: w.pod_deletes,
+        controller_requests: api
+            .clients
+            .totals
+            .iter()
+            .map(|(c, n)| (c.key().to_string(), *n))
+            .collect(),
     };
 
     // First PodReady after creation, per pod.
@@ -165,6 +177,7 @@ struct NodeSeen {
     unknown: Option<Millis>,
     not_ready: Option<Millis>,
     pods_not_ready: Option<Millis>,
+    last_pod_not_ready: Option<Millis>,
     taint: Option<Millis>,
     deletions: Vec<Option<PodId>>,
     first_deletion: Option<Millis>,
@@ -199,6 +212,7 @@ fn node_milestones(
             }
             EventKind::PodNotReady => {
                 s.pods_not_ready.get_or_insert(e.at);
+                s.last_pod_not_ready = Some(e.at);
             }
             EventKind::TaintAdded if e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")) => {
                 s.taint.get_or_insert(e.at);
@@ -234,6 +248,7 @@ fn node_milestones(
             fault_at_ms: Some(fault),
             unknown_at_ms: s.unknown.or(s.not_ready),
             pods_not_ready_at_ms: s.pods_not_ready,
+            last_pod_not_ready_at_ms: s.last_pod_not_ready,
             taint_at_ms: s.taint,
             first_deletion_at_ms: s.first_deletion,
             last_deletion_at_ms: s.last_deletion,

@@ -3,7 +3,6 @@
 //! Every event carries a `cause`, a message naming the rule that fired and the values involved.
 //! Explaining the cause is the product; the UI shows these messages in the reader's language.
 
-use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::time::Millis;
 use serde::Serialize;
@@ -99,6 +98,11 @@ impl fmt::Display for ZoneState {
         fmt::Debug::fmt(self, f)
     }
 }
+
+/// A node's index in the apiserver's node list (`api::NodeId`).
+type NodeId = usize;
+/// A pod's index in the apiserver's pod list (`api::PodId`).
+type PodId = usize;
 
 /// One event, with ids rather than names (see [`crate::Outcome`] for the named form).
 #[derive(Debug, Clone, PartialEq)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 
+pub mod client;
 mod taint;
 pub use taint::*;
 
@@ -346,6 +347,52 @@ pub struct Api {
     pub status_written_by_controller: Vec<NodeId>,
     /// Existing pods not bound to a node.
     pub unbound: std::collections::BTreeSet<PodId>,
+    /// The controllers' clients and their rate limits.
+    pub clients: client::Clients,
+    /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
+    /// each at its time.
+    pub pending: Vec<Pending>,
+}
+
+/// A write a controller decided at one time whose request is sent later, when its client's rate
+/// limiter lets it: the driver applies it then, recording the events that go with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    /// When the request is sent, ms.
+    pub at: Millis,
+    /// What it does.
+    pub write: DeferredWrite,
+}
+
+/// The writes that can wait for a rate limiter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeferredWrite {
+    /// The node lifecycle controller marks a pod NotReady (`MarkPodsNotReady`).
+    PodNotReady {
+        /// The pod.
+        pod: PodId,
+        /// The event recorded if the write changes the pod.
+        event: crate::timeline::Event,
+    },
+    /// A taint PATCH on a node, with the events recorded for the taints it adds and removes.
+    Taints {
+        /// The node.
+        node: NodeId,
+        /// Taints added.
+        add: Vec<Taint>,
+        /// Taints removed (key, effect).
+        remove: Vec<(String, Effect)>,
+        /// Events, in order, each recorded if its taint change happened (`TaintAdded` or
+        /// `TaintRemoved` with the taint label).
+        events: Vec<crate::timeline::Event>,
+    },
+    /// A graceful DELETE.
+    PodDelete {
+        /// The pod.
+        pod: PodId,
+        /// The event recorded if the pod was not already being deleted.
+        event: crate::timeline::Event,
+    },
 }
 
 impl Api {
@@ -355,6 +402,73 @@ impl Api {
         self.node_names.insert(node.name.clone(), id);
         self.nodes.push(node);
         id
+    }
+
+    /// Sends a write through `who`'s client: at once when its rate limiter has the tokens now,
+    /// else queued for the driver to apply when the request goes out. `requests` counts the
+    /// requests up to the write (a GET before a PATCH, the write itself), `then` those that follow
+    /// it (its events), which wait their turn too. Returns whether it was applied now.
+    pub fn issue(
+        &mut self,
+        who: client::Controller,
+        now: Millis,
+        (requests, then): (u32, u32),
+        write: DeferredWrite,
+        log: &mut crate::timeline::Log,
+    ) -> bool {
+        let at = self.clients.send(who, now, requests);
+        self.clients.send(who, now, then);
+        if at <= now {
+            self.apply(now, write, log);
+            true
+        } else {
+            self.pending.push(Pending { at, write });
+            false
+        }
+    }
+
+    /// Performs a write at `now`, recording its events for what it changed.
+    pub fn apply(&mut self, now: Millis, write: DeferredWrite, log: &mut crate::timeline::Log) {
+        match write {
+            DeferredWrite::PodNotReady { pod, mut event } => {
+                if self.set_pod_ready(now, pod, false) {
+                    event.at = now;
+                    log.push(event);
+                }
+            }
+            DeferredWrite::PodDelete { pod, mut event } => {
+                if self.request_pod_deletion(now, pod) {
+                    event.at = now;
+                    log.push(event);
+                }
+            }
+            DeferredWrite::Taints {
+                node,
+                add,
+                remove,
+                events,
+            } => {
+                let had: Vec<bool> = events
+                    .iter()
+                    .map(|e| {
+                        let label = e.taint.as_deref().unwrap_or_default();
+                        self.nodes[node].taints.iter().any(|t| t.label() == label)
+                    })
+                    .collect();
+                let remove: Vec<(&str, Effect)> = remove.iter().map(|(k, e)| (k.as_str(), *e)).collect();
+                self.swap_taints(now, node, &add, &remove);
+                for (mut e, had) in events.into_iter().zip(had) {
+                    let changed = match e.kind {
+                        crate::timeline::EventKind::TaintRemoved => had,
+                        _ => !had,
+                    };
+                    if changed {
+                        e.at = now;
+                        log.push(e);
+                    }
+                }
+            }
+        }
     }
 
     /// Says that a node appeared, went away or was cordoned, for the scheduler.

@@ -6,6 +6,7 @@
 //! pods bound to nodes that no longer exist once a 40 s quarantine has passed (`gcOrphaned`),
 //! and terminating pods that were never scheduled (`gcUnscheduledTerminating`).
 
+use crate::api::client::Controller;
 use crate::api::{Api, CondStatus, PodId};
 use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
@@ -106,7 +107,8 @@ impl PodGc {
         }
         for (p, cause) in doomed {
             self.orphans.remove(&p);
-            // A status PATCH (phase Failed) and a DELETE with grace 0.
+            // A status PATCH (phase Failed) and a DELETE with grace 0, through PodGC's client.
+            api.clients.send(Controller::PodGc, now, 2);
             api.count(now, |w| w.pod_status_updates += 1);
             if api.remove_pod(now, p) {
                 let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);

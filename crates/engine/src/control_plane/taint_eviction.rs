@@ -6,7 +6,8 @@
 //! inside the node lifecycle controller as `NoExecuteTaintManager`. The countdown starts when this
 //! controller sees the taint, not at the taint's `timeAdded`, and a timer once set is never moved.
 
-use crate::api::{matching_tolerations, min_toleration_seconds, Api, NodeId, PodId, Taint};
+use crate::api::client::Controller;
+use crate::api::{matching_tolerations, min_toleration_seconds, Api, DeferredWrite, NodeId, PodId, Taint};
 use crate::api::{Toleration, TolerationSource};
 use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
@@ -252,17 +253,23 @@ impl TaintEvictionController {
         if !pod.exists() || pod.deletion_requested_at.is_some() {
             return;
         }
+        // A GET, then a status PATCH adding DisruptionTarget=True (DeletionByTaintManager), the
+        // DELETE and its event: requests of the controller's client, which may hold the DELETE.
+        let mut requests = 1;
         if self.disruption_condition {
-            // GET, then a status PATCH adding DisruptionTarget=True (DeletionByTaintManager).
             api.count(now, |w| w.pod_status_updates += 1);
+            requests += 2;
         }
-        if api.request_pod_deletion(now, p) {
-            let grace = api.pods[p].grace_seconds;
-            let node = api.pods[p].node;
-            let cause = Cause::new("cause.delete").sub("why", t.cause).text("grace", grace);
-            let mut e = Event::new(now, EventKind::PodDeletionRequested, cause).pod(p);
-            e.node = node;
-            log.push(e);
-        }
+        let grace = api.pods[p].grace_seconds;
+        let cause = Cause::new("cause.delete").sub("why", t.cause).text("grace", grace);
+        let mut event = Event::new(now, EventKind::PodDeletionRequested, cause).pod(p);
+        event.node = api.pods[p].node;
+        api.issue(
+            Controller::TaintEviction,
+            now,
+            (requests, 1),
+            DeferredWrite::PodDelete { pod: p, event },
+            log,
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! controller reuses the pod's name, so it waits until the old object is removed. The DaemonSet
 //! controller keeps one pod per node. Bare pods are never recreated.
 
+use crate::api::client::Controller;
 use crate::api::{tolerates, Api, Effect, NodeId, Pod, PodId, Toleration};
 use crate::cause::Cause;
 use crate::control_plane::admission::{daemonset_tolerations, default_toleration_seconds};
@@ -300,6 +301,13 @@ impl Workloads {
             daemon: spec.kind == WorkloadKind::DaemonSet,
             status_reason: None,
         };
+        // The CREATE and its SuccessfulCreate event, requests of the controller's client.
+        let who = match spec.kind {
+            WorkloadKind::StatefulSet => Controller::StatefulSet,
+            WorkloadKind::DaemonSet => Controller::DaemonSet,
+            _ => Controller::ReplicaSet,
+        };
+        api.clients.send(who, now, 2);
         let id = api.create_pod(now, pod);
         log.push(Event::new(now, EventKind::PodCreated, cause).pod(id));
         if let Some(n) = node {

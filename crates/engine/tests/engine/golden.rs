@@ -27,6 +27,14 @@ fn cond(status: CondStatus, hb: Millis) -> Option<Condition> {
     })
 }
 
+/// An apiserver whose clients have no rate limit, as upstream's unit tests use fake clients.
+fn unlimited_api() -> Api {
+    Api {
+        clients: kubelife_engine::api::client::Clients::new(1e12, u32::MAX, true),
+        ..Api::default()
+    }
+}
+
 fn ready(status: CondStatus, hb: Millis) -> NodeStatus {
     NodeStatus {
         ready: cond(status, hb),
@@ -45,7 +53,7 @@ impl Nlc {
     fn new(grace: Millis) -> Nlc {
         let settings = NlcSettings::taint_based(grace, MINUTE, 100_000.0, 100_000.0, 20, 0.55);
         Nlc {
-            api: Api::default(),
+            api: unlimited_api(),
             nlc: NodeLifecycleController::new(settings),
             log: Log::default(),
         }
@@ -1018,7 +1026,7 @@ impl Nlc {
         settings.legacy_pod_eviction_timeout = Some(timeout);
         settings.exclusion_by_label = false;
         Nlc {
-            api: Api::default(),
+            api: unlimited_api(),
             nlc: NodeLifecycleController::new(settings),
             log: Log::default(),
         }

@@ -3,7 +3,8 @@
 //! `--pod-eviction-timeout` after the last heartbeat seen.
 
 use super::{EvictionStatus, NodeLifecycleController};
-use crate::api::{Api, CondStatus, Condition, NodeId};
+use crate::api::client::Controller;
+use crate::api::{Api, CondStatus, Condition, DeferredWrite, NodeId};
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::TryResult;
 use crate::time::Millis;
@@ -138,14 +139,20 @@ pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: 
         if api.pods[p].daemon {
             continue;
         }
-        if api.request_pod_deletion(now, p) {
-            remaining = true;
-            let grace = api.pods[p].grace_seconds;
-            let cause = Cause::new("cause.delete")
-                .sub("why", cause.clone())
-                .text("grace", grace);
-            log.push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
-        }
+        // The NodeLost status update, the DELETE and its event, through the node-controller client.
+        remaining = true;
+        let grace = api.pods[p].grace_seconds;
+        let cause = Cause::new("cause.delete")
+            .sub("why", cause.clone())
+            .text("grace", grace);
+        let event = Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p);
+        api.issue(
+            Controller::NodeLifecycle,
+            now,
+            (2, 1),
+            DeferredWrite::PodDelete { pod: p, event },
+            log,
+        );
     }
     remaining
 }

@@ -15,7 +15,10 @@
 //! own clock readings and never compares kubelet timestamps with it; it only notices that a
 //! heartbeat time changed.
 
-use crate::api::{Api, CondStatus, Condition, NodeId, NodeStatus, PodId, Reason, LABEL_EXCLUDE_DISRUPTION};
+use crate::api::client::Controller;
+use crate::api::{
+    Api, CondStatus, Condition, DeferredWrite, NodeId, NodeStatus, PodId, Reason, LABEL_EXCLUDE_DISRUPTION,
+};
 use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
@@ -53,6 +56,8 @@ pub struct NlcSettings {
     pub reads_leases: bool,
     /// Whether a live Lease read guards every Unknown mark (`NodeControllerLeaseCircuitBreaker`).
     pub lease_circuit_breaker: bool,
+    /// Whether `MarkPodsNotReady` records an event per pod (a request each).
+    pub pod_not_ready_events: bool,
 }
 
 impl NlcSettings {
@@ -76,6 +81,7 @@ impl NlcSettings {
             exclusion_by_label: true,
             reads_leases: true,
             lease_circuit_breaker: false,
+            pod_not_ready_events: true,
         }
     }
 }
@@ -136,6 +142,8 @@ pub struct NodeLifecycleController {
     quiet_zone: Vec<usize>,
     /// Dormant nodes, which passes skip.
     pub dormancy: Dormancy,
+    /// Live Lease GETs the circuit breaker made since the driver last charged them to the client.
+    pub live_lease_gets: u32,
     /// Until when every node is skipped because the Lease informer is behind a live read
     /// (the Lease circuit breaker's consistency store), ms.
     lease_cache_wait: Millis,
@@ -182,6 +190,7 @@ impl NodeLifecycleController {
             quiet_zone: Vec::new(),
             dormancy: Dormancy::default(),
             lease_cache_wait: Millis::MIN,
+            live_lease_gets: 0,
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
         }
@@ -297,6 +306,10 @@ impl NodeLifecycleController {
         }
         let needs_retry = self.nodes_to_retry[n];
         let transition = current.status != CondStatus::True && observed.status == CondStatus::True;
+        if transition {
+            // RecordNodeStatusChange: one NodeNotReady event, a request of the same client.
+            api.clients.send(Controller::NodeLifecycle, now, 1);
+        }
         if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
             log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
         }
@@ -452,6 +465,7 @@ impl NodeLifecycleController {
         log: &mut Log,
     ) -> (Condition, Option<Condition>) {
         let probe = self.health[n].as_ref().map_or(now, |h| h.probe);
+        api.clients.send(Controller::NodeLifecycle, now, 1);
         api.update_node_status_by_controller(now, n, status);
         self.health[n] = Some(NodeHealth {
             status,
@@ -594,6 +608,9 @@ impl NodeLifecycleController {
             // of the Lease; if it moved since the copy the record holds, the informer is behind,
             // and no node is judged until it has caught up.
             let live = node.lease.latest();
+            if self.settings.lease_circuit_breaker && self.settings.reads_leases {
+                self.live_lease_gets += 1;
+            }
             if self.settings.lease_circuit_breaker && self.settings.reads_leases && live.is_some() && live != h.lease {
                 self.health[n] = Some(h);
                 return Evaluation::LeaseMoved {
@@ -675,14 +692,21 @@ impl NodeLifecycleController {
             self.failures.pod_status_updates -= 1;
             return false;
         }
-        api.set_pod_ready(now, p, false);
-        if log.wants(now, EventKind::PodNotReady) {
-            let cause = Cause::new("cause.nlc.pod_not_ready")
-                .text("node", &api.nodes[n].name)
-                .text("ready", node_ready)
-                .sub("why", why.clone());
-            log.push(Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p));
-        }
+        // One status update per pod, and from 1.19 one event (`MarkPodsNotReady`), each a
+        // request of the node-controller client.
+        let cause = Cause::new("cause.nlc.pod_not_ready")
+            .text("node", &api.nodes[n].name)
+            .text("ready", node_ready)
+            .sub("why", why.clone());
+        let event = Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p);
+        let events = u32::from(self.settings.pod_not_ready_events);
+        api.issue(
+            Controller::NodeLifecycle,
+            now,
+            (1, events),
+            DeferredWrite::PodNotReady { pod: p, event },
+            log,
+        );
         true
     }
 

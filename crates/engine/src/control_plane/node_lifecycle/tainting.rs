@@ -3,9 +3,10 @@
 //! `doNoScheduleTaintingPass`).
 
 use super::NodeLifecycleController;
+use crate::api::client::Controller;
 use crate::api::{
-    Api, CondStatus, Effect, NodeId, Taint, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE,
-    TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+    Api, CondStatus, DeferredWrite, Effect, NodeId, Taint, TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE,
+    TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
 };
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::TryResult;
@@ -77,11 +78,17 @@ impl NodeLifecycleController {
     ) -> bool {
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             if api.nodes[n].has_taint(key, Effect::NoExecute) {
-                api.swap_taints(now, n, &[], &[(key, Effect::NoExecute)]);
-                log.push(
-                    Event::new(now, EventKind::TaintRemoved, cause.clone())
-                        .node(n)
-                        .taint(format!("{key}:NoExecute")),
+                let event = Event::new(now, EventKind::TaintRemoved, cause.clone())
+                    .node(n)
+                    .taint(format!("{key}:NoExecute"));
+                patch_taints(
+                    now,
+                    n,
+                    Vec::new(),
+                    vec![(key, Effect::NoExecute)],
+                    vec![event],
+                    api,
+                    log,
                 );
             }
         }
@@ -200,47 +207,56 @@ impl NodeLifecycleController {
         if add.is_empty() && remove.is_empty() {
             return;
         }
-        let add_taints: Vec<Taint> = add.iter().map(|(t, _)| t.clone()).collect();
-        api.swap_taints(now, n, &add_taints, &remove);
-        for (key, _) in &remove {
-            log.push(
+        let mut events: Vec<Event> = remove
+            .iter()
+            .map(|(key, _)| {
                 Event::new(
                     now,
                     EventKind::TaintRemoved,
                     Cause::new("cause.nlc.no_schedule_removed"),
                 )
                 .node(n)
-                .taint(format!("{key}:NoSchedule")),
-            );
-        }
+                .taint(format!("{key}:NoSchedule"))
+            })
+            .collect();
         for (t, why) in &add {
             let cause = Cause::new("cause.nlc.no_schedule_added").text("why", why);
-            log.push(Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label()));
+            events.push(Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label()));
         }
+        let add_taints: Vec<Taint> = add.into_iter().map(|(t, _)| t).collect();
+        patch_taints(now, n, add_taints, remove, events, api, log);
     }
 }
 
 fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &Cause) {
-    let had_other = api.nodes[n].has_taint(other, Effect::NoExecute);
-    let had_want = api.nodes[n].has_taint(want, Effect::NoExecute);
-    api.swap_taints(
-        now,
-        n,
-        &[Taint::new(want, Effect::NoExecute, now)],
-        &[(other, Effect::NoExecute)],
-    );
-    if had_other {
-        log.push(
-            Event::new(now, EventKind::TaintRemoved, cause.clone())
-                .node(n)
-                .taint(format!("{other}:NoExecute")),
-        );
-    }
-    if !had_want {
-        log.push(
-            Event::new(now, EventKind::TaintAdded, cause.clone())
-                .node(n)
-                .taint(format!("{want}:NoExecute")),
-        );
-    }
+    let events = vec![
+        Event::new(now, EventKind::TaintRemoved, cause.clone())
+            .node(n)
+            .taint(format!("{other}:NoExecute")),
+        Event::new(now, EventKind::TaintAdded, cause.clone())
+            .node(n)
+            .taint(format!("{want}:NoExecute")),
+    ];
+    let add = vec![Taint::new(want, Effect::NoExecute, now)];
+    patch_taints(now, n, add, vec![(other, Effect::NoExecute)], events, api, log);
+}
+
+/// One taint PATCH by the node lifecycle controller (`SwapNodeControllerTaint`: a GET of the
+/// node, then the PATCH), through its client; each event is recorded if its taint changed.
+fn patch_taints(
+    now: Millis,
+    n: NodeId,
+    add: Vec<Taint>,
+    remove: Vec<(&str, Effect)>,
+    events: Vec<Event>,
+    api: &mut Api,
+    log: &mut Log,
+) {
+    let write = DeferredWrite::Taints {
+        node: n,
+        add,
+        remove: remove.into_iter().map(|(k, e)| (k.to_string(), e)).collect(),
+        events,
+    };
+    api.issue(Controller::NodeLifecycle, now, (2, 0), write, log);
 }
