@@ -25,6 +25,7 @@ pub mod cause;
 pub mod control_plane;
 pub mod export;
 pub mod kubelet;
+pub mod network;
 pub mod presets;
 pub mod render;
 pub mod rng;
@@ -73,6 +74,12 @@ pub struct TimelineEvent {
     /// The zone's new state, for zone events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<ZoneState>,
+    /// The Service, for endpoint and traffic events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    /// The volume, for volume events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub volume: Option<String>,
     /// Why it happened (serialized as its English text).
     pub cause: Cause,
 }
@@ -119,6 +126,8 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             taint: e.taint,
             zone: e.zone,
             state: e.state,
+            service: e.service.map(|w| cfg.workloads[w].name.clone()),
+            volume: e.volume,
             cause: e.cause,
         })
         .collect();

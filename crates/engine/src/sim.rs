@@ -9,6 +9,7 @@
 use crate::api::client::{Clients, Controller};
 use crate::api::{Api, CondStatus, Effect, Node, NodeId, NodeStatus, PodId, Taint, Versioned, Watch, WriteHistory};
 use crate::cause::Cause;
+use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD, TAINT_OUT_OF_SERVICE};
 use crate::control_plane::scheduler::Scheduler;
@@ -17,6 +18,7 @@ use crate::control_plane::workloads::Workloads;
 use crate::kubelet::heartbeats::{is_plain, HeartbeatLoop, LoopState};
 use crate::kubelet::lease::BACKOFF_MAX;
 use crate::kubelet::{Kubelet, KubeletSettings};
+use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ActionKind, ActionSpec, Config};
 use crate::time::{Millis, HOUR, SECOND};
@@ -60,12 +62,21 @@ enum Wake {
         kcm: u32,
     },
     Action(usize),
-    Watch(WatchKey),
+    Watch(Watch),
     /// A write that waited for its controller's rate limiter (an index into `deferred`).
     Apply {
         slot: usize,
         kcm: u32,
     },
+    /// The EndpointSlice controller writes a Service's slice after waiting for its client.
+    SliceWrite {
+        service: usize,
+        kcm: u32,
+    },
+    /// The connected kube-proxies start a sync.
+    ProxySync,
+    /// The connected kube-proxies finish their sync.
+    ProxySyncDone,
     Evict {
         pod: PodId,
         generation: u64,
@@ -78,31 +89,6 @@ enum Wake {
     PodTerminated {
         pod: PodId,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum WatchKey {
-    NodeConditions(NodeId),
-    NodeTaints(NodeId),
-    PodCreated(PodId),
-    PodBound(PodId),
-    PodDeleting(PodId),
-    PodRemoved(PodId),
-    PodTolerations(PodId),
-}
-
-impl From<Watch> for WatchKey {
-    fn from(w: Watch) -> Self {
-        match w {
-            Watch::NodeConditions(n) => WatchKey::NodeConditions(n),
-            Watch::NodeTaints(n) => WatchKey::NodeTaints(n),
-            Watch::PodCreated(p) => WatchKey::PodCreated(p),
-            Watch::PodBound(p) => WatchKey::PodBound(p),
-            Watch::PodDeleting(p) => WatchKey::PodDeleting(p),
-            Watch::PodRemoved(p) => WatchKey::PodRemoved(p),
-            Watch::PodTolerations(p) => WatchKey::PodTolerations(p),
-        }
-    }
 }
 
 /// A run in progress: the cluster, its controllers and the wake-up queue.
@@ -125,6 +111,10 @@ pub struct Simulation {
     pub workloads: Workloads,
     /// The scheduler.
     pub scheduler: Scheduler,
+    /// The EndpointSlice controller.
+    pub eps: EndpointSliceController,
+    /// The kube-proxies.
+    pub proxy: KubeProxy,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -230,7 +220,17 @@ impl Simulation {
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
         let base_api_latency = cfg.simulation.api_latency;
+        let eps = EndpointSliceController::new(&cfg.workloads, p);
+        api.watch_pod_status = eps.any();
+        let proxy = KubeProxy::new(
+            &cfg.kube_proxy,
+            cfg.simulation.proxy_sync_duration,
+            p,
+            cfg.workloads.len(),
+        );
         let mut sim = Simulation {
+            eps,
+            proxy,
             log: Log {
                 events: Vec::new(),
                 heartbeats: record_heartbeats,
@@ -382,8 +382,11 @@ impl Simulation {
             }
         }
         self.api.outbox.clear();
-        // The cluster ran before: its controllers' buckets are full again at the start.
+        // The cluster ran before: its controllers' buckets are full again at the start, and every
+        // Service's slice and every proxy's rules show the pods as they run.
         self.api.clients.restart();
+        self.eps.initialize(&mut self.api);
+        self.proxy.initialize(&self.api);
         for n in 0..self.kubelets.len() {
             self.api.node_changed(n);
         }
@@ -500,7 +503,7 @@ impl Simulation {
         }
         let out = std::mem::take(&mut self.api.outbox);
         for (at, w) in out {
-            self.push(at.max(self.now), Wake::Watch(w.into()));
+            self.push(at.max(self.now), Wake::Watch(w));
         }
     }
 
@@ -636,6 +639,16 @@ impl Simulation {
             | Wake::ControllerManagerStart { .. } => {}
             Wake::Action(i) => self.apply_action(i),
             Wake::Watch(w) => self.deliver(w),
+            Wake::SliceWrite { service, kcm } => {
+                if kcm_live(kcm, self) {
+                    self.eps.write(now, service, &mut self.api, &mut self.log);
+                }
+            }
+            Wake::ProxySync => self.proxy_sync(),
+            Wake::ProxySyncDone => {
+                let connected = self.connected_proxies();
+                self.proxy.finish(now, &self.api, &mut self.log, connected);
+            }
             Wake::Apply { slot, kcm } => {
                 // A write of a kube-controller-manager that has stopped since was never sent.
                 if let Some(write) = self.deferred[slot].take().filter(|_| kcm_live(kcm, self)) {
@@ -664,19 +677,70 @@ impl Simulation {
         self.kcm_up && self.cfg.controller_manager.enable_taint_manager
     }
 
-    fn deliver(&mut self, w: WatchKey) {
+    /// The pods' Service (if any) syncs its slice when the informer shows a pod change.
+    fn pod_changed(&mut self, p: PodId) {
+        if !self.kcm_up || !self.eps.any() {
+            return;
+        }
+        let kcm = self.kcm_epoch;
+        if let Some((at, service)) = self.eps.pod_changed(self.now, p, &mut self.api, &mut self.log) {
+            self.push(at, Wake::SliceWrite { service, kcm });
+        }
+    }
+
+    /// Nodes whose kube-proxy runs and reaches the apiserver, and all existing nodes.
+    fn connected_proxies(&self) -> (usize, usize) {
+        let mut connected = 0;
+        let mut nodes = 0;
+        for (n, node) in self.api.nodes.iter().enumerate() {
+            if node.exists {
+                nodes += 1;
+                if self.kubelets[n].proxy_connected() {
+                    connected += 1;
+                }
+            }
+        }
+        (connected, nodes)
+    }
+
+    /// The connected proxies saw a slice change (or one reconnected): they plan a sync.
+    fn proxy_changed(&mut self) {
+        if let Some(at) = self.proxy.request(self.now) {
+            self.push(at, Wake::ProxySync);
+        }
+    }
+
+    fn proxy_sync(&mut self) {
+        if self.connected_proxies().0 == 0 {
+            // Nobody can read the slices: every proxy keeps its rules until one reconnects.
+            self.proxy.scheduled = None;
+            return;
+        }
+        let end = self.proxy.start(self.now, &self.api);
+        self.push(end, Wake::ProxySyncDone);
+    }
+
+    fn deliver(&mut self, w: Watch) {
         let now = self.now;
+        if let Watch::PodCreated(p)
+        | Watch::PodBound(p)
+        | Watch::PodStatus(p)
+        | Watch::PodDeleting(p)
+        | Watch::PodRemoved(p) = w
+        {
+            self.pod_changed(p);
+        }
         let mut wakes: Vec<EvictWake> = Vec::new();
         let kcm = self.kcm_up;
         let te = self.taint_manager_runs();
         match w {
-            WatchKey::NodeConditions(n) => {
+            Watch::NodeConditions(n) => {
                 if kcm {
                     self.nlc
                         .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
                 }
             }
-            WatchKey::NodeTaints(n) => {
+            Watch::NodeTaints(n) => {
                 if te {
                     self.taint_eviction
                         .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
@@ -688,14 +752,14 @@ impl Simulation {
                     self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
                 }
             }
-            WatchKey::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
+            Watch::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
             // `handlePodUpdate` sees the new tolerations; a timer already set stays where it is.
-            WatchKey::PodTolerations(p) if te => {
+            Watch::PodTolerations(p) if te => {
                 self.taint_eviction
                     .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
             }
-            WatchKey::PodTolerations(_) => {}
-            WatchKey::PodBound(p) => {
+            Watch::PodTolerations(_) => {}
+            Watch::PodBound(p) => {
                 if te {
                     self.taint_eviction
                         .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
@@ -705,14 +769,16 @@ impl Simulation {
                 }
                 self.kubelet_start_pod(p);
             }
-            WatchKey::PodDeleting(p) => {
+            Watch::PodDeleting(p) => {
                 if kcm {
                     let w = self.api.pods[p].workload;
                     self.workloads.sync(now, w, &mut self.api, &mut self.log);
                 }
                 self.kubelet_terminate_pod(p);
             }
-            WatchKey::PodRemoved(p) => {
+            Watch::PodStatus(_) => {}
+            Watch::Slice(_) => self.proxy_changed(),
+            Watch::PodRemoved(p) => {
                 if te {
                     self.taint_eviction
                         .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
@@ -945,7 +1011,7 @@ impl Simulation {
             ActionKind::NodeCrash => {
                 self.kubelets[n].stop();
                 for p in self.api.nodes[n].pods.clone() {
-                    self.api.pods[p].running = false;
+                    self.api.stop_pod(now, p);
                 }
             }
             ActionKind::KubeletStop => self.kubelets[n].stop(),
@@ -965,6 +1031,10 @@ impl Simulation {
         };
         self.log
             .push(Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why)).node(n));
+        // The node's kube-proxy is back in touch with the apiserver: it resyncs.
+        if self.eps.any() {
+            self.proxy_changed();
+        }
         if restarted {
             self.kubelets[n].restart();
             if self.api.nodes[n].exists {
@@ -1041,6 +1111,10 @@ impl Simulation {
         self.push_evictions(wakes);
         for w in 0..self.workloads.specs.len() {
             self.workloads.sync(now, w, &mut self.api, &mut self.log);
+        }
+        let kcm = self.kcm_epoch;
+        for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
+            self.push(at, Wake::SliceWrite { service, kcm });
         }
         // wait.Until runs its function at once.
         let kcm = self.kcm_epoch;

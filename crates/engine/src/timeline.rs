@@ -61,6 +61,28 @@ pub enum EventKind {
     ApiServerLatencyChanged,
     /// An operator changed the tolerationSeconds of a pod's NoExecute tolerations.
     PodTolerationsPatched,
+    /// A Service's EndpointSlice marks a pod's endpoint not ready.
+    EndpointNotReady,
+    /// A Service's EndpointSlice no longer lists a pod.
+    EndpointRemoved,
+    /// The last connected kube-proxy stopped sending new connections to a pod.
+    TrafficStopped,
+    /// The attach-detach controller starts the clock to detach a volume from a node.
+    VolumeDetachRequested,
+    /// A volume is detached without waiting for its unmount (6-minute timeout or out-of-service).
+    VolumeForceDetached,
+    /// A volume's detach completed.
+    VolumeDetached,
+    /// A volume's attach to a node completed.
+    VolumeAttached,
+    /// A pod waits: its volume is still attached to another node.
+    MultiAttachError,
+    /// The kubelet mounted a pod's volume.
+    VolumeMounted,
+    /// An eviction was refused (429): it would break a PodDisruptionBudget.
+    EvictionRefused,
+    /// The kubelet set a pod's phase to Failed (graceful node shutdown).
+    PodFailed,
     /// A kubelet renewed its Lease (only with heartbeats recorded).
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).
@@ -121,6 +143,10 @@ pub struct Event {
     pub zone: Option<String>,
     /// The zone's new state.
     pub state: Option<ZoneState>,
+    /// The Service involved (by workload index).
+    pub service: Option<usize>,
+    /// The volume involved.
+    pub volume: Option<String>,
     /// Why it happened.
     pub cause: Cause,
 }
@@ -136,6 +162,8 @@ impl Event {
             taint: None,
             zone: None,
             state: None,
+            service: None,
+            volume: None,
             cause,
         }
     }

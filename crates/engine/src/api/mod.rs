@@ -11,6 +11,7 @@ use std::fmt;
 use std::rc::Rc;
 
 pub mod client;
+pub mod endpoints;
 mod taint;
 pub use taint::*;
 
@@ -249,6 +250,11 @@ pub struct Pod {
     pub daemon: bool,
     /// `status.reason`, such as `NodeLost` set by the legacy eviction path.
     pub status_reason: Option<&'static str>,
+    /// Whether its phase is Failed (its containers were stopped for good, as graceful node
+    /// shutdown does).
+    pub failed: bool,
+    /// When its containers last stopped running, ms.
+    pub stopped_at: Option<Millis>,
 }
 
 impl Pod {
@@ -297,7 +303,7 @@ pub struct Writes {
 }
 
 /// A change that watchers are told about after the informer latency.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Watch {
     /// A node's condition statuses changed (not just heartbeat times).
     NodeConditions(NodeId),
@@ -313,6 +319,10 @@ pub enum Watch {
     PodRemoved(PodId),
     /// A pod's tolerations changed.
     PodTolerations(PodId),
+    /// A pod's Ready condition or phase changed (sent only when some Service selects pods).
+    PodStatus(PodId),
+    /// A Service's EndpointSlice changed (by workload index).
+    Slice(usize),
 }
 
 /// The apiserver: objects, write counts and pending watch notifications.
@@ -349,6 +359,12 @@ pub struct Api {
     pub unbound: std::collections::BTreeSet<PodId>,
     /// The controllers' clients and their rate limits.
     pub clients: client::Clients,
+    /// Each Service's EndpointSlice (by workload index; empty for workloads without one).
+    pub slices: Vec<endpoints::Slice>,
+    /// Whether pod status changes are announced (some Service selects pods).
+    pub watch_pod_status: bool,
+    /// Every pod each workload ever created, in creation order.
+    pub pods_by_workload: Vec<Vec<PodId>>,
     /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
     /// each at its time.
     pub pending: Vec<Pending>,
@@ -483,6 +499,12 @@ impl Api {
         }
     }
 
+    /// Announces a change written at `now` to watchers, who see it after the API round trip and
+    /// the informer latency.
+    pub fn announce(&mut self, now: Millis, w: Watch) {
+        self.notify(now, w);
+    }
+
     fn notify(&mut self, now: Millis, w: Watch) {
         self.outbox.push((now + self.api_latency + self.watch_latency, w));
     }
@@ -549,6 +571,10 @@ impl Api {
         if self.active_by_workload.len() <= w {
             self.active_by_workload.resize(w + 1, 0);
         }
+        if self.pods_by_workload.len() <= w {
+            self.pods_by_workload.resize(w + 1, Vec::new());
+        }
+        self.pods_by_workload[w].push(id);
         self.active_by_workload[w] += 1;
         self.unbound.insert(id);
         self.pods.push(pod);
@@ -575,7 +601,31 @@ impl Api {
         }
         p.ready = Some(ready);
         self.count(now, |w| w.pod_status_updates += 1);
+        if self.watch_pod_status {
+            self.notify(now, Watch::PodStatus(pod));
+        }
         true
+    }
+
+    /// The kubelet reports a pod's phase Failed (its containers were stopped for good).
+    pub fn fail_pod(&mut self, now: Millis, pod: PodId) -> bool {
+        let p = &mut self.pods[pod];
+        if p.failed || !p.exists() {
+            return false;
+        }
+        p.failed = true;
+        self.count(now, |w| w.pod_status_updates += 1);
+        self.notify(now, Watch::PodStatus(pod));
+        true
+    }
+
+    /// A pod's containers stop running at `now`.
+    pub fn stop_pod(&mut self, now: Millis, pod: PodId) {
+        let p = &mut self.pods[pod];
+        if p.running {
+            p.running = false;
+            p.stopped_at = Some(now);
+        }
     }
 
     /// A graceful DELETE: sets the deletion timestamp. Returns false if already deleting.
@@ -608,7 +658,10 @@ impl Api {
         }
         let p = &mut self.pods[pod];
         p.removed_at = Some(now);
-        p.running = false;
+        if p.running {
+            p.running = false;
+            p.stopped_at = Some(now);
+        }
         let (was_active, workload, node) = (p.deletion_requested_at.is_none(), p.workload, p.node);
         if was_active {
             self.stopped_being_active(pod, workload);

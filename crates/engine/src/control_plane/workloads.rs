@@ -297,6 +297,8 @@ impl Workloads {
             deletion_requested_at: None,
             removed_at: None,
             running: false,
+            failed: false,
+            stopped_at: None,
             replaces,
             daemon: spec.kind == WorkloadKind::DaemonSet,
             status_reason: None,

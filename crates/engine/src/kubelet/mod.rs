@@ -85,6 +85,15 @@ impl Kubelet {
         !matches!(self.fault, Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop))
     }
 
+    /// Whether the node's kube-proxy runs and reaches the apiserver (a stopped kubelet leaves it
+    /// running; a crash, a shutdown or a partition does not).
+    pub fn proxy_connected(&self) -> bool {
+        !matches!(
+            self.fault,
+            Some(ActionKind::NodeCrash) | Some(ActionKind::NetworkPartition) | Some(ActionKind::NodeShutdown)
+        )
+    }
+
     /// Whether its requests reach the apiserver.
     pub fn reachable(&self) -> bool {
         self.fault.is_none()

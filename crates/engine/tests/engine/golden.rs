@@ -163,6 +163,8 @@ fn pod_on(node: Option<NodeId>, tolerations: Vec<Toleration>) -> Pod {
         replaces: None,
         daemon: false,
         status_reason: None,
+        failed: false,
+        stopped_at: None,
     }
 }
 

@@ -1,0 +1,194 @@
+//! kube-proxy: when the nodes stop sending new connections to a pod.
+//!
+//! A change to an EndpointSlice makes each proxy that sees it (running, and able to reach the
+//! apiserver) call `Sync()`; its runner decides when `syncProxyRules` runs, and the rules take
+//! effect when it finishes (`simulation.proxySyncDuration` later). Until 1.33 the runner is
+//! `pkg/util/async.BoundedFrequencyRunner`: a token bucket of burst 2 refilled every
+//! `minSyncPeriod`, so a quiet proxy syncs at once and a busy one at most once per period. From
+//! 1.34 it is `pkg/proxy/runner` (#131615): no burst, and `minSyncPeriod` counts from the end of
+//! the previous sync. The rules send cluster traffic to the ready endpoints, or, from 1.26
+//! (`ProxyTerminatingEndpoints`), to the serving terminating ones when none is ready
+//! (`CategorizeEndpoints`).
+//!
+//! Every connected proxy sees the same slices at the same moments and runs the same runner, so
+//! one runner stands for all of them. Proxies cut off from the apiserver keep their last rules and
+//! keep sending to the pods in them.
+
+use crate::api::{Api, PodId};
+use crate::cause::Cause;
+use crate::scenario::KubeProxyConfig;
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind, Log};
+use crate::version::Profile;
+use std::collections::BTreeSet;
+
+/// A pod that stopped receiving traffic from the connected proxies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped {
+    /// The Service (workload index).
+    pub service: usize,
+    /// The pod.
+    pub pod: PodId,
+    /// When its containers stopped, if they had by then: new connections sent to it until
+    /// `at` went to a node that did not answer (the blackhole).
+    pub dead_since: Option<Millis>,
+    /// When the last connected proxy's rules stopped sending to it, ms.
+    pub at: Millis,
+}
+
+/// The connected proxies' shared runner and rules.
+#[derive(Debug, Clone)]
+pub struct KubeProxy {
+    cfg: KubeProxyConfig,
+    sync_duration: Millis,
+    from_end: bool,
+    fallback: bool,
+    tokens: f64,
+    refilled_at: Millis,
+    last_end: Millis,
+    /// When the next sync starts, if one is planned.
+    pub scheduled: Option<Millis>,
+    running_until: Option<Millis>,
+    programmed: Vec<BTreeSet<PodId>>,
+    in_progress: Vec<BTreeSet<PodId>>,
+    /// Every pod the connected proxies stopped sending to, in order.
+    pub stopped: Vec<Stopped>,
+}
+
+impl KubeProxy {
+    /// The proxies of a cluster whose Services are the workloads marked in `services`.
+    pub fn new(cfg: &KubeProxyConfig, sync_duration: Millis, p: &Profile, services: usize) -> Self {
+        KubeProxy {
+            cfg: cfg.clone(),
+            sync_duration,
+            from_end: p.proxy_runner_from_end,
+            fallback: p.serving_terminating_fallback,
+            tokens: 2.0,
+            refilled_at: Millis::MIN,
+            last_end: Millis::MIN,
+            scheduled: None,
+            running_until: None,
+            programmed: vec![BTreeSet::new(); services],
+            in_progress: Vec::new(),
+            stopped: Vec::new(),
+        }
+    }
+
+    /// The rules of Service `w` for the slice as it is: its ready endpoints, or its serving
+    /// terminating ones when none is ready and the version falls back to them.
+    fn rules(&self, api: &Api, w: usize) -> BTreeSet<PodId> {
+        let slice = &api.slices[w];
+        let ready: BTreeSet<PodId> = slice.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p).collect();
+        if !ready.is_empty() || !self.fallback {
+            return ready;
+        }
+        slice
+            .iter()
+            .filter(|(_, e)| e.serving && e.terminating)
+            .map(|(&p, _)| p)
+            .collect()
+    }
+
+    /// The rules every proxy runs at the start of a run.
+    pub fn initialize(&mut self, api: &Api) {
+        for w in 0..self.programmed.len() {
+            self.programmed[w] = self.rules(api, w);
+        }
+    }
+
+    /// Whether Service `w`'s rules send to pod `p` now.
+    pub fn sends_to(&self, w: usize, p: PodId) -> bool {
+        self.programmed.get(w).is_some_and(|r| r.contains(&p))
+    }
+
+    /// A slice change reached the proxies at `now`: plans a sync unless one is planned already.
+    /// Returns when it starts, for the driver to wake [`Self::start`].
+    pub fn request(&mut self, now: Millis) -> Option<Millis> {
+        if self.scheduled.is_some() {
+            return None;
+        }
+        let free = self.running_until.map_or(now, |end| end.max(now));
+        let min = self.cfg.min_sync_period;
+        let at = if min == 0 {
+            free
+        } else if self.from_end {
+            // pkg/proxy/runner: at least minSyncPeriod after the previous sync finished.
+            free.max(self.last_end.saturating_add(min))
+        } else {
+            // BoundedFrequencyRunner: a token now, or when the next one accrues.
+            self.refill(free);
+            if self.tokens >= 1.0 - 1e-9 {
+                free
+            } else {
+                free + ((1.0 - self.tokens) * min as f64).ceil() as Millis
+            }
+        };
+        self.scheduled = Some(at);
+        Some(at)
+    }
+
+    fn refill(&mut self, now: Millis) {
+        let min = self.cfg.min_sync_period.max(1) as f64;
+        if self.refilled_at != Millis::MIN && now > self.refilled_at {
+            self.tokens = (self.tokens + (now - self.refilled_at) as f64 / min).min(2.0);
+        }
+        self.refilled_at = self.refilled_at.max(now);
+    }
+
+    /// A planned sync starts: the rules are computed from the slices the proxies see now.
+    /// Returns when it finishes.
+    pub fn start(&mut self, now: Millis, api: &Api) -> Millis {
+        self.scheduled = None;
+        if !self.from_end && self.cfg.min_sync_period > 0 {
+            self.refill(now);
+            self.tokens -= 1.0;
+        }
+        self.in_progress = (0..self.programmed.len()).map(|w| self.rules(api, w)).collect();
+        let end = now + self.sync_duration;
+        self.running_until = Some(end);
+        end
+    }
+
+    /// The sync finishes: the new rules take effect. Records `TrafficStopped` for every pod the
+    /// rules no longer send to. `connected` of `nodes` proxies ran it.
+    pub fn finish(&mut self, now: Millis, api: &Api, log: &mut Log, (connected, nodes): (usize, usize)) {
+        self.running_until = None;
+        self.last_end = now;
+        let new = std::mem::take(&mut self.in_progress);
+        for (w, rules) in new.into_iter().enumerate() {
+            let gone: Vec<PodId> = self.programmed[w].difference(&rules).copied().collect();
+            for p in gone {
+                let pod = &api.pods[p];
+                let dead_since = pod.stopped_at.filter(|_| !pod.running);
+                self.stopped.push(Stopped {
+                    service: w,
+                    pod: p,
+                    dead_since,
+                    at: now,
+                });
+                let what = match dead_since {
+                    Some(t) => Cause::new("cause.part.traffic_blackhole").time("since", t),
+                    None => Cause::new("cause.part.traffic_alive"),
+                };
+                let cut_off = nodes - connected;
+                let others = if cut_off > 0 {
+                    Cause::new("cause.part.proxies_cut_off").text("count", cut_off)
+                } else {
+                    Cause::none()
+                };
+                let cause = Cause::new("cause.proxy.stopped")
+                    .text("connected", connected)
+                    .text("mode", self.cfg.mode.name())
+                    .time("min", self.cfg.min_sync_period)
+                    .time("sync", self.sync_duration)
+                    .sub("what", what)
+                    .sub("others", others);
+                let mut e = Event::new(now, EventKind::TrafficStopped, cause).pod(p);
+                e.node = pod.node;
+                e.service = Some(w);
+                log.push(e);
+            }
+            self.programmed[w] = rules;
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! The node-side data plane, as far as it sets the timing of a failure: kube-proxy.
+
+pub mod kube_proxy;
