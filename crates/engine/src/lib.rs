@@ -107,7 +107,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = sim::Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
     let events = std::mem::take(&mut sim.log.events);
-    let summary = summary::summarize(
+    let mut summary = summary::summarize(
         &events,
         &sim.api,
         &sim.workloads,
@@ -115,6 +115,15 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         cfg.seed,
         cfg.duration,
     );
+    let services: Vec<Option<(String, u32)>> = cfg
+        .workloads
+        .iter()
+        .enumerate()
+        .map(|(w, s)| s.service.then(|| (s.name.clone(), sim.workloads.desired(w, &sim.api))))
+        .collect();
+    summary.services = sim
+        .proxy
+        .summaries(&sim.api, &services, &sim.eps.ready_counts, cfg.duration);
     let api = &sim.api;
     let named = events
         .into_iter()

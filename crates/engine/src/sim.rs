@@ -688,19 +688,21 @@ impl Simulation {
         }
     }
 
-    /// Nodes whose kube-proxy runs and reaches the apiserver, and all existing nodes.
+    /// Nodes whose kube-proxy runs and reaches the apiserver, and nodes whose kube-proxy runs
+    /// but is cut off from it (a partition).
     fn connected_proxies(&self) -> (usize, usize) {
-        let mut connected = 0;
-        let mut nodes = 0;
+        let (mut connected, mut cut_off) = (0, 0);
         for (n, node) in self.api.nodes.iter().enumerate() {
-            if node.exists {
-                nodes += 1;
-                if self.kubelets[n].proxy_connected() {
-                    connected += 1;
-                }
+            if !node.exists {
+                continue;
+            }
+            match self.kubelets[n].fault {
+                Some(ActionKind::NetworkPartition) => cut_off += 1,
+                _ if self.kubelets[n].proxy_connected() => connected += 1,
+                _ => {}
             }
         }
-        (connected, nodes)
+        (connected, cut_off)
     }
 
     /// The connected proxies saw a slice change (or one reconnected): they plan a sync.

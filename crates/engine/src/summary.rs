@@ -103,6 +103,9 @@ pub struct Summary {
     pub nodes: Vec<NodeMilestones>,
     /// Per-workload readiness.
     pub workloads: Vec<WorkloadSummary>,
+    /// Per Service: traffic stopped, the blackhole window, time without full serving capacity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<crate::network::kube_proxy::ServiceSummary>,
 }
 
 /// Builds the summary from a finished run.
@@ -167,6 +170,7 @@ pub fn summarize(
         api_writes,
         nodes,
         workloads: workload_summaries,
+        services: Vec::new(),
     }
 }
 

@@ -30,6 +30,8 @@ pub struct EndpointSliceController {
     writing: Vec<bool>,
     terminating_kept: bool,
     terminal_unpublished: bool,
+    /// Per Service, how many ready endpoints its slice lists from each time on: (time, count).
+    pub ready_counts: Vec<Vec<(Millis, usize)>>,
 }
 
 /// A pod's endpoint, or `None` when it is not in the slice (`ShouldPodBeInEndpoints` and
@@ -78,6 +80,10 @@ fn endpoint_event(old: Option<Endpoint>, new: Option<Endpoint>, pod: &Pod) -> Op
     }
 }
 
+fn ready_count(slice: &crate::api::endpoints::Slice) -> usize {
+    slice.values().filter(|e| e.ready).count()
+}
+
 impl EndpointSliceController {
     /// The controller for these workloads on this version.
     pub fn new(workloads: &[WorkloadSpec], p: &Profile) -> Self {
@@ -89,6 +95,7 @@ impl EndpointSliceController {
             writing: vec![false; n],
             terminating_kept: p.terminating_endpoints_kept,
             terminal_unpublished: p.terminal_pods_unpublished,
+            ready_counts: vec![Vec::new(); n],
         }
     }
 
@@ -113,7 +120,7 @@ impl EndpointSliceController {
 
     /// The slice as the pods are now, written without rate limit or events: the cluster's state
     /// at the start of a run.
-    pub fn initialize(&self, api: &mut Api) {
+    pub fn initialize(&mut self, api: &mut Api) {
         api.slices = vec![Default::default(); self.services.len()];
         for (w, &service) in self.services.iter().enumerate() {
             if !service {
@@ -124,6 +131,7 @@ impl EndpointSliceController {
                     api.slices[w].insert(p, e);
                 }
             }
+            self.ready_counts[w] = vec![(0, ready_count(&api.slices[w]))];
         }
     }
 
@@ -177,6 +185,10 @@ impl EndpointSliceController {
             };
         }
         if changed {
+            let ready = ready_count(&api.slices[w]);
+            if self.ready_counts[w].last().is_none_or(|&(_, c)| c != ready) {
+                self.ready_counts[w].push((now, ready));
+            }
             api.announce(now, Watch::Slice(w));
         }
     }

@@ -53,6 +53,33 @@ pub struct KubeProxy {
     in_progress: Vec<BTreeSet<PodId>>,
     /// Every pod the connected proxies stopped sending to, in order.
     pub stopped: Vec<Stopped>,
+    /// Per Service, how many pods the rules sent to from each time on: (time, count).
+    pub sizes: Vec<Vec<(Millis, usize)>>,
+}
+
+/// What a Service's clients saw over a run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceSummary {
+    /// The Service (its workload's name).
+    pub service: String,
+    /// Pods it should have serving.
+    pub desired: u32,
+    /// The first pod the connected proxies stopped sending to, ms.
+    pub first_traffic_stopped_at_ms: Option<Millis>,
+    /// The last, ms.
+    pub last_traffic_stopped_at_ms: Option<Millis>,
+    /// When a pod the proxies still sent to first stopped running, ms: the blackhole opens.
+    pub blackhole_from_ms: Option<Millis>,
+    /// When the last such pod left the rules (or the end, if it never did), ms.
+    pub blackhole_until_ms: Option<Millis>,
+    /// Time during which the rules sent some new connections to a pod that did not answer, ms.
+    pub blackhole_ms: Millis,
+    /// Time with fewer pods in the connected proxies' rules than desired, ms.
+    pub fewer_serving_ms: Millis,
+    /// Time with fewer ready endpoints in the EndpointSlice than desired (what clients of the
+    /// API, such as external load balancers, see), ms.
+    pub fewer_ready_endpoints_ms: Millis,
 }
 
 impl KubeProxy {
@@ -71,6 +98,7 @@ impl KubeProxy {
             programmed: vec![BTreeSet::new(); services],
             in_progress: Vec::new(),
             stopped: Vec::new(),
+            sizes: vec![Vec::new(); services],
         }
     }
 
@@ -93,6 +121,7 @@ impl KubeProxy {
     pub fn initialize(&mut self, api: &Api) {
         for w in 0..self.programmed.len() {
             self.programmed[w] = self.rules(api, w);
+            self.sizes[w] = vec![(0, self.programmed[w].len())];
         }
     }
 
@@ -150,8 +179,9 @@ impl KubeProxy {
     }
 
     /// The sync finishes: the new rules take effect. Records `TrafficStopped` for every pod the
-    /// rules no longer send to. `connected` of `nodes` proxies ran it.
-    pub fn finish(&mut self, now: Millis, api: &Api, log: &mut Log, (connected, nodes): (usize, usize)) {
+    /// rules no longer send to. `connected` proxies ran it; `cut_off` ones, running but out of
+    /// touch with the apiserver, keep their old rules.
+    pub fn finish(&mut self, now: Millis, api: &Api, log: &mut Log, (connected, cut_off): (usize, usize)) {
         self.running_until = None;
         self.last_end = now;
         let new = std::mem::take(&mut self.in_progress);
@@ -170,7 +200,6 @@ impl KubeProxy {
                     Some(t) => Cause::new("cause.part.traffic_blackhole").time("since", t),
                     None => Cause::new("cause.part.traffic_alive"),
                 };
-                let cut_off = nodes - connected;
                 let others = if cut_off > 0 {
                     Cause::new("cause.part.proxies_cut_off").text("count", cut_off)
                 } else {
@@ -188,7 +217,94 @@ impl KubeProxy {
                 e.service = Some(w);
                 log.push(e);
             }
+            if rules.len() != self.programmed[w].len() {
+                self.sizes[w].push((now, rules.len()));
+            }
             self.programmed[w] = rules;
         }
+    }
+
+    /// What each Service's clients saw: `services[w]` is Service `w`'s (name, desired pods).
+    /// `ready_counts[w]` is the slice's ready endpoints over time.
+    pub fn summaries(
+        &self,
+        api: &Api,
+        services: &[Option<(String, u32)>],
+        ready_counts: &[Vec<(Millis, usize)>],
+        end: Millis,
+    ) -> Vec<ServiceSummary> {
+        let mut out = Vec::new();
+        for (w, s) in services.iter().enumerate() {
+            let Some((name, desired)) = s else { continue };
+            let stopped: Vec<&Stopped> = self.stopped.iter().filter(|s| s.service == w).collect();
+            // Blackhole intervals: pods that left the rules after they died, and pods that are
+            // dead and still in the rules at the end.
+            let mut holes: Vec<(Millis, Millis)> = stopped
+                .iter()
+                .filter_map(|s| s.dead_since.map(|d| (d.max(0), s.at)))
+                .collect();
+            for &p in &self.programmed[w] {
+                let pod = &api.pods[p];
+                if let (false, Some(d)) = (pod.running, pod.stopped_at) {
+                    holes.push((d.max(0), end));
+                }
+            }
+            holes.sort_unstable();
+            let blackhole_ms = union_length(&holes);
+            let fewer_serving_ms = time_below(&self.sizes[w], *desired as usize, end);
+            out.push(ServiceSummary {
+                service: name.clone(),
+                desired: *desired,
+                first_traffic_stopped_at_ms: stopped.iter().map(|s| s.at).min(),
+                last_traffic_stopped_at_ms: stopped.iter().map(|s| s.at).max(),
+                blackhole_from_ms: holes.iter().map(|h| h.0).min(),
+                blackhole_until_ms: holes.iter().map(|h| h.1).max(),
+                blackhole_ms,
+                fewer_serving_ms,
+                fewer_ready_endpoints_ms: time_below(&ready_counts[w], *desired as usize, end),
+            });
+        }
+        out
+    }
+}
+
+/// The total length of sorted intervals, overlaps counted once.
+fn union_length(sorted: &[(Millis, Millis)]) -> Millis {
+    let mut total = 0;
+    let mut cur: Option<(Millis, Millis)> = None;
+    for &(a, b) in sorted {
+        match cur {
+            Some((s, e)) if a <= e => cur = Some((s, e.max(b))),
+            Some((s, e)) => {
+                total += e - s;
+                cur = Some((a, b));
+            }
+            None => cur = Some((a, b)),
+        }
+    }
+    total + cur.map_or(0, |(s, e)| e - s)
+}
+
+/// Time before `end` during which a step function (time, value) is below `desired`.
+fn time_below(steps: &[(Millis, usize)], desired: usize, end: Millis) -> Millis {
+    let mut total = 0;
+    for (i, &(t, v)) in steps.iter().enumerate() {
+        let next = steps.get(i + 1).map_or(end, |s| s.0).min(end);
+        if v < desired && next > t {
+            total += next - t;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_and_steps() {
+        assert_eq!(union_length(&[(0, 10), (5, 15), (20, 25)]), 20);
+        assert_eq!(time_below(&[(0, 3), (10, 2), (30, 3)], 3, 100), 20);
+        assert_eq!(time_below(&[(0, 3), (10, 2)], 3, 50), 40);
     }
 }
