@@ -1,0 +1,414 @@
+//! Faults and operator actions: what happens when a scenario's events fire.
+
+use super::{Simulation, Wake, NODE_EVICTION_PERIOD, REGISTRATION_FIRST_STEP};
+use crate::api::{Effect, NodeId, NodeStatus, Taint, Versioned, Watch};
+use crate::cause::Cause;
+use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
+use crate::kubelet::heartbeats::HeartbeatLoop;
+use crate::kubelet::lease::BACKOFF_MAX;
+use crate::scenario::{ActionKind, ActionSpec};
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind};
+
+impl Simulation {
+    /// A joining kubelet's registration attempt (`registerWithAPIServer`): sleep, then Create;
+    /// on failure double the sleep up to 7 s.
+    pub(super) fn register(&mut self, n: NodeId, epoch: u32, step: Millis) {
+        let now = self.now;
+        if self.kubelets[n].epoch != epoch || !self.kubelets[n].running() || self.api.nodes[n].exists {
+            return;
+        }
+        if !self.kubelets[n].reachable() || self.api.api_latency >= self.kubelet_settings.request_timeout {
+            let next = (step * 2).min(BACKOFF_MAX);
+            self.push(
+                now + next,
+                Wake::Register {
+                    node: n,
+                    epoch,
+                    step: next,
+                },
+            );
+            return;
+        }
+        let node = &mut self.api.nodes[n];
+        node.exists = true;
+        node.created_at = now;
+        // The status setters run before Create, so the Node carries a Ready condition at once and
+        // the node lifecycle controller does not need --node-startup-grace-period for it.
+        node.status = Versioned::new(NodeStatus::default());
+        let status = NodeStatus::healthy(now, &NodeStatus::default());
+        self.api.node_changed(n);
+        self.api.patch_node_status(now, n, status);
+        self.kubelets[n].last_report = Some(now);
+        self.log
+            .push(Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created")).node(n));
+        let u = self.kubelet_settings.update;
+        self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
+        if self.kubelet_settings.node_lease {
+            self.schedule_loop(n, HeartbeatLoop::Lease, now, now);
+        }
+        self.sync_daemonsets();
+        if !self.scheduler.is_idle() {
+            self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+        }
+    }
+
+    pub(super) fn apply_action(&mut self, i: usize) {
+        let a = self.cfg.actions[i].clone();
+        match a.action {
+            ActionKind::NodeCrash
+            | ActionKind::KubeletStop
+            | ActionKind::NetworkPartition
+            | ActionKind::NodeRecover
+            | ActionKind::NodeShutdown => {
+                let n = a.node.expect("validated: faults name a node");
+                self.catch_up(n);
+                self.wake_up(n);
+                self.apply_fault(&a, n)
+            }
+            ActionKind::NodeJoin => {
+                let n = a.node.expect("validated");
+                let epoch = self.kubelets[n].epoch;
+                self.push(
+                    self.now + REGISTRATION_FIRST_STEP,
+                    Wake::Register {
+                        node: n,
+                        epoch,
+                        step: REGISTRATION_FIRST_STEP,
+                    },
+                );
+            }
+            ActionKind::ControllerManagerRestart => self.restart_controller_manager(a.duration),
+            ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
+            ActionKind::DeleteNode => self.delete_node(a.node.expect("validated")),
+            ActionKind::ForceDeletePod => self.force_delete(i, a.pod.as_deref().unwrap_or_default()),
+            ActionKind::Drain => self.drain(a.node.expect("validated")),
+            ActionKind::PatchTolerations => {
+                self.patch_tolerations(a.workload.expect("validated"), a.toleration_seconds)
+            }
+            ActionKind::ApiServerLatency => {
+                // Lazy loops ran with the old latency up to now; if heartbeats fail from now on,
+                // every loop goes back into the queue.
+                for n in 0..self.kubelets.len() {
+                    self.catch_up(n);
+                }
+                self.api.api_latency = self.base_api_latency + a.latency;
+                self.nlc.dormancy.allowed = self.dormancy_allowed();
+                if self.api.api_latency >= self.kubelet_settings.request_timeout {
+                    for n in 0..self.kubelets.len() {
+                        self.wake_up(n);
+                    }
+                }
+                let timeout = self.kubelet_settings.request_timeout;
+                let fails = if self.api.api_latency >= timeout {
+                    Cause::new("cause.part.heartbeat_timeout").time("timeout", timeout)
+                } else {
+                    Cause::none()
+                };
+                let cause = Cause::new("cause.api_latency")
+                    .time("extra", a.latency)
+                    .time("total", self.api.api_latency)
+                    .sub("fails", fails);
+                self.log
+                    .push(Event::new(self.now, EventKind::ApiServerLatencyChanged, cause));
+            }
+        }
+    }
+
+    pub(super) fn apply_fault(&mut self, a: &ActionSpec, n: NodeId) {
+        let now = self.now;
+        let name = self.api.nodes[n].name.clone();
+        let old = self.kubelets[n].fault;
+        if a.action == ActionKind::NodeRecover {
+            if let Some(f) = old {
+                let why = Cause::new("cause.fault.recovers")
+                    .text("node", &name)
+                    .text("fault", format!("{f:?}"));
+                self.recover(n, f, why);
+            }
+            return;
+        }
+        if let Some(f) = old {
+            let why = Cause::new("cause.fault.replaced")
+                .text("new", format!("{:?}", a.action))
+                .text("old", format!("{f:?}"))
+                .text("node", &name);
+            self.recover(n, f, why);
+        }
+        let key = match a.action {
+            ActionKind::NodeCrash => "cause.fault.crash",
+            ActionKind::KubeletStop => "cause.fault.kubelet_stop",
+            _ => "cause.fault.partition",
+        };
+        let cause = Cause::new(key).text("action", format!("{:?}", a.action));
+        self.kubelets[n].fault = Some(a.action);
+        match a.action {
+            ActionKind::NodeCrash => {
+                self.kubelets[n].stop();
+                for p in self.api.nodes[n].pods.clone() {
+                    self.api.stop_pod(now, p);
+                }
+            }
+            ActionKind::KubeletStop => self.kubelets[n].stop(),
+            _ => {}
+        }
+        self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+    }
+
+    pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
+        let now = self.now;
+        self.kubelets[n].fault = None;
+        let restarted = matches!(fault, ActionKind::NodeCrash | ActionKind::KubeletStop);
+        let key = if restarted {
+            "cause.fault.ended_restart"
+        } else {
+            "cause.fault.ended_reconnect"
+        };
+        self.log
+            .push(Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why)).node(n));
+        // The node's kube-proxy is back in touch with the apiserver: it resyncs.
+        if self.eps.any() {
+            self.proxy_changed();
+        }
+        if restarted {
+            self.kubelets[n].restart();
+            if self.api.nodes[n].exists {
+                self.start_kubelet_loops(n, now, false);
+            } else {
+                let epoch = self.kubelets[n].epoch;
+                self.push(
+                    now + REGISTRATION_FIRST_STEP,
+                    Wake::Register {
+                        node: n,
+                        epoch,
+                        step: REGISTRATION_FIRST_STEP,
+                    },
+                );
+            }
+        }
+        // The kubelet resyncs its pods from the apiserver (`syncLoop`/`HandlePodCleanups`): pods being
+        // deleted are terminated, pods not running are started, and the status manager reports the
+        // Ready condition of containers that kept running.
+        for p in self.api.nodes[n].pods.clone() {
+            let pod = &self.api.pods[p];
+            if pod.deletion_requested_at.is_some() {
+                self.kubelet_terminate_pod(p);
+            } else if !pod.running {
+                self.kubelet_start_pod(p);
+            } else if pod.ready == Some(false) {
+                // Containers kept running: the status manager reports Ready again.
+                let epoch = self.kubelets[n].epoch;
+                self.push(now + self.api.watch_latency, Wake::PodStarted { pod: p, epoch });
+            }
+        }
+    }
+
+    /// kube-controller-manager stops; a new process (or leader) starts after `downtime`. Every
+    /// controller inside it starts from scratch: pending taint evictions are lost, and the node
+    /// lifecycle controller re-registers every node (removing and re-adding NoExecute taints).
+    pub(super) fn restart_controller_manager(&mut self, downtime: Millis) {
+        let now = self.now;
+        self.kcm_epoch += 1;
+        self.tainting_asleep = None;
+        self.api.clients.restart();
+        self.kcm_up = false;
+        let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
+        self.log.push(Event::new(
+            now,
+            EventKind::ControllerManagerStopped,
+            Cause::new("cause.kcm.stopped")
+                .text("pending", pending)
+                .time("downtime", downtime),
+        ));
+        let kcm = self.kcm_epoch;
+        self.push(now + downtime, Wake::ControllerManagerStart { kcm });
+    }
+
+    pub(super) fn controller_manager_started(&mut self) {
+        let now = self.now;
+        self.kcm_up = true;
+        self.nlc.restart();
+        self.taint_eviction.restart();
+        self.podgc.restart();
+        self.log.push(Event::new(
+            now,
+            EventKind::ControllerManagerStarted,
+            Cause::new("cause.kcm.started"),
+        ));
+        // Informers deliver every object again: taint eviction sees each node, workload controllers resync.
+        let mut wakes = Vec::new();
+        if self.cfg.controller_manager.enable_taint_manager {
+            for n in 0..self.api.nodes.len() {
+                self.taint_eviction
+                    .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+            }
+        }
+        self.push_evictions(wakes);
+        for w in 0..self.workloads.specs.len() {
+            self.workloads.sync(now, w, &mut self.api, &mut self.log);
+        }
+        let kcm = self.kcm_epoch;
+        for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
+            self.push(at, Wake::SliceWrite { service, kcm });
+        }
+        // wait.Until runs its function at once.
+        let kcm = self.kcm_epoch;
+        self.push(now, Wake::MonitorPass { kcm });
+        self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+        self.push(now, Wake::PodGcTick { kcm });
+    }
+
+    pub(super) fn out_of_service(&mut self, n: NodeId, effect: Effect) {
+        let now = self.now;
+        let taint = Taint::new(TAINT_OUT_OF_SERVICE, effect, now);
+        if self.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
+            let what = if effect == Effect::NoExecute {
+                "cause.part.oos_no_execute"
+            } else {
+                "cause.part.oos_no_schedule"
+            };
+            let gc = if self.cfg.out_of_service_volume_detach {
+                "cause.part.oos_gc"
+            } else {
+                "cause.part.oos_no_gc"
+            };
+            self.log.push(
+                Event::new(
+                    now,
+                    EventKind::TaintAdded,
+                    Cause::new("cause.out_of_service")
+                        .sub("what", Cause::new(what))
+                        .sub("gc", Cause::new(gc)),
+                )
+                .node(n)
+                .taint(taint.label()),
+            );
+        }
+    }
+
+    pub(super) fn delete_node(&mut self, n: NodeId) {
+        let now = self.now;
+        if !self.api.nodes[n].exists {
+            return;
+        }
+        self.catch_up(n);
+        self.wake_up(n);
+        self.api.nodes[n].exists = false;
+        self.api.node_changed(n);
+        self.api.count(now, |w| w.node_deletes += 1);
+        self.api.outbox.push((
+            now + self.api.api_latency + self.api.watch_latency,
+            Watch::NodeTaints(n),
+        ));
+        let pods = self.api.nodes[n].pods.len();
+        let gc = if self.cfg.profile.podgc_quarantine {
+            "cause.part.gc_quarantine"
+        } else {
+            "cause.part.gc_next"
+        };
+        let cause = Cause::new("cause.node_deleted")
+            .text("pods", pods)
+            .sub("gc", Cause::new(gc));
+        self.log.push(Event::new(now, EventKind::NodeDeleted, cause).node(n));
+    }
+
+    pub(super) fn force_delete(&mut self, action: usize, name: &str) {
+        let now = self.now;
+        let found = (0..self.api.pods.len())
+            .rev()
+            .find(|&p| self.api.pods[p].exists() && self.api.pods[p].name == name);
+        match found {
+            Some(p) if self.api.remove_pod(now, p) => {
+                let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.force_deleted")).pod(p);
+                e.node = self.api.pods[p].node;
+                self.log.push(e);
+            }
+            _ => self.warnings.push(
+                Cause::new("warn.force_delete_missing")
+                    .text("action", action)
+                    .text("name", format!("{name:?}"))
+                    .time("at", now),
+            ),
+        }
+    }
+
+    /// An operator patches `tolerationSeconds` of the `not-ready` and `unreachable` NoExecute
+    /// tolerations of every live pod of a workload. Pod update validation
+    /// (`validateOnlyAddedTolerations`) lets only this field of an existing toleration change.
+    /// Taint eviction sees the update through its pod watch (`handlePodUpdate`).
+    pub(super) fn patch_tolerations(&mut self, w: usize, seconds: i64) {
+        let now = self.now;
+        let keys = [crate::api::TAINT_NOT_READY, crate::api::TAINT_UNREACHABLE];
+        for p in 0..self.api.pods.len() {
+            let pod = &mut self.api.pods[p];
+            if pod.workload != w || !pod.exists() || pod.deletion_requested_at.is_some() {
+                continue;
+            }
+            let mut changed = false;
+            for t in std::rc::Rc::make_mut(&mut pod.tolerations).iter_mut() {
+                let no_execute = t.effect.is_none_or(|e| e == Effect::NoExecute);
+                if keys.contains(&t.key.as_str()) && no_execute && t.toleration_seconds.is_some() {
+                    t.toleration_seconds = Some(seconds);
+                    changed = true;
+                }
+            }
+            if !changed {
+                continue;
+            }
+            // One operator PATCH per pod; operator writes are not part of the write counts.
+            let at = now + self.api.api_latency + self.api.watch_latency;
+            self.api.outbox.push((at, Watch::PodTolerations(p)));
+            let timer = self
+                .taint_eviction
+                .timers
+                .get(p)
+                .and_then(Option::as_ref)
+                .map(|t| t.fire_at);
+            let rule = match timer {
+                Some(fire_at) => Cause::new("cause.part.patch_kept").time("at", fire_at),
+                None => Cause::new("cause.part.patch_fresh"),
+            };
+            let mut e = Event::new(
+                now,
+                EventKind::PodTolerationsPatched,
+                Cause::new("cause.patch_tolerations")
+                    .text("seconds", seconds)
+                    .sub("rule", rule),
+            )
+            .pod(p);
+            e.node = self.api.pods[p].node;
+            self.log.push(e);
+        }
+    }
+
+    pub(super) fn drain(&mut self, n: NodeId) {
+        let now = self.now;
+        if !self.api.nodes[n].unschedulable {
+            self.api.nodes[n].unschedulable = true;
+            self.api.node_changed(n);
+            self.log
+                .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
+            self.nlc
+                .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+        }
+        for p in self.api.nodes[n].pods.clone() {
+            if self.api.pods[p].daemon {
+                continue;
+            }
+            if self.api.request_pod_deletion(now, p) {
+                let grace = self.api.pods[p].grace_seconds;
+                let alive = self.kubelets[n].reachable();
+                let then = if alive {
+                    "cause.part.drain_alive"
+                } else {
+                    "cause.part.drain_dead"
+                };
+                let cause = Cause::new("cause.drain.evict")
+                    .text("grace", grace)
+                    .sub("then", Cause::new(then));
+                self.log
+                    .push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
+            }
+        }
+    }
+}

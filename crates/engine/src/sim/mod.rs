@@ -1,0 +1,528 @@
+//! The discrete-event driver: one queue of wake-ups, processed in time order.
+//!
+//! The run starts with a warm-up before time 0 so that every loop (kubelet status and lease loops,
+//! the monitor pass, the 100 ms tainting or eviction tick, PodGC) settles into a phase drawn from
+//! the seed. Nothing before time 0 is recorded; at time 0 the timeline opens with the cluster's
+//! initial state. Ties are broken by insertion order, so a run is a pure function of its
+//! [`Config`].
+
+mod actions;
+mod heartbeats;
+mod initial;
+mod pods;
+mod watches;
+
+use crate::api::client::{Clients, Controller};
+use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned, Watch};
+use crate::cause::Cause;
+use crate::control_plane::endpointslice::EndpointSliceController;
+use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
+use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
+use crate::control_plane::scheduler::Scheduler;
+use crate::control_plane::taint_eviction::TaintEvictionController;
+use crate::control_plane::workloads::Workloads;
+use crate::kubelet::heartbeats::HeartbeatLoop;
+use crate::kubelet::{Kubelet, KubeletSettings};
+use crate::network::kube_proxy::KubeProxy;
+use crate::rng::{Rng, Stream};
+use crate::scenario::Config;
+use crate::time::{Millis, HOUR, SECOND};
+use crate::timeline::{Event, EventKind, Log};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// How often the NoExecute tainting loop (or, on the legacy path, the pod evictor) drains the zone
+/// queues (`NodeEvictionPeriod`), ms.
+pub const NODE_EVICTION_PERIOD: Millis = 100;
+/// How long a container takes to exit after SIGTERM when its kubelet terminates it, ms.
+pub const CONTAINER_STOP: Millis = SECOND;
+/// The kubelet's first registration attempt waits this long (`registerWithAPIServer`), ms.
+pub const REGISTRATION_FIRST_STEP: Millis = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Wake {
+    StatusTick {
+        node: NodeId,
+        epoch: u32,
+    },
+    LeaseTick {
+        node: NodeId,
+        epoch: u32,
+    },
+    Register {
+        node: NodeId,
+        epoch: u32,
+        step: Millis,
+    },
+    MonitorPass {
+        kcm: u32,
+    },
+    TaintingTick {
+        kcm: u32,
+    },
+    PodGcTick {
+        kcm: u32,
+    },
+    ControllerManagerStart {
+        kcm: u32,
+    },
+    Action(usize),
+    Watch(Watch),
+    /// A write that waited for its controller's rate limiter (an index into `deferred`).
+    Apply {
+        slot: usize,
+        kcm: u32,
+    },
+    /// The EndpointSlice controller writes a Service's slice after waiting for its client.
+    SliceWrite {
+        service: usize,
+        kcm: u32,
+    },
+    /// The connected kube-proxies start a sync.
+    ProxySync,
+    /// The connected kube-proxies finish their sync.
+    ProxySyncDone,
+    Evict {
+        pod: PodId,
+        generation: u64,
+        kcm: u32,
+    },
+    PodStarted {
+        pod: PodId,
+        epoch: u32,
+    },
+    PodTerminated {
+        pod: PodId,
+    },
+}
+
+/// A run in progress: the cluster, its controllers and the wake-up queue.
+pub struct Simulation {
+    /// The scenario.
+    pub cfg: Config,
+    /// The apiserver.
+    pub api: Api,
+    /// The event recorder.
+    pub log: Log,
+    /// One kubelet per node.
+    pub kubelets: Vec<Kubelet>,
+    /// The node lifecycle controller.
+    pub nlc: NodeLifecycleController,
+    /// The taint eviction controller.
+    pub taint_eviction: TaintEvictionController,
+    /// The pod garbage collector.
+    pub podgc: PodGc,
+    /// The workload controllers.
+    pub workloads: Workloads,
+    /// The scheduler.
+    pub scheduler: Scheduler,
+    /// The EndpointSlice controller.
+    pub eps: EndpointSliceController,
+    /// The kube-proxies.
+    pub proxy: KubeProxy,
+    /// Sentences about actions that found nothing to act on.
+    pub warnings: Vec<Cause>,
+    kubelet_settings: KubeletSettings,
+    /// Wake-ups by time, then by when they were pushed (`seq` breaks ties within a millisecond).
+    queue: BinaryHeap<Reverse<(Millis, Millis, u64, Wake)>>,
+    seq: u64,
+    /// When the wake-up being handled was pushed, ms.
+    pushed_at: Millis,
+    /// Writes waiting for their controller's rate limiter, by slot.
+    deferred: Vec<Option<crate::api::DeferredWrite>>,
+    /// When the 100 ms tainting tick next runs while it sleeps (every zone queue empty: a tick
+    /// then does nothing, so none is queued until a node is queued).
+    tainting_asleep: Option<Millis>,
+    /// The current simulated time, ms.
+    pub now: Millis,
+    start: Millis,
+    /// Bumped at every kube-controller-manager restart, so the old process's wake-ups are ignored.
+    kcm_epoch: u32,
+    kcm_up: bool,
+    base_api_latency: Millis,
+    kcm_rng: Rng,
+}
+
+impl Simulation {
+    /// Builds the cluster in its steady state at the start of the warm-up.
+    pub fn new(cfg: Config, record_heartbeats: bool) -> Simulation {
+        let p = &cfg.profile;
+        let k = &cfg.kubelet;
+        let kcm = &cfg.controller_manager;
+        let kubelet_settings = KubeletSettings {
+            update: k.node_status_update_frequency,
+            report: k.node_status_report_frequency,
+            lease_renew: k.lease_renew_interval,
+            status_jitter: p.status_jitter,
+            lease_jitter: p.lease_jitter,
+            report_offset: p.report_offset_after_change,
+            node_lease: k.node_lease,
+            request_timeout: k
+                .node_status_update_frequency
+                .min(k.node_lease_duration_seconds * SECOND),
+        };
+        // Long enough for every loop to have run twice and the monitor pass to have seen it.
+        let longest = kubelet_settings.update.max(kubelet_settings.lease_renew) * 104 / 100;
+        let warmup = (2 * longest + 2 * kcm.node_monitor_period + 2 * SECOND).min(2 * HOUR);
+        let start = -warmup;
+        let mut api = Api {
+            watch_latency: cfg.simulation.watch_latency,
+            api_latency: cfg.simulation.api_latency,
+            clients: Clients::new(
+                kcm.kube_api_qps,
+                kcm.kube_api_burst,
+                p.separate_taint_eviction_controller,
+            ),
+            ..Api::default()
+        };
+        let mut kubelets = Vec::with_capacity(cfg.nodes.len());
+        for (i, spec) in cfg.nodes.iter().enumerate() {
+            let region = spec
+                .labels
+                .get("topology.kubernetes.io/region")
+                .cloned()
+                .unwrap_or_default();
+            let zone_key = if region.is_empty() && spec.zone.is_empty() {
+                String::new()
+            } else {
+                format!("{region}:\x00:{}", spec.zone)
+            };
+            let status = NodeStatus::healthy(start, &NodeStatus::default());
+            api.add_node(Node {
+                name: spec.name.clone(),
+                zone_key,
+                zone: spec.zone.clone(),
+                labels: spec.labels.clone(),
+                max_pods: spec.max_pods,
+                created_at: start - HOUR,
+                exists: spec.join_at.is_none(),
+                status: Versioned::new(status),
+                lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
+                taints: Vec::new(),
+                unschedulable: false,
+                pods: Vec::new(),
+            });
+            // The last periodic report happened some time in the last report interval.
+            let mut kl = Kubelet::new(cfg.seed, i, start);
+            let back = kl.phase(kubelet_settings.report);
+            kl.last_report = Some(start - back);
+            kubelets.push(kl);
+        }
+        let nlc = NodeLifecycleController::new(NlcSettings {
+            grace: kcm.node_monitor_grace_period,
+            startup_grace: kcm.node_startup_grace_period,
+            eviction_qps: kcm.node_eviction_rate,
+            secondary_qps: kcm.secondary_node_eviction_rate,
+            large_cluster_threshold: kcm.large_cluster_size_threshold,
+            unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
+            legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
+            exclusion_by_label: p.exclusion_by_label,
+            reads_leases: p.controller_reads_leases,
+            lease_circuit_breaker: kcm.lease_circuit_breaker,
+            pod_not_ready_events: p.pod_not_ready_events,
+        });
+        let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
+        let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
+        let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
+        let base_api_latency = cfg.simulation.api_latency;
+        let eps = EndpointSliceController::new(&cfg.workloads, p);
+        api.watch_pod_status = eps.any();
+        let proxy = KubeProxy::new(
+            &cfg.kube_proxy,
+            cfg.simulation.proxy_sync_duration,
+            p,
+            cfg.workloads.len(),
+        );
+        let mut sim = Simulation {
+            eps,
+            proxy,
+            log: Log {
+                events: Vec::new(),
+                heartbeats: record_heartbeats,
+            },
+            api,
+            kubelets,
+            nlc,
+            taint_eviction,
+            podgc,
+            workloads,
+            scheduler: Scheduler::default(),
+            warnings: Vec::new(),
+            kubelet_settings,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            pushed_at: start,
+            tainting_asleep: None,
+            deferred: Vec::new(),
+            now: start,
+            start,
+            kcm_epoch: 0,
+            kcm_up: true,
+            base_api_latency,
+            kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
+            cfg,
+        };
+        sim.nlc.dormancy.allowed = sim.dormancy_allowed();
+        sim.bootstrap();
+        sim
+    }
+
+    fn push(&mut self, at: Millis, wake: Wake) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.now, self.seq, wake)));
+    }
+
+    /// Queues a wake-up as if it had been pushed at `pushed_at` (a lazy loop's next iteration).
+    fn push_as_of(&mut self, at: Millis, pushed_at: Millis, wake: Wake) {
+        if pushed_at == self.now {
+            return self.push(at, wake);
+        }
+        self.queue.push(Reverse((at, pushed_at, 0, wake)));
+    }
+
+    fn bootstrap(&mut self) {
+        let start = self.start;
+        // Pods already run everywhere: create, place and start them without recording anything.
+        for w in 0..self.workloads.specs.len() {
+            let created = self.workloads.sync(start, w, &mut self.api, &mut self.log);
+            self.scheduler
+                .place_initial(start, &created, &mut self.api, &mut self.log);
+            for p in created {
+                if self.api.pods[p].node.is_some() {
+                    self.api.pods[p].running = true;
+                    self.api.pods[p].ready = Some(true);
+                }
+            }
+        }
+        self.api.outbox.clear();
+        // The cluster ran before: its controllers' buckets are full again at the start, and every
+        // Service's slice and every proxy's rules show the pods as they run.
+        self.api.clients.restart();
+        self.eps.initialize(&mut self.api);
+        self.proxy.initialize(&self.api);
+        for n in 0..self.kubelets.len() {
+            self.api.node_changed(n);
+        }
+        for n in 0..self.kubelets.len() {
+            if self.cfg.nodes[n].join_at.is_some() {
+                continue;
+            }
+            self.start_kubelet_loops(n, start, true);
+        }
+        self.start_controller_manager(start);
+        for (i, a) in self.cfg.actions.clone().iter().enumerate() {
+            self.push(a.at, Wake::Action(i));
+        }
+    }
+
+    /// Starts a kubelet's two loops; at the start of the run they begin at a random phase.
+    fn start_kubelet_loops(&mut self, n: NodeId, at: Millis, random_phase: bool) {
+        let s = &self.kubelet_settings;
+        let (u, l, lease) = (s.update, s.lease_renew, s.node_lease);
+        let kl = &mut self.kubelets[n];
+        let (status_phase, lease_phase) = if random_phase {
+            (kl.phase(u), kl.phase(l))
+        } else {
+            (0, 0)
+        };
+        let now = self.now;
+        self.schedule_loop(n, HeartbeatLoop::Status, at + status_phase, now);
+        if lease {
+            self.schedule_loop(n, HeartbeatLoop::Lease, at + lease_phase, now);
+        }
+    }
+
+    /// Starts kube-controller-manager's periodic loops at phases drawn from the seed.
+    fn start_controller_manager(&mut self, at: Millis) {
+        let kcm = self.kcm_epoch;
+        let p = self.cfg.controller_manager.node_monitor_period;
+        let monitor_phase = self.kcm_rng.below(p as u64) as Millis;
+        let tick_phase = self.kcm_rng.below(NODE_EVICTION_PERIOD as u64) as Millis;
+        let gc_phase = self.kcm_rng.below(GC_CHECK_PERIOD as u64) as Millis;
+        self.push(at + monitor_phase, Wake::MonitorPass { kcm });
+        self.push(at + tick_phase, Wake::TaintingTick { kcm });
+        self.push(at + gc_phase, Wake::PodGcTick { kcm });
+    }
+
+    /// Runs to the end of the scenario.
+    pub fn run(&mut self) {
+        let end = self.cfg.duration;
+        let mut opened = false;
+        while let Some(Reverse((at, pushed_at, _, wake))) = self.queue.pop() {
+            if at > end {
+                break;
+            }
+            self.pushed_at = pushed_at;
+            if !opened && at >= 0 {
+                opened = true;
+                self.now = 0;
+                self.record_initial_state();
+            }
+            self.now = at;
+            self.dispatch(wake);
+            self.drain_outbox();
+            self.wake_tainting();
+        }
+        if !opened {
+            self.now = 0;
+            self.record_initial_state();
+        }
+        self.now = end;
+        // Every iteration due by the end ran in a queued run; the lazy ones are counted.
+        for k in &mut self.kubelets {
+            k.finish(end, &mut self.api, &self.kubelet_settings);
+        }
+    }
+
+    /// Queues the sleeping tainting tick again once a zone queue holds a node, at the time it
+    /// would have run had it kept ticking: the first tick of its 100 ms grid after the wake-up
+    /// being handled (a tick at this very millisecond counts if it would have come after it).
+    fn wake_tainting(&mut self) {
+        let Some(mut at) = self.tainting_asleep else { return };
+        if !self.kcm_up || self.nlc.zones.queues_empty() {
+            return;
+        }
+        if at < self.now {
+            at += (self.now - at + NODE_EVICTION_PERIOD - 1) / NODE_EVICTION_PERIOD * NODE_EVICTION_PERIOD;
+        }
+        if at == self.now && at - NODE_EVICTION_PERIOD <= self.pushed_at {
+            at += NODE_EVICTION_PERIOD;
+        }
+        self.tainting_asleep = None;
+        let kcm = self.kcm_epoch;
+        self.push_as_of(at, at - NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+    }
+
+    fn drain_outbox(&mut self) {
+        // Writes waiting for a rate limiter go into the queue at the time they are sent.
+        if !self.api.pending.is_empty() {
+            let kcm = self.kcm_epoch;
+            for p in std::mem::take(&mut self.api.pending) {
+                self.deferred.push(Some(p.write));
+                let slot = self.deferred.len() - 1;
+                self.push(p.at, Wake::Apply { slot, kcm });
+            }
+        }
+        // A node whose taints changed is no longer quiet: a dormant one wakes.
+        if !self.api.taints_changed.is_empty() {
+            for n in std::mem::take(&mut self.api.taints_changed) {
+                if self.nlc.is_dormant(n) {
+                    self.catch_up(n);
+                }
+            }
+        }
+        if self.api.outbox.is_empty() {
+            return;
+        }
+        let out = std::mem::take(&mut self.api.outbox);
+        for (at, w) in out {
+            self.push(at.max(self.now), Wake::Watch(w));
+        }
+    }
+
+    fn dispatch(&mut self, wake: Wake) {
+        let now = self.now;
+        let kcm_live = |k: u32, s: &Simulation| s.kcm_up && k == s.kcm_epoch;
+        match wake {
+            Wake::StatusTick { node, epoch } => {
+                if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
+                    return;
+                }
+                let wait = self.kubelets[node].run_loop(
+                    HeartbeatLoop::Status,
+                    now,
+                    node,
+                    &mut self.api,
+                    &mut self.log,
+                    &self.kubelet_settings,
+                );
+                self.schedule_loop(node, HeartbeatLoop::Status, now + wait, now);
+            }
+            Wake::LeaseTick { node, epoch } => {
+                if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
+                    return;
+                }
+                let wait = self.kubelets[node].run_loop(
+                    HeartbeatLoop::Lease,
+                    now,
+                    node,
+                    &mut self.api,
+                    &mut self.log,
+                    &self.kubelet_settings,
+                );
+                self.schedule_loop(node, HeartbeatLoop::Lease, now + wait, now);
+            }
+            Wake::Register { node, epoch, step } => self.register(node, epoch, step),
+            Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
+                self.catch_up_awake();
+                self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+                let gets = std::mem::take(&mut self.nlc.live_lease_gets);
+                self.api.clients.send(Controller::NodeLifecycle, now, gets);
+                for n in std::mem::take(&mut self.api.status_written_by_controller) {
+                    self.wake_up(n);
+                }
+                // The pass waits for its own requests (wait.Until slides: the next pass starts
+                // --node-monitor-period after this one ends).
+                let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
+                let next = finished
+                    + self.cfg.simulation.monitor_pass_duration
+                    + self.cfg.controller_manager.node_monitor_period;
+                self.push(next, Wake::MonitorPass { kcm });
+            }
+            Wake::TaintingTick { kcm } if kcm_live(kcm, self) => {
+                if self.cfg.controller_manager.taint_based_evictions {
+                    self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
+                } else {
+                    self.nlc.do_eviction_pass(now, &mut self.api, &mut self.log);
+                }
+                if self.nlc.zones.queues_empty() {
+                    self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
+                } else {
+                    self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+                }
+            }
+            Wake::PodGcTick { kcm } if kcm_live(kcm, self) => {
+                self.podgc.run(now, &mut self.api, &mut self.log);
+                self.push(now + GC_CHECK_PERIOD, Wake::PodGcTick { kcm });
+            }
+            Wake::ControllerManagerStart { kcm } if kcm == self.kcm_epoch => self.controller_manager_started(),
+            Wake::MonitorPass { .. }
+            | Wake::TaintingTick { .. }
+            | Wake::PodGcTick { .. }
+            | Wake::ControllerManagerStart { .. } => {}
+            Wake::Action(i) => self.apply_action(i),
+            Wake::Watch(w) => self.deliver(w),
+            Wake::SliceWrite { service, kcm } => {
+                if kcm_live(kcm, self) {
+                    self.eps.write(now, service, &mut self.api, &mut self.log);
+                }
+            }
+            Wake::ProxySync => self.proxy_sync(),
+            Wake::ProxySyncDone => {
+                let connected = self.connected_proxies();
+                self.proxy.finish(now, &self.api, &mut self.log, connected);
+            }
+            Wake::Apply { slot, kcm } => {
+                // A write of a kube-controller-manager that has stopped since was never sent.
+                if let Some(write) = self.deferred[slot].take().filter(|_| kcm_live(kcm, self)) {
+                    self.api.apply(now, write, &mut self.log);
+                }
+            }
+            Wake::Evict { pod, generation, kcm } => {
+                if kcm_live(kcm, self) {
+                    self.taint_eviction
+                        .fire(now, pod, generation, &mut self.api, &mut self.log);
+                }
+            }
+            Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
+            Wake::PodTerminated { pod } => {
+                if self.api.remove_pod(now, pod) {
+                    let n = self.api.pods[pod].node;
+                    let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed"));
+                    e.node = n;
+                    self.log.push(e.pod(pod));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The kubelet's pod lifecycle on its node: starting pods and terminating them.
+
+use super::{Simulation, Wake, CONTAINER_STOP};
+use crate::api::PodId;
+use crate::cause::Cause;
+use crate::time::SECOND;
+use crate::timeline::{Event, EventKind};
+
+impl Simulation {
+    /// The kubelet notices a pod bound to its node and starts it, if it can (its pod worker's
+    /// `SyncPod`; Ready follows once the readiness probe passes, after `podStartup`).
+    pub(super) fn kubelet_start_pod(&mut self, p: PodId) {
+        let Some(n) = self.api.pods[p].node else { return };
+        let kl = &self.kubelets[n];
+        if !kl.reachable() || !self.api.nodes[n].exists || !self.api.pods[p].is_active() || self.api.pods[p].running {
+            return;
+        }
+        let at = self.now + self.cfg.simulation.pod_startup;
+        self.push(
+            at,
+            Wake::PodStarted {
+                pod: p,
+                epoch: kl.epoch,
+            },
+        );
+    }
+
+    /// The kubelet notices a deletion and stops the pod's containers, if it can (`SyncTerminatingPod`,
+    /// within the grace period), then removes the object with its final DELETE.
+    pub(super) fn kubelet_terminate_pod(&mut self, p: PodId) {
+        let Some(n) = self.api.pods[p].node else { return };
+        if !self.kubelets[n].reachable() || !self.api.nodes[n].exists || !self.api.pods[p].exists() {
+            return;
+        }
+        let stop = if self.api.pods[p].running {
+            CONTAINER_STOP.min(self.api.pods[p].grace_seconds * SECOND)
+        } else {
+            0
+        };
+        self.push(self.now + stop + self.api.api_latency, Wake::PodTerminated { pod: p });
+    }
+
+    pub(super) fn pod_started(&mut self, p: PodId, epoch: u32) {
+        let now = self.now;
+        let Some(n) = self.api.pods[p].node else { return };
+        let kl = &self.kubelets[n];
+        if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
+            return;
+        }
+        let was_running = self.api.pods[p].running;
+        self.api.pods[p].running = true;
+        if self.api.set_pod_ready(now, p, true) && self.log.wants(now, EventKind::PodReady) {
+            let pod = &self.api.pods[p];
+            let replaces = pod.replaces.map_or_else(Cause::none, |r| {
+                Cause::new("cause.part.replaces").text("pod", &self.api.pods[r].name)
+            });
+            let cause = if was_running {
+                Cause::new("cause.pod_ready.back")
+            } else {
+                Cause::new("cause.pod_ready.started")
+                    .time("startup", self.cfg.simulation.pod_startup)
+                    .sub("replaces", replaces)
+            };
+            self.log
+                .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p));
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! What each controller does when its informers deliver a change.
+
+use super::{Simulation, Wake};
+use crate::api::{PodId, Watch};
+use crate::control_plane::taint_eviction::Wake as EvictWake;
+use crate::scenario::ActionKind;
+
+impl Simulation {
+    pub(super) fn taint_manager_runs(&self) -> bool {
+        self.kcm_up && self.cfg.controller_manager.enable_taint_manager
+    }
+
+    /// The pods' Service (if any) syncs its slice when the informer shows a pod change.
+    pub(super) fn pod_changed(&mut self, p: PodId) {
+        if !self.kcm_up || !self.eps.any() {
+            return;
+        }
+        let kcm = self.kcm_epoch;
+        if let Some((at, service)) = self.eps.pod_changed(self.now, p, &mut self.api, &mut self.log) {
+            self.push(at, Wake::SliceWrite { service, kcm });
+        }
+    }
+
+    /// Nodes whose kube-proxy runs and reaches the apiserver, and nodes whose kube-proxy runs
+    /// but is cut off from it (a partition).
+    pub(super) fn connected_proxies(&self) -> (usize, usize) {
+        let (mut connected, mut cut_off) = (0, 0);
+        for (n, node) in self.api.nodes.iter().enumerate() {
+            if !node.exists {
+                continue;
+            }
+            match self.kubelets[n].fault {
+                Some(ActionKind::NetworkPartition) => cut_off += 1,
+                _ if self.kubelets[n].proxy_connected() => connected += 1,
+                _ => {}
+            }
+        }
+        (connected, cut_off)
+    }
+
+    /// The connected proxies saw a slice change (or one reconnected): they plan a sync.
+    pub(super) fn proxy_changed(&mut self) {
+        if let Some(at) = self.proxy.request(self.now) {
+            self.push(at, Wake::ProxySync);
+        }
+    }
+
+    pub(super) fn proxy_sync(&mut self) {
+        if self.connected_proxies().0 == 0 {
+            // Nobody can read the slices: every proxy keeps its rules until one reconnects.
+            self.proxy.scheduled = None;
+            return;
+        }
+        let end = self.proxy.start(self.now, &self.api);
+        self.push(end, Wake::ProxySyncDone);
+    }
+
+    pub(super) fn deliver(&mut self, w: Watch) {
+        let now = self.now;
+        if let Watch::PodCreated(p)
+        | Watch::PodBound(p)
+        | Watch::PodStatus(p)
+        | Watch::PodDeleting(p)
+        | Watch::PodRemoved(p) = w
+        {
+            self.pod_changed(p);
+        }
+        let mut wakes: Vec<EvictWake> = Vec::new();
+        let kcm = self.kcm_up;
+        let te = self.taint_manager_runs();
+        match w {
+            Watch::NodeConditions(n) => {
+                if kcm {
+                    self.nlc
+                        .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+                }
+            }
+            Watch::NodeTaints(n) => {
+                if te {
+                    self.taint_eviction
+                        .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    self.sync_daemonsets();
+                }
+                if !self.scheduler.is_idle() {
+                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+                }
+            }
+            Watch::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
+            // `handlePodUpdate` sees the new tolerations; a timer already set stays where it is.
+            Watch::PodTolerations(p) if te => {
+                self.taint_eviction
+                    .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+            }
+            Watch::PodTolerations(_) => {}
+            Watch::PodBound(p) => {
+                if te {
+                    self.taint_eviction
+                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    self.nlc.process_pod(now, p, &mut self.api, &mut self.log);
+                }
+                self.kubelet_start_pod(p);
+            }
+            Watch::PodDeleting(p) => {
+                if kcm {
+                    let w = self.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                }
+                self.kubelet_terminate_pod(p);
+            }
+            Watch::PodStatus(_) => {}
+            Watch::Slice(_) => self.proxy_changed(),
+            Watch::PodRemoved(p) => {
+                if te {
+                    self.taint_eviction
+                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                }
+                if kcm {
+                    let w = self.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                }
+                if !self.scheduler.is_idle() {
+                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+                }
+            }
+        }
+        self.push_evictions(wakes);
+    }
+
+    pub(super) fn push_evictions(&mut self, wakes: Vec<EvictWake>) {
+        let kcm = self.kcm_epoch;
+        for wk in wakes {
+            self.push(
+                wk.at.max(self.now),
+                Wake::Evict {
+                    pod: wk.pod,
+                    generation: wk.generation,
+                    kcm,
+                },
+            );
+        }
+    }
+
+    pub(super) fn sync_daemonsets(&mut self) {
+        for w in 0..self.workloads.specs.len() {
+            if self.workloads.specs[w].kind == crate::scenario::WorkloadKind::DaemonSet {
+                self.workloads.sync(self.now, w, &mut self.api, &mut self.log);
+            }
+        }
+    }
+}
