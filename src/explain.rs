@@ -196,7 +196,7 @@ pub fn timeline_fingerprint(o: &Outcome) -> u64 {
 
 /// The fingerprint of the default settings' run with heartbeats, as computed natively. The
 /// browser test asserts the same value, so both targets must agree.
-pub const DEFAULT_FINGERPRINT: u64 = 17_663_930_809_845_010_682;
+pub const DEFAULT_FINGERPRINT: u64 = 10_511_939_703_646_148_198;
 
 #[cfg(test)]
 mod tests {

@@ -142,11 +142,8 @@ impl Settings {
         let action = |at: u32, kind| ActionSection::new(i64::from(at.min(MAX_OP_SECONDS)) * SECOND, kind);
         let failed = self.failed_nodes();
         let workload = |kind, name: &str, replicas| WorkloadSection {
-            kind,
-            name: name.into(),
             replicas,
-            termination_grace_period_seconds: None,
-            tolerations: Vec::new(),
+            ..WorkloadSection::new(kind, name)
         };
         let mut events = Vec::new();
         for &i in &failed {

@@ -125,7 +125,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         .proxy
         .summaries(&sim.api, &services, &sim.eps.ready_counts, cfg.duration);
     let api = &sim.api;
-    let named = events
+    let named: Vec<TimelineEvent> = events
         .into_iter()
         .map(|e| TimelineEvent {
             at_ms: e.at,
@@ -140,6 +140,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             cause: e.cause,
         })
         .collect();
+    summary.volumes = summary::volume_summaries(&named);
     let mut warnings = cfg.warnings.clone();
     warnings.extend(sim.warnings.iter().cloned());
     Outcome {

@@ -55,6 +55,14 @@ pub fn render_timeline(o: &Outcome) -> String {
             }
             subject.push_str(t);
         }
+        for (label, name) in [("service", &e.service), ("volume", &e.volume)] {
+            if let Some(name) = name {
+                if !subject.is_empty() {
+                    subject.push(' ');
+                }
+                let _ = write!(subject, "{label} {name}");
+            }
+        }
         if let (Some(z), Some(st)) = (&e.zone, &e.state) {
             subject = format!("zone {z:?} → {st}");
         }
@@ -100,6 +108,33 @@ pub fn render_timeline(o: &Outcome) -> String {
             format_go_duration(wl.not_fully_ready_ms),
             wl.min_ready,
             wl.ready_at_end
+        );
+    }
+    for sv in &s.services {
+        let _ = writeln!(
+            out,
+            "service {}: traffic stopped {}..{}, blackhole {} ({}..{}), fewer serving {}, fewer ready endpoints {}",
+            sv.service,
+            ms(sv.first_traffic_stopped_at_ms),
+            ms(sv.last_traffic_stopped_at_ms),
+            format_go_duration(sv.blackhole_ms),
+            ms(sv.blackhole_from_ms),
+            ms(sv.blackhole_until_ms),
+            format_go_duration(sv.fewer_serving_ms),
+            format_go_duration(sv.fewer_ready_endpoints_ms)
+        );
+    }
+    for v in &s.volumes {
+        let _ = writeln!(
+            out,
+            "volume {}: detach requested {}, detached {}{}, attached elsewhere {}, mounted {}, {} Multi-Attach errors",
+            v.volume,
+            ms(v.detach_requested_at_ms),
+            ms(v.detached_at_ms),
+            if v.force_detached { " (forced)" } else { "" },
+            ms(v.attached_elsewhere_at_ms),
+            ms(v.mounted_at_ms),
+            v.multi_attach_errors
         );
     }
     out

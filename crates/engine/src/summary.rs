@@ -106,6 +106,69 @@ pub struct Summary {
     /// Per Service: traffic stopped, the blackhole window, time without full serving capacity.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<crate::network::kube_proxy::ServiceSummary>,
+    /// Per volume that moved or waited: when it was asked off a node, freed, attached elsewhere.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<VolumeSummary>,
+}
+
+/// A volume's way from one node to another over a run (only volumes that had a detach request
+/// or a Multi-Attach error are listed).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeSummary {
+    /// The claim's name.
+    pub volume: String,
+    /// The first detach request, ms.
+    pub detach_requested_at_ms: Option<Millis>,
+    /// The first completed detach: from then on the volume is free to attach elsewhere, ms.
+    pub detached_at_ms: Option<Millis>,
+    /// Whether a detach went ahead while the node still reported the volume in use.
+    pub force_detached: bool,
+    /// The first attach completed after the first detach request, ms.
+    pub attached_elsewhere_at_ms: Option<Millis>,
+    /// The first mount after that attach, ms.
+    pub mounted_at_ms: Option<Millis>,
+    /// Multi-Attach error events (one per waiting pod and node).
+    pub multi_attach_errors: u32,
+}
+
+/// Folds the volume events of a timeline into one summary per volume, in order of first mention.
+pub fn volume_summaries(events: &[crate::TimelineEvent]) -> Vec<VolumeSummary> {
+    let mut out: Vec<VolumeSummary> = Vec::new();
+    for e in events {
+        let Some(name) = &e.volume else { continue };
+        let i = match out.iter().position(|v| &v.volume == name) {
+            Some(i) => i,
+            None => {
+                out.push(VolumeSummary {
+                    volume: name.clone(),
+                    ..VolumeSummary::default()
+                });
+                out.len() - 1
+            }
+        };
+        let v = &mut out[i];
+        let asked = v.detach_requested_at_ms.is_some() || v.multi_attach_errors > 0;
+        match e.kind {
+            EventKind::VolumeDetachRequested => {
+                v.detach_requested_at_ms.get_or_insert(e.at_ms);
+            }
+            EventKind::VolumeForceDetached => v.force_detached = true,
+            EventKind::VolumeDetached => {
+                v.detached_at_ms.get_or_insert(e.at_ms);
+            }
+            EventKind::MultiAttachError => v.multi_attach_errors += 1,
+            EventKind::VolumeAttached if asked => {
+                v.attached_elsewhere_at_ms.get_or_insert(e.at_ms);
+            }
+            EventKind::VolumeMounted if v.attached_elsewhere_at_ms.is_some() => {
+                v.mounted_at_ms.get_or_insert(e.at_ms);
+            }
+            _ => {}
+        }
+    }
+    out.retain(|v| v.detach_requested_at_ms.is_some() || v.multi_attach_errors > 0);
+    out
 }
 
 /// Builds the summary from a finished run.
@@ -171,6 +234,7 @@ pub fn summarize(
         nodes,
         workloads: workload_summaries,
         services: Vec::new(),
+        volumes: Vec::new(),
     }
 }
 

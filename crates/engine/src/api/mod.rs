@@ -13,6 +13,7 @@ use std::rc::Rc;
 pub mod client;
 pub mod endpoints;
 mod taint;
+pub mod volumes;
 pub use taint::*;
 
 /// Index of a node in [`Api::nodes`].
@@ -365,6 +366,8 @@ pub struct Api {
     pub watch_pod_status: bool,
     /// Every pod each workload ever created, in creation order.
     pub pods_by_workload: Vec<Vec<PodId>>,
+    /// Persistent volumes.
+    pub volumes: volumes::Volumes,
     /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
     /// each at its time.
     pub pending: Vec<Pending>,
@@ -575,6 +578,9 @@ impl Api {
             self.pods_by_workload.resize(w + 1, Vec::new());
         }
         self.pods_by_workload[w].push(id);
+        if let Some(v) = self.volumes.of(w, pod.ordinal) {
+            self.volumes.list[v].pods.push(id);
+        }
         self.active_by_workload[w] += 1;
         self.unbound.insert(id);
         self.pods.push(pod);

@@ -2,6 +2,7 @@
 //! node failure. Each module follows one upstream controller and names its functions.
 
 pub mod admission;
+pub mod attach_detach;
 pub mod endpointslice;
 pub mod node_lifecycle;
 pub mod podgc;

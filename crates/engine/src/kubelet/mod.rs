@@ -9,6 +9,7 @@
 
 pub mod heartbeats;
 pub mod lease;
+pub mod volume_manager;
 
 use heartbeats::LoopState;
 

@@ -210,6 +210,7 @@ impl Simulation {
         let now = self.now;
         self.kcm_epoch += 1;
         self.tainting_asleep = None;
+        self.adc_asleep = None;
         self.api.clients.restart();
         self.kcm_up = false;
         let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
@@ -248,6 +249,10 @@ impl Simulation {
             self.workloads.sync(now, w, &mut self.api, &mut self.log);
         }
         let kcm = self.kcm_epoch;
+        if self.api.volumes.any() {
+            self.adc.restart(&self.api);
+            self.push(now, Wake::AdcTick { kcm });
+        }
         for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
             self.push(at, Wake::SliceWrite { service, kcm });
         }

@@ -10,11 +10,14 @@ mod actions;
 mod heartbeats;
 mod initial;
 mod pods;
+mod volumes;
 mod watches;
 
 use crate::api::client::{Clients, Controller};
+use crate::api::volumes::{Claim, Volumes};
 use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned, Watch};
 use crate::cause::Cause;
+use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
@@ -78,6 +81,31 @@ enum Wake {
         service: usize,
         kcm: u32,
     },
+    /// The attach-detach controller's reconciler runs.
+    AdcTick {
+        kcm: u32,
+    },
+    /// The storage driver finished attaching a volume to a node.
+    AttachDone {
+        volume: usize,
+        node: NodeId,
+    },
+    /// The storage driver finished detaching a volume from a node.
+    DetachDone {
+        volume: usize,
+        node: NodeId,
+    },
+    /// The kubelet checks whether its pod's volume is attached.
+    VolumeVerify {
+        pod: PodId,
+        epoch: u32,
+        gap: Millis,
+    },
+    /// The kubelet finished mounting its pod's volume.
+    VolumeMountDone {
+        pod: PodId,
+        epoch: u32,
+    },
     /// The connected kube-proxies start a sync.
     ProxySync,
     /// The connected kube-proxies finish their sync.
@@ -120,6 +148,10 @@ pub struct Simulation {
     pub eps: EndpointSliceController,
     /// The kube-proxies.
     pub proxy: KubeProxy,
+    /// The attach-detach controller.
+    pub adc: AttachDetachController,
+    /// When the attach-detach reconciler next ticks while it sleeps.
+    adc_asleep: Option<Millis>,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -141,6 +173,20 @@ pub struct Simulation {
     kcm_up: bool,
     base_api_latency: Millis,
     kcm_rng: Rng,
+}
+
+/// What each workload claims, for the volume catalogue.
+fn claims(workloads: &[crate::scenario::WorkloadSpec]) -> Vec<Option<Claim>> {
+    workloads
+        .iter()
+        .map(|w| {
+            w.volume.map(|v| Claim {
+                workload: w.name.clone(),
+                many: v.many,
+                per_pod: v.per_pod.then_some(w.replicas),
+            })
+        })
+        .collect()
 }
 
 impl Simulation {
@@ -233,9 +279,20 @@ impl Simulation {
             p,
             cfg.workloads.len(),
         );
+        let adc = AttachDetachController::new(AdcSettings {
+            force_needs_unhealthy_node: p.force_detach_needs_unhealthy_node,
+            disable_force_detach: kcm.disable_force_detach_on_timeout,
+            out_of_service: cfg.out_of_service_volume_detach,
+            waiting_wording: p.multi_attach_says_waiting,
+            attach_duration: cfg.simulation.attach_duration,
+            detach_duration: cfg.simulation.detach_duration,
+        });
+        api.volumes = Volumes::new(&claims(&cfg.workloads));
         let mut sim = Simulation {
             eps,
             proxy,
+            adc,
+            adc_asleep: None,
             log: Log {
                 events: Vec::new(),
                 heartbeats: record_heartbeats,
@@ -300,6 +357,14 @@ impl Simulation {
         self.api.clients.restart();
         self.eps.initialize(&mut self.api);
         self.proxy.initialize(&self.api);
+        // Every running pod's volume is attached to its node and mounted there.
+        for p in 0..self.api.pods.len() {
+            let pod = &self.api.pods[p];
+            if let (Some(n), Some(v)) = (pod.node, self.api.volumes.of(pod.workload, pod.ordinal)) {
+                self.api.volumes.list[v].attached_to.insert(n);
+                self.api.volumes.list[v].in_use_by.insert(n);
+            }
+        }
         for n in 0..self.kubelets.len() {
             self.api.node_changed(n);
         }
@@ -342,6 +407,9 @@ impl Simulation {
         self.push(at + monitor_phase, Wake::MonitorPass { kcm });
         self.push(at + tick_phase, Wake::TaintingTick { kcm });
         self.push(at + gc_phase, Wake::PodGcTick { kcm });
+        // The attach-detach reconciler's grid; it sleeps until a volume needs it.
+        let adc_phase = self.kcm_rng.below(RECONCILER_LOOP_PERIOD as u64) as Millis;
+        self.adc_asleep = Some(at + adc_phase);
     }
 
     /// Runs to the end of the scenario.
@@ -362,6 +430,7 @@ impl Simulation {
             self.dispatch(wake);
             self.drain_outbox();
             self.wake_tainting();
+            self.wake_adc();
         }
         if !opened {
             self.now = 0;
@@ -498,6 +567,15 @@ impl Simulation {
                 }
             }
             Wake::ProxySync => self.proxy_sync(),
+            Wake::AdcTick { kcm } => {
+                if kcm_live(kcm, self) {
+                    self.adc_tick();
+                }
+            }
+            Wake::AttachDone { volume, node } => self.adc.attach_done(now, volume, node, &mut self.api, &mut self.log),
+            Wake::DetachDone { volume, node } => self.adc.detach_done(now, volume, node, &mut self.api, &mut self.log),
+            Wake::VolumeVerify { pod, epoch, gap } => self.verify_volume(pod, epoch, gap),
+            Wake::VolumeMountDone { pod, epoch } => self.volume_mounted(pod, epoch),
             Wake::ProxySyncDone => {
                 let connected = self.connected_proxies();
                 self.proxy.finish(now, &self.api, &mut self.log, connected);
@@ -516,6 +594,7 @@ impl Simulation {
             }
             Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
             Wake::PodTerminated { pod } => {
+                self.unmount(pod);
                 if self.api.remove_pod(now, pod) {
                     let n = self.api.pods[pod].node;
                     let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed"));

@@ -15,14 +15,14 @@ impl Simulation {
         if !kl.reachable() || !self.api.nodes[n].exists || !self.api.pods[p].is_active() || self.api.pods[p].running {
             return;
         }
+        let epoch = kl.epoch;
+        let pod = &self.api.pods[p];
+        if self.api.volumes.of(pod.workload, pod.ordinal).is_some() {
+            // The containers start once the volume is attached here and mounted.
+            return self.await_volume(p, epoch);
+        }
         let at = self.now + self.cfg.simulation.pod_startup;
-        self.push(
-            at,
-            Wake::PodStarted {
-                pod: p,
-                epoch: kl.epoch,
-            },
-        );
+        self.push(at, Wake::PodStarted { pod: p, epoch });
     }
 
     /// The kubelet notices a deletion and stops the pod's containers, if it can (`SyncTerminatingPod`,

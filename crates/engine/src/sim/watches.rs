@@ -64,6 +64,14 @@ impl Simulation {
         | Watch::PodRemoved(p) = w
         {
             self.pod_changed(p);
+            if self.api.volumes.any() && self.kcm_up {
+                self.volume_pod_changed(p);
+            }
+        }
+        if let Watch::NodeConditions(n) | Watch::NodeTaints(n) = w {
+            if self.kcm_up {
+                self.volume_node_changed(n);
+            }
         }
         let mut wakes: Vec<EvictWake> = Vec::new();
         let kcm = self.kcm_up;

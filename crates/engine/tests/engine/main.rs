@@ -6,6 +6,7 @@ mod endtoend;
 mod golden;
 mod properties;
 mod scenario_errors;
+mod service_storage;
 mod snapshots;
 mod tidy;
 mod windows;

@@ -1,0 +1,95 @@
+//! Persistent volumes as the apiserver holds them: one per claim, with the nodes it is attached
+//! to (`node.status.volumesAttached`, written by the attach-detach controller) and the nodes
+//! whose kubelet reports it mounted (`node.status.volumesInUse`).
+
+use super::{NodeId, PodId};
+use std::collections::BTreeSet;
+
+/// What a workload claims: its name, whether the volume is `ReadWriteMany`, and, for a claim
+/// per pod, how many ordinals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// The workload's name.
+    pub workload: String,
+    /// `ReadWriteMany`.
+    pub many: bool,
+    /// `Some(replicas)` for one claim per StatefulSet ordinal; `None` for one shared claim.
+    pub per_pod: Option<u32>,
+}
+
+/// Index of a volume in [`Volumes::list`].
+pub type VolumeId = usize;
+
+/// One claim's volume.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Volume {
+    /// The claim's name (`data-<pod>` for a StatefulSet's `volumeClaimTemplates`, `<workload>-data`
+    /// for a shared claim).
+    pub name: String,
+    /// Whether several nodes may attach it (`ReadWriteMany`, `IsMultiAttachAllowed`).
+    pub many: bool,
+    /// Nodes it is attached to.
+    pub attached_to: BTreeSet<NodeId>,
+    /// Nodes whose kubelet reports it in use (mounted).
+    pub in_use_by: BTreeSet<NodeId>,
+    /// Every pod that ever used it.
+    pub pods: Vec<PodId>,
+}
+
+/// All volumes, and which one each workload's pods use.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Volumes {
+    /// The volumes.
+    pub list: Vec<Volume>,
+    /// Per workload: its shared volume, if any.
+    shared: Vec<Option<VolumeId>>,
+    /// Per StatefulSet with a claim per pod: the volume of each ordinal.
+    per_ordinal: Vec<Vec<VolumeId>>,
+}
+
+impl Volumes {
+    /// The volumes the workloads claim (`claims[w]` for workload `w`).
+    pub fn new(claims: &[Option<Claim>]) -> Volumes {
+        let mut v = Volumes {
+            shared: vec![None; claims.len()],
+            per_ordinal: vec![Vec::new(); claims.len()],
+            ..Volumes::default()
+        };
+        for (w, claim) in claims.iter().enumerate() {
+            let Some(c) = claim else { continue };
+            let mut add = |name: String| {
+                v.list.push(Volume {
+                    name,
+                    many: c.many,
+                    attached_to: BTreeSet::new(),
+                    in_use_by: BTreeSet::new(),
+                    pods: Vec::new(),
+                });
+                v.list.len() - 1
+            };
+            match c.per_pod {
+                Some(replicas) => {
+                    let ids = (0..replicas).map(|o| add(format!("data-{}-{o}", c.workload))).collect();
+                    v.per_ordinal[w] = ids;
+                }
+                None => v.shared[w] = Some(add(format!("{}-data", c.workload))),
+            }
+        }
+        v
+    }
+
+    /// Whether any workload claims a volume.
+    pub fn any(&self) -> bool {
+        !self.list.is_empty()
+    }
+
+    /// The volume a pod of workload `w` with this ordinal uses.
+    pub fn of(&self, w: usize, ordinal: Option<u32>) -> Option<VolumeId> {
+        if let Some(o) = ordinal {
+            if let Some(&v) = self.per_ordinal.get(w).and_then(|ids| ids.get(o as usize)) {
+                return Some(v);
+            }
+        }
+        self.shared.get(w).copied().flatten()
+    }
+}

@@ -1,0 +1,320 @@
+//! The attach-detach controller: when a volume leaves a dead node and reaches the new one.
+//!
+//! Follows `pkg/controller/volume/attachdetach`. The desired state holds, per volume, the nodes
+//! whose pods use it and are not terminated (`DetermineVolumeAction`, `IsPodTerminated`: phase
+//! Failed or Succeeded, or deleted with no container reported running; a Terminating pod on a
+//! dead node still reports its containers running, so it keeps its volume). The reconciler runs
+//! every 100 ms (`ReconcilerLoopPeriod`):
+//! - an attachment no longer desired gets a detach request time; it is detached at once when the
+//!   node's kubelet no longer reports it in use, when the node carries
+//!   `node.kubernetes.io/out-of-service` (with `NodeOutOfServiceVolumeDetach`), or, after
+//!   `maxWaitForUnmountDuration` (6 minutes, strictly more), by force: from 1.25 only if the node
+//!   is not Ready (#110721), and never with `--disable-force-detach-on-timeout` (1.30+);
+//! - a desired attachment waits while a volume that is not `ReadWriteMany` is attached elsewhere,
+//!   reporting a Multi-Attach error once per (volume, node) entry (`reportMultiAttachError`; the
+//!   text reads "Waiting for detach" from 1.37, #138837), and is attached otherwise.
+//!
+//! Attach and detach take the storage driver's time (`simulation.attachDuration`,
+//! `detachDuration`); each is a request of the controller's client.
+
+use crate::api::client::Controller;
+use crate::api::volumes::VolumeId;
+use crate::api::{Api, CondStatus, NodeId, PodId};
+use crate::cause::Cause;
+use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
+use crate::time::{Millis, MINUTE};
+use crate::timeline::{Event, EventKind, Log};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `ReconcilerMaxWaitForUnmountDuration`, ms.
+pub const MAX_WAIT_FOR_UNMOUNT: Millis = 6 * MINUTE;
+/// `ReconcilerLoopPeriod`, ms.
+pub const RECONCILER_LOOP_PERIOD: Millis = 100;
+
+/// What the controller needs to know of the version and the configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdcSettings {
+    /// Whether force detach on timeout needs the node to be not Ready (1.25+).
+    pub force_needs_unhealthy_node: bool,
+    /// `--disable-force-detach-on-timeout`.
+    pub disable_force_detach: bool,
+    /// Whether the out-of-service taint detaches at once (`NodeOutOfServiceVolumeDetach`).
+    pub out_of_service: bool,
+    /// Whether the Multi-Attach event says "Waiting for detach" (1.37+).
+    pub waiting_wording: bool,
+    /// A storage driver's attach, ms.
+    pub attach_duration: Millis,
+    /// A storage driver's detach, ms.
+    pub detach_duration: Millis,
+}
+
+/// An attach or detach the driver completes later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// `volume` becomes attached to `node` at `at`.
+    Attach {
+        /// The volume.
+        volume: VolumeId,
+        /// The node.
+        node: NodeId,
+        /// When, ms.
+        at: Millis,
+    },
+    /// `volume` stops being attached to `node` at `at`.
+    Detach {
+        /// The volume.
+        volume: VolumeId,
+        /// The node.
+        node: NodeId,
+        /// When, ms.
+        at: Millis,
+    },
+}
+
+/// The controller's memory.
+#[derive(Debug, Clone)]
+pub struct AttachDetachController {
+    settings: AdcSettings,
+    detach_requested: BTreeMap<(VolumeId, NodeId), Millis>,
+    attaching: BTreeSet<(VolumeId, NodeId)>,
+    detaching: BTreeSet<(VolumeId, NodeId)>,
+    reported: BTreeSet<(VolumeId, NodeId)>,
+    /// Volumes whose desired and actual states may differ: the reconciler looks at them.
+    pub busy: BTreeSet<VolumeId>,
+}
+
+/// Whether a pod keeps its volume in the desired state (`DetermineVolumeAction`).
+fn holds_volume(api: &Api, p: PodId) -> bool {
+    let pod = &api.pods[p];
+    pod.exists() && pod.node.is_some() && !pod.failed
+}
+
+impl AttachDetachController {
+    /// A controller with nothing in flight.
+    pub fn new(settings: AdcSettings) -> Self {
+        AttachDetachController {
+            settings,
+            detach_requested: BTreeMap::new(),
+            attaching: BTreeSet::new(),
+            detaching: BTreeSet::new(),
+            reported: BTreeSet::new(),
+            busy: BTreeSet::new(),
+        }
+    }
+
+    /// A restarted kube-controller-manager rebuilds its state from the objects: timers start
+    /// over, operations in flight are forgotten (their results still land in the objects).
+    pub fn restart(&mut self, api: &Api) {
+        let settings = self.settings.clone();
+        *self = AttachDetachController::new(settings);
+        self.busy.extend(0..api.volumes.list.len());
+    }
+
+    /// The nodes that should have volume `v`, with the pods there that use it.
+    fn desired(api: &Api, v: VolumeId) -> BTreeMap<NodeId, Vec<PodId>> {
+        let mut out: BTreeMap<NodeId, Vec<PodId>> = BTreeMap::new();
+        for &p in &api.volumes.list[v].pods {
+            if holds_volume(api, p) {
+                out.entry(api.pods[p].node.expect("bound")).or_default().push(p);
+            }
+        }
+        out
+    }
+
+    /// One reconciler pass over the busy volumes; returns the driver operations it started.
+    pub fn reconcile(&mut self, now: Millis, api: &mut Api, log: &mut Log) -> Vec<Operation> {
+        let mut ops = Vec::new();
+        for v in std::mem::take(&mut self.busy) {
+            let desired = Self::desired(api, v);
+            self.reported.retain(|&(rv, n)| rv != v || desired.contains_key(&n));
+            let mut busy = self.detach_pass(now, v, &desired, api, log, &mut ops);
+            busy |= self.attach_pass(now, v, &desired, api, log, &mut ops);
+            if busy {
+                self.busy.insert(v);
+            }
+        }
+        ops
+    }
+
+    /// Attachments no longer desired; returns whether some still wait.
+    fn detach_pass(
+        &mut self,
+        now: Millis,
+        v: VolumeId,
+        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        api: &mut Api,
+        log: &mut Log,
+        ops: &mut Vec<Operation>,
+    ) -> bool {
+        let mut waiting = false;
+        let attached: Vec<NodeId> = api.volumes.list[v].attached_to.iter().copied().collect();
+        for n in attached {
+            if desired.contains_key(&n) {
+                self.detach_requested.remove(&(v, n));
+                continue;
+            }
+            if self.detaching.contains(&(v, n)) {
+                waiting = true;
+                continue;
+            }
+            let requested = *self.detach_requested.entry((v, n)).or_insert_with(|| {
+                let e = volume_event(
+                    now,
+                    EventKind::VolumeDetachRequested,
+                    api,
+                    v,
+                    n,
+                    Cause::new("cause.adc.detach_requested"),
+                );
+                log.push(e);
+                now
+            });
+            let node = &api.nodes[n];
+            let healthy = node.exists && node.status.observed(now).ready_status() == Some(CondStatus::True);
+            let expired = now - requested > MAX_WAIT_FOR_UNMOUNT && !self.settings.disable_force_detach;
+            let force = expired && (!self.settings.force_needs_unhealthy_node || !healthy);
+            let oos = self.settings.out_of_service && node.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE);
+            let mounted = api.volumes.list[v].in_use_by.contains(&n);
+            if mounted && !force && !oos {
+                waiting = true;
+                continue;
+            }
+            if mounted {
+                // verifySafeToDetach is false: the volume goes although the node may still use it.
+                let why = if oos {
+                    Cause::new("cause.part.force_oos").text("taint", TAINT_OUT_OF_SERVICE)
+                } else {
+                    Cause::new("cause.part.force_timeout")
+                        .time("since", requested)
+                        .time("wait", MAX_WAIT_FOR_UNMOUNT)
+                };
+                let cause = Cause::new("cause.adc.force_detached").sub("why", why);
+                log.push(volume_event(now, EventKind::VolumeForceDetached, api, v, n, cause));
+            }
+            api.clients.send(Controller::AttachDetach, now, 1);
+            self.detaching.insert((v, n));
+            waiting = true;
+            ops.push(Operation::Detach {
+                volume: v,
+                node: n,
+                at: now + self.settings.detach_duration,
+            });
+        }
+        waiting
+    }
+
+    /// Desired attachments not made yet; returns whether some still wait.
+    fn attach_pass(
+        &mut self,
+        now: Millis,
+        v: VolumeId,
+        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        api: &mut Api,
+        log: &mut Log,
+        ops: &mut Vec<Operation>,
+    ) -> bool {
+        let mut waiting = false;
+        for (&n, pods) in desired {
+            let vol = &api.volumes.list[v];
+            if vol.attached_to.contains(&n) || self.attaching.contains(&(v, n)) {
+                waiting |= self.attaching.contains(&(v, n));
+                continue;
+            }
+            let elsewhere =
+                vol.attached_to.iter().any(|&o| o != n) || self.attaching.iter().any(|&(av, o)| av == v && o != n);
+            if !vol.many && elsewhere {
+                waiting = true;
+                if self.reported.insert((v, n)) {
+                    self.report_multi_attach(now, v, n, pods, desired, api, log);
+                }
+                continue;
+            }
+            api.clients.send(Controller::AttachDetach, now, 1);
+            self.attaching.insert((v, n));
+            waiting = true;
+            ops.push(Operation::Attach {
+                volume: v,
+                node: n,
+                at: now + self.settings.attach_duration,
+            });
+        }
+        waiting
+    }
+
+    /// `reportMultiAttachError`: a FailedAttachVolume event on each pod waiting on node `n`,
+    /// naming the pods elsewhere in the desired state that use the volume.
+    #[allow(clippy::too_many_arguments)]
+    fn report_multi_attach(
+        &self,
+        now: Millis,
+        v: VolumeId,
+        n: NodeId,
+        pods: &[PodId],
+        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        api: &Api,
+        log: &mut Log,
+    ) {
+        let others: Vec<&str> = desired
+            .iter()
+            .filter(|(&o, _)| o != n)
+            .flat_map(|(_, ps)| ps.iter().map(|&p| api.pods[p].name.as_str()))
+            .collect();
+        let name = &api.volumes.list[v].name;
+        let prefix = if self.settings.waiting_wording {
+            format!("Waiting for detach for volume {name:?}")
+        } else {
+            format!("Multi-Attach error for volume {name:?}")
+        };
+        let message = match (others.is_empty(), self.settings.waiting_wording) {
+            (false, _) => format!("{prefix} Volume is already used by pod(s) {}", others.join(", ")),
+            (true, true) => format!("{prefix} Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node"),
+            (true, false) => format!("{prefix} Volume is already exclusively attached to one node and can't be attached to another"),
+        };
+        for &p in pods {
+            let cause = Cause::new("cause.adc.multi_attach").text("message", &message);
+            let mut e = volume_event(now, EventKind::MultiAttachError, api, v, n, cause);
+            e.pod = Some(p);
+            log.push(e);
+        }
+    }
+
+    /// The driver finished an attach.
+    pub fn attach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
+        self.attaching.remove(&(v, n));
+        api.volumes.list[v].attached_to.insert(n);
+        let cause = Cause::new("cause.adc.attached").time("took", self.settings.attach_duration);
+        log.push(volume_event(now, EventKind::VolumeAttached, api, v, n, cause));
+        self.busy.insert(v);
+    }
+
+    /// The driver finished a detach.
+    pub fn detach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
+        self.detaching.remove(&(v, n));
+        self.detach_requested.remove(&(v, n));
+        api.volumes.list[v].attached_to.remove(&n);
+        api.volumes.list[v].in_use_by.remove(&n);
+        let cause = Cause::new("cause.adc.detached").time("took", self.settings.detach_duration);
+        log.push(volume_event(now, EventKind::VolumeDetached, api, v, n, cause));
+        self.busy.insert(v);
+    }
+
+    /// Something that decides volume `v`'s fate changed.
+    pub fn touch(&mut self, v: VolumeId) {
+        self.busy.insert(v);
+    }
+
+    /// Node `n` changed (its health or taints): every volume attached there is looked at again.
+    pub fn touch_node(&mut self, n: NodeId, api: &Api) {
+        for (v, vol) in api.volumes.list.iter().enumerate() {
+            if vol.attached_to.contains(&n) {
+                self.busy.insert(v);
+            }
+        }
+    }
+}
+
+fn volume_event(now: Millis, kind: EventKind, api: &Api, v: VolumeId, n: NodeId, cause: Cause) -> Event {
+    let mut e = Event::new(now, kind, cause).node(n);
+    e.volume = Some(api.volumes.list[v].name.clone());
+    e
+}

@@ -1,0 +1,131 @@
+//! The driver's side of volumes: the attach-detach controller's 100 ms reconciler, the storage
+//! driver's operations, and the kubelet's wait for its pod's volume.
+
+use super::{Simulation, Wake};
+use crate::api::{NodeId, PodId};
+use crate::cause::Cause;
+use crate::control_plane::attach_detach::{Operation, RECONCILER_LOOP_PERIOD};
+use crate::kubelet::volume_manager::{on_tick, retry, INITIAL_BACKOFF};
+use crate::timeline::{Event, EventKind};
+
+impl Simulation {
+    /// One pass of the attach-detach reconciler; it keeps ticking while some volume waits.
+    pub(super) fn adc_tick(&mut self) {
+        let now = self.now;
+        for op in self.adc.reconcile(now, &mut self.api, &mut self.log) {
+            match op {
+                Operation::Attach { volume, node, at } => self.push(at, Wake::AttachDone { volume, node }),
+                Operation::Detach { volume, node, at } => self.push(at, Wake::DetachDone { volume, node }),
+            }
+        }
+        if self.adc.busy.is_empty() {
+            self.adc_asleep = Some(now + RECONCILER_LOOP_PERIOD);
+        } else {
+            let kcm = self.kcm_epoch;
+            self.push(now + RECONCILER_LOOP_PERIOD, Wake::AdcTick { kcm });
+        }
+    }
+
+    /// Queues the sleeping reconciler tick again once a volume waits, on its 100 ms grid (as the
+    /// tainting tick does).
+    pub(super) fn wake_adc(&mut self) {
+        let Some(mut at) = self.adc_asleep else { return };
+        if !self.kcm_up || self.adc.busy.is_empty() {
+            return;
+        }
+        if at < self.now {
+            at += (self.now - at + RECONCILER_LOOP_PERIOD - 1) / RECONCILER_LOOP_PERIOD * RECONCILER_LOOP_PERIOD;
+        }
+        if at == self.now && at - RECONCILER_LOOP_PERIOD <= self.pushed_at {
+            at += RECONCILER_LOOP_PERIOD;
+        }
+        self.adc_asleep = None;
+        let kcm = self.kcm_epoch;
+        self.push_as_of(at, at - RECONCILER_LOOP_PERIOD, Wake::AdcTick { kcm });
+    }
+
+    /// A pod that uses a volume changed: its volume is looked at again.
+    pub(super) fn volume_pod_changed(&mut self, p: PodId) {
+        let pod = &self.api.pods[p];
+        if let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) {
+            self.adc.touch(v);
+        }
+    }
+
+    /// A node's health or taints changed: the volumes attached there are looked at again.
+    pub(super) fn volume_node_changed(&mut self, n: NodeId) {
+        if self.api.volumes.any() {
+            self.adc.touch_node(n, &self.api);
+        }
+    }
+
+    /// The kubelet admits a pod with a volume: it verifies the attach at once, then backs off.
+    pub(super) fn await_volume(&mut self, p: PodId, epoch: u32) {
+        let at = on_tick(self.now);
+        self.push(
+            at,
+            Wake::VolumeVerify {
+                pod: p,
+                epoch,
+                gap: INITIAL_BACKOFF,
+            },
+        );
+    }
+
+    /// `VerifyControllerAttachedVolume`: mounts if the volume is attached to the pod's node,
+    /// retries after the backoff otherwise.
+    pub(super) fn verify_volume(&mut self, p: PodId, epoch: u32, gap: i64) {
+        let Some(n) = self.api.pods[p].node else { return };
+        let kl = &self.kubelets[n];
+        if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
+            return;
+        }
+        let pod = &self.api.pods[p];
+        let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) else {
+            return;
+        };
+        if self.api.volumes.list[v].attached_to.contains(&n) {
+            let at = self.now + self.cfg.simulation.mount_duration;
+            self.push(at, Wake::VolumeMountDone { pod: p, epoch });
+        } else {
+            let (at, gap) = retry(self.now, gap);
+            self.push(at, Wake::VolumeVerify { pod: p, epoch, gap });
+        }
+    }
+
+    /// The mount finished: the volume is in use on the node, and the containers start.
+    pub(super) fn volume_mounted(&mut self, p: PodId, epoch: u32) {
+        let Some(n) = self.api.pods[p].node else { return };
+        if self.kubelets[n].epoch != epoch || !self.api.pods[p].is_active() {
+            return;
+        }
+        let pod = &self.api.pods[p];
+        let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) else {
+            return;
+        };
+        self.api.volumes.list[v].in_use_by.insert(n);
+        let cause = Cause::new("cause.kubelet.mounted").time("took", self.cfg.simulation.mount_duration);
+        let mut e = Event::new(self.now, EventKind::VolumeMounted, cause).node(n).pod(p);
+        e.volume = Some(self.api.volumes.list[v].name.clone());
+        self.log.push(e);
+        let at = self.now + self.cfg.simulation.pod_startup;
+        self.push(at, Wake::PodStarted { pod: p, epoch });
+    }
+
+    /// The kubelet removed a pod it ran: it unmounted the pod's volume, and no longer reports it
+    /// in use unless another of its pods still uses it.
+    pub(super) fn unmount(&mut self, p: PodId) {
+        let pod = &self.api.pods[p];
+        let (Some(n), Some(v)) = (pod.node, self.api.volumes.of(pod.workload, pod.ordinal)) else {
+            return;
+        };
+        let still = self.api.volumes.list[v]
+            .pods
+            .iter()
+            .any(|&q| q != p && self.api.pods[q].exists() && self.api.pods[q].node == Some(n));
+        if !still {
+            self.api.volumes.list[v].in_use_by.remove(&n);
+            self.adc.touch(v);
+        }
+    }
+}
