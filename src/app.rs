@@ -2,7 +2,6 @@
 //! the sections in place. Sections are components with narrow props (`crate::components`), the
 //! effects are named hooks (`crate::hooks`), and the engine runs in `crate::model`.
 
-use crate::browser::prefers_reduced_motion;
 use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
 use crate::components::compare::{CompareAction, CompareSection};
@@ -363,7 +362,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     // The short layout: the header and banners above two columns, controls beside the results
     // (the results first on narrow screens).
     html! {
-        <div class={if prefers_reduced_motion() { "app app-reduced-motion" } else { "app" }}>
+        <div class="app">
             {header}
             {banners}
             <main class="app-main">

@@ -1,5 +1,5 @@
 //! What the page reads from, and hands to, the browser around it: its address, the reader's
-//! languages and motion preference, the clipboard and local storage.
+//! languages, the clipboard and local storage.
 
 use crate::i18n::Lang;
 
@@ -30,13 +30,6 @@ pub fn preferred_lang() -> Lang {
         return nav.language().and_then(|l| Lang::parse(&l)).unwrap_or_default();
     }
     Lang::from_preferences(tags.iter().map(String::as_str))
-}
-
-/// Whether the reader asked for reduced motion.
-pub fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
-        .is_some_and(|m| m.matches())
 }
 
 /// Copies `text` to the clipboard, as the page's copy buttons do.

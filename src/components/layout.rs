@@ -1,7 +1,6 @@
 //! The two other ways the page is laid out: an embed (only the panels its link asks for) and the
 //! instructor's page. The full playground's layout is `app`'s.
 
-use crate::browser::prefers_reduced_motion;
 use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
@@ -25,7 +24,7 @@ pub struct EmbedLayoutProps {
 pub fn embed_layout(p: &EmbedLayoutProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     html! {
-        <main class={if prefers_reduced_motion() { "layout layout-embed layout-reduced-motion" } else { "layout layout-embed" }}>
+        <main class="layout layout-embed">
             <h1 class="visually-hidden">{"kubelife"}</h1>
             {p.head.clone()}
             if let Some(controls) = &p.controls { <div class="layout-controls">{controls.clone()}</div> }
@@ -48,7 +47,7 @@ pub struct InstructorLayoutProps {
 #[function_component(InstructorLayout)]
 pub fn instructor_layout(p: &InstructorLayoutProps) -> Html {
     html! {
-        <div class={if prefers_reduced_motion() { "layout layout-instructor layout-reduced-motion" } else { "layout layout-instructor" }}>
+        <div class="layout layout-instructor">
             {p.header.clone()}
             <main class="layout-sheet">{p.children.clone()}</main>
         </div>
