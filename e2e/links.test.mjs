@@ -44,7 +44,7 @@ test('a link with garbage opens a working page and says what it ignored', async 
   assert.match(notices, /colour/);
   assert.match(notices, /nodes=999/);
   // The usable part applied: a 3s monitor period.
-  assert.match(await page.locator('.knob', { has: page.getByRole('slider', { name: /node-monitor-period/ }) }).textContent(), /3s/);
+  assert.match(await page.locator('.slider', { has: page.getByRole('slider', { name: /node-monitor-period/ }) }).textContent(), /3s/);
   const unknown = await page.getByTestId('milestone-unknown').textContent();
   assert.match(unknown, /^\d+(\.\d)?s$/);
   const newer = await open(context, `${fx.server.url}?v=9&web=5`);

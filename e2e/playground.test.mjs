@@ -64,7 +64,7 @@ test('hovering a timeline marker shows its cause', async () => {
   let text = null;
   for (let x = 175; x < box.width - 8 && !text; x += 3) {
     await canvas.hover({ position: { x, y: 31 } });
-    const tip = page.locator('.tip');
+    const tip = page.locator('.timeline-tip');
     if (await tip.count()) text = await tip.textContent();
   }
   assert.ok(text && /node-1/.test(text), `a tooltip with a cause: ${text}`);

@@ -25,14 +25,14 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   const { page, errors } = await open(fx.server.url);
   await page.getByRole('button', { name: 'compare with B' }).click();
   await page.getByRole('slider', { name: /b-default-unreachable-toleration-seconds/ }).fill('200');
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.delta')].some((td) => td.textContent === '−1m40s'));
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.compare-delta')].some((td) => td.textContent === '−1m40s'));
   const [a, b, delta] = await row(page, 'eviction');
   assert.equal(delta, '−1m40s', `A ${a}, B ${b}`);
   assert.deepEqual((await row(page, 'unknown'))[2], '±0s');
   assert.equal(await page.locator('.compare .timeline canvas').count(), 2, 'both timelines, one playhead');
   await page.getByRole('button', { name: 'run 200 seeds' }).click();
   await page.getByTestId('histogram-b').first().waitFor();
-  assert.equal(await page.locator('.histogram .mark.p50').count(), 4);
+  assert.equal(await page.locator('.compare-hist-p50').count(), 4);
   await page.screenshot({ path: new URL('compare.png', SHOTS).pathname, fullPage: true });
   // The classic comparison is one click away: A on 1.12's legacy path, B on the newest version.
   await page.getByRole('button', { name: '1.12 legacy vs newest' }).click();
@@ -76,8 +76,8 @@ test('the embed example works from a sub-path, resizes both embeds, and fetches 
   for (const id of ['fast', 'versus']) {
     const frame = page.frameLocator(`#${id}`);
     await frame.getByTestId('milestone-eviction').waitFor();
-    assert.equal(await frame.locator('header.top').count(), 0, 'no header in an embed');
-    assert.equal(await frame.locator('aside.controls').count(), 0, 'no side panel in an embed');
+    assert.equal(await frame.locator('header.header').count(), 0, 'no header in an embed');
+    assert.equal(await frame.locator('aside.app-side').count(), 0, 'no side panel in an embed');
   }
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => Number(f.height) > 300));
   const fast = page.frameLocator('#fast');

@@ -7,7 +7,7 @@ import { setup, openPage } from './serve.mjs';
 const fx = await setup();
 
 /** The checklist of the open exercise, as booleans. */
-const checklist = async (page) => (await page.locator('[data-testid=exercise] .checklist li').evaluateAll((els) => els.map((e) => e.dataset.ok === 'true')));
+const checklist = async (page) => (await page.locator('[data-testid=exercise] .workshop-checklist li').evaluateAll((els) => els.map((e) => e.dataset.ok === 'true')));
 
 test('the tour walks seven steps, can be left and resumed, and finishes', async () => {
   const ctx = await fx.browser.newContext({ locale: 'en-US' });
@@ -57,7 +57,7 @@ test('every exercise opens unsolved and its documented solution turns the checkl
   }
   // Progress is kept in the browser, and the instructor view shows it beside links to copy.
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.match(await page.locator('.exercise-count').textContent(), /8 solved/);
+  assert.match(await page.locator('.workshop-count').textContent(), /8 solved/);
   await page.goto(`${fx.server.url}?instructor=1`);
   await page.getByTestId('instructor').waitFor();
   assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 8);
@@ -91,7 +91,7 @@ async function chineseViewText(page) {
   const text = await page.evaluate(() => {
     const parts = [];
     const walk = (el) => {
-      if (el.closest('pre, code, option, .flag, [data-testid=share-link], .chip, .ready, .legend')) return;
+      if (el.closest('pre, code, option, .slider-flag, [data-testid=share-link], .cluster-chip, .cluster-ready, .timeline-legend')) return;
       for (const n of el.childNodes) {
         if (n.nodeType === Node.TEXT_NODE) parts.push(n.textContent);
         else if (n.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).display !== 'none') walk(n);

@@ -42,4 +42,9 @@ setup_browser() {
     say "installing Debian's chromium and chromium-driver"
     DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
   fi
+  # The screenshot tests read Chinese as text, not boxes: they need a CJK font.
+  if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+    say "installing Debian's fonts-noto-cjk"
+    DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-cjk
+  fi
 }

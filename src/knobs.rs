@@ -4,7 +4,7 @@
 //! A knob's value lives in [`crate::settings::Settings::overrides`] only when the user changed it;
 //! otherwise the version's default (as the engine resolves it) is shown.
 
-use crate::i18n::{tr, tr_built, Lang};
+use crate::i18n::{tr, tr_built, trf, Lang};
 use kubelife_engine::scenario::{Config, GoDuration, Scenario};
 use kubelife_engine::time::SECOND;
 
@@ -32,6 +32,17 @@ impl Group {
             Group::ApiServer => "kube-apiserver",
             Group::Workloads => tr(lang, "ui.group.workloads"),
             Group::Cluster => tr(lang, "ui.group.cluster"),
+        }
+    }
+
+    /// The group's name in page anchors (`group-kubelet`), one word.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Group::Kubelet => "kubelet",
+            Group::ControllerManager => "controllermanager",
+            Group::ApiServer => "apiserver",
+            Group::Workloads => "workloads",
+            Group::Cluster => "cluster",
         }
     }
 
@@ -106,6 +117,16 @@ impl Knob {
     pub fn available(&self, minor: u32) -> bool {
         (self.versions.0..=self.versions.1).contains(&minor)
     }
+
+    /// Why version 1.`minor` has no such control, in `lang`; `None` when it has.
+    pub fn unavailable(&self, lang: Lang, minor: u32) -> Option<String> {
+        (!self.available(minor)).then(|| not_in(lang, minor, self.missing(lang)))
+    }
+}
+
+/// "Not in 1.N: why", for a control version 1.`minor` lacks.
+pub fn not_in(lang: Lang, minor: u32, why: &str) -> String {
+    trf(lang, "ui.not_in", &[("minor", &minor), ("why", &why)])
 }
 
 /// The knobs, in display order.

@@ -4,11 +4,14 @@
 //! components only draw it. The engine runs inside the page on every change of a control.
 
 pub mod app;
+pub mod browser;
 pub mod components;
 pub mod exercises;
 pub mod explain;
+pub mod hooks;
 pub mod i18n;
 pub mod knobs;
 pub mod link;
+pub mod model;
 pub mod replay;
 pub mod settings;

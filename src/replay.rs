@@ -179,7 +179,7 @@ pub struct Lane {
     pub node: bool,
     /// (start, end, state) intervals, ms.
     pub segments: Vec<(Millis, Millis, LaneState)>,
-    /// Marked events.
+    /// Marked events, in time order.
     pub marks: Vec<Mark>,
 }
 
@@ -299,11 +299,16 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
             if let Some(&hb) = last_heartbeat.get(key.1) {
                 let silence = kubelife_engine::time::format_go_duration_tenths(e.at_ms - hb);
                 let cause = kubelife_engine::Cause::new("ui.mark.last_heartbeat").text("silence", silence);
-                lane.marks.push(Mark {
-                    at: hb,
-                    kind: "LastHeartbeat".into(),
-                    cause,
-                });
+                // Keep the lane's marks in time order: the last heartbeat may precede the fault.
+                let at = lane.marks.partition_point(|m| m.at <= hb);
+                lane.marks.insert(
+                    at,
+                    Mark {
+                        at: hb,
+                        kind: "LastHeartbeat".into(),
+                        cause,
+                    },
+                );
             }
         }
         if marked {
@@ -355,7 +360,12 @@ mod tests {
         assert!(l[0].node && l[0].segments.iter().any(|s| s.2 == LaneState::Bad));
         assert!(l[0].marks.iter().any(|m| m.kind == "NodeUnknown"));
         let with_heartbeats = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
-        let last = lanes(&with_heartbeats, cfg.duration, 100)[0]
+        let beating = lanes(&with_heartbeats, cfg.duration, 100);
+        assert!(
+            beating.iter().all(|l| l.marks.windows(2).all(|w| w[0].at <= w[1].at)),
+            "every lane's marks are in time order, the last heartbeat included"
+        );
+        let last = beating[0]
             .marks
             .iter()
             .find(|m| m.kind == "LastHeartbeat")

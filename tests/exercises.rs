@@ -1,8 +1,8 @@
 //! The engine checks behind every exercise: the starting state leaves at least one check open,
 //! the documented solution satisfies all of them, and each check fails on a state made to break it.
 
-use kubelife::app::simulate;
 use kubelife::exercises::{Ctx, Run, EXERCISES};
+use kubelife::model::simulate;
 use kubelife::settings::Settings;
 
 /// Which checks of exercise `n` (0-based) hold for sides A and B.

@@ -2,8 +2,8 @@
 //! new versions, gives a run (or a clear message with a fallback), never a panic.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kubelife::app::simulate;
 use kubelife::knobs::KNOBS;
+use kubelife::model::simulate;
 use kubelife::settings::Settings;
 
 #[test]

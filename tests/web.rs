@@ -52,25 +52,25 @@ async fn slider_names_its_flag_and_marks_changes() {
         .contains("node-monitor-grace-period"));
     assert_eq!(
         unchanged
-            .query_selector(".value")
+            .query_selector(".slider-value")
             .unwrap()
             .unwrap()
             .text_content()
             .unwrap(),
         "50s"
     );
-    assert!(unchanged.query_selector(".changed-mark").unwrap().is_none());
+    assert!(unchanged.query_selector(".slider-changed-mark").unwrap().is_none());
     assert!(unchanged
-        .query_selector("button.reset")
+        .query_selector("button.slider-reset")
         .unwrap()
         .unwrap()
         .has_attribute("disabled"));
 
     let changed = mount::<Slider>(props(20.0));
     settle().await;
-    assert!(changed.query_selector(".changed-mark").unwrap().is_some());
+    assert!(changed.query_selector(".slider-changed-mark").unwrap().is_some());
     assert!(!changed
-        .query_selector("button.reset")
+        .query_selector("button.slider-reset")
         .unwrap()
         .unwrap()
         .has_attribute("disabled"));
@@ -113,5 +113,57 @@ async fn breakdown_panel_labels_each_segment_with_its_flag() {
     ] {
         assert!(text.contains(flag), "{flag} missing from {text}");
     }
-    assert_eq!(root.query_selector_all(".bar .seg").unwrap().length(), 5);
+    assert_eq!(
+        root.query_selector_all(".breakdown-bar .breakdown-seg")
+            .unwrap()
+            .length(),
+        5
+    );
+}
+
+#[wasm_bindgen_test]
+async fn timeline_markers_are_buttons_with_one_tab_stop() {
+    let (cfg, _) = Settings::default().resolve();
+    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
+    let lanes = kubelife::replay::lanes(&o, cfg.duration, 60);
+    let marks: usize = lanes.iter().map(|l| l.marks.len()).sum();
+    let root =
+        mount::<kubelife::components::timeline::Timeline>(yew::props!(kubelife::components::timeline::TimelineProps {
+            lanes: std::rc::Rc::new(lanes),
+            duration: cfg.duration,
+            now: 0,
+            onseek: Callback::noop(),
+        }));
+    settle().await;
+    let buttons = root.query_selector_all(".timeline-marks button").unwrap();
+    assert_eq!(buttons.length() as usize, marks);
+    assert_eq!(
+        root.query_selector_all(".timeline-marks [tabindex='0']")
+            .unwrap()
+            .length(),
+        1
+    );
+    let first = root.query_selector(".timeline-marks button").unwrap().unwrap();
+    assert!(first.get_attribute("aria-label").unwrap().contains(" at "));
+}
+
+#[wasm_bindgen_test]
+async fn results_read_the_playhead_against_the_fault() {
+    let (cfg, _) = Settings::default().resolve();
+    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+    let root =
+        mount::<kubelife::components::results::Results>(yew::props!(kubelife::components::results::ResultsProps {
+            outcome: std::rc::Rc::new(o),
+            playing: false,
+            t: 379_600,
+            duration: cfg.duration,
+            speed_exp: 1.0,
+            onaction: Callback::noop(),
+        }));
+    settle().await;
+    let text = |sel: &str| root.query_selector(sel).unwrap().unwrap().text_content().unwrap();
+    assert_eq!(text("[data-testid=playhead]"), "6m19.6s");
+    assert_eq!(text("[data-testid=playhead-fault]"), "fault + 5m49.6s");
+    assert_eq!(text("[data-testid=milestone-eviction]"), "5m49.6s");
+    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 4);
 }

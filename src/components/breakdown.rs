@@ -20,19 +20,19 @@ pub fn breakdown(p: &BreakdownProps) -> Html {
     let total: i64 = p.segments.iter().map(|s| s.ms).sum::<i64>().max(1);
     html! {
         <div class="breakdown" aria-label={tr(lang, "ui.breakdown.title")}>
-            <div class="bar">
+            <div class="breakdown-bar">
             { for p.segments.iter().enumerate().map(|(i, s)| html! {
-                <div class={classes!("seg", format!("seg-{i}"))} style={format!("flex-grow: {}", s.ms.max(1))}
+                <div class={format!("breakdown-seg breakdown-seg-{i}")} style={format!("flex-grow: {}", s.ms.max(1))}
                     title={format!("{}: {} ({})", tr(lang, s.label), format_go_duration_tenths(s.ms), s.flag)}></div>
             }) }
             </div>
-            <ol class="legend">
+            <ol class="breakdown-legend">
             { for p.segments.iter().enumerate().map(|(i, s)| html! {
-                <li><span class={classes!("swatch", format!("seg-{i}"))}></span>
+                <li><span class={format!("breakdown-swatch breakdown-seg-{i}")}></span>
                     <strong>{format_go_duration_tenths(s.ms)}</strong>{" "}{tr(lang, s.label)}{" "}<code>{s.flag.clone()}</code></li>
             }) }
             </ol>
-            <p class="total">{trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(total))])}</p>
+            <p class="breakdown-total">{trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(total))])}</p>
         </div>
     }
 }

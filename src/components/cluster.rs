@@ -38,29 +38,29 @@ pub fn cluster(p: &ClusterProps) -> Html {
     html! {
         <div class="cluster" aria-label={tr(lang, "ui.cluster.label")}>
             { for zones.iter().map(|z| html! {
-                <section class="zone">
-                    <h4>{ if z.is_empty() { tr(lang, "ui.cluster.no_zone").to_string() } else { z.clone() } }</h4>
-                    <div class="zone-nodes">
+                <section class="cluster-zone">
+                    <h3 class="cluster-zone-name">{ if z.is_empty() { tr(lang, "ui.cluster.no_zone").to_string() } else { z.clone() } }</h3>
+                    <div class="cluster-nodes">
                     { for p.view.nodes.iter().filter(|n| &n.zone == z).map(|n| {
                         let age = n.last_heartbeat.map(|h| (p.now - h).max(0));
                         let ratio = age.map_or(0.0, |a| (a as f64 / p.grace.max(1) as f64).min(1.0));
                         html! {
-                            <article class={classes!("node", format!("node-{}", n.ready.to_lowercase()))} data-node={n.name.clone()}>
-                                <header>
+                            <article class={format!("cluster-node cluster-node-{}", n.ready.to_ascii_lowercase())} data-node={n.name.clone()}>
+                                <header class="cluster-node-head">
                                     <strong>{n.name.clone()}</strong>
-                                    <span class="ready" data-testid={format!("node-state-{}", n.name)}>{n.ready}</span>
+                                    <span class="cluster-ready" data-testid={format!("node-state-{}", n.name)}>{n.ready}</span>
                                 </header>
-                                if let Some(f) = &n.fault { <div class="fault">{"⚡ "}{f.clone()}</div> }
+                                if let Some(f) = &n.fault { <div class="cluster-fault">{"⚠ "}{f.clone()}</div> }
                                 if let Some(a) = age {
-                                    <div class="lease" title={tr(lang, "ui.cluster.heartbeat_title")}>
+                                    <div class="cluster-lease" title={tr(lang, "ui.cluster.heartbeat_title")}>
                                         <span>{trf(lang, "ui.cluster.heartbeat_ago", &[("ago", &format_go_duration_tenths(a))])}</span>
                                         <meter min="0" max="1" low="0.5" high="0.9" optimum="0" value={ratio.to_string()}></meter>
                                     </div>
                                 }
-                                <div class="taints">{ for n.taints.iter().map(|t| html!{ <span class="chip taint">{t.clone()}</span> }) }</div>
-                                <div class="pods">
+                                <div class="cluster-taints">{ for n.taints.iter().map(|t| html!{ <span class="cluster-chip cluster-taint">{t.clone()}</span> }) }</div>
+                                <div class="cluster-pods">
                                 { for p.view.pods.iter().filter(|pod| pod.node.as_deref() == Some(n.name.as_str())).map(|pod| html! {
-                                    <span class={classes!("chip", "pod", format!("pod-{}", pod.phase.to_lowercase()))} title={format!("{} {}", pod.name, pod.phase)}>
+                                    <span class={format!("cluster-chip cluster-pod-{}", pod.phase.to_ascii_lowercase())} title={format!("{} {}", pod.name, pod.phase)}>
                                         {glyph(pod.phase)}{" "}{pod.name.clone()}<small>{" "}{pod.phase}</small>
                                     </span>
                                 }) }
@@ -72,7 +72,7 @@ pub fn cluster(p: &ClusterProps) -> Html {
                 </section>
             }) }
             { for p.view.pods.iter().filter(|pod| pod.node.is_none()).map(|pod| html! {
-                <span class="chip pod pod-pending">{"○ "}{pod.name.clone()}<small>{" Pending"}</small></span>
+                <span class="cluster-chip cluster-pod-pending">{"○ "}{pod.name.clone()}<small>{" Pending"}</small></span>
             }) }
         </div>
     }

@@ -1,25 +1,129 @@
-//! Compare mode: milestone deltas between sides A and B, and histograms over 200 seeds.
+//! Compare mode: a second configuration B beside A, with its own version, preset and main
+//! sliders; milestone deltas between the sides; both timelines on one axis; and histograms of
+//! two milestones over 200 seeds.
 
+use crate::components::filtered;
+use crate::components::header::{preset_choices, preset_edit, version_choices, version_edit};
+use crate::components::picker::Picker;
+use crate::components::slider::{knob_slider, KnobSide};
+use crate::components::timeline::Timeline;
 use crate::explain::{milestone_text, milestones, writes_per_minute};
 use crate::i18n::{tr, trf, Lang};
+use crate::model::{Edit, Side};
+use crate::replay::Lane;
 use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{Config, Millis, Outcome, Spread};
+use kubelife_engine::{Config, Distribution, Millis, Outcome, Spread};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Properties of [`Deltas`].
+/// What the compare section asks for.
+pub enum CompareAction {
+    /// Turn compare mode on (B starts as a copy of A) or off.
+    Compare(bool),
+    /// A on 1.12's legacy path, B on the newest version, same cluster and fault.
+    Classic,
+    /// Make B a copy of A.
+    CopyAToB,
+    /// Exchange A and B.
+    Swap,
+    /// Run the distribution view's seeds.
+    RunSpreads,
+    /// Change B's settings.
+    EditB(Edit),
+}
+
+/// Milestones over many seeds for A, and for B when comparing.
+pub type Spreads = Rc<(Distribution, Option<Distribution>)>;
+
+/// Properties of [`CompareSection`].
 #[derive(Properties, PartialEq, Clone)]
-pub struct DeltasProps {
-    /// Side A.
-    pub a: Rc<Outcome>,
+pub struct CompareSectionProps {
+    /// Side A's version.
+    pub minor: u32,
     /// Side A's configuration.
-    pub a_cfg: Rc<Config>,
-    /// Side B.
-    pub b: Rc<Outcome>,
-    /// Side B's configuration.
-    pub b_cfg: Rc<Config>,
+    pub cfg: Rc<Config>,
+    /// Side A's run.
+    pub outcome: Rc<Outcome>,
+    /// Side A's timeline lanes.
+    pub lanes: Rc<Vec<Lane>>,
+    /// Side B, when comparing.
+    pub b: Option<Rc<Side>>,
+    /// The seeds' spreads, once run.
+    pub spreads: Option<Spreads>,
+    /// The playhead, ms.
+    pub now: Millis,
     /// Cluster size for the write rates.
     pub nodes: u32,
+    /// Called with each action.
+    pub onaction: Callback<CompareAction>,
+    /// Called with a time to seek to.
+    pub onseek: Callback<Millis>,
+}
+
+/// The section: buttons to start comparing, and, while comparing, everything about B.
+#[function_component(CompareSection)]
+pub fn compare_section(p: &CompareSectionProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let on = p.b.is_some();
+    let act = |a: fn() -> CompareAction| p.onaction.reform(move |_: MouseEvent| a());
+    let toggle = p.onaction.reform(move |_: MouseEvent| CompareAction::Compare(!on));
+    html! {
+        <section class="compare" aria-label={tr(lang, "ui.compare")} data-tour="compare">
+            <div class="compare-head">
+                <button onclick={toggle} aria-pressed={on.to_string()}>{ tr(lang, if on { "ui.compare.stop" } else { "ui.compare.start" }) }</button>
+                <button onclick={act(|| CompareAction::Classic)}>{tr(lang, "ui.compare.classic")}</button>
+            </div>
+            if let Some(b) = &p.b {
+                { side_b_controls(lang, b, &p.onaction) }
+                { deltas(lang, (&p.outcome, &p.cfg), b, p.nodes) }
+                <h3 class="compare-side">{format!("A (Kubernetes 1.{})", p.minor)}</h3>
+                <Timeline lanes={p.lanes.clone()} duration={p.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
+                <h3 class="compare-side">{format!("B (Kubernetes 1.{})", b.settings.minor)}</h3>
+                <Timeline lanes={b.lanes.clone()} duration={p.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
+                <h3 class="compare-side">{tr(lang, "ui.seeds_title")}</h3>
+                if let Some(sp) = &p.spreads {
+                    { histogram(lang, "ui.hist.unknown", sp, 0) }
+                    { histogram(lang, "ui.hist.replacement", sp, 5) }
+                } else {
+                    <button onclick={act(|| CompareAction::RunSpreads)}>{tr(lang, "ui.run_seeds")}</button>
+                }
+            }
+        </section>
+    }
+}
+
+/// B's own version, preset and main sliders, and the copy and swap buttons.
+fn side_b_controls(lang: Lang, b: &Side, onaction: &Callback<CompareAction>) -> Html {
+    const B_KNOBS: [&str; 4] = [
+        "node-status-update-frequency",
+        "node-monitor-period",
+        "node-monitor-grace-period",
+        "default-unreachable-toleration-seconds",
+    ];
+    let onedit = onaction.reform(CompareAction::EditB);
+    let side = KnobSide {
+        settings: &b.settings,
+        cfg: &b.cfg,
+        defaults: &b.defaults,
+        b: true,
+    };
+    let on_version = filtered(onaction, |v: String| version_edit(&v).map(CompareAction::EditB));
+    let on_preset = filtered(onaction, |name: String| preset_edit(name).map(CompareAction::EditB));
+    let copy = onaction.reform(|_: MouseEvent| CompareAction::CopyAToB);
+    let swap = onaction.reform(|_: MouseEvent| CompareAction::Swap);
+    html! {
+        <div class="compare-controls">
+            { Picker { name: tr(lang, "ui.b_version_label").into(), lead: "B: Kubernetes ".into(), choices: version_choices(),
+                selected: b.settings.minor.to_string().into(), testid: None, onpick: on_version }.view() }
+            { Picker { name: tr(lang, "ui.b_preset_label").into(), lead: tr(lang, "ui.b_preset").into(), choices: preset_choices(lang, "ui.choose"),
+                selected: AttrValue::default(), testid: None, onpick: on_preset }.view() }
+            <button onclick={copy}>{tr(lang, "ui.copy_a_to_b")}</button>
+            <button onclick={swap}>{tr(lang, "ui.swap")}</button>
+            <div class="compare-knobs">
+            { for B_KNOBS.iter().filter_map(|f| crate::knobs::knob(f)).map(|k| knob_slider(lang, k, &side, &onedit)) }
+            </div>
+        </div>
+    }
 }
 
 fn signed(d: Millis) -> String {
@@ -93,33 +197,19 @@ pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &
     rows
 }
 
-/// The delta table.
-#[function_component(Deltas)]
-pub fn deltas(p: &DeltasProps) -> Html {
-    let lang = use_context::<Lang>().unwrap_or_default();
-    let rows = delta_rows(lang, &p.a, &p.a_cfg, &p.b, &p.b_cfg, p.nodes);
+/// The delta table between side A (`a`) and side B, write rates for `nodes` nodes.
+fn deltas(lang: Lang, a: (&Outcome, &Config), b: &Side, nodes: u32) -> Html {
+    let rows = delta_rows(lang, a.0, a.1, &b.outcome, &b.cfg, nodes);
     html! {
-        <table class="deltas" data-testid="compare-deltas">
-            <thead><tr><th></th><th>{"A"}</th><th>{"B"}</th><th>{"B − A"}</th></tr></thead>
+        <table class="compare-deltas" data-testid="compare-deltas">
+            <thead><tr><th><span class="visually-hidden">{tr(lang, "ui.compare.milestone")}</span></th><th>{"A"}</th><th>{"B"}</th><th>{"B − A"}</th></tr></thead>
             <tbody>
             { for rows.into_iter().map(|(id, name, a, b, d)| html! {
-                <tr data-row={id}><th>{name}</th><td>{a}</td><td>{b}</td><td class="delta">{d}</td></tr>
+                <tr data-row={id}><th>{name}</th><td>{a}</td><td>{b}</td><td class="compare-delta">{d}</td></tr>
             }) }
             </tbody>
         </table>
     }
-}
-
-/// Properties of [`Histogram`].
-#[derive(Properties, PartialEq, Clone)]
-pub struct HistogramProps {
-    /// Title.
-    pub title: AttrValue,
-    /// Side A's spread.
-    pub a: Spread,
-    /// Side B's spread, if comparing.
-    #[prop_or_default]
-    pub b: Option<Spread>,
 }
 
 /// Counts per bin over `[lo, hi]`.
@@ -133,43 +223,43 @@ pub fn bins(samples: &[Millis], lo: Millis, hi: Millis, n: usize) -> Vec<usize> 
     out
 }
 
-/// A histogram of one milestone over seeds, with p50 and p95 marked, for A (and B).
-#[function_component(Histogram)]
-pub fn histogram(p: &HistogramProps) -> Html {
+/// A histogram of milestone `m` (an index into the spreads) over seeds, with p50 and p95
+/// marked, for A (and B).
+fn histogram(lang: Lang, title: &'static str, spreads: &Spreads, m: usize) -> Html {
     const BINS: usize = 24;
-    let lang = use_context::<Lang>().unwrap_or_default();
-    let all: Vec<Millis> =
-        p.a.samples
-            .iter()
-            .chain(p.b.iter().flat_map(|b| b.samples.iter()))
-            .copied()
-            .collect();
-    let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
-        return html! { <div class="histogram"><h3>{p.title.clone()}</h3><p>{tr(lang, "ui.hist.never")}</p></div> };
-    };
-    let sides: Vec<(&str, &Spread)> = std::iter::once(("A", &p.a))
-        .chain(p.b.as_ref().map(|b| ("B", b)))
+    let title = tr(lang, title);
+    let a = &spreads.0.milestones[m];
+    let b = spreads.1.as_ref().map(|d| &d.milestones[m]);
+    let all: Vec<Millis> = a
+        .samples
+        .iter()
+        .chain(b.iter().flat_map(|b| b.samples.iter()))
+        .copied()
         .collect();
+    let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
+        return html! { <div class="compare-hist"><h3>{title}</h3><p>{tr(lang, "ui.hist.never")}</p></div> };
+    };
+    let sides: Vec<(&str, &Spread)> = std::iter::once(("A", a)).chain(b.map(|b| ("B", b))).collect();
     let pos = |t: Millis| (t - lo) as f64 / (hi - lo).max(1) as f64 * 100.0;
     html! {
-        <div class="histogram">
-            <h3>{p.title.clone()}</h3>
+        <div class="compare-hist">
+            <h3>{title}</h3>
             { for sides.iter().map(|(name, s)| {
                 let counts = bins(&s.samples, lo, hi, BINS);
                 let top = counts.iter().copied().max().unwrap_or(1).max(1);
                 html! {
-                    <div class={classes!("hist-row", format!("side-{}", name.to_lowercase()))} data-testid={format!("histogram-{}", name.to_lowercase())}>
-                        <span class="side">{*name}</span>
-                        <div class="bars">
-                            { for counts.iter().map(|&c| html! { <div class="bin" style={format!("height: {}%", c * 100 / top)} title={c.to_string()}></div> }) }
-                            if let Some(p50) = s.p50 { <div class="mark p50" style={format!("left: {:.1}%", pos(p50))} title="p50"></div> }
-                            if let Some(p95) = s.p95 { <div class="mark p95" style={format!("left: {:.1}%", pos(p95))} title="p95"></div> }
+                    <div class={format!("compare-hist-row compare-hist-{}", name.to_ascii_lowercase())} data-testid={format!("histogram-{}", name.to_ascii_lowercase())}>
+                        <span class="compare-hist-name">{*name}</span>
+                        <div class="compare-hist-bars">
+                            { for counts.iter().map(|&c| html! { <div class="compare-hist-bin" style={format!("height: {}%", c * 100 / top)} title={c.to_string()}></div> }) }
+                            if let Some(p50) = s.p50 { <div class="compare-hist-mark compare-hist-p50" style={format!("left: {:.1}%", pos(p50))} title="p50"></div> }
+                            if let Some(p95) = s.p95 { <div class="compare-hist-mark compare-hist-p95" style={format!("left: {:.1}%", pos(p95))} title="p95"></div> }
                         </div>
-                        <span class="stats">{format!("p50 {} · p95 {} · {}–{}", milestone_text(lang, s.p50), milestone_text(lang, s.p95), milestone_text(lang, s.min), milestone_text(lang, s.max))}{ if s.never > 0 { trf(lang, "ui.hist.never_in", &[("runs", &s.never)]) } else { String::new() } }</span>
+                        <span class="compare-hist-stats">{format!("p50 {} · p95 {} · {}–{}", milestone_text(lang, s.p50), milestone_text(lang, s.p95), milestone_text(lang, s.min), milestone_text(lang, s.max))}{ if s.never > 0 { trf(lang, "ui.hist.never_in", &[("runs", &s.never)]) } else { String::new() } }</span>
                     </div>
                 }
             }) }
-            <div class="axis"><span>{format_go_duration_tenths(lo)}</span><span>{format_go_duration_tenths(hi)}</span></div>
+            <div class="compare-hist-axis"><span>{format_go_duration_tenths(lo)}</span><span>{format_go_duration_tenths(hi)}</span></div>
         </div>
     }
 }

@@ -52,11 +52,11 @@ pub fn cost(p: &CostProps) -> Html {
     };
     html! {
         <div class="cost">
-            <label>{tr(lang, "ui.cost.size")}<strong>{fmt(f64::from(p.nodes))}{tr(lang, "ui.cost.nodes")}</strong>
+            <label class="cost-size">{tr(lang, "ui.cost.size")}<strong>{fmt(f64::from(p.nodes))}{tr(lang, "ui.cost.nodes")}</strong>
                 <input type="range" min="1" max="3.699" step="0.01" value={(f64::from(p.nodes)).log10().to_string()} aria-label={tr(lang, "ui.cost.size_label")} oninput={oninput} />
             </label>
-            <table>
-                <thead><tr><th></th><th>{tr(lang, "ui.cost.these")}</th><th>{tr(lang, "ui.cost.defaults")}</th></tr></thead>
+            <table class="cost-table">
+                <thead><tr><th><span class="visually-hidden">{tr(lang, "ui.cost.kind")}</span></th><th>{tr(lang, "ui.cost.these")}</th><th>{tr(lang, "ui.cost.defaults")}</th></tr></thead>
                 <tbody>
                     <tr><th>{tr(lang, "ui.cost.lease")}</th><td data-testid="cost-lease">{fmt(lease)}</td><td>{fmt(dl)}</td></tr>
                     <tr><th>{tr(lang, "ui.cost.status")}</th><td data-testid="cost-status">{fmt(status)}</td><td>{fmt(ds)}</td></tr>

@@ -44,7 +44,7 @@ pub fn event_log(p: &EventLogProps) -> Html {
         .collect();
     html! {
         <div class="events" role="region" aria-label={tr(lang, "ui.events.label")} tabindex="0">
-            <table>
+            <table class="events-table">
                 <thead><tr>
                     <th>{tr(lang, "ui.events.at")}</th><th>{tr(lang, "ui.events.type")}</th><th>{tr(lang, "ui.events.reason")}</th>
                     <th>{tr(lang, "ui.events.object")}</th><th>{tr(lang, "ui.events.message")}</th>
@@ -62,12 +62,12 @@ pub fn event_log(p: &EventLogProps) -> Html {
                     let onclick = Callback::from(move |_| seek.emit(at));
                     let onkeydown = { let seek = p.onseek.clone(); Callback::from(move |k: KeyboardEvent| if k.key() == "Enter" { seek.emit(at) }) };
                     html! {
-                        <tr class={classes!((at <= p.now).then_some("past"))} onclick={onclick} onkeydown={onkeydown} tabindex="0">
+                        <tr class={if at <= p.now { "events-row events-past" } else { "events-row" }} onclick={onclick} onkeydown={onkeydown} tabindex="0">
                             <td>{format_go_duration_tenths(at)}</td>
                             <td>{ if warning(e.kind) { "Warning" } else { "Normal" } }</td>
                             <td>{e.kind.to_string()}</td>
                             <td>{object}{ e.taint.as_ref().map(|t| format!(" {t}")).unwrap_or_default() }</td>
-                            <td class="cause">{cause(lang, &e.cause)}</td>
+                            <td class="events-cause">{cause(lang, &e.cause)}</td>
                         </tr>
                     }
                 }) }

@@ -30,7 +30,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     html! {
         <div class="export">
-            <p class="help">{tr(lang, "ui.export.help")}</p>
+            <p class="export-help">{tr(lang, "ui.export.help")}</p>
             { for Format::ALL.iter().map(|&(name, f)| {
                 let e = export(&p.cfg, f);
                 let text = e.with_comments_in(&|k| lookup(lang, k));
@@ -44,8 +44,8 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 };
                 html! {
                     <section class="export-block">
-                        <header><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
-                        <pre data-testid={format!("export-{name}")}>{text}</pre>
+                        <header class="export-head"><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
+                        <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title(f))} data-testid={format!("export-{name}")}>{text}</pre>
                     </section>
                 }
             }) }

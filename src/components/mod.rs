@@ -1,12 +1,36 @@
-//! The playground's components. Each draws part of the model; none simulates.
+//! The playground's components. Each draws part of the model; none simulates. Each owns the CSS
+//! classes that start with its module's name (`workshop-mark` is the workshop's), styled in
+//! `www/css/<module>.css`; see ARCHITECTURE.md.
 
 pub mod breakdown;
 pub mod cluster;
 pub mod compare;
+pub mod controls;
 pub mod cost;
 pub mod events;
 pub mod export;
+pub mod faults;
+pub mod header;
+pub mod layout;
+pub mod notices;
+pub mod picker;
+pub mod results;
+pub mod share;
 pub mod slider;
 pub mod timeline;
 pub mod tour;
+pub mod warnings;
 pub mod workshop;
+
+use yew::Callback;
+
+/// A callback that passes on `f` of its value to `to`, when `f` gives one (a field that does not
+/// parse changes nothing).
+pub fn filtered<T: 'static, U: 'static>(to: &Callback<U>, f: impl Fn(T) -> Option<U> + 'static) -> Callback<T> {
+    let to = to.clone();
+    Callback::from(move |v| {
+        if let Some(u) = f(v) {
+            to.emit(u);
+        }
+    })
+}

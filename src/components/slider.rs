@@ -6,7 +6,10 @@ use kubelife_engine::time::format_go_duration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::knobs::Unit;
+use crate::knobs::{Knob, Unit};
+use crate::model::Edit;
+use crate::settings::Settings;
+use kubelife_engine::Config;
 
 /// Properties of [`Slider`].
 #[derive(Properties, PartialEq, Clone)]
@@ -68,29 +71,59 @@ pub fn slider(p: &SliderProps) -> Html {
         Callback::from(move |_| cb.emit(()))
     };
     html! {
-        <div class={classes!("knob", changed.then_some("changed"), disabled.then_some("disabled"))}>
-            <div class="knob-head">
-                <label for={id.clone()} class="flag">{format!("--{}", p.flag)}</label>
-                <span class="value">{show(p.unit, p.value)}</span>
-                if changed { <span class="changed-mark" title={tr(lang, "ui.slider.changed_title")}>{tr(lang, "ui.slider.changed")}</span> }
+        <div class={format!("slider{}{}", if changed { " slider-changed" } else { "" }, if disabled { " slider-disabled" } else { "" })}>
+            <div class="slider-head">
+                <label for={id.clone()} class="slider-flag">{format!("--{}", p.flag)}</label>
+                <span class="slider-value">{show(p.unit, p.value)}</span>
+                if changed { <span class="slider-changed-mark" title={tr(lang, "ui.slider.changed_title")}>{tr(lang, "ui.slider.changed")}</span> }
             </div>
-            <div class="knob-row">
-                <input id={id.clone()} type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+            <div class="slider-row">
+                <input id={id.clone()} class="slider-range" type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} aria-label={format!("--{} ({})", p.flag, p.field)} disabled={disabled}
                     oninput={read(p.onchange.clone())} />
-                <input type="number" class="number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+                <input type="number" class="slider-number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} aria-label={format!("{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
                     onchange={Callback::from({ let cb = p.onchange.clone(); move |e: Event| {
                         let input: HtmlInputElement = e.target_unchecked_into();
                         if let Ok(v) = input.value().trim().parse::<f64>() { cb.emit(v) }
                     }})} />
-                <button class="reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
+                <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
             </div>
-            <div class="knob-meta">
+            <div class="slider-meta">
                 <code>{p.field.clone()}</code>{tr(lang, "ui.slider.default")}{show(p.unit, p.default)}
-                <p class="help">{p.help.clone()}</p>
-                if let Some(why) = &p.disabled { <p class="why-disabled">{why.clone()}</p> }
+                <p class="slider-help">{p.help.clone()}</p>
+                if let Some(why) = &p.disabled { <p class="slider-why-disabled">{why.clone()}</p> }
             </div>
         </div>
+    }
+}
+
+/// One side's settings as a knob's slider shows them.
+pub struct KnobSide<'a> {
+    /// What the user set.
+    pub settings: &'a Settings,
+    /// The resolved configuration.
+    pub cfg: &'a Config,
+    /// The version's defaults.
+    pub defaults: &'a Config,
+    /// Compare side B: its sliders' ids and names start with `b-` and `B `.
+    pub b: bool,
+}
+
+/// The slider of knob `k` on one side; changes and resets go to `onedit`.
+pub fn knob_slider(lang: Lang, k: &'static Knob, side: &KnobSide, onedit: &Callback<Edit>) -> Html {
+    let flag = k.flag;
+    let minor = side.settings.minor;
+    let onchange = onedit.reform(move |v: f64| Edit::Knob(flag, v));
+    let onreset = onedit.reform(move |_| Edit::Reset(flag));
+    let (flag_shown, field) = if side.b {
+        (format!("b-{flag}"), format!("B {}", k.field))
+    } else {
+        (flag.to_string(), k.field.to_string())
+    };
+    html! {
+        <Slider flag={flag_shown} {field} help={k.help(lang)} unit={k.unit} value={side.settings.value(flag, side.cfg)}
+            default={(k.read)(side.defaults)} min={k.min} max={k.max} step={k.step}
+            disabled={k.unavailable(lang, minor).map(AttrValue::from)} {onchange} {onreset} />
     }
 }

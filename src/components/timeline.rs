@@ -1,15 +1,17 @@
 //! The timeline, drawn with plotters on a canvas: a lane per node and per pod, coloured by state
 //! (with a pattern for Terminating so colour is not the only cue), markers for the events that
-//! matter, and the playhead. Hovering a marker shows its cause; clicking seeks.
+//! matter, and the playhead. Hovering a marker shows its cause; clicking seeks. For the keyboard,
+//! a button sits over each marker: one of them takes Tab, the arrow keys move between them, the
+//! focused marker's cause is shown and announced, and Enter moves the playhead there.
 
 use crate::i18n::{cause, tr, trf, Lang};
-use crate::replay::{Lane, LaneState};
+use crate::replay::{Lane, LaneState, Mark};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
-use web_sys::HtmlCanvasElement;
+use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
 /// Height of one lane, px.
@@ -45,20 +47,29 @@ fn x_of(t: Millis, duration: Millis, width: i32) -> i32 {
     LEFT + ((width - LEFT - 8) as f64 * t as f64 / duration.max(1) as f64) as i32
 }
 
+/// Room a tick's label needs, px ("14m0s" in a 12 px font, and a gap).
+const TICK_LABEL: i32 = 44;
+
+/// The time between ticks: the shortest round step that leaves room for every label.
+pub fn tick_step(duration: Millis, width: i32) -> Millis {
+    const STEPS: [Millis; 9] = [
+        10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000,
+    ];
+    let plot = (width - LEFT - 8).max(1) as f64;
+    STEPS
+        .into_iter()
+        .find(|&s| plot * s as f64 / duration.max(1) as f64 >= TICK_LABEL as f64)
+        .unwrap_or(STEPS[STEPS.len() - 1])
+}
+
 fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
     let width = canvas.width() as i32;
     let backend = CanvasBackend::with_canvas_object(canvas)?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
     let font = ("sans-serif", 12).into_font();
-    // Time axis: a tick per minute (or per 10 minutes for long runs).
-    let step = if p.duration > 30 * 60_000 {
-        10 * 60_000
-    } else if p.duration > 5 * 60_000 {
-        60_000
-    } else {
-        10_000
-    };
+    // Time axis: ticks far enough apart for their labels, each label only where it fits.
+    let step = tick_step(p.duration, width);
     let mut t = 0;
     while t <= p.duration {
         let x = x_of(t, p.duration, width);
@@ -67,8 +78,10 @@ fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
             RGBColor(230, 230, 230),
         ))
         .ok()?;
-        root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))
-            .ok()?;
+        if x + TICK_LABEL <= width {
+            root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))
+                .ok()?;
+        }
         t += step;
     }
     for (i, lane) in p.lanes.iter().enumerate() {
@@ -128,6 +141,20 @@ fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
     root.present().ok()
 }
 
+/// The tooltip of a marker: what happened to which lane, when, and why.
+fn tip_text(lang: Lang, lane: &Lane, m: &Mark) -> String {
+    trf(
+        lang,
+        "ui.timeline.tip",
+        &[
+            ("name", &lane.name),
+            ("kind", &m.kind),
+            ("at", &format_go_duration_tenths(m.at)),
+            ("cause", &cause(lang, &m.cause)),
+        ],
+    )
+}
+
 /// The marker under a pointer position, if any: (time, text).
 pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: i32) -> Option<(Millis, String)> {
     if y < TOP {
@@ -139,21 +166,84 @@ pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: 
         .map(|m| ((x_of(m.at, duration, width) - x).abs(), m))
         .filter(|(d, _)| *d <= 6)
         .min_by_key(|(d, _)| *d)
-        .map(|(_, m)| {
-            (
-                m.at,
-                trf(
-                    lang,
-                    "ui.timeline.tip",
-                    &[
-                        ("name", &lane.name),
-                        ("kind", &m.kind),
-                        ("at", &format_go_duration_tenths(m.at)),
-                        ("cause", &cause(lang, &m.cause)),
-                    ],
-                ),
-            )
-        })
+        .map(|(_, m)| (m.at, tip_text(lang, lane, m)))
+}
+
+/// Every marker as (lane, index in the lane), in the order the keyboard visits them: by time,
+/// then from the top lane down.
+pub fn marker_order(lanes: &[Lane]) -> Vec<(usize, usize)> {
+    // Each lane's marks are in time order: merge them, taking the earliest next mark (the upper
+    // lane on a tie) each time.
+    let mut next = vec![0usize; lanes.len()];
+    let mut out = Vec::new();
+    while let Some(l) = (0..lanes.len())
+        .filter(|&l| next[l] < lanes[l].marks.len())
+        .min_by_key(|&l| (lanes[l].marks[next[l]].at, l))
+    {
+        out.push((l, next[l]));
+        next[l] += 1;
+    }
+    out
+}
+
+/// The marker a key moves to from marker `from` (a position in `order`): Left and Right step
+/// through time, Up and Down go to the nearest marker in time on the closest lane above or below
+/// that has one, Home and End to the first and last.
+pub fn step(lanes: &[Lane], order: &[(usize, usize)], from: usize, key: &str) -> Option<usize> {
+    let last = order.len().checked_sub(1)?;
+    let at = |k: usize| lanes[order[k].0].marks[order[k].1].at;
+    let lane = order.get(from)?.0;
+    let nearest_on = |pick: &dyn Fn(usize) -> bool| {
+        let target = (0..order.len()).map(|k| order[k].0).filter(|&l| pick(l));
+        let l = if key == "ArrowDown" { target.min() } else { target.max() }?;
+        (0..order.len())
+            .filter(|&k| order[k].0 == l)
+            .min_by_key(|&k| (at(k) - at(from)).abs())
+    };
+    match key {
+        "ArrowRight" => Some((from + 1).min(last)),
+        "ArrowLeft" => Some(from.saturating_sub(1)),
+        "Home" => Some(0),
+        "End" => Some(last),
+        "ArrowDown" => nearest_on(&|l| l > lane),
+        "ArrowUp" => nearest_on(&|l| l < lane),
+        _ => None,
+    }
+}
+
+/// Where a marker sits over the canvas, in CSS: the canvas is drawn at its own CSS width, so its
+/// plot area spans from `LEFT` to 8 px before the right edge.
+fn marker_style(at: Millis, duration: Millis, lane: usize) -> String {
+    let frac = at as f64 / duration.max(1) as f64;
+    format!(
+        "left: calc({LEFT}px + (100% - {}px) * {frac:.5}); top: {}px; height: {LANE}px",
+        LEFT + 8,
+        TOP + lane as i32 * LANE
+    )
+}
+
+/// Where the tooltip of a focused marker goes: beside it, on the side with more room.
+fn focused_tip_style(at: Millis, duration: Millis, lane: usize) -> String {
+    let frac = at as f64 / duration.max(1) as f64;
+    let top = TOP + (lane as i32 + 1) * LANE;
+    if frac <= 0.5 {
+        format!(
+            "left: calc({LEFT}px + (100% - {}px) * {frac:.5} + 8px); top: {top}px",
+            LEFT + 8
+        )
+    } else {
+        format!(
+            "right: calc((100% - {}px) * {:.5} + 16px); top: {top}px",
+            LEFT + 8,
+            1.0 - frac
+        )
+    }
+}
+
+/// The marker button an event happened on: its position in the keyboard order.
+fn marker_of(e: &Event) -> Option<usize> {
+    let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(e.target()?).ok()?;
+    el.get_attribute("data-k")?.parse().ok()
 }
 
 /// The timeline component.
@@ -161,7 +251,10 @@ pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: 
 pub fn timeline(p: &TimelineProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let canvas = use_node_ref();
-    let tip = use_state(|| None::<(i32, i32, String)>);
+    let keys = use_node_ref();
+    // The tooltip (its CSS position and text), and the marker that takes Tab.
+    let tip = use_state(|| None::<(String, String)>);
+    let active = use_state(|| 0usize);
     {
         let canvas = canvas.clone();
         let props = p.clone();
@@ -176,30 +269,115 @@ pub fn timeline(p: &TimelineProps) -> Html {
             }
         });
     }
-    let onmousemove = {
-        let tip = tip.clone();
-        let lanes = p.lanes.clone();
-        let duration = p.duration;
-        let canvas = canvas.clone();
+    let order = Rc::new(marker_order(&p.lanes));
+    let pointer = pointer_handlers(lang, p, &canvas, &tip);
+    let onkeydown = {
+        let (lanes, order, keys) = (p.lanes.clone(), order.clone(), keys.clone());
+        let active = *active;
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(to) = step(&lanes, &order, active, &e.key()) else {
+                return;
+            };
+            e.prevent_default();
+            let button = keys
+                .cast::<web_sys::Element>()
+                .and_then(|k| k.children().item(to as u32))
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(b).ok());
+            if let Some(b) = button {
+                let _ = b.focus();
+            }
+        })
+    };
+    // One handler each for the markers' focus and click (Enter or Space), reading the marker's
+    // position from the button.
+    let onfocusin = {
+        let (tip, active, lanes, order, duration) =
+            (tip.clone(), active.clone(), p.lanes.clone(), order.clone(), p.duration);
+        Callback::from(move |e: FocusEvent| {
+            let Some(k) = marker_of(&e) else { return };
+            let (l, i) = order[k];
+            active.set(k);
+            tip.set(Some((
+                focused_tip_style(lanes[l].marks[i].at, duration, l),
+                tip_text(lang, &lanes[l], &lanes[l].marks[i]),
+            )));
+        })
+    };
+    let onclick = {
+        let (lanes, order, seek) = (p.lanes.clone(), order.clone(), p.onseek.clone());
         Callback::from(move |e: MouseEvent| {
-            let width = canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32);
+            if let Some(k) = marker_of(&e) {
+                let (l, i) = order[k];
+                seek.emit(lanes[l].marks[i].at);
+            }
+        })
+    };
+    let onfocusout = {
+        let tip = tip.clone();
+        Callback::from(move |_: FocusEvent| tip.set(None))
+    };
+    let focused_text = tip.as_ref().map(|(_, text)| text.clone()).unwrap_or_default();
+    html! {
+        <div class="timeline">
+            <div class="timeline-plot">
+                <canvas class="timeline-canvas" ref={canvas} role="img" aria-label={tr(lang, "ui.timeline.label")}
+                    onmousemove={pointer.0} onclick={pointer.1} onmouseleave={pointer.2}></canvas>
+                <div class="timeline-marks" ref={keys} role="group" aria-label={tr(lang, "ui.timeline.marks_label")} {onkeydown} {onfocusin} {onfocusout} {onclick}>
+                { for order.iter().enumerate().map(|(k, &(l, i))| {
+                    let (lane, m) = (&p.lanes[l], &p.lanes[l].marks[i]);
+                    let name = trf(lang, "ui.timeline.mark", &[("name", &lane.name), ("kind", &m.kind), ("at", &format_go_duration_tenths(m.at))]);
+                    html! {
+                        <button class="timeline-mark" style={marker_style(m.at, p.duration, l)} tabindex={if k == *active { "0" } else { "-1" }}
+                            aria-label={name} data-k={k.to_string()}></button>
+                    }
+                }) }
+                </div>
+                if let Some((style, text)) = &*tip {
+                    <div class="timeline-tip" role="tooltip" style={style.clone()}>{text.clone()}</div>
+                }
+            </div>
+            <p class="visually-hidden" aria-live="polite" data-testid="timeline-announce">{focused_text}</p>
+            <p class="timeline-legend">
+                <span class="timeline-swatch timeline-ok"></span>{"Ready / Running "}
+                <span class="timeline-swatch timeline-bad"></span>{"Unknown / NotReady "}
+                <span class="timeline-swatch timeline-term"></span>{tr(lang, "ui.timeline.terminating")}
+                <span class="timeline-swatch timeline-pend"></span>{"Pending "}
+                {tr(lang, "ui.timeline.marks")}
+            </p>
+        </div>
+    }
+}
+
+/// The canvas's pointer handlers: hover shows a marker's cause, a click seeks (to the marker,
+/// or to the time under the pointer), leaving hides the tooltip.
+fn pointer_handlers(
+    lang: Lang,
+    p: &TimelineProps,
+    canvas: &NodeRef,
+    tip: &UseStateHandle<Option<(String, String)>>,
+) -> (Callback<MouseEvent>, Callback<MouseEvent>, Callback<MouseEvent>) {
+    let width = {
+        let canvas = canvas.clone();
+        move || canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32)
+    };
+    let onmousemove = {
+        let (tip, lanes, duration, width) = (tip.clone(), p.lanes.clone(), p.duration, width.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = (e.offset_x(), e.offset_y());
             tip.set(
-                hit(lang, &lanes, duration, width, e.offset_x(), e.offset_y())
-                    .map(|(_, text)| (e.offset_x(), e.offset_y(), text)),
+                hit(lang, &lanes, duration, width(), x, y)
+                    .map(|(_, text)| (format!("left: {}px; top: {}px", x + 12, y + 12), text)),
             );
         })
     };
     let onclick = {
-        let lanes = p.lanes.clone();
-        let duration = p.duration;
-        let seek = p.onseek.clone();
-        let canvas = canvas.clone();
+        let (lanes, duration, seek) = (p.lanes.clone(), p.duration, p.onseek.clone());
         Callback::from(move |e: MouseEvent| {
-            let width = canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32);
-            let t = match hit(lang, &lanes, duration, width, e.offset_x(), e.offset_y()) {
+            let w = width();
+            let t = match hit(lang, &lanes, duration, w, e.offset_x(), e.offset_y()) {
                 Some((t, _)) => t,
                 None => {
-                    ((e.offset_x() - LEFT).max(0) as f64 / (width - LEFT - 8).max(1) as f64 * duration as f64) as Millis
+                    ((e.offset_x() - LEFT).max(0) as f64 / (w - LEFT - 8).max(1) as f64 * duration as f64) as Millis
                 }
             };
             seek.emit(t.clamp(0, duration));
@@ -207,21 +385,59 @@ pub fn timeline(p: &TimelineProps) -> Html {
     };
     let onmouseleave = {
         let tip = tip.clone();
-        Callback::from(move |_| tip.set(None))
+        Callback::from(move |_: MouseEvent| tip.set(None))
     };
-    html! {
-        <div class="timeline">
-            <canvas ref={canvas} role="img" aria-label={tr(lang, "ui.timeline.label")} {onmousemove} {onclick} {onmouseleave}></canvas>
-            if let Some((x, y, text)) = &*tip {
-                <div class="tip" role="tooltip" style={format!("left: {}px; top: {}px", x + 12, y + 12)}>{text.clone()}</div>
-            }
-            <p class="legend">
-                <span class="sw ok"></span>{"Ready / Running "}
-                <span class="sw bad"></span>{"Unknown / NotReady "}
-                <span class="sw term"></span>{tr(lang, "ui.timeline.terminating")}
-                <span class="sw pend"></span>{"Pending "}
-                {tr(lang, "ui.timeline.marks")}
-            </p>
-        </div>
+    (onmousemove, onclick, onmouseleave)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    fn default_lanes() -> Vec<Lane> {
+        let (cfg, _) = Settings::default().resolve();
+        let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+        crate::replay::lanes(&o, cfg.duration, crate::model::MAX_LANES)
+    }
+
+    #[test]
+    fn the_keyboard_visits_every_marker_in_time_order() {
+        let lanes = default_lanes();
+        let order = marker_order(&lanes);
+        let total: usize = lanes.iter().map(|l| l.marks.len()).sum();
+        assert!(total > 5, "the default crash has markers");
+        // Right arrow from the first marker reaches every marker once, in time order.
+        let mut seen = vec![0];
+        while let Some(next) = step(&lanes, &order, *seen.last().unwrap(), "ArrowRight").filter(|n| !seen.contains(n)) {
+            seen.push(next);
+        }
+        assert_eq!(seen.len(), total);
+        let times: Vec<Millis> = order.iter().map(|&(l, i)| lanes[l].marks[i].at).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(step(&lanes, &order, 0, "End"), Some(total - 1));
+        assert_eq!(step(&lanes, &order, total - 1, "Home"), Some(0));
+        assert_eq!(step(&lanes, &order, 0, "ArrowLeft"), Some(0));
+        assert_eq!(step(&lanes, &order, 0, "a"), None);
+    }
+
+    #[test]
+    fn ticks_leave_room_for_their_labels() {
+        // 15 minutes on a wide canvas: a tick a minute, as before; on a phone, fewer.
+        assert_eq!(tick_step(15 * 60_000, 1200), 60_000);
+        assert_eq!(tick_step(15 * 60_000, 340), 300_000);
+        assert_eq!(tick_step(60_000, 1200), 10_000);
+        assert_eq!(tick_step(6 * 3_600_000, 400), 7_200_000);
+    }
+
+    #[test]
+    fn up_and_down_change_lanes() {
+        let lanes = default_lanes();
+        let order = marker_order(&lanes);
+        let first_lane = order[0].0;
+        let down = step(&lanes, &order, 0, "ArrowDown").expect("a lane below has markers");
+        assert!(order[down].0 > first_lane);
+        let up = step(&lanes, &order, down, "ArrowUp").expect("and back up");
+        assert!(order[up].0 < order[down].0);
     }
 }

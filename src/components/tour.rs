@@ -2,6 +2,7 @@
 //! the control or panel it talks about. The step reached is kept in local storage, so the tour
 //! can be left and resumed.
 
+use crate::browser::storage;
 use crate::explain::milestones;
 use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::{Millis, Outcome};
@@ -41,7 +42,7 @@ pub const STEPS: [Step; 7] = [
     },
     Step {
         key: "tour.grace",
-        target: ".knob:has(#knob-node-monitor-grace-period)",
+        target: ".slider:has(#knob-node-monitor-grace-period)",
         seek: None,
     },
     Step {
@@ -56,7 +57,7 @@ pub const STEPS: [Step; 7] = [
     },
     Step {
         key: "tour.toleration",
-        target: ".knob:has(#knob-default-unreachable-toleration-seconds)",
+        target: ".slider:has(#knob-default-unreachable-toleration-seconds)",
         seek: Some(|o| at(o, |m| m.eviction)),
     },
     Step {
@@ -67,10 +68,6 @@ pub const STEPS: [Step; 7] = [
 ];
 
 const STORAGE_KEY: &str = "kubelife.tour";
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
 
 /// The step the reader left the tour at, if they left it unfinished.
 pub fn saved_step() -> Option<usize> {
@@ -135,7 +132,7 @@ pub fn tour(p: &TourProps) -> Html {
     html! {
         <aside class="tour" role="dialog" aria-label={tr(lang, "ui.tour.label")} data-testid="tour">
             <p class="tour-count">{trf(lang, "ui.tour.count", &[("step", &(i + 1)), ("steps", &STEPS.len())])}</p>
-            <h3 data-testid="tour-title">{tr_step(lang, step.key, "title")}</h3>
+            <h3 class="tour-title" data-testid="tour-title">{tr_step(lang, step.key, "title")}</h3>
             <p>{tr_step(lang, step.key, "body")}</p>
             <div class="tour-buttons">
                 <button onclick={go(i.checked_sub(1), i.checked_sub(1))} disabled={i == 0}>{tr(lang, "ui.tour.back")}</button>

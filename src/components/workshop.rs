@@ -1,34 +1,48 @@
-//! The workshop: the open exercise's goal as a checklist that turns green, progressive hints, a
-//! revealable explanation, progress kept in local storage, and the instructor's list of links.
+//! The workshop: the header's tour button and exercise picker, the open exercise's goal as a
+//! checklist that turns green, progressive hints, a revealable explanation, progress kept in
+//! local storage, and the instructor's list of links.
 
-use crate::app::Side;
+use crate::browser::{copy_to_clipboard, page_address, storage};
+use crate::components::picker::{Choice, Picker};
+use crate::components::tour::{saved_step, STEPS};
 use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
 use crate::i18n::{tr, tr_built, trf, Lang};
 use crate::link::{encode_all, Display, Playback};
+use crate::model::Side;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use yew::prelude::*;
 
 const STORAGE_KEY: &str = "kubelife.solved";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// The ids of the exercises solved in this browser.
 pub fn solved() -> BTreeSet<String> {
     storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-        .and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok())
-        .map(|v| v.into_iter().collect())
+        .map(|text| read_solved(&text))
         .unwrap_or_default()
+}
+
+/// Exercise ids from their stored form, a JSON array of strings (`["why-5m50s"]`). Ids are
+/// lowercase words and dashes, so anything else in the text is not an id.
+pub fn read_solved(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The stored form of exercise ids: a JSON array of strings.
+pub fn write_solved(ids: &BTreeSet<String>) -> String {
+    let quoted: Vec<String> = ids.iter().map(|id| format!("\"{id}\"")).collect();
+    format!("[{}]", quoted.join(","))
 }
 
 fn mark_solved(id: &str) {
     let mut all = solved();
     if all.insert(id.to_string()) {
-        if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(&all.into_iter().collect::<Vec<_>>())) {
-            let _ = s.set_item(STORAGE_KEY, &text);
+        if let Some(s) = storage() {
+            let _ = s.set_item(STORAGE_KEY, &write_solved(&all));
         }
     }
 }
@@ -64,13 +78,47 @@ pub fn exercise_query(n: u32, solution: bool, lang: Lang) -> String {
     }
 }
 
-fn page() -> String {
-    web_sys::window()
-        .map(|w| {
-            let l = w.location();
-            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
-        })
-        .unwrap_or_default()
+/// Properties of [`WorkshopNav`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct WorkshopNavProps {
+    /// The open exercise (1-based), if any.
+    pub exercise: Option<u32>,
+    /// Open an exercise (or close it with `None`).
+    pub onexercise: Callback<Option<u32>>,
+    /// Open the tour at a step.
+    pub ontour: Callback<Option<usize>>,
+}
+
+/// The header's workshop row: the tour button (offering to resume where it was left), the
+/// exercise picker and the link to the instructor view.
+#[function_component(WorkshopNav)]
+pub fn workshop_nav(p: &WorkshopNavProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let saved = saved_step();
+    let open_tour = p.ontour.reform(move |_: MouseEvent| Some(saved.unwrap_or(0)));
+    let choices: Vec<Choice> = std::iter::once(Choice::new("", tr(lang, "ui.exercise.none")))
+        .chain(
+            EXERCISES
+                .iter()
+                .zip(1u32..)
+                .map(|(ex, n)| Choice::new(n.to_string(), format!("{n}. {}", title(lang, ex)))),
+        )
+        .collect();
+    let selected = p.exercise.map(|n| n.to_string()).unwrap_or_default();
+    let onpick = p.onexercise.reform(|v: String| v.parse::<u32>().ok());
+    html! {
+        <nav class="workshop-nav">
+            <button onclick={open_tour} data-testid="tour-start">
+                { match saved.filter(|&s| s > 0) {
+                    Some(s) => trf(lang, "ui.tour.resume", &[("step", &(s + 1)), ("steps", &STEPS.len())]),
+                    None => tr(lang, "ui.tour.start").to_string(),
+                } }
+            </button>
+            { Picker { name: tr(lang, "ui.exercises").into(), lead: tr(lang, "ui.exercises").into(), choices, selected: selected.into(),
+                testid: Some("exercise-picker"), onpick }.view() }
+            <a href={format!("?instructor=1&lang={}", lang.code())}>{tr(lang, "ui.instructor.link")}</a>
+        </nav>
+    }
 }
 
 /// Properties of [`ExercisePanel`].
@@ -143,24 +191,24 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
         Callback::from(move |_| explained.set(true))
     };
     html! {
-        <section class={classes!("exercise", done.then_some("solved"))} aria-label={tr(lang, "ui.exercise")} data-testid="exercise">
-            <p class="exercise-count">{trf(lang, "ui.exercise.count", &[("n", &n), ("total", &EXERCISES.len()), ("solved", &progress)])}</p>
-            <h2 data-testid="exercise-title">{format!("{n}. {}", title(lang, ex))}</h2>
-            <p class="goal">{text(lang, ex, "goal")}</p>
-            <ul class="checklist">
+        <section class={if done { "workshop-exercise workshop-solved" } else { "workshop-exercise" }} aria-label={tr(lang, "ui.exercise")} data-testid="exercise">
+            <p class="workshop-count">{trf(lang, "ui.exercise.count", &[("n", &n), ("total", &EXERCISES.len()), ("solved", &progress)])}</p>
+            <h2 class="workshop-title" data-testid="exercise-title">{format!("{n}. {}", title(lang, ex))}</h2>
+            <p class="workshop-goal">{text(lang, ex, "goal")}</p>
+            <ul class="workshop-checklist">
             { for ex.checks.iter().zip(&results).enumerate().map(|(i, (c, &ok))| html! {
-                <li class={classes!(if ok { "ok" } else { "todo" })} data-testid={format!("check-{}", i + 1)} data-ok={ok.to_string()}>
-                    <span class="mark" aria-hidden="true">{ if ok { "✓" } else { "○" } }</span>
+                <li class={if ok { "workshop-check workshop-check-ok" } else { "workshop-check" }} data-testid={format!("check-{}", i + 1)} data-ok={ok.to_string()}>
+                    <span class="workshop-mark" aria-hidden="true">{ if ok { "✓" } else { "○" } }</span>
                     {tr(lang, c.key)}
                     <span class="visually-hidden">{ tr(lang, if ok { "ui.check.done" } else { "ui.check.todo" }) }</span>
                 </li>
             }) }
             </ul>
-            if done { <p class="well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
-            <ol class="hints">
+            if done { <p class="workshop-well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
+            <ol class="workshop-hints">
             { for (1..=*hints).map(|h| html! { <li data-testid={format!("hint-{h}")}>{text(lang, ex, &format!("hint.{h}"))}</li> }) }
             </ol>
-            <div class="exercise-buttons">
+            <div class="workshop-buttons">
                 <button onclick={more_hint} disabled={*hints >= ex.hints} data-testid="hint">
                     { trf(lang, "ui.exercise.hint", &[("shown", &*hints), ("hints", &ex.hints)]) }
                 </button>
@@ -171,7 +219,7 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 <button onclick={open(None)}>{tr(lang, "ui.exercise.close")}</button>
             </div>
             if *explained {
-                <div class="explanation" data-testid="explanation">
+                <div class="workshop-explanation" data-testid="explanation">
                     <p>{text(lang, ex, "explain")}</p>
                     <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}
                         <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a></p>
@@ -192,30 +240,26 @@ pub struct InstructorProps {
 #[function_component(Instructor)]
 pub fn instructor(p: &InstructorProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let page = page();
+    let page = page_address();
     let done = solved();
     html! {
-        <section class="instructor-list" data-testid="instructor">
+        <section class="workshop-instructor" data-testid="instructor">
             <h2>{tr(lang, "ui.instructor.title")}</h2>
-            <p class="help">{tr(lang, "ui.instructor.help")}</p>
+            <p class="workshop-help">{tr(lang, "ui.instructor.help")}</p>
             <ol>
             { for EXERCISES.iter().enumerate().map(|(i, ex)| {
                 let n = i as u32 + 1;
                 let start = format!("{page}?{}", exercise_query(n, false, lang));
                 let solution = format!("{page}?{}", exercise_query(n, true, lang));
-                let copy = |text: String| Callback::from(move |_| {
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.navigator().clipboard().write_text(&text);
-                    }
-                });
+                let copy = |text: String| Callback::from(move |_| copy_to_clipboard(&text));
                 let cb = p.onopen.clone();
                 let open = Callback::from(move |_| cb.emit(Some(n)));
                 html! {
                     <li data-testid={format!("instructor-{n}")}>
                         <h3>{title(lang, ex)}{ if done.contains(ex.id) { " ✓" } else { "" } }</h3>
                         <p>{text(lang, ex, "goal")}</p>
-                        <p class="links">
-                            <input readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
+                        <p class="workshop-links">
+                            <input class="workshop-link" readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
                             <button onclick={copy(start)}>{tr(lang, "ui.copy_link")}</button>
                             <button onclick={copy(solution)}>{tr(lang, "ui.instructor.copy_solution")}</button>
                             <button onclick={open}>{tr(lang, "ui.instructor.open")}</button>
@@ -225,5 +269,24 @@ pub fn instructor(p: &InstructorProps) -> Html {
             }) }
             </ol>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solved_exercises_are_stored_as_a_json_array() {
+        let ids: BTreeSet<String> = ["why-5m50s", "kcm-restart"].iter().map(|s| s.to_string()).collect();
+        let text = write_solved(&ids);
+        assert_eq!(text, r#"["kcm-restart","why-5m50s"]"#);
+        assert_eq!(serde_json::from_str::<Vec<String>>(&text).unwrap().len(), 2);
+        assert_eq!(read_solved(&text), ids);
+        assert_eq!(read_solved(" [ \"why-5m50s\" ,\"kcm-restart\"]"), ids);
+        assert!(read_solved("[]").is_empty());
+        assert!(EXERCISES
+            .iter()
+            .all(|ex| read_solved(&format!("[\"{}\"]", ex.id)).contains(ex.id)));
     }
 }

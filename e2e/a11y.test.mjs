@@ -1,0 +1,18 @@
+// An accessibility audit with axe-core on the page's main states: no violation of impact serious
+// or critical.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './serve.mjs';
+import { openState, seriousViolations } from './look.mjs';
+
+const fx = await setup();
+
+for (const name of ['default-1440', 'default-360', 'zh-1440', 'exercise-4', 'compare-seeds', 'embed', 'instructor']) {
+  test(`axe finds no serious or critical violation: ${name}`, async () => {
+    const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
+    const found = await seriousViolations(page);
+    assert.deepEqual(found, [], JSON.stringify(found, null, 2));
+    assert.deepEqual(errors, []);
+    await close();
+  });
+}

@@ -1,0 +1,102 @@
+// The page as a person sees it, checked without images: nothing sticks out of a phone's screen,
+// nothing covers the exercise checklist, the instructor view has margins, every character has a
+// glyph, the playhead reads the milestones' clock, and the timeline's markers work by keyboard.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './serve.mjs';
+import { openState, horizontalOverflow, coveredExerciseText, charactersWithoutGlyphs } from './look.mjs';
+
+const fx = await setup();
+
+for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360']) {
+  test(`at 360 px nothing is wider than the screen: ${name}`, async () => {
+    const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
+    const o = await horizontalOverflow(page);
+    assert.ok(o.scrollWidth <= o.innerWidth, `the page is ${o.scrollWidth - o.innerWidth} px wider than the screen: ${o.elements.join(', ')}`);
+    assert.deepEqual(o.elements, [], 'elements reaching past the screen');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+}
+
+test('nothing covers the text of the exercise panel', async () => {
+  for (const name of ['exercise-4', 'exercise-4-360']) {
+    const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
+    assert.deepEqual(await coveredExerciseText(page), [], name);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test('the instructor view keeps a page margin', async () => {
+  const { page, errors, close } = await openState(fx.browser, fx.server.url, 'instructor');
+  const lefts = await page.locator('[data-testid=instructor] h2, [data-testid=instructor] > p, [data-testid=instructor] h3')
+    .evaluateAll((els) => els.map((e) => [e.textContent.slice(0, 20), e.getBoundingClientRect().left]));
+  assert.ok(lefts.length > 8, 'found the heading, the help and each exercise');
+  for (const [text, left] of lefts) assert.ok(left >= 12, `"${text}" starts at x = ${left}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('every character the page shows has a glyph in the installed fonts', async () => {
+  for (const name of ['default-1440', 'zh-1440', 'exercise-4', 'instructor']) {
+    const { page, close } = await openState(fx.browser, fx.server.url, name);
+    const { checked, missing } = await charactersWithoutGlyphs(page);
+    assert.ok(checked > 40, `${name}: checked ${checked} characters`);
+    assert.deepEqual(missing, [], `${name}: characters drawn as empty boxes`);
+    await close();
+  }
+});
+
+test('the playhead reads both clocks, and the milestones say they count from the fault', async () => {
+  // The default crash is at 30s and its first eviction 5m49.6s later, at 6m19.6s.
+  for (const [lang, after, since] of [['en', 'after the fault', 'fault + 5m49.6s'], ['zh', '故障之后', '故障后 5m49.6s']]) {
+    const ctx = await fx.browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(`${fx.server.url}?lang=${lang}&t=6m19.6s`);
+    const eviction = await page.getByTestId('milestone-eviction').textContent();
+    assert.equal(eviction, '5m49.6s');
+    assert.equal(await page.getByTestId('playhead').textContent(), '6m19.6s');
+    assert.equal(await page.getByTestId('playhead-fault').textContent(), since);
+    const cards = await page.locator('[data-tour^=milestone-]').allTextContents();
+    assert.equal(cards.length, 4);
+    for (const card of cards) assert.ok(card.includes(after), `${lang}: "${card}" says ${after}`);
+    await ctx.close();
+  }
+});
+
+test('the timeline markers are reachable by keyboard, announce their cause, and Enter seeks', async () => {
+  const { page, errors, close } = await openState(fx.browser, fx.server.url, 'default-1440');
+  // Tab from the scrubber reaches the markers: one stop for the whole timeline.
+  await page.getByRole('slider', { name: 'playhead' }).focus();
+  await page.keyboard.press('Tab');
+  const group = page.getByRole('group', { name: /timeline markers/ });
+  const focusedInGroup = () => group.evaluate((g) => g.contains(document.activeElement) && document.activeElement.tagName === 'BUTTON');
+  assert.ok(await focusedInGroup(), 'Tab after the scrubber lands on a marker');
+  const markers = await group.getByRole('button').count();
+  assert.ok(markers > 5, `${markers} markers`);
+  assert.equal(await group.locator('[tabindex="0"]').count(), 1, 'one marker in the tab order');
+  // The arrows visit every marker once; each one's cause is announced.
+  const visited = new Set();
+  const announced = [];
+  for (let i = 0; i < markers; i++) {
+    visited.add(await page.evaluate(() => document.activeElement.getAttribute('aria-label')));
+    announced.push(await page.getByTestId('timeline-announce').textContent());
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.equal(visited.size, markers, 'every marker visited');
+  assert.ok(announced.every((a) => a.length > 20), 'every marker announced');
+  const unknown = announced.find((a) => /^node-1 NodeUnknown at /.test(a));
+  assert.match(unknown ?? '', /Ready=Unknown.*node-monitor-grace-period/, 'the Unknown marker says why');
+  assert.equal(await page.locator('.timeline-tip').textContent(), announced[announced.length - 1], 'the tooltip shows it too');
+  // Down moves to another lane; Enter moves the playhead to the focused marker.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  const label = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  await page.keyboard.press('Enter');
+  const at = /at (\S+)$/.exec(label)[1];
+  assert.equal(await page.getByTestId('playhead').textContent(), at, `Enter on "${label}"`);
+  assert.ok(await focusedInGroup(), 'the marker keeps the focus');
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -1,0 +1,229 @@
+// Helpers for the tests that look at the page as a person does: the page states they look at,
+// opened the same way every time (fixed viewport, reduced motion, fonts loaded, nothing playing),
+// screenshots compared with committed references, an axe-core audit, and layout measurements.
+import fs from 'node:fs';
+import { PNG } from '../tools/node_modules/pngjs/lib/png.js';
+import pixelmatch from '../tools/node_modules/pixelmatch/index.js';
+
+const REFERENCES = new URL('./screenshots/', import.meta.url);
+const AXE = new URL('../tools/node_modules/axe-core/axe.min.js', import.meta.url).pathname;
+
+/**
+ * The page states the screenshot, layout and accessibility tests look at: a query, a viewport,
+ * and what to do once the page is open.
+ */
+export const STATES = {
+  'default-1440': { query: '', width: 1440, height: 900 },
+  'default-360': { query: '', width: 360, height: 800 },
+  'zh-1440': { query: '?lang=zh', width: 1440, height: 900 },
+  'exercise-4': { query: '?exercise=4', width: 1440, height: 900 },
+  'exercise-4-360': { query: '?exercise=4', width: 360, height: 800 },
+  'compare-seeds': { query: '', width: 1440, height: 900, prepare: openCompareWithSeeds },
+  'compare-seeds-360': { query: '', width: 360, height: 800, prepare: openCompareWithSeeds },
+  'embed': { query: '?embed=1', width: 800, height: 600 },
+  'instructor': { query: '?instructor=1', width: 1440, height: 900 },
+};
+
+/** Turns compare mode on and runs the 200 seeds, so both histograms show. */
+async function openCompareWithSeeds(page) {
+  await page.getByRole('button', { name: 'compare with B' }).click();
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('histogram-b').first().waitFor();
+}
+
+/**
+ * Opens a state in a fresh English browser context with reduced motion, waits until the page
+ * is drawn and its fonts are loaded, and returns { page, errors, close }.
+ */
+export async function openState(browser, baseUrl, name) {
+  const state = STATES[name];
+  const context = await browser.newContext({
+    locale: 'en-US',
+    reducedMotion: 'reduce',
+    viewport: { width: state.width, height: state.height },
+    deviceScaleFactor: 1,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${baseUrl}${state.query}`);
+  await page.locator('[data-testid=milestone-eviction], [data-testid=instructor]').first().waitFor();
+  if (state.prepare) await state.prepare(page);
+  await settle(page);
+  return { page, errors, close: () => context.close() };
+}
+
+/** Waits for the fonts and two animation frames, so effects (the timeline canvas) have drawn. */
+export async function settle(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => true));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Pixels that may differ before a comparison fails (anti-aliasing aside, rendering is exact). */
+export const MAX_DIFF_PIXELS = 20;
+
+/**
+ * Compares a PNG screenshot with the committed reference `e2e/screenshots/<name>.png`. A missing
+ * reference, or UPDATE_SCREENSHOTS=1, writes it. On a mismatch the actual image and the diff
+ * are written beside the reference (`<name>.actual.png`, `<name>.diff.png`, ignored by git).
+ * Returns { written } or { mismatched, width, height }.
+ */
+export function compareWithReference(name, png) {
+  fs.mkdirSync(REFERENCES, { recursive: true });
+  const ref = new URL(`${name}.png`, REFERENCES);
+  const actualPath = new URL(`${name}.actual.png`, REFERENCES);
+  const diffPath = new URL(`${name}.diff.png`, REFERENCES);
+  fs.rmSync(actualPath, { force: true });
+  fs.rmSync(diffPath, { force: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1' || !fs.existsSync(ref)) {
+    fs.writeFileSync(ref, png);
+    return { written: true };
+  }
+  const expected = PNG.sync.read(fs.readFileSync(ref));
+  const actual = PNG.sync.read(png);
+  const width = Math.max(expected.width, actual.width);
+  const height = Math.max(expected.height, actual.height);
+  const diff = new PNG({ width, height });
+  const mismatched = pixelmatch(pad(expected, width, height), pad(actual, width, height), diff.data, width, height, { threshold: 0.1 });
+  const sizeChanged = expected.width !== actual.width || expected.height !== actual.height;
+  if (mismatched > MAX_DIFF_PIXELS || sizeChanged) {
+    fs.writeFileSync(actualPath, png);
+    fs.writeFileSync(diffPath, PNG.sync.write(diff));
+  }
+  return {
+    mismatched,
+    sizeChanged: sizeChanged ? `${expected.width}×${expected.height} → ${actual.width}×${actual.height}` : null,
+    width,
+    height,
+  };
+}
+
+/** The image's pixels on a canvas of `width` × `height`, the rest transparent. */
+function pad(png, width, height) {
+  if (png.width === width && png.height === height) return png.data;
+  const out = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < png.height; y++) {
+    png.data.copy(out, y * width * 4, y * png.width * 4, (y + 1) * png.width * 4);
+  }
+  return out;
+}
+
+/** Runs axe-core in the page and returns the violations of impact serious or critical. */
+export async function seriousViolations(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+
+/**
+ * What sticks out of the viewport horizontally: the document's scroll width against the window,
+ * and every element whose box reaches past either edge (ignoring what an overflow container
+ * scrolls or clips, and what is visually hidden).
+ */
+export async function horizontalOverflow(page) {
+  return page.evaluate(() => {
+    const vw = window.innerWidth;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX !== 'visible' && p !== document.documentElement && p !== document.body) return true;
+      }
+      return false;
+    };
+    const out = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height <= 1) continue;
+      if ((r.right > vw + 0.5 || r.left < -0.5) && !clipped(el)) {
+        out.push(`${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, elements: out.slice(0, 10) };
+  });
+}
+
+/**
+ * What covers the exercise panel's text: every element positioned absolutely or fixed (bigger
+ * than a pixel, so visually hidden text does not count) whose box overlaps a line of text in the
+ * panel without containing it, and every point of a text line where something else is on top.
+ */
+export async function coveredExerciseText(page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector('[data-testid=exercise]');
+    if (!panel) return ['no exercise panel'];
+    const lines = [];
+    const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim() || n.parentElement.closest('.visually-hidden')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) lines.push({ node: n, r });
+    }
+    const out = [];
+    const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+    const positioned = [...document.querySelectorAll('*')].filter((el) => {
+      const s = getComputedStyle(el);
+      const b = el.getBoundingClientRect();
+      return (s.position === 'absolute' || s.position === 'fixed') && b.width > 2 && b.height > 2;
+    });
+    for (const el of positioned) {
+      const b = el.getBoundingClientRect();
+      for (const { node, r } of lines) {
+        const overlap = b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top;
+        if (overlap && !el.contains(node)) out.push(`${name(el)} covers "${node.textContent.trim().slice(0, 30)}"`);
+      }
+    }
+    for (const { node, r } of lines) {
+      for (const x of [r.left + 2, (r.left + r.right) / 2, r.right - 2]) {
+        const hit = document.elementFromPoint(x, (r.top + r.bottom) / 2);
+        if (hit && hit !== node.parentElement) {
+          out.push(`${name(hit)} is on top of "${node.textContent.trim().slice(0, 30)}" at x=${Math.round(x)}`);
+        }
+      }
+    }
+    return [...new Set(out)];
+  });
+}
+
+/**
+ * The characters on the page that no installed font can draw: each character of the visible
+ * text (and of generated content) drawn in its element's font on a canvas, compared with the
+ * box drawn for a code point no font has.
+ */
+export async function charactersWithoutGlyphs(page) {
+  return page.evaluate(() => {
+    const seen = new Map();
+    const add = (text, el) => {
+      for (const c of text) if (c.trim() && !seen.has(c)) seen.set(c, getComputedStyle(el).fontFamily);
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) add(n.textContent, n.parentElement);
+    for (const el of document.body.querySelectorAll('*')) {
+      for (const pseudo of ['::before', '::after']) {
+        const content = getComputedStyle(el, pseudo).content;
+        if (content && content.startsWith('"')) add(content.slice(1, -1), el);
+      }
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    const draw = (c, family) => {
+      ctx.clearRect(0, 0, 48, 48);
+      ctx.font = `32px ${family}`;
+      ctx.fillText(c, 4, 36);
+      return ctx.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const missing = [];
+    for (const [c, family] of seen) {
+      // U+0378 is unassigned: every font lacks it, so it draws as the missing-glyph box.
+      const box = draw('\u0378', family);
+      if (box === draw(' ', family)) return { checked: 0, missing: [`no visible missing-glyph box in ${family}`] };
+      if (draw(c, family) === box) missing.push(`${c} (U+${c.codePointAt(0).toString(16).toUpperCase()})`);
+    }
+    return { checked: seen.size, missing };
+  });
+}

@@ -1,0 +1,41 @@
+// Screenshots of the page's main states against the references in e2e/screenshots/. A missing
+// reference, or UPDATE_SCREENSHOTS=1, writes it; a mismatch writes <name>.actual.png and
+// <name>.diff.png beside the reference and fails with the count of differing pixels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './serve.mjs';
+import { openState, compareWithReference, MAX_DIFF_PIXELS } from './look.mjs';
+
+const fx = await setup();
+
+// Each shot: a state, and what to capture (the full page, the first screen, or one section).
+const SHOTS = [
+  { name: 'default-1440', fullPage: true },
+  { name: 'default-360' },
+  { name: 'zh-1440' },
+  { name: 'exercise-4' },
+  { name: 'compare-seeds', section: '[data-tour=compare]' },
+  { name: 'embed', fullPage: true },
+];
+
+for (const shot of SHOTS) {
+  test(`the page looks as its reference: ${shot.name}`, async () => {
+    const { page, errors, close } = await openState(fx.browser, fx.server.url, shot.name);
+    // The share link holds the test server's port, which changes from run to run.
+    const options = { animations: 'disabled', caret: 'hide', mask: [page.getByTestId('share-link')] };
+    const png = shot.section
+      ? await page.locator(shot.section).screenshot(options)
+      : await page.screenshot({ ...options, fullPage: Boolean(shot.fullPage) });
+    const result = compareWithReference(shot.name, png);
+    if (!result.written) {
+      assert.equal(result.sizeChanged, null, `${shot.name}: the page changed size; see e2e/screenshots/${shot.name}.actual.png`);
+      assert.ok(
+        result.mismatched <= MAX_DIFF_PIXELS,
+        `${shot.name}: ${result.mismatched} of ${result.width * result.height} pixels differ (at most ${MAX_DIFF_PIXELS}); ` +
+          `see e2e/screenshots/${shot.name}.diff.png, or refresh with UPDATE_SCREENSHOTS=1 if the change is meant`,
+      );
+    }
+    assert.deepEqual(errors, []);
+    await close();
+  });
+}

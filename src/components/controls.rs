@@ -1,0 +1,131 @@
+//! The control panel: every knob grouped by component (kubelet, kube-controller-manager,
+//! kube-apiserver, workloads, cluster), the legacy-eviction toggles, and the cluster's counts.
+
+use crate::components::filtered;
+use crate::components::slider::{knob_slider, KnobSide};
+use crate::i18n::{tr, Lang};
+use crate::knobs::{not_in, Group, KNOBS};
+use crate::model::Edit;
+use crate::settings::Settings;
+use kubelife_engine::Config;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Properties of [`ControlPanel`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ControlPanelProps {
+    /// What the user set.
+    pub settings: Settings,
+    /// The resolved configuration.
+    pub cfg: Rc<Config>,
+    /// The version's defaults.
+    pub defaults: Rc<Config>,
+    /// Called with each change.
+    pub onedit: Callback<Edit>,
+}
+
+/// The groups of controls, each a disclosure (the cluster group starts closed).
+#[function_component(ControlPanel)]
+pub fn control_panel(p: &ControlPanelProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let side = KnobSide {
+        settings: &p.settings,
+        cfg: &p.cfg,
+        defaults: &p.defaults,
+        b: false,
+    };
+    html! {
+        { for Group::ALL.iter().map(|&g| html! {
+            <details open={g != Group::Cluster} class="controls-group" data-tour={format!("group-{}", g.slug())}>
+                <summary class="controls-title">{g.title(lang)}</summary>
+                { for KNOBS.iter().filter(|k| k.group == g).map(|k| knob_slider(lang, k, &side, &p.onedit)) }
+                { extras(lang, g, &p.settings, &p.onedit) }
+            </details>
+        }) }
+    }
+}
+
+/// What a group holds beside its knobs: toggles and counts.
+fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    let minor = s.minor;
+    match g {
+        Group::ControllerManager => html! { <>
+            { toggle(lang, minor, Toggle { flag: "--enable-taint-manager", help: "ui.toggle.taint_manager", why: "ui.toggle.taint_manager_why",
+                on: s.enable_taint_manager, enabled: minor <= 26, set: |s, v| s.enable_taint_manager = v }, onedit) }
+            { toggle(lang, minor, Toggle { flag: "--feature-gates=TaintBasedEvictions", help: "ui.toggle.tbe", why: "ui.toggle.tbe_why",
+                on: s.taint_based_evictions, enabled: (13..=17).contains(&minor), set: |s, v| s.taint_based_evictions = v }, onedit) }
+        </> },
+        Group::Workloads => html! { <>
+            { count(lang, Count { key: "ui.count.web", value: s.web_replicas, min: 0, max: 30, set: |s, v| s.web_replicas = v }, onedit) }
+            { count(lang, Count { key: "ui.count.db", value: s.db_replicas, min: 0, max: 10, set: |s, v| s.db_replicas = v }, onedit) }
+        </> },
+        Group::Cluster => html! { <>
+            { count(lang, Count { key: "ui.count.nodes", value: s.nodes, min: 1, max: 50, set: |s, v| s.nodes = v }, onedit) }
+            { count(lang, Count { key: "ui.count.zones", value: s.zones, min: 1, max: 3, set: |s, v| s.zones = v }, onedit) }
+            { count(lang, Count { key: "ui.count.seed", value: s.seed as u32, min: 1, max: 1000, set: |s, v| s.seed = u64::from(v) }, onedit) }
+        </> },
+        _ => html! {},
+    }
+}
+
+/// A whole number the cluster group or the workloads group sets.
+struct Count {
+    key: &'static str,
+    value: u32,
+    min: u32,
+    max: u32,
+    set: fn(&mut Settings, u32),
+}
+
+/// A count as a slider and a number field.
+fn count(lang: Lang, c: Count, onedit: &Callback<Edit>) -> Html {
+    let label = tr(lang, c.key);
+    let Count { min, max, set, .. } = c;
+    let edit = move |text: String| {
+        let v = text.trim().parse::<u32>().ok()?;
+        Some(Edit::Number(set, v.clamp(min, max)))
+    };
+    let oninput = filtered(onedit, move |e: InputEvent| {
+        edit(e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    let onchange = filtered(onedit, move |e: Event| {
+        edit(e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    html! {
+        <div class="controls-count">
+            <label>{label}{" "}<strong>{c.value}</strong></label>
+            <div class="controls-row">
+                <input type="range" class="controls-range" min={min.to_string()} max={max.to_string()} step="1" value={c.value.to_string()} aria-label={label} {oninput} />
+                <input type="number" class="controls-number" min={min.to_string()} max={max.to_string()} value={c.value.to_string()}
+                    aria-label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} />
+            </div>
+        </div>
+    }
+}
+
+/// A switch for the legacy eviction path, named by its flag.
+struct Toggle {
+    flag: &'static str,
+    help: &'static str,
+    why: &'static str,
+    on: bool,
+    enabled: bool,
+    set: fn(&mut Settings, bool),
+}
+
+/// A toggle as a checkbox with its flag, what it does, and why a version lacks it.
+fn toggle(lang: Lang, minor: u32, t: Toggle, onedit: &Callback<Edit>) -> Html {
+    let set = t.set;
+    let onchange = onedit.reform(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlInputElement>().checked();
+        Edit::Switch(set, v)
+    });
+    html! {
+        <div class={if t.enabled { "controls-toggle" } else { "controls-toggle controls-disabled" }}>
+            <label><input type="checkbox" checked={t.on} disabled={!t.enabled} aria-label={t.flag} {onchange} />{" "}<code>{t.flag}</code></label>
+            <p class="controls-help">{tr(lang, t.help)}</p>
+            if !t.enabled { <p class="controls-why-disabled">{not_in(lang, minor, tr(lang, t.why))}</p> }
+        </div>
+    }
+}

@@ -1,0 +1,122 @@
+//! The results at a glance: the failed node's four milestones, each measured from the fault
+//! (Unknown, the NoExecute taint, the first eviction, the first replacement Ready), and the time
+//! controls (Play/Pause, restart, next event, a logarithmic speed, the playhead). The playhead
+//! reads both clocks: the run's time and the time since the fault the milestones count from.
+
+use crate::components::filtered;
+use crate::explain::{milestone_text, milestones};
+use crate::i18n::{tr, trf, Lang};
+use kubelife_engine::time::format_go_duration_tenths;
+use kubelife_engine::{Millis, Outcome};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// What the time controls ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TransportAction {
+    /// Play or pause.
+    Toggle,
+    /// Back to the start.
+    Restart,
+    /// Jump to the next event.
+    Next,
+    /// Playback speed as a power of ten.
+    Speed(f64),
+    /// Move the playhead, ms.
+    Seek(Millis),
+}
+
+/// Properties of [`Results`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ResultsProps {
+    /// The run.
+    pub outcome: Rc<Outcome>,
+    /// Whether playback runs.
+    pub playing: bool,
+    /// The playhead, ms.
+    pub t: Millis,
+    /// Run length, ms.
+    pub duration: Millis,
+    /// Playback speed as a power of ten (0 = 1x, 3 = 1000x).
+    pub speed_exp: f64,
+    /// Called with each action of the time controls.
+    pub onaction: Callback<TransportAction>,
+}
+
+/// The playhead against the fault: "fault + 5m49.6s", or "fault − 30s" before it.
+pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
+    let (key, d) = if t >= fault {
+        ("ui.playhead.after_fault", t - fault)
+    } else {
+        ("ui.playhead.before_fault", fault - t)
+    };
+    trf(lang, key, &[("d", &format_go_duration_tenths(d))])
+}
+
+/// The milestone cards and the time controls.
+#[function_component(Results)]
+pub fn results(p: &ResultsProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let ms = milestones(&p.outcome);
+    // Each card's id is both its tour anchor and its stable test id.
+    let cards = [
+        ("milestone-unknown", "ui.milestone.unknown", ms.unknown),
+        ("milestone-taint", "ui.milestone.taint", ms.taint),
+        ("milestone-eviction", "ui.milestone.eviction", ms.eviction),
+        ("milestone-replacement", "ui.milestone.replacement", ms.replacement),
+    ];
+    html! { <>
+        <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
+        { for cards.iter().map(|&(id, key, at)| html! {
+            <div class="results-card" data-tour={id}>
+                <span class="results-name">{tr(lang, key)}</span>
+                <strong class="results-value" data-testid={id}>{milestone_text(lang, at)}</strong>
+                <span class="results-since">{tr(lang, "ui.milestone.after_fault")}</span>
+            </div>
+        }) }
+        </div>
+        { transport(lang, p, ms.fault) }
+    </> }
+}
+
+/// The time controls; the playhead also reads as the time since the fault, if there is one.
+fn transport(lang: Lang, p: &ResultsProps, fault: Option<Millis>) -> Html {
+    let act = |a: TransportAction| p.onaction.reform(move |_: MouseEvent| a);
+    let read = |e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value();
+    let speed = filtered(&p.onaction, move |e: InputEvent| {
+        read(e).parse::<f64>().ok().map(TransportAction::Speed)
+    });
+    let scrub = filtered(&p.onaction, move |e: InputEvent| {
+        read(e).parse::<i64>().ok().map(TransportAction::Seek)
+    });
+    let label = tr(lang, if p.playing { "ui.pause" } else { "ui.play" });
+    html! {
+        <div class="results-transport" data-tour="transport">
+            <button onclick={act(TransportAction::Toggle)} aria-label={label} class="results-play">{ if p.playing { "❚❚ " } else { "▶ " } }{label}</button>
+            <button onclick={act(TransportAction::Restart)} aria-label={tr(lang, "ui.restart")}>{"↺ "}{tr(lang, "ui.restart")}</button>
+            <button onclick={act(TransportAction::Next)} aria-label={tr(lang, "ui.next_event")}>{"→ "}{tr(lang, "ui.next_event")}</button>
+            <label class="results-speed">{trf(lang, "ui.speed", &[("x", &format!("{:.0}", 10f64.powf(p.speed_exp)))])}
+                <input type="range" min="0" max="3" step="0.01" value={p.speed_exp.to_string()} aria-label={tr(lang, "ui.speed_label")} oninput={speed} /></label>
+            <label class="results-scrub">
+                <span class="results-clock">{"t = "}<strong data-testid="playhead">{format_go_duration_tenths(p.t)}</strong>
+                    if let Some(f) = fault { {" · "}<span data-testid="playhead-fault">{since_fault(lang, p.t, f)}</span> }
+                </span>
+                <input type="range" min="0" max={p.duration.to_string()} step="100" value={p.t.to_string()} aria-label={tr(lang, "ui.playhead")} oninput={scrub} />
+            </label>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_playhead_reads_the_milestones_clock() {
+        // The default crash at 30s and its first eviction 5m49.6s later.
+        assert_eq!(since_fault(Lang::En, 379_600, 30_000), "fault + 5m49.6s");
+        assert_eq!(since_fault(Lang::En, 0, 30_000), "fault − 30s");
+        assert_eq!(since_fault(Lang::Zh, 379_600, 30_000), "故障后 5m49.6s");
+    }
+}

@@ -1,0 +1,20 @@
+//! Warnings as the reader tunes: what the engine noticed about the settings (flags the version
+//! ignores) and tuning advice (a grace period under four heartbeats, a toleration of 0).
+
+use crate::explain::tuning_warnings;
+use crate::i18n::{cause, tr, Lang};
+use kubelife_engine::{Config, Outcome};
+use yew::prelude::*;
+
+/// The warnings under their heading, or nothing when there are none.
+pub fn warnings(lang: Lang, outcome: &Outcome, cfg: &Config) -> Html {
+    let mut all = outcome.warnings.clone();
+    all.extend(tuning_warnings(cfg));
+    if all.is_empty() {
+        return html! {};
+    }
+    html! { <>
+        <h2>{tr(lang, "ui.h.warnings")}</h2>
+        <ul class="warnings" role="status">{ for all.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul>
+    </> }
+}

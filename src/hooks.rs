@@ -1,0 +1,106 @@
+//! The page's effects on the world outside its components, as named hooks: the address bar, the
+//! parent frame of an embed, the playback clock, keyboard shortcuts and the document's language.
+//! Each takes what it needs as values and callbacks, so none knows the page's reducer. The clock
+//! and the keyboard keep the callbacks they are first given, for as long as the page lives: give
+//! them callbacks that stay valid, such as ones that dispatch to a reducer.
+
+use crate::i18n::Lang;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+/// Writes `query` into the address bar whenever it changes (without a history entry), so a reload
+/// or a copied address loses nothing.
+#[hook]
+pub fn use_address_bar(query: String) {
+    use_effect_with(query, |query| {
+        if let Some(w) = web_sys::window() {
+            if let Ok(h) = w.history() {
+                let path = w.location().pathname().unwrap_or_default();
+                let url = format!("{path}?{query}");
+                let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+            }
+        }
+    });
+}
+
+/// Inside an iframe, posts `{type: "kubelife:height", height}` to the parent page whenever the
+/// content's height changes, so the embedding page can fit the frame.
+#[hook]
+pub fn use_embed_height() {
+    let last = use_mut_ref(|| 0i32);
+    use_effect(move || {
+        let Some(w) = web_sys::window() else { return };
+        let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
+        let height = w
+            .document()
+            .and_then(|d| d.document_element())
+            .map_or(0, |e| e.scroll_height());
+        if framed && height != *last.borrow() {
+            *last.borrow_mut() = height;
+            let msg = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kubelife:height".into());
+            let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+            if let Ok(Some(parent)) = w.parent() {
+                let _ = parent.post_message(&msg, "*");
+            }
+        }
+    });
+}
+
+/// Calls `ontick` with the wall-clock ms elapsed every `frame` ms, for as long as the page lives.
+#[hook]
+pub fn use_playback_clock(frame: f64, ontick: Callback<f64>) {
+    use_effect_with((), move |_| {
+        let interval = gloo_timers::callback::Interval::new(frame as u32, move || ontick.emit(frame));
+        move || drop(interval)
+    });
+}
+
+/// Space calls `ontoggle` and the Right arrow `onnext`, unless a control has the keyboard (typing
+/// in a field, or a focused button that takes Space and arrows itself).
+#[hook]
+pub fn use_keyboard_shortcuts(ontoggle: Callback<()>, onnext: Callback<()>) {
+    use_effect_with((), move |_| {
+        let handler = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            let in_control = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"));
+            if in_control {
+                return;
+            }
+            match e.key().as_str() {
+                " " => {
+                    e.prevent_default();
+                    ontoggle.emit(());
+                }
+                "ArrowRight" => onnext.emit(()),
+                _ => {}
+            }
+        });
+        let doc = web_sys::window().and_then(|w| w.document());
+        if let Some(d) = &doc {
+            let _ = d.add_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(d) = doc {
+                let _ = d.remove_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
+            }
+        }
+    });
+}
+
+/// Keeps `<html lang>` in step with the page's language, so screen readers and fonts follow it.
+#[hook]
+pub fn use_document_lang(lang: Lang) {
+    use_effect_with(lang, |lang| {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = el.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { lang.code() });
+        }
+    });
+}
