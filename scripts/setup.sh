@@ -30,11 +30,19 @@ setup_web() {
     # Without --locked: its lockfile names a crate version the registry here lacks.
     cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
   fi
-  if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -d "$ROOT/tools/node_modules/playwright-core" ]; then
-    say "installing wasm-opt (binaryen 132) and playwright-core from npm"
+  if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || ! tools_installed; then
+    say "installing tools/package.json from npm: wasm-opt (binaryen 132), playwright-core, pixelmatch, pngjs, axe-core, yaml"
     command -v npm >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; }
     (cd "$ROOT/tools" && npm ci --no-audit --no-fund)
   fi
+}
+
+# Whether every package tools/package.json names is in tools/node_modules (a pull may add one).
+tools_installed() {
+  command -v node >/dev/null || return 1
+  node -e 'const fs = require("fs"); const dir = process.argv[1];
+    const deps = Object.keys(JSON.parse(fs.readFileSync(dir + "/package.json")).devDependencies);
+    process.exit(deps.every((d) => fs.existsSync(dir + "/node_modules/" + d + "/package.json")) ? 0 : 1);' "$ROOT/tools"
 }
 
 setup_browser() {

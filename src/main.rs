@@ -48,6 +48,22 @@ pub fn kubelife_bench(nodes: u32, repeats: u32) -> f64 {
     (now() - start) / f64::from(repeats.max(1))
 }
 
+/// Runs the engine's calibration workload (`calibration::heartbeat_floor`: a bare event loop of
+/// `nodes` nodes' heartbeats over 15 minutes) `repeats` times and returns the mean time of one run
+/// in ms, measured inside the page: the budget script divides re-simulation times by it, so that
+/// its budgets are ratios that hold on any machine.
+#[wasm_bindgen]
+pub fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
+    let perf = web_sys::window().and_then(|w| w.performance());
+    let now = || perf.as_ref().map_or(0.0, |p| p.now());
+    let start = now();
+    for seed in 0..repeats.max(1) {
+        let sum = kubelife_engine::calibration::heartbeat_floor(nodes as usize, 15 * 60_000, u64::from(seed));
+        std::hint::black_box(sum);
+    }
+    (now() - start) / f64::from(repeats.max(1))
+}
+
 fn main() {
     install_panic_banner();
     yew::Renderer::<App>::new().render();
