@@ -135,6 +135,10 @@ impl Simulation {
                 .text("node", &name);
             self.recover(n, f, why);
         }
+        if a.action == ActionKind::NodeShutdown {
+            self.begin_shutdown(n);
+            return;
+        }
         let key = match a.action {
             ActionKind::NodeCrash => "cause.fault.crash",
             ActionKind::KubeletStop => "cause.fault.kubelet_stop",
@@ -158,7 +162,10 @@ impl Simulation {
     pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
         let now = self.now;
         self.kubelets[n].fault = None;
-        let restarted = matches!(fault, ActionKind::NodeCrash | ActionKind::KubeletStop);
+        let restarted = matches!(
+            fault,
+            ActionKind::NodeCrash | ActionKind::KubeletStop | ActionKind::NodeShutdown
+        );
         let key = if restarted {
             "cause.fault.ended_restart"
         } else {

@@ -10,6 +10,7 @@ mod actions;
 mod heartbeats;
 mod initial;
 mod pods;
+mod shutdown;
 mod volumes;
 mod watches;
 
@@ -121,6 +122,19 @@ enum Wake {
     },
     PodTerminated {
         pod: PodId,
+    },
+    /// The shutdown manager starts killing a priority group's pods.
+    ShutdownGroup {
+        node: NodeId,
+        group: usize,
+        epoch: u32,
+    },
+    /// The shutdown manager's kill of a pod returned.
+    ShutdownPodKilled {
+        pod: PodId,
+        epoch: u32,
+        group: usize,
+        grace: i64,
     },
 }
 
@@ -593,6 +607,13 @@ impl Simulation {
                 }
             }
             Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
+            Wake::ShutdownGroup { node, group, epoch } => self.shutdown_group(node, group, epoch),
+            Wake::ShutdownPodKilled {
+                pod,
+                epoch,
+                group,
+                grace,
+            } => self.shutdown_pod_killed(pod, epoch, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
                 if self.api.remove_pod(now, pod) {

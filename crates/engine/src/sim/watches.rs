@@ -119,7 +119,11 @@ impl Simulation {
                 }
                 self.kubelet_terminate_pod(p);
             }
-            Watch::PodStatus(_) => {}
+            Watch::PodStatus(p) => {
+                if kcm && self.api.pods[p].failed {
+                    self.workloads.pod_failed(now, p, &mut self.api, &mut self.log);
+                }
+            }
             Watch::Slice(_) => self.proxy_changed(),
             Watch::PodRemoved(p) => {
                 if te {
