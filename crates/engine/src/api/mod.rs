@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 pub mod client;
 pub mod endpoints;
+pub mod eviction;
 mod taint;
 pub mod volumes;
 pub use taint::*;
@@ -375,6 +376,8 @@ pub struct Api {
     pub pods_by_workload: Vec<Vec<PodId>>,
     /// Persistent volumes.
     pub volumes: volumes::Volumes,
+    /// Each workload's PodDisruptionBudget, if it has one.
+    pub pdbs: Vec<Option<eviction::Pdb>>,
     /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
     /// each at its time.
     pub pending: Vec<Pending>,

@@ -260,6 +260,7 @@ impl Simulation {
             self.adc.restart(&self.api);
             self.push(now, Wake::AdcTick { kcm });
         }
+        self.disruption_resync_all();
         for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
             self.push(at, Wake::SliceWrite { service, kcm });
         }
@@ -390,37 +391,6 @@ impl Simulation {
             .pod(p);
             e.node = self.api.pods[p].node;
             self.log.push(e);
-        }
-    }
-
-    pub(super) fn drain(&mut self, n: NodeId) {
-        let now = self.now;
-        if !self.api.nodes[n].unschedulable {
-            self.api.nodes[n].unschedulable = true;
-            self.api.node_changed(n);
-            self.log
-                .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
-            self.nlc
-                .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
-        }
-        for p in self.api.nodes[n].pods.clone() {
-            if self.api.pods[p].daemon {
-                continue;
-            }
-            if self.api.request_pod_deletion(now, p) {
-                let grace = self.api.pods[p].grace_seconds;
-                let alive = self.kubelets[n].reachable();
-                let then = if alive {
-                    "cause.part.drain_alive"
-                } else {
-                    "cause.part.drain_dead"
-                };
-                let cause = Cause::new("cause.drain.evict")
-                    .text("grace", grace)
-                    .sub("then", Cause::new(then));
-                self.log
-                    .push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
-            }
         }
     }
 }

@@ -68,6 +68,7 @@ impl Simulation {
                 self.volume_pod_changed(p);
             }
         }
+        self.disruption_pod_changed(w);
         if let Watch::NodeConditions(n) | Watch::NodeTaints(n) = w {
             if self.kcm_up {
                 self.volume_node_changed(n);
