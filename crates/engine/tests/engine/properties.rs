@@ -152,7 +152,6 @@ prop_compose! {
                 node_lease_duration_seconds: Some(lease),
                 shutdown_grace_period: shutdown.filter(|_| minor >= 20).map(|(a, b)| GoDuration(a.max(b) * 1000)),
                 shutdown_grace_period_critical_pods: shutdown.filter(|_| minor >= 20).map(|(a, b)| GoDuration(a.min(b) * 1000)),
-                ..Default::default()
             },
             controller_manager: ControllerManagerSection {
                 node_monitor_period: Some(GoDuration(period * 1000)),
