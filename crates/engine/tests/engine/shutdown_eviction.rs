@@ -351,3 +351,33 @@ fn s31_a_killed_pod_ends_failed_with_the_shutdown_reason_and_message() {
         );
     }
 }
+
+#[test]
+fn a_failed_pod_is_removed_as_soon_as_taint_eviction_deletes_it() {
+    // After a graceful shutdown the node carries not-ready:NoExecute; 300s later taint eviction
+    // deletes the Failed pod, and the apiserver removes it at once (grace period 0).
+    let o = run_ok(
+        r#"{"version":"1.32","durationSeconds":400,
+        "kubelet":{"shutdownGracePeriod":"30s","shutdownGracePeriodCriticalPods":"10s"},
+        "nodes":[{"name":"node-1"},{"name":"node-2"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":2}],
+        "events":[{"at":"10s","action":"NodeShutdown","node":"node-1"}]}"#,
+    );
+    let failed = of_kind(&o, EventKind::PodFailed)[0].pod.clone();
+    let deleted = of_kind(&o, EventKind::PodDeletionRequested)
+        .into_iter()
+        .find(|e| e.pod == failed)
+        .expect("taint eviction deletes the Failed pod")
+        .at_ms;
+    assert!(deleted > 300_000, "{deleted}");
+    let removed = of_kind(&o, EventKind::PodRemoved)
+        .into_iter()
+        .find(|e| e.pod == failed)
+        .expect("the Failed pod's object goes");
+    assert_eq!(removed.cause.key, "cause.pod_removed.terminal");
+    assert!(
+        removed.at_ms - deleted <= 100,
+        "removed {} ms after the DELETE",
+        removed.at_ms - deleted
+    );
+}
