@@ -381,3 +381,35 @@ fn a_failed_pod_is_removed_as_soon_as_taint_eviction_deletes_it() {
         removed.at_ms - deleted
     );
 }
+
+/// node-1 crashes at 10s; its pod is marked NotReady; drain at 120s meets a budget that wants
+/// all three pods.
+fn unhealthy_drain(policy: &str) -> String {
+    format!(
+        r#"{{"version":"1.32","durationSeconds":200,
+        "nodes":[{{"name":"node-1"}},{{"name":"node-2"}},{{"name":"node-3"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3,"pdb":{{"minAvailable":3{policy}}}}}],
+        "events":[{{"at":"10s","action":"NodeCrash","node":"node-1"}},{{"at":"120s","action":"Drain","node":"node-1"}}]}}"#
+    )
+}
+
+#[test]
+fn s42_an_unhealthy_pod_on_a_broken_budget_waits_unless_always_allow() {
+    let o = run_ok(&unhealthy_drain(""));
+    assert!(of_kind(&o, EventKind::PodNotReady).iter().all(|e| e.at_ms < 120_000));
+    let drained = |o: &kubelife_engine::Outcome| {
+        of_kind(o, EventKind::PodDeletionRequested)
+            .into_iter()
+            .filter(|e| e.cause.key == "cause.drain.evict")
+            .count()
+    };
+    assert_eq!(drained(&o), 0);
+    let refused = of_kind(&o, EventKind::EvictionRefused);
+    assert!(refused[0]
+        .cause
+        .english()
+        .contains("needs 3 healthy pods and has 2 currently"));
+    let o = run_ok(&unhealthy_drain(r#","unhealthyPodEvictionPolicy":"AlwaysAllow""#));
+    assert_eq!(drained(&o), 1);
+    assert!(of_kind(&o, EventKind::EvictionRefused).is_empty());
+}
