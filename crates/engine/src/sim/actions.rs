@@ -125,6 +125,13 @@ impl Simulation {
                     .text("node", &name)
                     .text("fault", format!("{f:?}"));
                 self.recover(n, f, why);
+            } else if self.kubelets[n].shutting_down {
+                // A shutdown under way is not cancelled (`PrepareForShutdown(false)` is not modelled).
+                self.warnings.push(
+                    Cause::new("warn.recover_while_shutting_down")
+                        .text("node", &name)
+                        .time("at", now),
+                );
             }
             return;
         }

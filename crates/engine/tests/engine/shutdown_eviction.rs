@@ -413,3 +413,28 @@ fn s42_an_unhealthy_pod_on_a_broken_budget_waits_unless_always_allow() {
     assert_eq!(drained(&o), 1);
     assert!(of_kind(&o, EventKind::EvictionRefused).is_empty());
 }
+
+#[test]
+fn recovering_a_node_that_is_shutting_down_is_reported_and_changes_nothing() {
+    let json = |recover_at: &str| {
+        format!(
+            r#"{{"version":"1.32","durationSeconds":90,
+            "kubelet":{{"shutdownGracePeriod":"30s","shutdownGracePeriodCriticalPods":"10s"}},
+            "nodes":[{{"name":"node-1"}},{{"name":"node-2"}}],
+            "workloads":[{{"kind":"Deployment","name":"web","replicas":2}},{{"kind":"DaemonSet","name":"agent","priorityClassName":"system-node-critical"}}],
+            "events":[{{"at":"10s","action":"NodeShutdown","node":"node-1"}},{{"at":"{recover_at}","action":"NodeRecover","node":"node-1"}}]}}"#
+        )
+    };
+    let during = run_ok(&json("10500ms"));
+    assert!(during
+        .warnings
+        .iter()
+        .any(|w| w.key == "warn.recover_while_shutting_down"));
+    assert_eq!(of_kind(&during, EventKind::NodePoweredOff).len(), 1);
+    assert!(of_kind(&during, EventKind::FaultEnded).is_empty());
+    // After the power-off the node restarts like a crashed one.
+    let after = run_ok(&json("60s"));
+    assert!(after.warnings.is_empty());
+    assert_eq!(of_kind(&after, EventKind::FaultEnded).len(), 1);
+    assert!(of_kind(&after, EventKind::NodeReady).iter().any(|e| e.at_ms >= 60_000));
+}
