@@ -349,7 +349,10 @@ fn readiness(events: &[Event], api: &Api, workloads: &Workloads, duration: Milli
             let Some(p) = e.pod else { continue };
             let want = match e.kind {
                 EventKind::PodReady => true,
-                EventKind::PodNotReady | EventKind::PodDeletionRequested | EventKind::PodRemoved => false,
+                EventKind::PodNotReady
+                | EventKind::PodDeletionRequested
+                | EventKind::PodRemoved
+                | EventKind::PodFailed => false,
                 _ => continue,
             };
             let terminating = api.pods[p].deletion_requested_at.is_some_and(|d| d <= at);

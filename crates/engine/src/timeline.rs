@@ -83,6 +83,8 @@ pub enum EventKind {
     EvictionRefused,
     /// The kubelet set a pod's phase to Failed (graceful node shutdown).
     PodFailed,
+    /// A node powered off at the end of a graceful shutdown: its heartbeats stop.
+    NodePoweredOff,
     /// A kubelet renewed its Lease (only with heartbeats recorded).
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).

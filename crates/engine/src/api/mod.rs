@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 pub mod client;
 pub mod endpoints;
+pub mod eviction;
 mod taint;
 pub mod volumes;
 pub use taint::*;
@@ -85,6 +86,12 @@ pub struct NodeStatus {
 impl NodeStatus {
     /// The status a healthy kubelet posts at `now`, keeping transition times that did not change.
     pub fn healthy(now: Millis, previous: &NodeStatus) -> NodeStatus {
+        Self::reported(now, previous, CondStatus::True)
+    }
+
+    /// The status a kubelet posts at `now` with Ready `ready` (False while its shutdown manager
+    /// shuts the node down), keeping transition times that did not change.
+    pub fn reported(now: Millis, previous: &NodeStatus, ready: CondStatus) -> NodeStatus {
         let cond = |prev: Option<Condition>, status: CondStatus| {
             let transition = match prev {
                 Some(p) if p.status == status => p.transition,
@@ -98,7 +105,7 @@ impl NodeStatus {
             })
         };
         NodeStatus {
-            ready: cond(previous.ready, CondStatus::True),
+            ready: cond(previous.ready, ready),
             memory_pressure: cond(previous.memory_pressure, CondStatus::False),
             disk_pressure: cond(previous.disk_pressure, CondStatus::False),
             pid_pressure: cond(previous.pid_pressure, CondStatus::False),
@@ -264,9 +271,10 @@ impl Pod {
         self.removed_at.is_none()
     }
 
-    /// Whether the pod counts as active for its controller (`IsPodActive`): not being deleted.
+    /// Whether the pod counts as active for its controller (`IsPodActive`): not being deleted
+    /// and not in a terminal phase.
     pub fn is_active(&self) -> bool {
-        self.exists() && self.deletion_requested_at.is_none()
+        self.exists() && self.deletion_requested_at.is_none() && !self.failed
     }
 }
 
@@ -368,6 +376,8 @@ pub struct Api {
     pub pods_by_workload: Vec<Vec<PodId>>,
     /// Persistent volumes.
     pub volumes: volumes::Volumes,
+    /// Each workload's PodDisruptionBudget, if it has one.
+    pub pdbs: Vec<Option<eviction::Pdb>>,
     /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
     /// each at its time.
     pub pending: Vec<Pending>,
@@ -613,13 +623,24 @@ impl Api {
         true
     }
 
-    /// The kubelet reports a pod's phase Failed (its containers were stopped for good).
-    pub fn fail_pod(&mut self, now: Millis, pod: PodId) -> bool {
+    /// The kubelet reports a pod's phase Failed with `reason` in one status write (its
+    /// containers were stopped for good, so Ready is False too). A Failed pod is no longer
+    /// active for its controller.
+    pub fn fail_pod(&mut self, now: Millis, pod: PodId, reason: &'static str) -> bool {
         let p = &mut self.pods[pod];
         if p.failed || !p.exists() {
             return false;
         }
+        let was_active = p.deletion_requested_at.is_none();
         p.failed = true;
+        p.status_reason = Some(reason);
+        if p.ready.is_some() {
+            p.ready = Some(false);
+        }
+        let w = p.workload;
+        if was_active {
+            self.stopped_being_active(pod, w);
+        }
         self.count(now, |w| w.pod_status_updates += 1);
         self.notify(now, Watch::PodStatus(pod));
         true
@@ -641,8 +662,10 @@ impl Api {
             return false;
         }
         p.deletion_requested_at = Some(now);
-        let w = p.workload;
-        self.stopped_being_active(pod, w);
+        let (w, failed) = (p.workload, p.failed);
+        if !failed {
+            self.stopped_being_active(pod, w);
+        }
         self.count(now, |w| w.pod_deletes += 1);
         self.notify(now, Watch::PodDeleting(pod));
         true
@@ -668,7 +691,7 @@ impl Api {
             p.running = false;
             p.stopped_at = Some(now);
         }
-        let (was_active, workload, node) = (p.deletion_requested_at.is_none(), p.workload, p.node);
+        let (was_active, workload, node) = (p.deletion_requested_at.is_none() && !p.failed, p.workload, p.node);
         if was_active {
             self.stopped_being_active(pod, workload);
         }

@@ -3,6 +3,7 @@
 
 pub mod admission;
 pub mod attach_detach;
+pub mod disruption;
 pub mod endpointslice;
 pub mod node_lifecycle;
 pub mod podgc;

@@ -149,7 +149,8 @@ impl Workloads {
                 WorkloadKind::Deployment => {
                     self.unreplaced[w].insert(p);
                 }
-                WorkloadKind::DaemonSet => {
+                // A daemon pod that failed on a node shutting down is not replaced there.
+                WorkloadKind::DaemonSet if !pod.failed => {
                     if let Some(n) = pod.node.filter(|&n| self.daemon_pod[w][n] == Some(p)) {
                         self.daemon_pod[w][n] = None;
                         self.daemon_missing[w].insert(n);
@@ -189,6 +190,26 @@ impl Workloads {
         }
     }
 
+    /// A pod turned Failed. The ReplicaSet controller no longer counts it (`IsPodActive`) and
+    /// replaces it; the StatefulSet controller deletes it (`isFailed`, a terminal pod goes at
+    /// once) and recreates its ordinal.
+    pub fn pod_failed(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+        let w = api.pods[p].workload;
+        if self.specs[w].kind == WorkloadKind::StatefulSet && api.pods[p].exists() {
+            // The DELETE and its SuccessfulDelete event.
+            api.clients.send(Controller::StatefulSet, now, 2);
+            if api.remove_pod(now, p) {
+                let cause = Cause::new("cause.sts.delete_failed")
+                    .text("owner", self.owner_name(w))
+                    .text("pod", &api.pods[p].name);
+                let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);
+                e.node = api.pods[p].node;
+                log.push(e);
+            }
+        }
+        self.sync(now, w, api, log);
+    }
+
     /// The ReplicaSet controller (`manageReplicas`): a pod being deleted no longer counts, so a
     /// replacement is created at once (`IsPodActive`).
     fn sync_replicaset(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
@@ -202,6 +223,9 @@ impl Workloads {
             // Causes of the warm-up's pods are never recorded, so they are not built.
             let cause = if log.wants(now, EventKind::PodCreated) {
                 match replaces {
+                    Some(old) if api.pods[old].failed => {
+                        Cause::new("cause.rs.replacement_failed").text("old", &api.pods[old].name)
+                    }
                     Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
                     None => Cause::new("cause.rs.create"),
                 }

@@ -52,6 +52,7 @@ pub fn is_plain(k: &Kubelet, n: NodeId, api: &Api, s: &KubeletSettings, log: &Lo
         && k.heartbeat_succeeds(n, api, s)
         && k.lease_backoff.is_none()
         && k.last_report.is_some()
+        && !k.shutting_down
         && status.ready_status() == Some(CondStatus::True)
         && status.memory_pressure.is_some()
 }

@@ -9,6 +9,7 @@
 
 pub mod heartbeats;
 pub mod lease;
+pub mod shutdown;
 pub mod volume_manager;
 
 use heartbeats::LoopState;
@@ -63,6 +64,9 @@ pub struct Kubelet {
     pub lease_loop: LoopState,
     pub(crate) status_rng: Rng,
     pub(crate) lease_rng: Rng,
+    /// Whether the shutdown manager is shutting the node down (between `PrepareForShutdown` and
+    /// the power-off): the status reports Ready=False and new pods are refused.
+    pub shutting_down: bool,
 }
 
 impl Kubelet {
@@ -78,12 +82,16 @@ impl Kubelet {
             lease_loop: LoopState::Stopped,
             status_rng: Rng::stream(seed, Stream::KubeletStatus(node)),
             lease_rng: Rng::stream(seed, Stream::KubeletLease(node)),
+            shutting_down: false,
         }
     }
 
     /// Whether the kubelet process runs.
     pub fn running(&self) -> bool {
-        !matches!(self.fault, Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop))
+        !matches!(
+            self.fault,
+            Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop) | Some(ActionKind::NodeShutdown)
+        )
     }
 
     /// Whether the node's kube-proxy runs and reaches the apiserver (a stopped kubelet leaves it
@@ -137,14 +145,20 @@ impl Kubelet {
             return next;
         }
         let current = api.nodes[n].status.latest();
-        let changed = current.ready_status() != Some(CondStatus::True) || current.memory_pressure.is_none();
+        // While shutting down, the shutdown manager's status setter reports Ready=False.
+        let want = if self.shutting_down {
+            CondStatus::False
+        } else {
+            CondStatus::True
+        };
+        let changed = current.ready_status() != Some(want) || current.memory_pressure.is_none();
         let since = self.last_report.map(|t| now - t);
         // Without Leases (before 1.14, or NodeLease off) the status is the heartbeat: every tick patches.
         let due = !s.node_lease || since.is_none_or(|d| d >= s.report + self.report_offset);
         if !(changed || due) {
             return next;
         }
-        let status = NodeStatus::healthy(now, &current);
+        let status = NodeStatus::reported(now, &current, want);
         api.patch_node_status(now, n, status);
         self.last_report = Some(now);
         self.report_offset = if changed && s.report_offset {
@@ -153,7 +167,14 @@ impl Kubelet {
         } else {
             0
         };
-        if changed && log.wants(now, EventKind::NodeReady) {
+        if changed
+            && self.shutting_down
+            && current.ready_status() != Some(want)
+            && log.wants(now, EventKind::NodeNotReady)
+        {
+            let cause = Cause::new("cause.kubelet.shutting_down").text("message", shutdown::NODE_SHUTTING_DOWN_MESSAGE);
+            log.push(Event::new(now, EventKind::NodeNotReady, cause).node(n));
+        } else if changed && !self.shutting_down && log.wants(now, EventKind::NodeReady) {
             let before = current.ready_status().map_or(Cause::new("cause.part.no_ready"), |c| {
                 Cause::new("cause.part.ready_was").text("status", c)
             });
@@ -199,6 +220,7 @@ impl Kubelet {
         self.lease_loop = LoopState::Stopped;
         self.last_report = None;
         self.report_offset = 0;
+        self.shutting_down = false;
         self.lease_backoff = None;
     }
 }

@@ -125,6 +125,13 @@ impl Simulation {
                     .text("node", &name)
                     .text("fault", format!("{f:?}"));
                 self.recover(n, f, why);
+            } else if self.kubelets[n].shutting_down {
+                // A shutdown under way is not cancelled (`PrepareForShutdown(false)` is not modelled).
+                self.warnings.push(
+                    Cause::new("warn.recover_while_shutting_down")
+                        .text("node", &name)
+                        .time("at", now),
+                );
             }
             return;
         }
@@ -134,6 +141,10 @@ impl Simulation {
                 .text("old", format!("{f:?}"))
                 .text("node", &name);
             self.recover(n, f, why);
+        }
+        if a.action == ActionKind::NodeShutdown {
+            self.begin_shutdown(n);
+            return;
         }
         let key = match a.action {
             ActionKind::NodeCrash => "cause.fault.crash",
@@ -158,7 +169,10 @@ impl Simulation {
     pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
         let now = self.now;
         self.kubelets[n].fault = None;
-        let restarted = matches!(fault, ActionKind::NodeCrash | ActionKind::KubeletStop);
+        let restarted = matches!(
+            fault,
+            ActionKind::NodeCrash | ActionKind::KubeletStop | ActionKind::NodeShutdown
+        );
         let key = if restarted {
             "cause.fault.ended_restart"
         } else {
@@ -253,6 +267,7 @@ impl Simulation {
             self.adc.restart(&self.api);
             self.push(now, Wake::AdcTick { kcm });
         }
+        self.disruption_resync_all();
         for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
             self.push(at, Wake::SliceWrite { service, kcm });
         }
@@ -383,37 +398,6 @@ impl Simulation {
             .pod(p);
             e.node = self.api.pods[p].node;
             self.log.push(e);
-        }
-    }
-
-    pub(super) fn drain(&mut self, n: NodeId) {
-        let now = self.now;
-        if !self.api.nodes[n].unschedulable {
-            self.api.nodes[n].unschedulable = true;
-            self.api.node_changed(n);
-            self.log
-                .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
-            self.nlc
-                .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
-        }
-        for p in self.api.nodes[n].pods.clone() {
-            if self.api.pods[p].daemon {
-                continue;
-            }
-            if self.api.request_pod_deletion(now, p) {
-                let grace = self.api.pods[p].grace_seconds;
-                let alive = self.kubelets[n].reachable();
-                let then = if alive {
-                    "cause.part.drain_alive"
-                } else {
-                    "cause.part.drain_dead"
-                };
-                let cause = Cause::new("cause.drain.evict")
-                    .text("grace", grace)
-                    .sub("then", Cause::new(then));
-                self.log
-                    .push(Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p));
-            }
         }
     }
 }

@@ -7,9 +7,11 @@
 //! [`Config`].
 
 mod actions;
+mod drain;
 mod heartbeats;
 mod initial;
 mod pods;
+mod shutdown;
 mod volumes;
 mod watches;
 
@@ -18,6 +20,7 @@ use crate::api::volumes::{Claim, Volumes};
 use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned, Watch};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
+use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
@@ -122,6 +125,29 @@ enum Wake {
     PodTerminated {
         pod: PodId,
     },
+    /// A drain goroutine POSTs a pod's eviction.
+    DrainEvict {
+        pod: PodId,
+        attempt: u32,
+    },
+    /// The disruption controller syncs a workload's PodDisruptionBudget.
+    DisruptionSync {
+        workload: usize,
+        kcm: u32,
+    },
+    /// The shutdown manager starts killing a priority group's pods.
+    ShutdownGroup {
+        node: NodeId,
+        group: usize,
+        epoch: u32,
+    },
+    /// The shutdown manager's kill of a pod returned.
+    ShutdownPodKilled {
+        pod: PodId,
+        epoch: u32,
+        group: usize,
+        grace: i64,
+    },
 }
 
 /// A run in progress: the cluster, its controllers and the wake-up queue.
@@ -150,6 +176,8 @@ pub struct Simulation {
     pub proxy: KubeProxy,
     /// The attach-detach controller.
     pub adc: AttachDetachController,
+    /// The disruption controller.
+    pub disruption: DisruptionController,
     /// When the attach-detach reconciler next ticks while it sleeps.
     adc_asleep: Option<Millis>,
     /// Sentences about actions that found nothing to act on.
@@ -272,7 +300,20 @@ impl Simulation {
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
         let base_api_latency = cfg.simulation.api_latency;
         let eps = EndpointSliceController::new(&cfg.workloads, p);
-        api.watch_pod_status = eps.any();
+        api.pdbs = cfg
+            .workloads
+            .iter()
+            .map(|w| {
+                w.pdb.map(|spec| crate::api::eviction::Pdb {
+                    name: w.name.clone(),
+                    spec,
+                    status: Default::default(),
+                })
+            })
+            .collect();
+        // Services and PodDisruptionBudgets both follow pod readiness.
+        api.watch_pod_status = eps.any() || api.pdbs.iter().any(Option::is_some);
+        let disruption = DisruptionController::new(cfg.workloads.len());
         let proxy = KubeProxy::new(
             &cfg.kube_proxy,
             cfg.simulation.proxy_sync_duration,
@@ -289,6 +330,7 @@ impl Simulation {
         });
         api.volumes = Volumes::new(&claims(&cfg.workloads));
         let mut sim = Simulation {
+            disruption,
             eps,
             proxy,
             adc,
@@ -357,6 +399,10 @@ impl Simulation {
         self.api.clients.restart();
         self.eps.initialize(&mut self.api);
         self.proxy.initialize(&self.api);
+        for w in 0..self.api.pdbs.len() {
+            let spec = &self.cfg.workloads[w];
+            self.disruption.sync(start, w, spec, &mut self.api, false);
+        }
         // Every running pod's volume is attached to its node and mounted there.
         for p in 0..self.api.pods.len() {
             let pod = &self.api.pods[p];
@@ -593,6 +639,19 @@ impl Simulation {
                 }
             }
             Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
+            Wake::DrainEvict { pod, attempt } => self.drain_evict(pod, attempt),
+            Wake::DisruptionSync { workload, kcm } => {
+                if kcm_live(kcm, self) {
+                    self.disruption_sync(workload);
+                }
+            }
+            Wake::ShutdownGroup { node, group, epoch } => self.shutdown_group(node, group, epoch),
+            Wake::ShutdownPodKilled {
+                pod,
+                epoch,
+                group,
+                grace,
+            } => self.shutdown_pod_killed(pod, epoch, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
                 if self.api.remove_pod(now, pod) {

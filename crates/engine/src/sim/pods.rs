@@ -15,6 +15,9 @@ impl Simulation {
         if !kl.reachable() || !self.api.nodes[n].exists || !self.api.pods[p].is_active() || self.api.pods[p].running {
             return;
         }
+        if kl.shutting_down {
+            return self.shutdown_refuse_pod(p);
+        }
         let epoch = kl.epoch;
         let pod = &self.api.pods[p];
         if self.api.volumes.of(pod.workload, pod.ordinal).is_some() {

@@ -2,8 +2,10 @@
 
 use super::{Simulation, Wake};
 use crate::api::{PodId, Watch};
+use crate::cause::Cause;
 use crate::control_plane::taint_eviction::Wake as EvictWake;
 use crate::scenario::ActionKind;
+use crate::timeline::{Event, EventKind};
 
 impl Simulation {
     pub(super) fn taint_manager_runs(&self) -> bool {
@@ -68,6 +70,7 @@ impl Simulation {
                 self.volume_pod_changed(p);
             }
         }
+        self.disruption_pod_changed(w);
         if let Watch::NodeConditions(n) | Watch::NodeTaints(n) = w {
             if self.kcm_up {
                 self.volume_node_changed(n);
@@ -113,13 +116,18 @@ impl Simulation {
                 self.kubelet_start_pod(p);
             }
             Watch::PodDeleting(p) => {
+                self.remove_if_terminal(p);
                 if kcm {
                     let w = self.api.pods[p].workload;
                     self.workloads.sync(now, w, &mut self.api, &mut self.log);
                 }
                 self.kubelet_terminate_pod(p);
             }
-            Watch::PodStatus(_) => {}
+            Watch::PodStatus(p) => {
+                if kcm && self.api.pods[p].failed {
+                    self.workloads.pod_failed(now, p, &mut self.api, &mut self.log);
+                }
+            }
             Watch::Slice(_) => self.proxy_changed(),
             Watch::PodRemoved(p) => {
                 if te {
@@ -136,6 +144,17 @@ impl Simulation {
             }
         }
         self.push_evictions(wakes);
+    }
+
+    /// The apiserver gives a terminal pod's DELETE a grace period of 0 (`CheckGracefulDelete`):
+    /// a Failed pod's object goes at once, without its kubelet.
+    fn remove_if_terminal(&mut self, p: PodId) {
+        let now = self.now;
+        if self.api.pods[p].failed && self.api.remove_pod(now, p) {
+            let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.terminal")).pod(p);
+            e.node = self.api.pods[p].node;
+            self.log.push(e);
+        }
     }
 
     pub(super) fn push_evictions(&mut self, wakes: Vec<EvictWake>) {

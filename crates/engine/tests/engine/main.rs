@@ -7,6 +7,7 @@ mod golden;
 mod properties;
 mod scenario_errors;
 mod service_storage;
+mod shutdown_eviction;
 mod snapshots;
 mod tidy;
 mod windows;

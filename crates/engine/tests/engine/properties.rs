@@ -1,8 +1,8 @@
 //! Property tests over random scenarios.
 
 use kubelife_engine::scenario::{
-    ActionKind, ActionSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection, TolerationSection,
-    WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, ControllerManagerSection, GoDuration, IntOrString, KubeletSection, NodeSection,
+    PdbSection, TolerationSection, WorkloadKind, WorkloadSection,
 };
 use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -37,15 +37,24 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
         0u32..6,
         proptest::collection::vec(toleration(), 0..2),
         0i64..60,
+        proptest::option::of(0i64..4),
+        any::<bool>(),
     )
-        .prop_map(move |(kind, replicas, tolerations, grace)| WorkloadSection {
-            kind,
-            name: format!("w{i}"),
-            replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet).then_some(replicas),
-            termination_grace_period_seconds: Some(grace),
-            tolerations,
-            ..Default::default()
-        })
+        .prop_map(
+            move |(kind, replicas, tolerations, grace, pdb, critical)| WorkloadSection {
+                kind,
+                name: format!("w{i}"),
+                replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet).then_some(replicas),
+                termination_grace_period_seconds: Some(grace),
+                tolerations,
+                pdb: pdb.map(|n| PdbSection {
+                    min_available: Some(IntOrString::Int(n)),
+                    ..Default::default()
+                }),
+                priority_class_name: critical.then(|| "system-cluster-critical".to_string()),
+                ..Default::default()
+            },
+        )
 }
 
 fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
@@ -61,6 +70,7 @@ fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
         ActionKind::Drain,
         ActionKind::ApiServerLatency,
         ActionKind::PatchTolerations,
+        ActionKind::NodeShutdown,
     ];
     (
         0..duration * 1000,
@@ -107,11 +117,13 @@ prop_compose! {
         w0 in workload(0), w1 in workload(1), w2 in workload(2),
         n_workloads in 0usize..=3,
         seeds in proptest::collection::vec(any::<u64>(), 0..6),
+        shutdown in proptest::option::of((0i64..40, 0i64..40)),
     )(
         events in seeds.iter().map(|_| action(duration, zones.len())).collect::<Vec<_>>(),
         minor in Just(minor), seed in Just(seed), duration in Just(duration), zones in Just(zones.clone()), update in Just(update),
         report in Just(report), lease in Just(lease), period in Just(period), grace in Just(grace), rate in Just(rate),
         timeout in Just(timeout), taint_manager in Just(taint_manager), tbe in Just(tbe), join in Just(join),
+        shutdown in Just(shutdown),
         workloads in Just(vec![w0, w1, w2].into_iter().take(n_workloads).collect::<Vec<_>>()),
     ) -> Scenario {
         let mut nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
@@ -138,7 +150,8 @@ prop_compose! {
                 node_status_update_frequency: Some(GoDuration(update * 1000)),
                 node_status_report_frequency: report.filter(|_| minor >= 13).map(|r| GoDuration(r * 1000)),
                 node_lease_duration_seconds: Some(lease),
-                ..Default::default()
+                shutdown_grace_period: shutdown.filter(|_| minor >= 20).map(|(a, b)| GoDuration(a.max(b) * 1000)),
+                shutdown_grace_period_critical_pods: shutdown.filter(|_| minor >= 20).map(|(a, b)| GoDuration(a.min(b) * 1000)),
             },
             controller_manager: ControllerManagerSection {
                 node_monitor_period: Some(GoDuration(period * 1000)),
@@ -245,6 +258,8 @@ proptest! {
                     }
                     ready_since.remove(n);
                 }
+                // A kubelet that reports Ready=False itself (graceful shutdown) is not Ready.
+                EventKind::NodeNotReady => { ready_since.remove(n); }
                 // The node lifecycle controller's taints; operators may taint Ready nodes themselves.
                 EventKind::TaintAdded if matches!(e.taint.as_deref(), Some("node.kubernetes.io/unreachable:NoExecute" | "node.kubernetes.io/not-ready:NoExecute")) => {
                     if let Some(r) = ready_since.get(n) {
@@ -286,5 +301,97 @@ proptest! {
         let cut = (0..=cut).rev().find(|&i| json.is_char_boundary(i)).unwrap_or(0);
         let mangled = format!("{}{}{}", &json[..cut], junk, &json[cut..]);
         let _ = run_json(&mangled, &RunOptions::default());
+    }
+}
+
+prop_compose! {
+    /// A Deployment or StatefulSet with a PodDisruptionBudget on 2–4 nodes, drained one to three
+    /// times; nothing else disturbs the pods.
+    fn drained()(
+        minor in 21u32..=35,
+        seed in any::<u64>(),
+        nodes in 2usize..5,
+        stateful in any::<bool>(),
+        replicas in 1u32..7,
+        budget in prop_oneof![
+            (0i64..8).prop_map(|n| (Some(IntOrString::Int(n)), None)),
+            (0i64..4).prop_map(|n| (None, Some(IntOrString::Int(n)))),
+            (0i64..=100).prop_map(|p| (Some(IntOrString::String(format!("{p}%"))), None)),
+            (0i64..=100).prop_map(|p| (None, Some(IntOrString::String(format!("{p}%"))))),
+        ],
+        drains in proptest::collection::vec((0i64..120_000, 0usize..4), 1..4),
+        startup in 0i64..20,
+    ) -> (Scenario, u32) {
+        let kind = if stateful { WorkloadKind::StatefulSet } else { WorkloadKind::Deployment };
+        let (min_available, max_unavailable) = budget;
+        let events = drains
+            .iter()
+            .map(|&(at, n)| ActionSection { node: Some(format!("n{}", n % nodes)), ..ActionSection::new(at, ActionKind::Drain) })
+            .collect();
+        let scenario = Scenario {
+            version: Some(format!("1.{minor}")),
+            seed: Some(seed),
+            duration_seconds: Some(240),
+            nodes: (0..nodes).map(|i| NodeSection { name: format!("n{i}"), zone: None, labels: BTreeMap::new(), max_pods: None }).collect(),
+            workloads: vec![WorkloadSection {
+                replicas: Some(replicas),
+                pdb: Some(PdbSection { min_available, max_unavailable, ..Default::default() }),
+                ..WorkloadSection::new(kind, "web")
+            }],
+            simulation: kubelife_engine::scenario::SimulationSection {
+                pod_startup: Some(GoDuration(startup * 1000)),
+                ..Default::default()
+            },
+            events,
+            ..Default::default()
+        };
+        (scenario, replicas)
+    }
+}
+
+/// `desiredHealthy` for the generated budget (`getExpectedPodCount` with the scale
+/// `replicas`); for an integer minAvailable the expected count does not matter here.
+fn desired_healthy(s: &Scenario, replicas: u32) -> i64 {
+    let pdb = s.workloads[0].pdb.as_ref().expect("generated with a budget");
+    let scaled = |v: &IntOrString| match v {
+        IntOrString::Int(n) => *n,
+        IntOrString::String(p) => (p.trim_end_matches('%').parse::<i64>().unwrap() * i64::from(replicas) + 99) / 100,
+    };
+    match (&pdb.min_available, &pdb.max_unavailable) {
+        (Some(min), _) => scaled(min),
+        (_, Some(max)) => (i64::from(replicas) - scaled(max)).max(0),
+        _ => unreachable!(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// An eviction through the API never takes the Ready, non-terminating pods below the
+    /// budget's desiredHealthy (`checkAndDecrement`): every pod it removes from that count leaves
+    /// at least desiredHealthy of them.
+    #[test]
+    fn a_budget_never_goes_below_desired_through_evictions((s, replicas) in drained()) {
+        let o = outcome(&s);
+        let desired = desired_healthy(&s, replicas);
+        let mut ready: BTreeMap<String, bool> = BTreeMap::new();
+        for e in &o.events {
+            let Some(p) = &e.pod else { continue };
+            let was = ready.get(p).copied().unwrap_or(false);
+            match e.kind {
+                EventKind::PodReady => { ready.insert(p.clone(), true); }
+                EventKind::PodNotReady | EventKind::PodRemoved | EventKind::PodFailed => { ready.insert(p.clone(), false); }
+                EventKind::PodDeletionRequested => {
+                    ready.insert(p.clone(), false);
+                    let left = ready.values().filter(|&&r| r).count() as i64;
+                    prop_assert!(e.cause.key == "cause.drain.evict", "only drain deletes here: {:?}", e.cause.key);
+                    prop_assert!(
+                        !was || left >= desired,
+                        "evicting Ready {p} at {} left {left} Ready pods, budget wants {desired}", e.at_ms
+                    );
+                }
+                _ => {}
+            }
+        }
     }
 }

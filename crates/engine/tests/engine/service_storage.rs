@@ -163,3 +163,206 @@ fn s18_a_read_write_many_volume_attaches_at_once_on_the_new_node() {
         }
     });
 }
+
+/// Graceful shutdown of node-1 at 30s with 30s/10s, three nodes in three zones, a Deployment
+/// behind a Service, a StatefulSet with a volume per pod and a critical DaemonSet.
+fn shutdown_scenario(version: &str, cleared: bool) -> String {
+    format!(
+        r#"{{"version":"{version}","durationSeconds":600,
+        "kubelet":{{"shutdownGracePeriod":"30s","shutdownGracePeriodCriticalPods":"10s"}},
+        "simulation":{{"volumesInUseClearedOnShutdown":{cleared}}},
+        "nodes":[{{"name":"node-1","zone":"a"}},{{"name":"node-2","zone":"b"}},{{"name":"node-3","zone":"c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3,"service":true}},
+                     {{"kind":"StatefulSet","name":"db","replicas":3,"volume":{{}}}},
+                     {{"kind":"DaemonSet","name":"agent","priorityClassName":"system-node-critical"}}],
+        "events":[{{"at":"30s","action":"NodeShutdown","node":"node-1"}}]}}"#
+    )
+}
+
+fn on_node_1(o: &Outcome, kind: EventKind) -> Vec<&kubelife_engine::TimelineEvent> {
+    of_kind(o, kind)
+        .into_iter()
+        .filter(|e| e.node.as_deref() == Some("node-1"))
+        .collect()
+}
+
+#[test]
+fn s56_graceful_shutdown_fails_pods_early_and_replaces_them_before_power_off() {
+    check("S56", &shutdown_scenario("1.35", false), |o| {
+        let failed = on_node_1(o, EventKind::PodFailed);
+        let off = on_node_1(o, EventKind::NodePoweredOff);
+        let off = off.first().ok_or("the node never powered off")?.at_ms - CRASH;
+        if failed.len() != 3 {
+            return Err(format!(
+                "{} pods failed on node-1, expected web, db and agent",
+                failed.len()
+            ));
+        }
+        for e in &failed {
+            within("PodFailed", Some(&(e.at_ms - CRASH)), 0, 21_000)?;
+            let text = e.cause.english();
+            let regular = !e.pod.as_deref().unwrap_or_default().starts_with("agent");
+            let grace = if regular { "grace 20s" } else { "grace 10s" };
+            if !text.contains(grace) || !text.contains("reason Terminated") || !text.contains("DisruptionTarget") {
+                return Err(format!("cause of {:?}: {text}", e.pod));
+            }
+        }
+        within("power-off", Some(&off), 0, 30_000)?;
+        // The critical group starts only after the regular one.
+        let last_regular = failed
+            .iter()
+            .filter(|e| !e.pod.as_deref().unwrap().starts_with("agent"))
+            .map(|e| e.at_ms)
+            .max();
+        let agent = failed
+            .iter()
+            .find(|e| e.pod.as_deref().unwrap().starts_with("agent"))
+            .map(|e| e.at_ms);
+        if agent <= last_regular {
+            return Err(format!(
+                "critical pod failed at {agent:?}, regular ones until {last_regular:?}"
+            ));
+        }
+        if !times(o, EventKind::PodNotReady).is_empty() {
+            return Err("the node lifecycle controller marked pods NotReady".into());
+        }
+        let replacements: Vec<i64> = of_kind(o, EventKind::PodCreated)
+            .iter()
+            .filter(|e| e.at_ms > CRASH && e.cause.key != "cause.ds.create")
+            .map(|e| e.at_ms - CRASH)
+            .collect();
+        if replacements.len() != 2 || replacements.iter().any(|&t| t > off) {
+            return Err(format!("replacements at {replacements:?}, power-off at {off}"));
+        }
+        let not_ready = on_node_1(o, EventKind::NodeNotReady);
+        within(
+            "Ready=False",
+            not_ready.first().map(|e| e.at_ms - CRASH).as_ref(),
+            0,
+            100,
+        )
+    });
+}
+
+#[test]
+fn s56_the_volume_waits_six_minutes_unless_volumes_in_use_was_cleared() {
+    check("S56 volumes left", &shutdown_scenario("1.35", false), |o| {
+        let failed = on_node_1(o, EventKind::PodFailed)
+            .iter()
+            .find(|e| e.pod.as_deref().unwrap().starts_with("db-"))
+            .map(|e| e.at_ms)
+            .ok_or("no db pod failed")?;
+        let forced = times(o, EventKind::VolumeForceDetached);
+        within(
+            "VolumeForceDetached",
+            forced.first(),
+            failed - CRASH + 360_000,
+            failed - CRASH + 360_300,
+        )
+    });
+    check("S56 volumes cleared", &shutdown_scenario("1.35", true), |o| {
+        if !times(o, EventKind::VolumeForceDetached).is_empty() {
+            return Err("forced, though volumesInUse was cleared".into());
+        }
+        within("VolumeAttached", times(o, EventKind::VolumeAttached).first(), 0, 30_000)
+    });
+}
+
+#[test]
+fn s56_without_a_grace_period_a_shutdown_is_a_crash() {
+    let json = shutdown_scenario("1.35", false).replace(
+        r#""shutdownGracePeriod":"30s","shutdownGracePeriodCriticalPods":"10s""#,
+        "",
+    );
+    check("S56 grace 0", &json, |o| {
+        let started = of_kind(o, EventKind::FaultStarted);
+        if started.first().map(|e| e.cause.key) != Some("cause.fault.shutdown_crash") {
+            return Err(format!("{started:?}"));
+        }
+        if !times(o, EventKind::PodFailed).is_empty() || !times(o, EventKind::NodePoweredOff).is_empty() {
+            return Err("pods failed or the node powered off gracefully".into());
+        }
+        // As after a crash, the node lifecycle controller marks the pods NotReady.
+        match times(o, EventKind::PodNotReady).first() {
+            Some(_) => Ok(()),
+            None => Err("no pod marked NotReady".into()),
+        }
+    });
+}
+
+#[test]
+fn s56_on_1_21_pods_end_with_reason_shutdown_and_no_disruption_condition() {
+    check("S56 1.21", &shutdown_scenario("1.21", false), |o| {
+        let failed = on_node_1(o, EventKind::PodFailed);
+        let text = failed.first().ok_or("no pod failed")?.cause.english();
+        if text.contains("reason Shutdown") && !text.contains("DisruptionTarget") {
+            Ok(())
+        } else {
+            Err(text)
+        }
+    });
+}
+
+/// `kubectl drain` of node-1 at 30s: web's three pods sit on node-1 (two) and node-2 (one),
+/// both full (`maxPods`); the replacements go to node-3, which joined at 20s.
+fn drain_scenario(pdb: &str) -> String {
+    format!(
+        r#"{{"version":"1.35","durationSeconds":120,
+        "nodes":[{{"name":"node-1","zone":"a","maxPods":2}},{{"name":"node-2","zone":"b","maxPods":1}},{{"name":"node-3","zone":"c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3,"service":true{pdb}}}],
+        "events":[{{"at":"20s","action":"NodeJoin","node":"node-3"}},{{"at":"30s","action":"Drain","node":"node-1"}}]}}"#
+    )
+}
+
+#[test]
+fn s57_drain_waits_for_the_budget_and_retries_every_5s() {
+    check("S57", &drain_scenario(r#","pdb":{"minAvailable":2}"#), |o| {
+        let evictions: Vec<_> = of_kind(o, EventKind::PodDeletionRequested)
+            .into_iter()
+            .filter(|e| e.cause.key == "cause.drain.evict")
+            .collect();
+        let refused = times(o, EventKind::EvictionRefused);
+        if evictions.len() != 2 || refused.is_empty() {
+            return Err(format!("{} evictions, refusals at {refused:?}", evictions.len()));
+        }
+        // Concurrent first attempts: one eviction and one refusal at the same instant.
+        if refused[0] != evictions[0].at_ms - CRASH {
+            return Err(format!(
+                "first refusal at {}, first eviction at {}",
+                refused[0],
+                evictions[0].at_ms - CRASH
+            ));
+        }
+        let text = of_kind(o, EventKind::EvictionRefused)[0].cause.english();
+        if !text.contains("The disruption budget web needs 2 healthy pods and has 3 currently") {
+            return Err(text);
+        }
+        for w in refused.windows(2) {
+            within("retry gap", Some(&(w[1] - w[0])), 5_000, 5_000 + 2 * 10)?;
+        }
+        // The second eviction follows the first replacement's Ready, at the first retry after it.
+        let ready = times(o, EventKind::PodReady)
+            .into_iter()
+            .find(|&t| t > 0)
+            .ok_or("no replacement Ready")?;
+        let second = evictions[1].at_ms - CRASH;
+        let last_refusal = *refused.last().unwrap();
+        if second <= ready || second - last_refusal > 5_000 + 2 * 10 || last_refusal > ready + 5_000 {
+            return Err(format!(
+                "second eviction {second}, replacement Ready {ready}, refusals {refused:?}"
+            ));
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn s57_without_a_budget_both_pods_go_at_once() {
+    check("S57 no budget", &drain_scenario(""), |o| {
+        let evictions = times(o, EventKind::PodDeletionRequested);
+        match (evictions.as_slice(), times(o, EventKind::EvictionRefused).is_empty()) {
+            ([a, b], true) if a == b => Ok(()),
+            _ => Err(format!("evictions at {evictions:?}")),
+        }
+    });
+}
