@@ -1,0 +1,42 @@
+//! A static pod manifest (`/etc/kubernetes/manifests/*.yaml`) or its mirror pod from
+//! `kubectl get pod -o yaml`: a Pod whose container runs a Kubernetes component, its flags in
+//! `command` and `args` (core/v1 Container), its version in the image tag.
+
+use super::collect::Collector;
+use super::field::Component;
+use super::flags;
+use super::place::Place;
+use super::versions::image_tag;
+use serde_json::Value as Json;
+
+/// The component a Pod's first container runs, if it runs one.
+pub fn component(doc: &Json) -> Option<Component> {
+    let first = doc.pointer("/spec/containers/0/command/0").and_then(Json::as_str)?;
+    Component::by_binary(first)
+}
+
+/// Reads the flags of every container that runs a component.
+pub fn read(c: &mut Collector, file: &str, doc: &Json) {
+    c.recognise();
+    let containers = doc.pointer("/spec/containers").and_then(Json::as_array);
+    for container in containers.into_iter().flatten() {
+        let words: Vec<String> = ["command", "args"]
+            .iter()
+            .filter_map(|k| container.get(*k).and_then(Json::as_array))
+            .flatten()
+            .filter_map(|w| w.as_str().map(str::to_string))
+            .collect();
+        let Some(comp) = words.first().and_then(|w| Component::by_binary(w)) else {
+            continue;
+        };
+        let image = container.get("image").and_then(Json::as_str).unwrap_or("");
+        if let Some(tag) = image_tag(image) {
+            c.claim_version(file, "image", tag);
+        }
+        let place = |comp: Component, flag: &str| Place::StaticPod {
+            component: comp,
+            flag: flag.to_string(),
+        };
+        flags::apply(c, file, Some(comp), &flags::from_words(&words[1..]), &place);
+    }
+}
