@@ -94,6 +94,13 @@ impl Collector {
         self.recognised += 1;
     }
 
+    /// Counts a configuration document and names its format in the report.
+    pub fn recognise_format(&mut self, file: &str, format: &str) {
+        self.recognise();
+        let cause = Cause::new("import.document").text("file", file).text("format", format);
+        self.push(EntryKind::Recognised, cause);
+    }
+
     /// Records a setting; a different earlier value of the same field and layer is replaced, and
     /// the report says which file won.
     pub fn set(&mut self, field: Field, layer: Layer, value: Value, file: &str, place: Place) {
@@ -127,6 +134,10 @@ impl Collector {
 
     /// Records the control plane's version as `source` in `file` gives it (`raw`).
     pub fn claim_version(&mut self, file: &str, source: &str, raw: &str) {
+        // An empty version (rke's `kubernetes_version: ""`) means the tool's default: no claim.
+        if raw.trim().is_empty() {
+            return;
+        }
         let version = match versions::read(raw) {
             VersionText::Version(v) => v,
             problem => {

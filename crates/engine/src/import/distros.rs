@@ -95,7 +95,7 @@ pub fn read(c: &mut Collector, file: &str, map: &Map<String, Json>) -> bool {
 /// rke `cluster.yml`: `services.<service>.extra_args` become flags (rke `cluster/plan.go`), and
 /// `kubernetes_version` names the version.
 fn rke(c: &mut Collector, file: &str, map: &Map<String, Json>, services: &Map<String, Json>) {
-    c.recognise();
+    c.recognise_format(file, "rke cluster.yml");
     if let Some(v) = map.get("kubernetes_version").and_then(scalar) {
         c.claim_version(file, "kubernetes_version", &v);
     }
@@ -127,7 +127,7 @@ fn rke(c: &mut Collector, file: &str, map: &Map<String, Json>, services: &Map<St
 /// RKE2/k3s `config.yaml`: each `*-arg` is a list of `name=value` (a single string is accepted, as
 /// the CLI's string slice flag reads one).
 fn k3s(c: &mut Collector, file: &str, map: &Map<String, Json>) {
-    c.recognise();
+    c.recognise_format(file, "RKE2/k3s config.yaml");
     for (key, component) in K3S_ARGS {
         let entries: Vec<String> = match map.get(key) {
             None => continue,
@@ -146,7 +146,7 @@ fn k3s(c: &mut Collector, file: &str, map: &Map<String, Json>) {
 
 /// Kubespray `group_vars`: the variables above; `kube_version` names the version.
 fn kubespray(c: &mut Collector, file: &str, map: &Map<String, Json>) {
-    c.recognise();
+    c.recognise_format(file, "kubespray group_vars");
     if let Some(v) = map.get("kube_version").and_then(scalar) {
         c.claim_version(file, "kube_version", &v);
     }

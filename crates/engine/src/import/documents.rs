@@ -30,7 +30,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
             c.push(EntryKind::Ignored, cause);
         }
         "List" | "NodeList" | "DeploymentList" | "StatefulSetList" | "DaemonSetList" | "PodList" => {
-            list(c, file, map.get("items"))
+            list(c, file, map.get("items"), kind.strip_suffix("List").filter(|k| !k.is_empty()))
         }
         "KubeletConfiguration" => {
             let place = |field: &str| Place::KubeletFile {
@@ -58,11 +58,20 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     }
 }
 
-/// The items of a `List` (kubectl's `-o json` for several resources or kinds).
-fn list(c: &mut Collector, file: &str, items: Option<&Json>) {
+/// The items of a `List` (kubectl's `-o json` for several resources or kinds). The items of a
+/// typed list (`NodeList`) may omit `kind`, as the API server's list responses do; they are of
+/// the list's kind.
+fn list(c: &mut Collector, file: &str, items: Option<&Json>, item_kind: Option<&str>) {
     let items = items.and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
     for item in items.iter().take(MAX_ITEMS) {
-        read(c, file, item);
+        match (item_kind, item.get("kind")) {
+            (Some(k), None) if item.is_object() => {
+                let mut typed = item.clone();
+                typed["kind"] = Json::from(k);
+                read(c, file, &typed);
+            }
+            _ => read(c, file, item),
+        }
     }
     if items.len() > MAX_ITEMS {
         let cause = Cause::new("import.list.truncated")

@@ -47,7 +47,7 @@ pub fn extra_args(c: &mut Collector, file: &str, what: &str, v: &Json) -> Vec<Fl
 
 /// A `ClusterConfiguration`; `in_cluster` when it came from the `kubeadm-config` ConfigMap.
 pub fn cluster(c: &mut Collector, file: &str, doc: &Json, in_cluster: bool) {
-    c.recognise();
+    c.recognise_format(file, "kubeadm ClusterConfiguration");
     if let Some(v) = doc.get("kubernetesVersion").and_then(scalar) {
         c.claim_version(file, "kubernetesVersion", &v);
     }
@@ -76,7 +76,7 @@ pub fn cluster(c: &mut Collector, file: &str, doc: &Json, in_cluster: bool) {
 
 /// An `InitConfiguration` or `JoinConfiguration`: `nodeRegistration.kubeletExtraArgs`.
 pub fn node(c: &mut Collector, file: &str, doc: &Json, kind: &str) {
-    c.recognise();
+    c.recognise_format(file, &format!("kubeadm {kind}"));
     let Some(args) = doc.pointer("/nodeRegistration/kubeletExtraArgs") else {
         return;
     };

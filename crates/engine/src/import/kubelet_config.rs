@@ -37,7 +37,7 @@ pub fn scalar(v: &Json) -> Option<String> {
 
 /// Reads one `KubeletConfiguration` object; `place` turns a field name into where it lives.
 pub fn read(c: &mut Collector, file: &str, doc: &Json, place: &dyn Fn(&str) -> Place) {
-    c.recognise();
+    c.recognise_format(file, "KubeletConfiguration");
     let Some(map) = doc.as_object() else { return };
     let mut unused = Vec::new();
     for (key, value) in map {

@@ -58,13 +58,14 @@ pub fn recognised_anything(report: &Report) -> bool {
 fn read_file(c: &mut Collector, file: &str, text: &str) {
     match text::read(c, file, text) {
         Parsed::Env(vars) => {
-            c.recognise();
+            c.recognise_format(file, "environment file");
             for (var, words) in vars {
                 env_var(c, file, &var, &words);
             }
         }
         Parsed::CommandLine(component, words) => {
-            c.recognise();
+            let what = component.map_or("flag list", Component::name);
+            c.recognise_format(file, &format!("{what} command line"));
             let place = |comp: Component, flag: &str| Place::CommandLine {
                 component: comp,
                 flag: flag.to_string(),

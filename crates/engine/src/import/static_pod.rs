@@ -17,7 +17,7 @@ pub fn component(doc: &Json) -> Option<Component> {
 
 /// Reads the flags of every container that runs a component.
 pub fn read(c: &mut Collector, file: &str, doc: &Json) {
-    c.recognise();
+    c.recognise_format(file, "static pod manifest");
     let containers = doc.pointer("/spec/containers").and_then(Json::as_array);
     for container in containers.into_iter().flatten() {
         let words: Vec<String> = ["command", "args"]
