@@ -24,14 +24,17 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     let kind = map.get("kind").and_then(Json::as_str).unwrap_or("");
     let api_version = map.get("apiVersion").and_then(Json::as_str).unwrap_or("");
     match kind {
-        "" if distros::read(c, file, map) => {}
+        "" if distros::read(c, file, map) || static_pod::read_fragment(c, file, doc) => {}
         "" => {
             let cause = Cause::new("import.unknown_document").text("file", file);
             c.push(EntryKind::Ignored, cause);
         }
-        "List" | "NodeList" | "DeploymentList" | "StatefulSetList" | "DaemonSetList" | "PodList" => {
-            list(c, file, map.get("items"), kind.strip_suffix("List").filter(|k| !k.is_empty()))
-        }
+        "List" | "NodeList" | "DeploymentList" | "StatefulSetList" | "DaemonSetList" | "PodList" => list(
+            c,
+            file,
+            map.get("items"),
+            kind.strip_suffix("List").filter(|k| !k.is_empty()),
+        ),
         "KubeletConfiguration" => {
             let place = |field: &str| Place::KubeletFile {
                 field: field.to_string(),

@@ -20,23 +20,40 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     c.recognise_format(file, "static pod manifest");
     let containers = doc.pointer("/spec/containers").and_then(Json::as_array);
     for container in containers.into_iter().flatten() {
-        let words: Vec<String> = ["command", "args"]
-            .iter()
-            .filter_map(|k| container.get(*k).and_then(Json::as_array))
-            .flatten()
-            .filter_map(|w| w.as_str().map(str::to_string))
-            .collect();
-        let Some(comp) = words.first().and_then(|w| Component::by_binary(w)) else {
-            continue;
-        };
-        let image = container.get("image").and_then(Json::as_str).unwrap_or("");
-        if let Some(tag) = image_tag(image) {
-            c.claim_version(file, "image", tag);
-        }
-        let place = |comp: Component, flag: &str| Place::StaticPod {
-            component: comp,
-            flag: flag.to_string(),
-        };
-        flags::apply(c, file, Some(comp), &flags::from_words(&words[1..]), &place);
+        container_flags(c, file, container);
     }
+}
+
+/// A `command:` (and `args:`) fragment on its own, as kubelife's export writes it; false when
+/// its first word is no component.
+pub fn read_fragment(c: &mut Collector, file: &str, doc: &Json) -> bool {
+    let first = doc.pointer("/command/0").and_then(Json::as_str).unwrap_or("");
+    if Component::by_binary(first).is_none() {
+        return false;
+    }
+    c.recognise_format(file, "container command");
+    container_flags(c, file, doc);
+    true
+}
+
+/// A container's `command` and `args` as one command line; the image tag names the version.
+fn container_flags(c: &mut Collector, file: &str, container: &Json) {
+    let words: Vec<String> = ["command", "args"]
+        .iter()
+        .filter_map(|k| container.get(*k).and_then(Json::as_array))
+        .flatten()
+        .filter_map(|w| w.as_str().map(str::to_string))
+        .collect();
+    let Some(comp) = words.first().and_then(|w| Component::by_binary(w)) else {
+        return;
+    };
+    let image = container.get("image").and_then(Json::as_str).unwrap_or("");
+    if let Some(tag) = image_tag(image) {
+        c.claim_version(file, "image", tag);
+    }
+    let place = |comp: Component, flag: &str| Place::StaticPod {
+        component: comp,
+        flag: flag.to_string(),
+    };
+    flags::apply(c, file, Some(comp), &flags::from_words(&words[1..]), &place);
 }
