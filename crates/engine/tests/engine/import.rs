@@ -359,7 +359,7 @@ fn every_shared_fixture_imports_to_its_documented_scenario() {
 fn broken_fixtures_give_a_report_and_the_cli_rule_follows_it() {
     let dir = shared().join("broken");
     for file in files_under(&dir) {
-        let (_, report) = import_paths(&[file.clone()], None);
+        let (_, report) = import_paths(std::slice::from_ref(&file), None);
         let problems = report.of(EntryKind::Unreadable).count() + report.of(EntryKind::Ignored).count();
         assert!(
             problems > 0,
