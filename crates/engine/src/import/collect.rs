@@ -80,6 +80,9 @@ pub struct Collector {
     pub report: Report,
     /// How many documents were recognised as a format kubelife imports.
     pub recognised: usize,
+    /// Whether the file being read holds kubeadm configuration (so a `KubeletConfiguration` in it
+    /// is kubeadm's, which `kubeadm init` uploads to the `kubelet-config` ConfigMap).
+    pub kubeadm_file: bool,
     tally: Tally,
 }
 

@@ -36,8 +36,14 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
             kind.strip_suffix("List").filter(|k| !k.is_empty()),
         ),
         "KubeletConfiguration" => {
-            let place = |field: &str| Place::KubeletFile {
-                field: field.to_string(),
+            let kubeadm = c.kubeadm_file;
+            let place = move |field: &str| match kubeadm {
+                true => Place::KubeadmKubelet {
+                    field: field.to_string(),
+                },
+                false => Place::KubeletFile {
+                    field: field.to_string(),
+                },
             };
             kubelet_config::read(c, file, doc, &place);
         }

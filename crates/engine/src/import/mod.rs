@@ -73,6 +73,11 @@ fn read_file(c: &mut Collector, file: &str, text: &str) {
             flags::apply(c, file, component, &flags::from_words(&words), &place);
         }
         Parsed::Documents(docs) => {
+            c.kubeadm_file = docs.iter().any(|d| {
+                d.get("apiVersion")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|v| v.starts_with("kubeadm.k8s.io/"))
+            });
             for doc in &docs {
                 documents::read(c, file, doc);
             }

@@ -16,6 +16,8 @@ use crate::cause::Cause;
 pub enum Place {
     /// A `KubeletConfiguration` file on its own.
     KubeletFile { field: String },
+    /// The `KubeletConfiguration` document of a kubeadm configuration file.
+    KubeadmKubelet { field: String },
     /// The `kubelet-config` ConfigMap.
     KubeletConfigMap { field: String, key: String },
     /// A command line, a flag list, or a `command:` list.
@@ -90,6 +92,7 @@ impl Place {
     pub fn cause(&self) -> Cause {
         match self {
             Place::KubeletFile { field } => Cause::new("import.where.kubelet_file").text("field", field),
+            Place::KubeadmKubelet { field } => Cause::new("import.where.kubeadm_kubelet").text("field", field),
             Place::KubeletConfigMap { field, key } => Cause::new("import.where.kubelet_cm")
                 .text("field", field)
                 .text("key", key),

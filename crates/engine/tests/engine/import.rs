@@ -136,6 +136,10 @@ fn config_cases() -> Vec<Case> {
             says: &[
                 (Ignored, "--node-ip"),
                 (Recognised, "ClusterConfiguration controllerManager.extraArgs"),
+                (
+                    Recognised,
+                    "nodeLeaseDurationSeconds in the KubeletConfiguration of the kubeadm configuration file",
+                ),
             ],
         },
         // 1.12 has no nodeStatusReportFrequency: the update frequency alone, no report frequency.
@@ -719,6 +723,28 @@ proptest! {
         }
         // Whatever survived is a scenario the engine accepts.
         prop_assert!(s.resolve().is_ok(), "{:?}\n{}", s.resolve().err(), report.text());
+    }
+
+    /// Salvage never changes a value: a file cut at any line keeps only values the whole file has.
+    #[test]
+    fn a_file_cut_at_a_line_keeps_only_the_whole_files_values(pick in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>()) {
+        let all = samples();
+        let text = pick.get(&all);
+        let (whole, _) = import(&[("f", text)], None);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let prefix = lines[..cut.index(lines.len() + 1)].concat();
+        let (part, report) = import(&[("f", &prefix)], None);
+        let (cw, cp) = (serde_json::to_value(&whole.controller_manager).unwrap(), serde_json::to_value(&part.controller_manager).unwrap());
+        let (aw, ap) = (serde_json::to_value(&whole.api_server).unwrap(), serde_json::to_value(&part.api_server).unwrap());
+        for (w, p) in [(cw, cp), (aw, ap)] {
+            for (k, v) in p.as_object().unwrap() {
+                // The whole file may lose a value the version refuses; the prefix never invents one.
+                if let Some(wv) = w.get(k) {
+                    prop_assert_eq!(wv, v, "{}\n{}", k, report.text());
+                }
+            }
+        }
+        prop_assert!(part.nodes.iter().all(|n| whole.nodes.contains(n)));
     }
 
     #[test]
