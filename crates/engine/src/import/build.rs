@@ -149,6 +149,29 @@ fn workloads(c: &mut Collector, s: &mut Scenario) {
     }
 }
 
+/// Reports each value a flag sets over a different one in a configuration file: the kubelet
+/// applies its command line after its `--config` file.
+fn flags_over_files(c: &mut Collector) {
+    let mut pairs = Vec::new();
+    for ((field, layer), flag) in &c.settings {
+        if *layer != Layer::Flag {
+            continue;
+        }
+        if let Some(file) = c.settings.get(&(*field, Layer::File)).filter(|f| f.value != flag.value) {
+            let cause = Cause::new("import.flag_over_file")
+                .text("field", field.path())
+                .text("value", flag.value)
+                .text("file", &flag.file)
+                .text("old", file.value)
+                .text("previous", &file.file);
+            pairs.push(cause);
+        }
+    }
+    for cause in pairs {
+        c.push(EntryKind::Overridden, cause);
+    }
+}
+
 /// Builds the scenario for `version` (none: the format's default, the newest).
 pub fn build(c: &mut Collector, version: Option<Version>) -> Scenario {
     let mut s = Scenario {
@@ -156,6 +179,7 @@ pub fn build(c: &mut Collector, version: Option<Version>) -> Scenario {
         ..Default::default()
     };
     let v = version.unwrap_or_default();
+    flags_over_files(c);
     kubelet(c, &mut s, v);
     control_plane(c, &mut s);
     nodes(c, &mut s);

@@ -403,6 +403,10 @@ fn a_kubeadm_1_31_cluster() {
                 "InitConfiguration nodeRegistration.kubeletExtraArgs",
             ),
             (EntryKind::Ignored, "--audit-log-maxage"),
+            (
+                EntryKind::Overridden,
+                "kubelet.nodeStatusUpdateFrequency: the flag's 5s",
+            ),
             (EntryKind::Note, "maxPods 150"),
         ],
     );
