@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! kubelife run FILE [--json] [--heartbeats] [--runs N]
+//! kubelife import FILE... [--version V] > scenario.json
 //! kubelife presets
 //! kubelife preset NAME
 //! ```
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
        kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke
+       kubelife import FILE... [--version V] > scenario.json
        kubelife presets
        kubelife preset NAME
 
@@ -26,6 +28,11 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  KubeletConfiguration, kube-controller-manager or kube-apiserver flags, a pod
                  tolerations snippet, or an rke cluster.yml services fragment (YAML; notes
                  about ignored or left-out flags come first as # comments)
+  import FILE... read a cluster's configuration and kubectl output (KubeletConfiguration,
+                 flags, static pod manifests, kubeadm, kubespray group_vars, rke cluster.yml,
+                 RKE2/k3s config.yaml, kubectl get nodes / deploy,sts,ds -o json|yaml) into one
+                 scenario on stdout; the report (recognised, ignored, invalid) goes to stderr
+  --version V    the Kubernetes version to check against (default: the one the files name)
   presets        list the named scenarios
   preset NAME    print a named scenario as JSON";
 
@@ -37,6 +44,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("run") => run_command(&args[1..]),
         Some("export") => export_command(&args[1..]),
+        Some("import") => import_command(&args[1..]),
         Some("presets") if args.len() == 1 => {
             let list = presets();
             let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -71,6 +79,15 @@ fn print(text: &str) -> ExitCode {
 /// Reads and resolves a scenario file ('-' for standard input); on failure prints why and gives
 /// the exit code.
 fn load(file: &str) -> Result<kubelife_engine::Config, ExitCode> {
+    let text = read_text(file)?;
+    Scenario::from_json(&text).and_then(|s| s.resolve()).map_err(|e| {
+        eprintln!("kubelife: invalid scenario: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// A file's text ('-' for standard input); on failure prints why and gives the exit code.
+fn read_text(file: &str) -> Result<String, ExitCode> {
     let text = if file == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| {
@@ -84,10 +101,7 @@ fn load(file: &str) -> Result<kubelife_engine::Config, ExitCode> {
             ExitCode::from(2)
         })?
     };
-    Scenario::from_json(&text).and_then(|s| s.resolve()).map_err(|e| {
-        eprintln!("kubelife: invalid scenario: {e}");
-        ExitCode::from(2)
-    })
+    Ok(text)
 }
 
 fn export_command(args: &[String]) -> ExitCode {
@@ -109,6 +123,56 @@ fn export_command(args: &[String]) -> ExitCode {
         Ok(cfg) => print(&export(&cfg, format).with_comments()),
         Err(code) => code,
     }
+}
+
+/// `kubelife import FILE... [--version V]`: the scenario on stdout, the report on stderr; exit 0
+/// when anything was recognised, 1 when nothing was, 2 on a usage or read error.
+fn import_command(args: &[String]) -> ExitCode {
+    let mut names = Vec::new();
+    let mut version = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--version" => match it.next() {
+                Some(v) => version = Some(v.clone()),
+                None => {
+                    eprintln!("kubelife: --version takes a Kubernetes version such as 1.31");
+                    return ExitCode::from(2);
+                }
+            },
+            f if f == "-" || !f.starts_with('-') => names.push(f.to_string()),
+            other => {
+                eprintln!("kubelife: unexpected argument {other:?}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if names.is_empty() {
+        eprintln!("kubelife: import needs at least one file\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut texts = Vec::new();
+    for name in &names {
+        match read_text(name) {
+            Ok(t) => texts.push(t),
+            Err(code) => return code,
+        }
+    }
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(texts.iter().map(String::as_str))
+        .collect();
+    let (scenario, report) = kubelife_engine::import::import(&files, version.as_deref());
+    eprint!("{}", report.text());
+    if !kubelife_engine::import::recognised_anything(&report) {
+        eprintln!(
+            "kubelife: nothing in {} is configuration or kubectl output kubelife can import",
+            names.join(", ")
+        );
+        return ExitCode::from(1);
+    }
+    print(&format!("{}\n", scenario.to_json()))
 }
 
 fn run_command(args: &[String]) -> ExitCode {

@@ -201,3 +201,47 @@ fn export_prints_yaml_that_parses_back() {
     assert_eq!(code, 2);
     assert!(err.contains("kubelet, kcm, apiserver, tolerations, rke"), "{err}");
 }
+
+#[test]
+fn import_prints_a_scenario_and_the_report_on_stderr() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/fixtures/import");
+    let kubeadm = format!("{dir}/kubeadm-1.31.yaml");
+    let nodes = format!("{dir}/nodes-3-zones-30.json");
+    let (code, out, err) = kubelife(&["import", &kubeadm, &nodes], "");
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(&out).expect("a JSON scenario on stdout");
+    assert_eq!(s["version"], "1.31");
+    assert_eq!(s["nodes"].as_array().unwrap().len(), 30);
+    assert!(
+        err.contains("recognised: ") && err.contains("ClusterConfiguration controllerManager.extraArgs"),
+        "{err}"
+    );
+    // The scenario runs as it is.
+    let (code, _, err) = kubelife(&["run", "-"], &out);
+    assert_eq!(code, 0, "{err}");
+    // --version checks against another version; standard input works too.
+    let flags = "--pod-eviction-timeout=30s --node-monitor-grace-period=20s";
+    let (code, out, err) = kubelife(&["import", "-", "--version", "1.30"], flags);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("invalid: controllerManager.podEvictionTimeout"), "{err}");
+    assert!(
+        out.contains("\"nodeMonitorGracePeriod\": \"20s\"") && !out.contains("podEvictionTimeout"),
+        "{out}"
+    );
+}
+
+#[test]
+fn import_of_nothing_usable_exits_1_with_a_clear_message() {
+    let (code, out, err) = kubelife(&["import", "-"], "hello: world\n");
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("nothing in - is configuration or kubectl output kubelife can import"),
+        "{err}"
+    );
+    let (code, _, err) = kubelife(&["import"], "");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = kubelife(&["import", "/nonexistent/file.yaml"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent/file.yaml"), "{err}");
+}

@@ -24,6 +24,7 @@ pub mod calibration;
 pub mod cause;
 pub mod control_plane;
 pub mod export;
+pub mod import;
 pub mod kubelet;
 pub mod network;
 pub mod presets;

@@ -4,6 +4,7 @@ mod actions;
 mod common;
 mod endtoend;
 mod golden;
+mod import;
 mod properties;
 mod scenario_errors;
 mod service_storage;

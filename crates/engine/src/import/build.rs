@@ -1,0 +1,282 @@
+//! From what the files said to a scenario: flags over files, the report frequency rule, nodes
+//! and workloads, then the same validation a scenario gets, dropping (and reporting) each value
+//! the chosen version refuses so that the rest still imports.
+
+use super::collect::{Collector, Setting};
+use super::field::{Field, Layer, Value};
+use super::report::EntryKind;
+use crate::cause::Cause;
+use crate::scenario::{Defaults, GoDuration, NodeSection, Scenario, MAX_NODES};
+use crate::version::Version;
+use std::collections::BTreeSet;
+
+/// The most values the validation loop drops before it gives up.
+const MAX_DROPS: usize = 256;
+
+/// The value of a field: a flag wins over the configuration file (kubelet docs, "Set Kubelet
+/// Parameters Via A Configuration File").
+fn value(c: &Collector, f: Field) -> Option<&Setting> {
+    c.settings
+        .get(&(f, Layer::Flag))
+        .or_else(|| c.settings.get(&(f, Layer::File)))
+}
+
+fn duration(c: &Collector, f: Field) -> Option<GoDuration> {
+    match value(c, f)?.value {
+        Value::Duration(ms) => Some(GoDuration(ms)),
+        _ => None,
+    }
+}
+
+fn int(c: &Collector, f: Field) -> Option<i64> {
+    match value(c, f)?.value {
+        Value::Int(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn float(c: &Collector, f: Field) -> Option<f64> {
+    match value(c, f)?.value {
+        Value::Float(x) => Some(x),
+        _ => None,
+    }
+}
+
+fn boolean(c: &Collector, f: Field) -> Option<bool> {
+    match value(c, f)?.value {
+        Value::Bool(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// The kubelet's status frequencies. In a `KubeletConfiguration` a file that sets
+/// `nodeStatusUpdateFrequency` alone also sets the report frequency to it
+/// (`SetDefaults_KubeletConfiguration`), which the scenario format does too; the
+/// `--node-status-update-frequency` flag is applied after defaulting and leaves the report
+/// frequency at its default, so that default is written out.
+fn kubelet(c: &Collector, s: &mut Scenario, v: Version) {
+    let k = &mut s.kubelet;
+    let has_report = v.profile().has_report_frequency;
+    let get = |f, layer| match c.settings.get(&(f, layer)).map(|s| s.value) {
+        Some(Value::Duration(ms)) => Some(GoDuration(ms)),
+        _ => None,
+    };
+    let update_flag = get(Field::NodeStatusUpdateFrequency, Layer::Flag);
+    let update_file = get(Field::NodeStatusUpdateFrequency, Layer::File);
+    k.node_status_update_frequency = update_flag.or(update_file);
+    k.node_status_report_frequency = match (get(Field::NodeStatusReportFrequency, Layer::File), update_file) {
+        (Some(report), _) => Some(report),
+        // The file's defaulting ran first: the report frequency is the file's update frequency.
+        (None, Some(file)) if has_report && update_flag.is_some_and(|f| f != file) => Some(file),
+        (None, Some(_)) => None,
+        (None, None) if has_report && update_flag.is_some() => {
+            Some(GoDuration(Defaults::of(v).kubelet.node_status_report_frequency))
+        }
+        (None, None) => None,
+    };
+    k.node_lease_duration_seconds = int(c, Field::NodeLeaseDurationSeconds);
+    k.shutdown_grace_period = duration(c, Field::ShutdownGracePeriod);
+    k.shutdown_grace_period_critical_pods = duration(c, Field::ShutdownGracePeriodCriticalPods);
+}
+
+fn control_plane(c: &Collector, s: &mut Scenario) {
+    let m = &mut s.controller_manager;
+    m.node_monitor_period = duration(c, Field::NodeMonitorPeriod);
+    m.node_monitor_grace_period = duration(c, Field::NodeMonitorGracePeriod);
+    m.node_startup_grace_period = duration(c, Field::NodeStartupGracePeriod);
+    m.node_eviction_rate = float(c, Field::NodeEvictionRate);
+    m.secondary_node_eviction_rate = float(c, Field::SecondaryNodeEvictionRate);
+    m.large_cluster_size_threshold =
+        int(c, Field::LargeClusterSizeThreshold).map(|i| i.clamp(0, u32::MAX.into()) as u32);
+    m.unhealthy_zone_threshold = float(c, Field::UnhealthyZoneThreshold);
+    m.pod_eviction_timeout = duration(c, Field::PodEvictionTimeout);
+    m.enable_taint_manager = boolean(c, Field::EnableTaintManager);
+    let a = &mut s.api_server;
+    a.default_not_ready_toleration_seconds = int(c, Field::DefaultNotReadyTolerationSeconds);
+    a.default_unreachable_toleration_seconds = int(c, Field::DefaultUnreachableTolerationSeconds);
+    for gate in crate::version::Gate::ALL {
+        if let Some(b) = boolean(c, Field::Gate(gate)) {
+            s.feature_gates.insert(gate.name().to_string(), b);
+        }
+    }
+}
+
+/// Nodes (at most the format's limit) with the kubelet's `maxPods` where a node has none.
+fn nodes(c: &mut Collector, s: &mut Scenario) {
+    if c.nodes.len() > MAX_NODES {
+        let cause = Cause::new("import.nodes.truncated")
+            .text("count", c.nodes.len())
+            .text("max", MAX_NODES);
+        c.push(EntryKind::Ignored, cause);
+        c.truncate_nodes(MAX_NODES);
+    }
+    let max_pods = int(c, Field::MaxPods).and_then(|i| u32::try_from(i).ok());
+    s.nodes = c.nodes.iter().map(|n| n.section.clone()).collect();
+    if let Some(m) = max_pods {
+        s.nodes
+            .iter_mut()
+            .filter(|n| n.max_pods.is_none())
+            .for_each(|n| n.max_pods = Some(m));
+        if s.nodes.is_empty() {
+            let cause = Cause::new("import.max_pods.no_nodes").text("value", m);
+            c.push(EntryKind::Note, cause);
+        }
+    }
+    if s.nodes.is_empty() {
+        c.push(EntryKind::Note, Cause::new("import.no_nodes"));
+    }
+}
+
+/// Workloads with names made unique: a name seen in another namespace gets `-<namespace>`.
+fn workloads(c: &mut Collector, s: &mut Scenario) {
+    let mut taken = BTreeSet::new();
+    let mut renamed = Vec::new();
+    for w in &c.workloads {
+        let mut section = w.section.clone();
+        if !taken.insert(section.name.clone()) {
+            let name = format!("{}-{}", section.name, w.namespace);
+            renamed.push((section.name.clone(), name.clone()));
+            taken.insert(name.clone());
+            section.name = name;
+        }
+        s.workloads.push(section);
+    }
+    for (old, new) in renamed {
+        c.push(
+            EntryKind::Note,
+            Cause::new("import.workload.renamed").text("old", old).text("new", new),
+        );
+    }
+}
+
+/// Reports each value a flag sets over a different one in a configuration file: the kubelet
+/// applies its command line after its `--config` file.
+fn flags_over_files(c: &mut Collector) {
+    let mut pairs = Vec::new();
+    for ((field, layer), flag) in &c.settings {
+        if *layer != Layer::Flag {
+            continue;
+        }
+        if let Some(file) = c.settings.get(&(*field, Layer::File)).filter(|f| f.value != flag.value) {
+            let cause = Cause::new("import.flag_over_file")
+                .text("field", field.path())
+                .text("value", flag.value)
+                .text("file", &flag.file)
+                .text("old", file.value)
+                .text("previous", &file.file);
+            pairs.push(cause);
+        }
+    }
+    for cause in pairs {
+        c.push(EntryKind::Overridden, cause);
+    }
+}
+
+/// Builds the scenario for `version` (none: the format's default, the newest).
+pub fn build(c: &mut Collector, version: Option<Version>) -> Scenario {
+    let mut s = Scenario {
+        version: version.map(|v| v.to_string()),
+        ..Default::default()
+    };
+    let v = version.unwrap_or_default();
+    flags_over_files(c);
+    kubelet(c, &mut s, v);
+    control_plane(c, &mut s);
+    nodes(c, &mut s);
+    workloads(c, &mut s);
+    validate(c, &mut s);
+    s
+}
+
+/// Resolves the scenario as a run would, with a stand-in node when none was imported; every
+/// refused value is dropped and reported, then the warnings are added to the report.
+fn validate(c: &mut Collector, s: &mut Scenario) {
+    for _ in 0..MAX_DROPS {
+        let mut trial = s.clone();
+        if trial.nodes.is_empty() {
+            trial.nodes.push(NodeSection {
+                name: "node-1".into(),
+                ..Default::default()
+            });
+        }
+        match trial.resolve() {
+            Ok(cfg) => {
+                for w in cfg.warnings {
+                    c.push(EntryKind::Warning, w);
+                }
+                return;
+            }
+            Err(e) => {
+                let source = setting_file(c, &e.field);
+                let cause = Cause::new("import.invalid")
+                    .text("field", if e.field.is_empty() { "-" } else { &e.field })
+                    .text("reason", &e.reason)
+                    .text("file", source);
+                c.push(EntryKind::Invalid, cause);
+                if !drop_field(s, &e.field) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The file a scenario field's value came from, for the report.
+fn setting_file(c: &Collector, path: &str) -> String {
+    c.settings
+        .iter()
+        .filter(|((f, _), _)| f.path() == path)
+        .map(|(_, s)| s.file.clone())
+        .next_back()
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// Removes the value at a scenario path; false when there is nothing to remove.
+fn drop_field(s: &mut Scenario, path: &str) -> bool {
+    let (k, m, a) = (&mut s.kubelet, &mut s.controller_manager, &mut s.api_server);
+    match path {
+        "kubelet.nodeStatusUpdateFrequency" => k.node_status_update_frequency.take().is_some(),
+        "kubelet.nodeStatusReportFrequency" => k.node_status_report_frequency.take().is_some(),
+        "kubelet.nodeLeaseDurationSeconds" => k.node_lease_duration_seconds.take().is_some(),
+        "kubelet.shutdownGracePeriod" => k.shutdown_grace_period.take().is_some(),
+        "kubelet.shutdownGracePeriodCriticalPods" => k.shutdown_grace_period_critical_pods.take().is_some(),
+        "controllerManager.nodeMonitorPeriod" => m.node_monitor_period.take().is_some(),
+        "controllerManager.nodeMonitorGracePeriod" => m.node_monitor_grace_period.take().is_some(),
+        "controllerManager.nodeStartupGracePeriod" => m.node_startup_grace_period.take().is_some(),
+        "controllerManager.nodeEvictionRate" => m.node_eviction_rate.take().is_some(),
+        "controllerManager.secondaryNodeEvictionRate" => m.secondary_node_eviction_rate.take().is_some(),
+        "controllerManager.largeClusterSizeThreshold" => m.large_cluster_size_threshold.take().is_some(),
+        "controllerManager.unhealthyZoneThreshold" => m.unhealthy_zone_threshold.take().is_some(),
+        "controllerManager.podEvictionTimeout" => m.pod_eviction_timeout.take().is_some(),
+        "controllerManager.enableTaintManager" => m.enable_taint_manager.take().is_some(),
+        "apiServer.defaultNotReadyTolerationSeconds" => a.default_not_ready_toleration_seconds.take().is_some(),
+        "apiServer.defaultUnreachableTolerationSeconds" => a.default_unreachable_toleration_seconds.take().is_some(),
+        "workloads" => s.workloads.pop().is_some(),
+        p => drop_indexed(s, p),
+    }
+}
+
+/// `featureGates.<gate>`, `nodes[i]...` and `workloads[i]...`: the gate, the node's `maxPods`
+/// or the node, the workload.
+fn drop_indexed(s: &mut Scenario, path: &str) -> bool {
+    if let Some(gate) = path.strip_prefix("featureGates.") {
+        return s.feature_gates.remove(gate).is_some();
+    }
+    let index = |prefix: &str| -> Option<(usize, String)> {
+        let rest = path.strip_prefix(prefix)?;
+        let (i, tail) = rest.split_once(']')?;
+        Some((i.parse().ok()?, tail.to_string()))
+    };
+    if let Some((i, tail)) = index("nodes[").filter(|(i, _)| *i < s.nodes.len()) {
+        if tail == ".maxPods" {
+            return s.nodes[i].max_pods.take().is_some();
+        }
+        s.nodes.remove(i);
+        return true;
+    }
+    if let Some((i, _)) = index("workloads[").filter(|(i, _)| *i < s.workloads.len()) {
+        s.workloads.remove(i);
+        return true;
+    }
+    false
+}

@@ -1,0 +1,111 @@
+//! "Import your cluster": configuration files and `kubectl` output in the formats real clusters
+//! produce, read into one [`Scenario`] and a [`Report`] of what was recognised (and where each
+//! setting lives in its distribution), what was ignored and why, and what the chosen version
+//! refuses or warns about.
+//!
+//! Pure: the caller reads the files; nothing here touches a file system or a clock. Unknown or
+//! malformed input never panics and never loses what was recognised before it.
+//!
+//! - [`text`]: environment files, command lines and YAML/JSON documents, with salvage.
+//! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
+//!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] and [`workloads`] read them.
+//! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
+//! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating.
+//! - [`place`], [`report`]: where a setting lives, and the report.
+
+pub mod build;
+pub mod collect;
+pub mod distros;
+pub mod documents;
+pub mod field;
+pub mod flags;
+pub mod kubeadm;
+pub mod kubelet_config;
+pub mod nodes;
+pub mod place;
+pub mod report;
+pub mod static_pod;
+pub mod text;
+pub mod versions;
+pub mod workloads;
+
+pub use report::{Entry, EntryKind, Report};
+
+use crate::scenario::Scenario;
+use collect::Collector;
+use field::Component;
+use place::Place;
+use text::Parsed;
+
+/// Imports files (name, text) in order, a later file's value replacing an earlier one's, for
+/// `version` (`None`: the version the files suggest).
+pub fn import(files: &[(&str, &str)], version: Option<&str>) -> (Scenario, Report) {
+    let mut c = Collector::default();
+    for (name, text) in files {
+        read_file(&mut c, name, text);
+        c.finish_file(name);
+    }
+    let chosen = versions::choose(&mut c, version);
+    let scenario = build::build(&mut c, chosen);
+    (scenario, c.report)
+}
+
+/// Whether a report recognised anything a scenario can use.
+pub fn recognised_anything(report: &Report) -> bool {
+    report.of(EntryKind::Recognised).next().is_some()
+}
+
+fn read_file(c: &mut Collector, file: &str, text: &str) {
+    match text::read(c, file, text) {
+        Parsed::Env(vars) => {
+            c.recognise_format(file, "environment file");
+            for (var, words) in vars {
+                env_var(c, file, &var, &words);
+            }
+        }
+        Parsed::CommandLine(component, words) => {
+            let what = component.map_or("flag list", Component::name);
+            c.recognise_format(file, &format!("{what} command line"));
+            let place = |comp: Component, flag: &str| Place::CommandLine {
+                component: comp,
+                flag: flag.to_string(),
+            };
+            flags::apply(c, file, component, &flags::from_words(&words), &place);
+        }
+        Parsed::Documents(docs) => {
+            c.kubeadm_file = docs.iter().any(|d| {
+                d.get("apiVersion")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|v| v.starts_with("kubeadm.k8s.io/"))
+            });
+            for doc in &docs {
+                documents::read(c, file, doc);
+            }
+        }
+    }
+}
+
+/// One variable of an environment file: kubeadm's `/var/lib/kubelet/kubeadm-flags.env`
+/// (`KUBELET_KUBEADM_ARGS`, "Configuring each kubelet in your cluster using kubeadm") or a
+/// packaged unit's `/etc/default/kubelet` and `/etc/kubernetes/*` (`KUBELET_EXTRA_ARGS`,
+/// `KUBE_CONTROLLER_MANAGER_ARGS`, ...).
+fn env_var(c: &mut Collector, file: &str, var: &str, words: &[String]) {
+    let component = if var.contains("KUBELET") {
+        Some(Component::Kubelet)
+    } else if var.contains("CONTROLLER_MANAGER") {
+        Some(Component::ControllerManager)
+    } else if var.contains("APISERVER") {
+        Some(Component::ApiServer)
+    } else {
+        None
+    };
+    let place = |comp: Component, flag: &str| match var {
+        "KUBELET_KUBEADM_ARGS" => Place::KubeadmFlagsEnv { flag: flag.to_string() },
+        _ => Place::EnvFile {
+            component: comp,
+            flag: flag.to_string(),
+            var: var.to_string(),
+        },
+    };
+    flags::apply(c, file, component, &flags::from_words(words), &place);
+}

@@ -1,0 +1,59 @@
+//! A static pod manifest (`/etc/kubernetes/manifests/*.yaml`) or its mirror pod from
+//! `kubectl get pod -o yaml`: a Pod whose container runs a Kubernetes component, its flags in
+//! `command` and `args` (core/v1 Container), its version in the image tag.
+
+use super::collect::Collector;
+use super::field::Component;
+use super::flags;
+use super::place::Place;
+use super::versions::image_tag;
+use serde_json::Value as Json;
+
+/// The component a Pod's first container runs, if it runs one.
+pub fn component(doc: &Json) -> Option<Component> {
+    let first = doc.pointer("/spec/containers/0/command/0").and_then(Json::as_str)?;
+    Component::by_binary(first)
+}
+
+/// Reads the flags of every container that runs a component.
+pub fn read(c: &mut Collector, file: &str, doc: &Json) {
+    c.recognise_format(file, "static pod manifest");
+    let containers = doc.pointer("/spec/containers").and_then(Json::as_array);
+    for container in containers.into_iter().flatten() {
+        container_flags(c, file, container);
+    }
+}
+
+/// A `command:` (and `args:`) fragment on its own, as kubelife's export writes it; false when
+/// its first word is no component.
+pub fn read_fragment(c: &mut Collector, file: &str, doc: &Json) -> bool {
+    let first = doc.pointer("/command/0").and_then(Json::as_str).unwrap_or("");
+    if Component::by_binary(first).is_none() {
+        return false;
+    }
+    c.recognise_format(file, "container command");
+    container_flags(c, file, doc);
+    true
+}
+
+/// A container's `command` and `args` as one command line; the image tag names the version.
+fn container_flags(c: &mut Collector, file: &str, container: &Json) {
+    let words: Vec<String> = ["command", "args"]
+        .iter()
+        .filter_map(|k| container.get(*k).and_then(Json::as_array))
+        .flatten()
+        .filter_map(|w| w.as_str().map(str::to_string))
+        .collect();
+    let Some(comp) = words.first().and_then(|w| Component::by_binary(w)) else {
+        return;
+    };
+    let image = container.get("image").and_then(Json::as_str).unwrap_or("");
+    if let Some(tag) = image_tag(image) {
+        c.claim_version(file, "image", tag);
+    }
+    let place = |comp: Component, flag: &str| Place::StaticPod {
+        component: comp,
+        flag: flag.to_string(),
+    };
+    flags::apply(c, file, Some(comp), &flags::from_words(&words[1..]), &place);
+}

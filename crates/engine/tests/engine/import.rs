@@ -1,0 +1,765 @@
+//! Import: the shared fixtures (real files people published) and the hand-written ones each give
+//! the scenario their format's documentation says; import(export(settings)) gives the settings
+//! back on every version; garbage and truncated files give a report, never a panic.
+
+use kubelife_engine::export::{export, Format};
+use kubelife_engine::import::{import, EntryKind, Report};
+use kubelife_engine::scenario::{
+    ApiServerSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection, Scenario,
+};
+use kubelife_engine::version::{Gate, Version};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// `../shared/fixtures/import` beside the checkout (the repository's parent's `shared/`).
+fn shared() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/import");
+    assert!(
+        dir.join("SOURCES.md").is_file(),
+        "the shared import fixtures are missing: expected {} (shared/ lives beside the checkout, as in CI)",
+        dir.display()
+    );
+    dir
+}
+
+fn own() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import")
+}
+
+/// Every file under `dir`, sorted, but SOURCES.md.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else if p.file_name().is_some_and(|n| n != "SOURCES.md") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(p: &Path) -> String {
+    String::from_utf8_lossy(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).into_owned()
+}
+
+/// Imports files (a directory stands for every file in it).
+fn import_paths(paths: &[PathBuf], version: Option<&str>) -> (Scenario, Report) {
+    let all: Vec<PathBuf> = paths
+        .iter()
+        .flat_map(|p| if p.is_dir() { files_under(p) } else { vec![p.clone()] })
+        .collect();
+    let texts: Vec<(String, String)> = all
+        .iter()
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), read(p)))
+        .collect();
+    let files: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    import(&files, version)
+}
+
+/// A scenario written as JSON, read by the scenario format itself.
+fn scenario(v: Value) -> Scenario {
+    Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("expected scenario is valid JSON: {e}"))
+}
+
+/// What a report must say: the kinds of entry it must have, and words each of those has.
+type Says<'a> = &'a [(EntryKind, &'a str)];
+
+fn check(label: &str, (got, report): (Scenario, Report), expected: Value, says: Says) {
+    assert_eq!(
+        got,
+        scenario(expected),
+        "{label}: scenario differs\nreport:\n{}",
+        report.text()
+    );
+    for (kind, words) in says {
+        assert!(
+            report.of(*kind).any(|c| c.english().contains(words)),
+            "{label}: the report has no {kind:?} entry saying {words:?}\nreport:\n{}",
+            report.text()
+        );
+    }
+    // Whatever was imported runs once it has a node.
+    let mut runnable = got.clone();
+    if runnable.nodes.is_empty() {
+        runnable.nodes.push(NodeSection {
+            name: "n".into(),
+            ..Default::default()
+        });
+    }
+    if let Err(e) = runnable.resolve() {
+        panic!(
+            "{label}: the imported scenario does not resolve: {e}\nreport:\n{}",
+            report.text()
+        );
+    }
+}
+
+/// One expectation per shared fixture (or group of them), from the formats' documentation.
+struct Case {
+    paths: &'static [&'static str],
+    version: Option<&'static str>,
+    expected: fn() -> Value,
+    says: &'static [(EntryKind, &'static str)],
+}
+
+/// Configuration files.
+fn config_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
+        // v1beta3 extraArgs is a map; the version is an unrendered Terraform variable.
+        Case {
+            paths: &["kubeadm/easy-way-v1beta3.yaml"],
+            version: None,
+            expected: || {
+                json!({"controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "16s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}})
+            },
+            says: &[
+                (Ignored, "template"),
+                (Ignored, "--bind-address"),
+                (Ignored, "KubeProxyConfiguration"),
+            ],
+        },
+        // v1beta4 extraArgs is a list of name/value; the KubeletConfiguration sets both frequencies.
+        Case {
+            paths: &["kubeadm/devsecops-v1beta4.yaml"],
+            version: None,
+            expected: || {
+                json!({"kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
+                       "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "20s", "nodeStartupGracePeriod": "30s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+            },
+            says: &[
+                (Ignored, "--node-ip"),
+                (Recognised, "ClusterConfiguration controllerManager.extraArgs"),
+                (
+                    Recognised,
+                    "nodeLeaseDurationSeconds in the KubeletConfiguration of the kubeadm configuration file",
+                ),
+            ],
+        },
+        // 1.12 has no nodeStatusReportFrequency: the update frequency alone, no report frequency.
+        Case {
+            paths: &["kubelet-config/k8s1.12-ecosphere-config.yaml"],
+            version: Some("1.12"),
+            expected: || json!({"version": "1.12", "kubelet": {"nodeStatusUpdateFrequency": "10s"}}),
+            says: &[(Note, "maxPods 110"), (Ignored, "evictionHard")],
+        },
+        // kubeadm's generated file writes 0s for unset durations: all defaults.
+        Case {
+            paths: &["kubelet-config/kubeadm-generated-zero-durations.yaml"],
+            version: None,
+            expected: || json!({}),
+            says: &[
+                (Note, "nodeStatusUpdateFrequency is 0"),
+                (Note, "nodeStatusReportFrequency is 0"),
+            ],
+        },
+        Case {
+            paths: &["kubelet-config/eks-al2-kubelet-config.json"],
+            version: None,
+            expected: || json!({}),
+            says: &[
+                (Ignored, "RotateKubeletServerCertificate"),
+                (Recognised, "KubeletConfiguration"),
+            ],
+        },
+        // rke extra_args are flags: the kubelet flag leaves the report frequency at 5m.
+        Case {
+            paths: &["rke/folio-rancher-rke-1.18.yml"],
+            version: None,
+            expected: || {
+                json!({"version": "1.18",
+                       "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5m0s"},
+                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s", "podEvictionTimeout": "2m0s"}})
+            },
+            says: &[
+                (Recognised, "services.kube-controller.extra_args"),
+                (Warning, "--pod-eviction-timeout has no effect on 1.18"),
+                (Ignored, "--election-timeout"),
+            ],
+        },
+        // The same file on a version that removed --pod-eviction-timeout.
+        Case {
+            paths: &["rke/folio-rancher-rke-1.18.yml"],
+            version: Some("1.30"),
+            expected: || {
+                json!({"version": "1.30",
+                       "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5m0s"},
+                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s"}})
+            },
+            says: &[
+                (Invalid, "--pod-eviction-timeout was removed in Kubernetes 1.27"),
+                (Note, "--version 1.30"),
+            ],
+        },
+        Case {
+            paths: &["rke/rke-config-generated-7-nodes.yml"],
+            version: None,
+            expected: || json!({}),
+            says: &[(Recognised, "rke cluster.yml")],
+        },
+        // k3s: kubelet-arg as a plain string; pod-eviction-timeout is refused on the newest version.
+        Case {
+            paths: &["rke2-k3s/ertis-k3s-config.yaml"],
+            version: None,
+            expected: || {
+                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                       "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "16s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+            },
+            says: &[
+                (Invalid, "controllerManager.podEvictionTimeout"),
+                (Recognised, "kubelet-arg"),
+            ],
+        },
+        Case {
+            paths: &["rke2-k3s/ertis-k3s-config.yaml"],
+            version: Some("1.20"),
+            expected: || {
+                json!({"version": "1.20",
+                       "kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                       "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "16s", "podEvictionTimeout": "20s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+            },
+            says: &[(Warning, "--pod-eviction-timeout has no effect")],
+        },
+        Case {
+            paths: &["rke2-k3s/ryutkc-rke2-server-config.yaml"],
+            version: None,
+            expected: || json!({}),
+            says: &[(Ignored, "--runtime-request-timeout")],
+        },
+        // The version comes from the image tag.
+        Case {
+            paths: &["static-pod/docker-desktop-kube-controller-manager.yaml"],
+            version: None,
+            expected: || json!({"version": "1.25", "controllerManager": {"nodeMonitorPeriod": "30s", "nodeMonitorGracePeriod": "3m0s"}}),
+            says: &[(Recognised, "kube-controller-manager static pod manifest")],
+        },
+        Case {
+            paths: &["static-pod/kubeadm-1.29-kube-controller-manager.yaml"],
+            version: None,
+            expected: || json!({"version": "1.29"}),
+            says: &[(Ignored, "--allocate-node-cidrs")],
+        },
+        Case {
+            paths: &["flags/kubeadm-flags.env"],
+            version: None,
+            expected: || json!({}),
+            says: &[(Ignored, "--cgroup-driver"), (Recognised, "environment file")],
+        },
+    ]
+}
+
+/// Node and workload output, broken files, and several files together.
+fn object_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
+        // A NodeList whose items omit kind; the zone falls back to no label, kubelets say 1.21.
+        Case {
+            paths: &["nodes/eks-nodelist-2-zones.json"],
+            version: None,
+            expected: || {
+                json!({"version": "1.21", "nodes": [
+                    {"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
+                    {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}]})
+            },
+            says: &[(Recognised, "2 kubelets report 1.21")],
+        },
+        Case {
+            paths: &["nodes/openshift-gce-6-nodes"],
+            version: None,
+            expected: || {
+                let names = [
+                    ("master-0", "b"),
+                    ("master-1", "c"),
+                    ("master-2", "d"),
+                    ("worker-b-7x8mw", "b"),
+                    ("worker-c-nmnbz", "c"),
+                    ("worker-d-bpnbd", "d"),
+                ];
+                let nodes: Vec<Value> = names
+                    .iter()
+                    .map(|(n, z)| json!({"name": format!("ci-ln-d53y532-f76d1-2btqq-{n}"), "zone": format!("us-east1-{z}"), "maxPods": 250}))
+                    .collect();
+                json!({"version": "1.17", "nodes": nodes})
+            },
+            says: &[(Recognised, "6 kubelets report 1.17")],
+        },
+        Case {
+            paths: &["workloads/alertmanager-bot-list.yaml"],
+            version: None,
+            expected: || json!({"workloads": [{"kind": "StatefulSet", "name": "alertmanager-bot", "replicas": 1}]}),
+            says: &[(Ignored, "Secret (1), Service (1)")],
+        },
+        // Cut inside a quoted value: what comes before the cut is kept.
+        Case {
+            paths: &["broken/truncated-kubeadm-v1beta4.yaml"],
+            version: None,
+            expected: || json!({"apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+            says: &[(Unreadable, "YAML error"), (Unreadable, "--node-monitor-grace-period")],
+        },
+        Case {
+            paths: &["broken/malformed-duration-k3s-config.yaml"],
+            version: None,
+            expected: || {
+                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                       "controllerManager": {"nodeMonitorPeriod": "4s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+            },
+            says: &[(Unreadable, "missing unit"), (Invalid, "podEvictionTimeout")],
+        },
+        Case {
+            paths: &["broken/wrong-kind-openshift-kubeletconfig.yaml"],
+            version: None,
+            expected: || json!({}),
+            says: &[(Ignored, "OpenShift KubeletConfig")],
+        },
+        // Several files combine: kubeadm settings, nodes (which name the version) and workloads.
+        Case {
+            paths: &[
+                "kubeadm/devsecops-v1beta4.yaml",
+                "nodes/eks-nodelist-2-zones.json",
+                "workloads/alertmanager-bot-list.yaml",
+            ],
+            version: None,
+            expected: || {
+                json!({"version": "1.21",
+                       "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
+                       "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "20s", "nodeStartupGracePeriod": "30s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20},
+                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
+                                 {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}],
+                       "workloads": [{"kind": "StatefulSet", "name": "alertmanager-bot", "replicas": 1}]})
+            },
+            says: &[],
+        },
+    ]
+}
+
+#[test]
+fn every_shared_fixture_imports_to_its_documented_scenario() {
+    let dir = shared();
+    let cases: Vec<Case> = config_cases().into_iter().chain(object_cases()).collect();
+    for file in files_under(&dir) {
+        let covered = cases
+            .iter()
+            .any(|c| c.paths.iter().any(|p| file.starts_with(dir.join(p))));
+        assert!(covered, "{} has no expected scenario here", file.display());
+    }
+    for c in &cases {
+        let paths: Vec<PathBuf> = c.paths.iter().map(|p| dir.join(p)).collect();
+        let label = format!("{:?} --version {:?}", c.paths, c.version);
+        check(&label, import_paths(&paths, c.version), (c.expected)(), c.says);
+    }
+}
+
+#[test]
+fn broken_fixtures_give_a_report_and_the_cli_rule_follows_it() {
+    let dir = shared().join("broken");
+    for file in files_under(&dir) {
+        let (_, report) = import_paths(std::slice::from_ref(&file), None);
+        let problems = report.of(EntryKind::Unreadable).count() + report.of(EntryKind::Ignored).count();
+        assert!(
+            problems > 0,
+            "{}: no problem reported\n{}",
+            file.display(),
+            report.text()
+        );
+    }
+    let (_, report) = import_paths(&[dir.join("wrong-kind-openshift-kubeletconfig.yaml")], None);
+    assert!(
+        !kubelife_engine::import::recognised_anything(&report),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn a_kubeadm_1_31_cluster() {
+    let expected = json!({
+        "version": "1.31",
+        // kubeletExtraArgs' flag (5s) wins over the file (10s), and the file had already set the
+        // report frequency to its own update frequency.
+        "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "10s",
+                    "nodeLeaseDurationSeconds": 30, "shutdownGracePeriod": "30s", "shutdownGracePeriodCriticalPods": "10s"},
+        "controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "20s",
+                              "largeClusterSizeThreshold": 20, "unhealthyZoneThreshold": 0.4},
+        "apiServer": {"defaultNotReadyTolerationSeconds": 60, "defaultUnreachableTolerationSeconds": 60}
+    });
+    check(
+        "kubeadm-1.31",
+        import_paths(&[own().join("kubeadm-1.31.yaml")], None),
+        expected,
+        &[
+            (EntryKind::Recognised, "kubernetesVersion v1.31.2 names Kubernetes 1.31"),
+            (
+                EntryKind::Recognised,
+                "InitConfiguration nodeRegistration.kubeletExtraArgs",
+            ),
+            (EntryKind::Ignored, "--audit-log-maxage"),
+            (
+                EntryKind::Overridden,
+                "kubelet.nodeStatusUpdateFrequency: the flag's 5s",
+            ),
+            (EntryKind::Note, "maxPods 150"),
+        ],
+    );
+}
+
+#[test]
+fn an_rke_1_17_cluster() {
+    let expected = json!({
+        "version": "1.17",
+        "featureGates": {"NodeLease": true, "TaintBasedEvictions": false},
+        "kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+        "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "30s", "podEvictionTimeout": "1m0s"},
+        "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}
+    });
+    check(
+        "rke-1.17",
+        import_paths(&[own().join("rke-1.17-cluster.yml")], None),
+        expected,
+        &[
+            (
+                EntryKind::Recognised,
+                "services.kubelet.extra_args node-status-update-frequency",
+            ),
+            (EntryKind::Ignored, "--terminated-pod-gc-threshold"),
+            (EntryKind::Warning, "TaintBasedEvictions=false"),
+        ],
+    );
+}
+
+#[test]
+fn an_rke2_config() {
+    let expected = json!({
+        "kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+        "controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "20s", "nodeEvictionRate": 0.2},
+        "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}
+    });
+    check(
+        "rke2",
+        import_paths(&[own().join("rke2-config.yaml")], None),
+        expected,
+        &[
+            (EntryKind::Ignored, "--eviction-hard"),
+            (EntryKind::Note, "maxPods 200"),
+        ],
+    );
+}
+
+#[test]
+fn kubectl_get_nodes_with_30_nodes_in_3_zones() {
+    let (s, report) = import_paths(&[own().join("nodes-3-zones-30.json")], None);
+    let zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
+    let nodes: Vec<Value> = (0..30)
+        .map(|i| {
+            let mut n = json!({"name": format!("ip-10-0-{}-{}.eu-west-1.compute.internal", i % 3, 10 + i),
+                               "zone": zones[i % 3], "maxPods": if i < 24 { 58 } else { 110 }});
+            if i == 0 {
+                n["labels"] = json!({"node.kubernetes.io/exclude-disruption": "true"});
+            }
+            n
+        })
+        .collect();
+    check(
+        "nodes-3-zones-30",
+        (s.clone(), report),
+        json!({"version": "1.30", "nodes": nodes}),
+        &[
+            (
+                EntryKind::Recognised,
+                "30 nodes; zones: eu-west-1a (10), eu-west-1b (10), eu-west-1c (10)",
+            ),
+            (EntryKind::Note, "1.29 (2), 1.30 (28)"),
+        ],
+    );
+    // The last three carry only the deprecated zone label.
+    assert_eq!(s.nodes[29].zone.as_deref(), Some("eu-west-1c"));
+}
+
+#[test]
+fn a_mixed_workloads_list() {
+    let expected = json!({"workloads": [
+        {"kind": "Deployment", "name": "web", "replicas": 6, "terminationGracePeriodSeconds": 45,
+         "tolerations": [
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}]},
+        {"kind": "StatefulSet", "name": "db", "replicas": 3},
+        {"kind": "DaemonSet", "name": "node-exporter", "tolerations": [{"operator": "Exists"}]},
+        // apps/v1 defaults replicas to 1; the name is taken in another namespace.
+        {"kind": "Deployment", "name": "web-staging", "replicas": 1}
+    ]});
+    check(
+        "workloads-list",
+        import_paths(&[own().join("workloads-list.json")], None),
+        expected,
+        &[
+            (EntryKind::Note, "this one is named web-staging"),
+            (EntryKind::Ignored, "Service (1)"),
+        ],
+    );
+}
+
+#[test]
+fn the_hand_written_cluster_combines_and_runs() {
+    let paths: Vec<PathBuf> = ["kubeadm-1.31.yaml", "nodes-3-zones-30.json", "workloads-list.json"]
+        .iter()
+        .map(|f| own().join(f))
+        .collect();
+    let (s, report) = import_paths(&paths, None);
+    assert_eq!(s.version.as_deref(), Some("1.31"), "{}", report.text());
+    assert!(report
+        .of(EntryKind::Note)
+        .any(|c| c.english().contains("control plane runs 1.31")));
+    assert_eq!((s.nodes.len(), s.workloads.len()), (30, 4));
+    // Nodes keep their allocatable pods over the kubelet file's maxPods.
+    assert_eq!(s.nodes[0].max_pods, Some(58));
+    let cfg = s.resolve().expect("the combined import runs");
+    assert_eq!(cfg.kubelet.node_status_update_frequency, 5_000);
+}
+
+// ---- round trip through the exporters ----
+
+fn secs(lo: i64, hi: i64) -> impl Strategy<Value = Option<GoDuration>> {
+    proptest::option::of((lo..=hi).prop_map(|s| GoDuration(s * 1000)))
+}
+
+/// Random settings of every field the exporters write, valid on `minor`.
+fn settings() -> impl Strategy<Value = Scenario> {
+    let versions: Vec<u32> = Version::supported().map(|v| v.minor).collect();
+    let kubelet = (secs(1, 60), secs(1, 600), proptest::option::of(10i64..120));
+    let cm = (
+        (secs(1, 10), secs(10, 300), secs(10, 300)),
+        proptest::option::of(prop_oneof![Just(0.05), Just(0.1), Just(0.2), Just(1.0)]),
+        proptest::option::of(prop_oneof![Just(0.0), Just(0.01), Just(0.5)]),
+        proptest::option::of(0u32..100),
+        proptest::option::of(prop_oneof![Just(0.3), Just(0.55), Just(0.9)]),
+    );
+    let legacy = (
+        secs(0, 600),
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(any::<bool>()),
+    );
+    let gates = (
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(0i64..600),
+        proptest::option::of(0i64..600),
+    );
+    (proptest::sample::select(versions), kubelet, cm, legacy, gates).prop_map(
+        |(
+            minor,
+            (u, r, lease),
+            ((mp, grace, startup), rate, secondary, large, unhealthy),
+            (timeout, taint_manager, tbe),
+            (node_lease, nr, ur),
+        )| {
+            let v = Version { minor };
+            let p = v.profile();
+            let mut s = Scenario {
+                version: Some(v.to_string()),
+                kubelet: KubeletSection {
+                    node_status_update_frequency: u,
+                    node_status_report_frequency: r.filter(|_| p.has_report_frequency),
+                    node_lease_duration_seconds: lease,
+                    ..Default::default()
+                },
+                controller_manager: ControllerManagerSection {
+                    node_monitor_period: mp,
+                    node_monitor_grace_period: grace,
+                    node_startup_grace_period: startup,
+                    node_eviction_rate: rate,
+                    secondary_node_eviction_rate: secondary,
+                    large_cluster_size_threshold: large,
+                    unhealthy_zone_threshold: unhealthy,
+                    pod_eviction_timeout: timeout.filter(|_| p.has_legacy_eviction_flags),
+                    enable_taint_manager: taint_manager.filter(|_| p.has_legacy_eviction_flags),
+                    ..Default::default()
+                },
+                api_server: ApiServerSection {
+                    default_not_ready_toleration_seconds: nr,
+                    default_unreachable_toleration_seconds: ur,
+                },
+                nodes: vec![NodeSection {
+                    name: "n".into(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            // Gates only where a component still accepts them (alpha or beta).
+            if let Some(b) = node_lease.filter(|_| (12..17).contains(&minor)) {
+                s.feature_gates.insert(Gate::NodeLease.name().into(), b);
+            }
+            if let Some(b) = tbe.filter(|_| (13..18).contains(&minor)) {
+                s.feature_gates.insert(Gate::TaintBasedEvictions.name().into(), b);
+            }
+            s
+        },
+    )
+}
+
+/// Imports exported documents (with their comments, as a user would save them) and resolves.
+fn reimport(docs: &[(&str, String)], version: &str) -> (kubelife_engine::Config, Report) {
+    let files: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let (mut s, report) = import(&files, Some(version));
+    s.nodes.push(NodeSection {
+        name: "n".into(),
+        ..Default::default()
+    });
+    let cfg = s
+        .resolve()
+        .unwrap_or_else(|e| panic!("re-import resolves: {e}\n{}", report.text()));
+    (cfg, report)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn import_of_export_gives_the_settings_back(s in settings()) {
+        let cfg = s.resolve().expect("generated settings are valid");
+        let v = s.version.clone().unwrap();
+        let doc = |f| export(&cfg, f).with_comments();
+        // The kubelet file, the static pod flags and the tolerations-free forms, together.
+        let (back, report) = reimport(
+            &[("kubelet.yaml", doc(Format::Kubelet)), ("kcm.yaml", doc(Format::ControllerManager)), ("apiserver.yaml", doc(Format::ApiServer))],
+            &v,
+        );
+        // Before 1.13 no file or flag holds a report frequency, so none can be exported or
+        // imported: the scenario format's own default fills it, compared from 1.13 on.
+        let mut kubelet = back.kubelet.clone();
+        if !cfg.profile.has_report_frequency {
+            kubelet.node_status_report_frequency = cfg.kubelet.node_status_report_frequency;
+        }
+        prop_assert_eq!(&kubelet, &cfg.kubelet, "{}", report.text());
+        prop_assert_eq!(&back.api_server, &cfg.api_server);
+        let (a, b) = (&back.controller_manager, &cfg.controller_manager);
+        prop_assert_eq!((a.node_monitor_period, a.node_monitor_grace_period, a.node_startup_grace_period),
+                        (b.node_monitor_period, b.node_monitor_grace_period, b.node_startup_grace_period));
+        prop_assert_eq!((a.node_eviction_rate, a.secondary_node_eviction_rate, a.large_cluster_size_threshold, a.unhealthy_zone_threshold),
+                        (b.node_eviction_rate, b.secondary_node_eviction_rate, b.large_cluster_size_threshold, b.unhealthy_zone_threshold));
+        prop_assert_eq!((a.enable_taint_manager, a.taint_based_evictions), (b.enable_taint_manager, b.taint_based_evictions));
+        // The export leaves --pod-eviction-timeout out where taint-based eviction ignores it.
+        if !b.taint_based_evictions {
+            prop_assert_eq!(a.pod_eviction_timeout, b.pod_eviction_timeout);
+        }
+        // rke's extra_args are flags: the same values, but a kubelet flag leaves the report
+        // frequency at its default, so that one is compared only when it was the default.
+        let (rke, report) = reimport(&[("cluster.yml", doc(Format::Rke))], &v);
+        prop_assert_eq!(rke.kubelet.node_status_update_frequency, cfg.kubelet.node_status_update_frequency, "{}", report.text());
+        prop_assert_eq!(&rke.api_server, &cfg.api_server);
+        prop_assert_eq!(rke.controller_manager.node_monitor_grace_period, b.node_monitor_grace_period);
+        prop_assert_eq!(rke.controller_manager.taint_based_evictions, b.taint_based_evictions);
+    }
+}
+
+// ---- garbage never panics ----
+
+/// A sample of every format: the hand-written fixtures, and the shared ones when present.
+fn samples() -> Vec<String> {
+    let mut out: Vec<String> = files_under(&own()).iter().map(|p| read(p)).collect();
+    out.extend(files_under(&shared()).iter().map(|p| read(p)));
+    out.push("--node-monitor-grace-period=20s --node-monitor-period 2s".into());
+    out.push("KUBELET_EXTRA_ARGS=\"--node-status-update-frequency=4s --max-pods=30\"".into());
+    out.push(
+        "kubelet_status_update_frequency: 4s\nkube_controller_node_monitor_grace_period: 20s\nkube_version: v1.30.2\n"
+            .into(),
+    );
+    out.push("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kubeadm-config}\ndata:\n  ClusterConfiguration: |\n    apiVersion: kubeadm.k8s.io/v1beta3\n    kind: ClusterConfiguration\n    controllerManager:\n      extraArgs: {node-monitor-grace-period: 30s}\n".into());
+    out
+}
+
+#[test]
+fn kubespray_and_config_maps_import() {
+    let s = samples();
+    let n = s.len();
+    let (sc, report) = import(&[("k8s_cluster.yml", &s[n - 2])], None);
+    assert_eq!(sc.version.as_deref(), Some("1.30"), "{}", report.text());
+    assert_eq!(sc.kubelet.node_status_update_frequency, Some(GoDuration(4_000)));
+    assert_eq!(
+        sc.kubelet.node_status_report_frequency, None,
+        "kubespray writes a kubelet file"
+    );
+    assert_eq!(
+        sc.controller_manager.node_monitor_grace_period,
+        Some(GoDuration(20_000))
+    );
+    assert!(
+        report
+            .text()
+            .contains("kubespray writes it as node-monitor-grace-period in controllerManager.extraArgs"),
+        "{}",
+        report.text()
+    );
+    let (sc, report) = import(&[("cm.yaml", &s[n - 1])], None);
+    assert_eq!(
+        sc.controller_manager.node_monitor_grace_period,
+        Some(GoDuration(30_000))
+    );
+    assert!(report.text().contains("kubeadm-config ConfigMap"), "{}", report.text());
+    let (sc, _) = import(&[("env", &s[n - 3])], None);
+    assert_eq!(
+        sc.kubelet.node_status_report_frequency,
+        Some(GoDuration(300_000)),
+        "a flag leaves R at 5m"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn truncated_and_garbled_files_give_a_report_and_a_valid_scenario(
+        pick in any::<prop::sample::Index>(),
+        cut in any::<prop::sample::Index>(),
+        junk in "[ -~\n\t\"'{}\\[\\]:#-]{0,40}",
+        garble in any::<bool>(),
+    ) {
+        let all = samples();
+        let text = pick.get(&all);
+        let bounds: Vec<usize> = (0..=text.len()).filter(|i| text.is_char_boundary(*i)).collect();
+        let at = *cut.get(&bounds);
+        let input = if garble { format!("{}{junk}{}", &text[..at], &text[at..]) } else { text[..at].to_string() };
+        let (mut s, report) = import(&[("f", &input)], None);
+        prop_assert!(!report.entries.is_empty());
+        if s.nodes.is_empty() {
+            s.nodes.push(NodeSection { name: "n".into(), ..Default::default() });
+        }
+        // Whatever survived is a scenario the engine accepts.
+        prop_assert!(s.resolve().is_ok(), "{:?}\n{}", s.resolve().err(), report.text());
+    }
+
+    /// Salvage never changes a value: a file cut at any line keeps only values the whole file has.
+    #[test]
+    fn a_file_cut_at_a_line_keeps_only_the_whole_files_values(pick in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>()) {
+        let all = samples();
+        let text = pick.get(&all);
+        let (whole, _) = import(&[("f", text)], None);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let prefix = lines[..cut.index(lines.len() + 1)].concat();
+        let (part, report) = import(&[("f", &prefix)], None);
+        let (cw, cp) = (serde_json::to_value(&whole.controller_manager).unwrap(), serde_json::to_value(&part.controller_manager).unwrap());
+        let (aw, ap) = (serde_json::to_value(&whole.api_server).unwrap(), serde_json::to_value(&part.api_server).unwrap());
+        for (w, p) in [(cw, cp), (aw, ap)] {
+            for (k, v) in p.as_object().unwrap() {
+                // The whole file may lose a value the version refuses; the prefix never invents one.
+                if let Some(wv) = w.get(k) {
+                    prop_assert_eq!(wv, v, "{}\n{}", k, report.text());
+                }
+            }
+        }
+        prop_assert!(part.nodes.iter().all(|n| whole.nodes.contains(n)));
+    }
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,200}") {
+        let (_, report) = import(&[("f", &text)], None);
+        prop_assert!(!report.entries.is_empty());
+    }
+}
