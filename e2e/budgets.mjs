@@ -14,7 +14,7 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // Ratio budgets are about 1.7 times the ratios measured when they were set, so that a busy
 // machine passes and a twofold regression fails. The size budget is today's size with a little
 // room; bringing it down is tracked on its own.
-const budgets = { gzipKB: 420, firstRender: 28, resimDefault: 0.055, resim1000: 2.0 };
+const budgets = { gzipKB: 420, resimDefault: 0.042, resim1000: 1.75 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;
@@ -66,18 +66,24 @@ try {
   await page.waitForFunction(() => window.wasmBindings?.kubelife_bench && window.wasmBindings?.kubelife_calibrate);
   await page.evaluate(() => window.wasmBindings.kubelife_bench(3, 20));
   await page.evaluate(() => window.wasmBindings.kubelife_calibrate(1000, 3));
-  // Measurements alternate with calibration runs; each figure is the median of five.
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // Measurements alternate with calibration runs; each figure is the fastest of nine, the run
+  // least disturbed by whatever else the machine does (a busy machine slows the engine's
+  // allocation-heavy runs more than the calibration loop, so medians drift apart under load).
+  const fastest = (xs) => Math.min(...xs);
   const floors = [], defaults = [], thousands = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 9; i++) {
     floors.push(await page.evaluate(() => window.wasmBindings.kubelife_calibrate(1000, 3)));
     defaults.push(await page.evaluate((n) => window.wasmBindings.kubelife_bench(3, 40 * n) * n, slowdown));
     thousands.push(await page.evaluate((n) => window.wasmBindings.kubelife_bench(1000, n) * n, slowdown));
   }
-  const floor = median(floors);
-  checkRatio('first render from navigation (median of 5)', firsts[2] * slowdown, floor, budgets.firstRender);
-  checkRatio('re-simulation, default scenario', median(defaults), floor, budgets.resimDefault);
-  checkRatio('re-simulation, 1,000 nodes (3,000 pods)', median(thousands), floor, budgets.resim1000);
+  const floor = fastest(floors);
+  // Printed, not gated: first render is mostly the browser fetching and compiling the wasm, which
+  // a busy machine slows far more than it slows the calibration loop (21–36 times the loop's time
+  // within one hour on the same machine), so no ratio of it is stable enough to fail a run on.
+  const first = firsts[0] * slowdown;
+  console.log(`${'first render from navigation (fastest of 5)'.padEnd(44)} ${first.toFixed(2).padStart(9)} ms / floor ${floor.toFixed(2)} ms = ${(first / floor).toFixed(3)}×  (printed, not gated)`);
+  checkRatio('re-simulation, default scenario (fastest of 9)', fastest(defaults), floor, budgets.resimDefault);
+  checkRatio('re-simulation, 1,000 nodes, 3,000 pods (fastest of 9)', fastest(thousands), floor, budgets.resim1000);
 } finally {
   await browser.close();
   await server.close();
