@@ -3,6 +3,7 @@
 //! ```text
 //! kubelife run FILE [--json] [--heartbeats] [--runs N]
 //! kubelife import FILE... [--version V] > scenario.json
+//! kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]
 //! kubelife presets
 //! kubelife preset NAME
 //! ```
@@ -13,9 +14,12 @@ use kubelife_engine::{distribution, render::render_timeline, run, Distribution, 
 use std::io::Write;
 use std::process::ExitCode;
 
+mod render;
+
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
        kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke
        kubelife import FILE... [--version V] > scenario.json
+       kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]
        kubelife presets
        kubelife preset NAME
 
@@ -33,6 +37,12 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  RKE2/k3s config.yaml, kubectl get nodes / deploy,sts,ds -o json|yaml) into one
                  scenario on stdout; the report (recognised, ignored, invalid) goes to stderr
   --version V    the Kubernetes version to check against (default: the one the files name)
+  render FILE    draw the scenario's timeline (a lane per node and pod, with a legend) or its
+                 \"where does the time go?\" breakdown as SVG or PNG on stdout, for docs
+  --view V       timeline (default) or breakdown
+  --at T         draw the playhead at T (a Go duration such as 1m30s)
+  --lang L       en (default) or zh; PNG is English only for now
+  --width N      width in pixels (default 900)
   presets        list the named scenarios
   preset NAME    print a named scenario as JSON";
 
@@ -45,6 +55,7 @@ fn main() -> ExitCode {
         Some("run") => run_command(&args[1..]),
         Some("export") => export_command(&args[1..]),
         Some("import") => import_command(&args[1..]),
+        Some("render") => render_command(&args[1..]),
         Some("presets") if args.len() == 1 => {
             let list = presets();
             let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -173,6 +184,31 @@ fn import_command(args: &[String]) -> ExitCode {
         return ExitCode::from(1);
     }
     print(&format!("{}\n", scenario.to_json()))
+}
+
+/// `kubelife render`: the picture on stdout; exit 2 on a usage, read or scenario error.
+fn render_command(args: &[String]) -> ExitCode {
+    let opts = match render::parse(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kubelife: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let cfg = match load(&opts.file) {
+        Ok(cfg) => cfg,
+        Err(code) => return code,
+    };
+    match render::figure(&cfg, &opts) {
+        Ok(bytes) => {
+            let _ = std::io::stdout().lock().write_all(&bytes);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kubelife: cannot draw the figure: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn run_command(args: &[String]) -> ExitCode {

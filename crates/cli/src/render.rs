@@ -1,0 +1,222 @@
+//! `kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]`:
+//! the page's timeline or "where does the time go?" as a picture, drawn by the same functions as
+//! the page (kubelife-figures) on plotters' SVG or bitmap backend.
+
+use kubelife_engine::time::{format_go_duration_tenths, parse_go_duration};
+use kubelife_engine::{Config, Millis, RunOptions};
+use kubelife_figures::{breakdown_height, draw_breakdown, draw_timeline, Bar, BreakdownTexts, Legend, TimelineFigure};
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+
+/// The most lanes a picture shows (the page's limit).
+const MAX_LANES: usize = 60;
+/// Width of a picture, px, unless `--width` says otherwise.
+const WIDTH: u32 = 900;
+/// The font PNG text is drawn with (DejaVu Sans; its licence is beside it). SVG names the
+/// family and lets the viewer pick the font.
+static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+
+/// What to draw and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The scenario file ('-' for standard input).
+    pub file: String,
+    /// `svg` or `png`.
+    pub png: bool,
+    /// The breakdown instead of the timeline.
+    pub breakdown: bool,
+    /// The playhead, if any.
+    pub at: Option<Millis>,
+    /// Chinese instead of English.
+    pub zh: bool,
+    /// Width, px.
+    pub width: u32,
+}
+
+/// Reads the arguments after `render`.
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        file: String::new(),
+        png: false,
+        breakdown: false,
+        at: None,
+        zh: false,
+        width: WIDTH,
+    };
+    let mut format = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| it.next().cloned().ok_or(format!("{a} takes {what}"));
+        match a.as_str() {
+            "--format" => format = Some(value("svg or png")?),
+            "--view" => {
+                o.breakdown = match value("timeline or breakdown")?.as_str() {
+                    "timeline" => false,
+                    "breakdown" => true,
+                    v => return Err(format!("unknown view {v:?}; views: timeline, breakdown")),
+                }
+            }
+            "--lang" => {
+                o.zh = match value("en or zh")?.as_str() {
+                    "en" => false,
+                    "zh" => true,
+                    v => return Err(format!("unknown language {v:?}; languages: en, zh")),
+                }
+            }
+            "--at" => {
+                let v = value("a Go duration such as 1m30s")?;
+                o.at = Some(parse_go_duration(&v).map_err(|e| format!("--at {v:?}: {e}"))?);
+            }
+            "--width" => {
+                let v = value("a width in pixels from 400 to 4000")?;
+                o.width = v
+                    .parse()
+                    .ok()
+                    .filter(|w| (400..=4000).contains(w))
+                    .ok_or(format!("--width takes a width in pixels from 400 to 4000, not {v:?}"))?;
+            }
+            f if o.file.is_empty() && (f == "-" || !f.starts_with('-')) => o.file = f.to_string(),
+            other => return Err(format!("unexpected argument {other:?}")),
+        }
+    }
+    if o.file.is_empty() {
+        return Err("render needs a scenario file".into());
+    }
+    o.png = match format.as_deref() {
+        Some("svg") => false,
+        Some("png") => true,
+        Some(f) => return Err(format!("unknown format {f:?}; formats: svg, png")),
+        None => return Err("render needs --format svg or --format png".into()),
+    };
+    if o.png && o.zh {
+        return Err("PNG figures have no CJK font yet: use --format svg for --lang zh".into());
+    }
+    Ok(o)
+}
+
+/// The texts of one language: the page's catalogue.
+struct Texts(BTreeMap<String, String>);
+
+impl Texts {
+    fn new(zh: bool) -> Self {
+        let json = if zh {
+            include_str!("../../../i18n/zh.json")
+        } else {
+            include_str!("../../../i18n/en.json")
+        };
+        Texts(serde_json::from_str(json).expect("the catalogues are flat JSON objects of strings"))
+    }
+
+    fn tr(&self, key: &str) -> String {
+        self.0.get(key).cloned().unwrap_or_else(|| key.to_string())
+    }
+
+    fn legend(&self) -> Legend {
+        // "▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change": the words without
+        // their glyphs, since the figure draws the marker shapes themselves.
+        let marks: Vec<String> = self
+            .tr("ui.timeline.marks")
+            .split(" · ")
+            .map(|m| m.trim_start_matches(['▼', '▲', '◆', '■']).trim().to_string())
+            .collect();
+        let mark = |i: usize| marks.get(i).cloned().unwrap_or_default();
+        Legend {
+            states: [
+                "Ready / Running".into(),
+                "Unknown / NotReady".into(),
+                self.tr("ui.timeline.terminating").trim().to_string(),
+                "Pending".into(),
+            ],
+            marks: [mark(0), mark(1), mark(2), mark(3)],
+        }
+    }
+}
+
+/// Runs the scenario and draws the picture: SVG text or PNG bytes.
+pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
+    let texts = Texts::new(o.zh);
+    let outcome = kubelife_engine::run(
+        cfg,
+        &RunOptions {
+            heartbeats: cfg.nodes.len() <= 50,
+        },
+    );
+    let lanes = kubelife_figures::lanes::lanes(&outcome, cfg.duration, MAX_LANES);
+    let legend = texts.legend();
+    let timeline = TimelineFigure {
+        lanes: &lanes,
+        duration: cfg.duration,
+        now: o.at,
+        legend: Some(&legend),
+    };
+    let bars: Vec<Bar> = kubelife_figures::explain::breakdown(&outcome, cfg)
+        .into_iter()
+        .map(|s| Bar {
+            label: texts.tr(s.label),
+            flag: s.flag,
+            ms: s.ms,
+        })
+        .collect();
+    let total: Millis = bars.iter().map(|b| b.ms).sum();
+    let bar_texts = BreakdownTexts {
+        title: texts.tr("ui.breakdown.title"),
+        total: texts
+            .tr("ui.breakdown.total")
+            .replace("{total}", &format_go_duration_tenths(total)),
+    };
+    let size = (
+        o.width,
+        if o.breakdown {
+            breakdown_height(bars.len())
+        } else {
+            timeline.height()
+        },
+    );
+    let picture = Picture {
+        breakdown: o.breakdown,
+        timeline,
+        bars: &bars,
+        texts: &bar_texts,
+    };
+    if o.png {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+            .map_err(|_| "the bundled font does not load".to_string())?;
+        let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+            picture.paint(&root)?;
+        }
+        let image = image::RgbImage::from_raw(size.0, size.1, pixels).ok_or("the picture has the wrong size")?;
+        let mut png = std::io::Cursor::new(Vec::new());
+        image
+            .write_to(&mut png, image::ImageFormat::Png)
+            .map_err(|e| e.to_string())?;
+        Ok(png.into_inner())
+    } else {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            picture.paint(&root)?;
+        }
+        Ok(svg.into_bytes())
+    }
+}
+
+/// One of the two figures, ready to draw on any backend.
+struct Picture<'a> {
+    breakdown: bool,
+    timeline: TimelineFigure<'a>,
+    bars: &'a [Bar],
+    texts: &'a BreakdownTexts,
+}
+
+impl Picture<'_> {
+    fn paint<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<(), String> {
+        if self.breakdown {
+            draw_breakdown(root, self.bars, self.texts).map_err(|e| e.to_string())?;
+        } else {
+            draw_timeline(root, &self.timeline).map_err(|e| e.to_string())?;
+        }
+        root.present().map_err(|e| e.to_string())
+    }
+}

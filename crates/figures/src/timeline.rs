@@ -1,0 +1,190 @@
+//! The timeline figure: a lane per node and per pod, its states as fills that differ in pattern
+//! as well as colour, markers for the events that matter (shapes, not colours), the time axis
+//! and the playhead; for a standalone picture, a legend below.
+
+use crate::lanes::{Lane, LaneState};
+use crate::patterns::{fill, Pattern};
+use kubelife_engine::time::format_go_duration_tenths;
+use kubelife_engine::Millis;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Height of one lane, px.
+pub const LANE: i32 = 18;
+/// Height of the time axis, px.
+pub const TOP: i32 = 22;
+/// Width of the lane labels, px.
+pub const LEFT: i32 = 170;
+/// Room a tick's label needs, px ("14m0s" in a 12 px font, and a gap).
+const TICK_LABEL: i32 = 44;
+/// Height of the legend under a standalone figure, px.
+const LEGEND: i32 = 48;
+
+/// What a standalone picture's legend says, already translated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Legend {
+    /// The states, in the order Ok, Bad, Terminating, Pending.
+    pub states: [String; 4],
+    /// The markers, in the order last heartbeat, Unknown or fault, taint, pod change.
+    pub marks: [String; 4],
+}
+
+/// What to draw.
+#[derive(Debug, Clone, Copy)]
+pub struct TimelineFigure<'a> {
+    /// The lanes.
+    pub lanes: &'a [Lane],
+    /// Run length, ms.
+    pub duration: Millis,
+    /// The playhead, ms, if any.
+    pub now: Option<Millis>,
+    /// A legend below the lanes (the page has its own, in HTML).
+    pub legend: Option<&'a Legend>,
+}
+
+impl TimelineFigure<'_> {
+    /// The height the figure needs, px.
+    pub fn height(&self) -> u32 {
+        let legend = if self.legend.is_some() { LEGEND } else { 0 };
+        (TOP + LANE * self.lanes.len() as i32 + 4 + legend) as u32
+    }
+}
+
+/// A state's colour and pattern.
+pub fn style(s: LaneState) -> (RGBColor, Pattern) {
+    match s {
+        LaneState::Ok => (RGBColor(46, 139, 87), Pattern::Solid),
+        LaneState::Bad => (RGBColor(214, 120, 0), Pattern::Midline),
+        LaneState::Terminating => (RGBColor(140, 140, 140), Pattern::Stripes),
+        LaneState::Pending => (RGBColor(120, 160, 220), Pattern::Hollow),
+    }
+}
+
+/// The x of time `t` on a figure `width` px wide.
+pub fn x_of(t: Millis, duration: Millis, width: i32) -> i32 {
+    LEFT + ((width - LEFT - 8) as f64 * t as f64 / duration.max(1) as f64) as i32
+}
+
+/// The time between ticks: the shortest round step that leaves room for every label.
+pub fn tick_step(duration: Millis, width: i32) -> Millis {
+    const STEPS: [Millis; 9] = [
+        10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000,
+    ];
+    let plot = (width - LEFT - 8).max(1) as f64;
+    STEPS
+        .into_iter()
+        .find(|&s| plot * s as f64 / duration.max(1) as f64 >= TICK_LABEL as f64)
+        .unwrap_or(STEPS[STEPS.len() - 1])
+}
+
+/// The marker shape of an event kind at (x, lane top y).
+pub fn marker(kind: &str, x: i32, y: i32) -> Vec<(i32, i32)> {
+    match kind {
+        "NodeUnknown" | "FaultStarted" => vec![(x, y + 1), (x + 5, y + LANE - 2), (x - 5, y + LANE - 2)],
+        "LastHeartbeat" => vec![(x, y + LANE - 1), (x + 5, y + 2), (x - 5, y + 2)],
+        "TaintAdded" | "TaintRemoved" => vec![
+            (x, y + 1),
+            (x + 5, y + LANE / 2),
+            (x, y + LANE - 1),
+            (x - 5, y + LANE / 2),
+        ],
+        _ => vec![
+            (x - 4, y + 3),
+            (x + 4, y + 3),
+            (x + 4, y + LANE - 3),
+            (x - 4, y + LANE - 3),
+        ],
+    }
+}
+
+type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Draws the timeline on `root`, which is as wide as the figure and at least
+/// [`TimelineFigure::height`] high.
+pub fn draw_timeline<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &TimelineFigure) -> Drawn<DB> {
+    let width = root.dim_in_pixel().0 as i32;
+    let bottom = TOP + LANE * f.lanes.len() as i32;
+    root.fill(&WHITE)?;
+    let font = ("sans-serif", 12).into_font();
+    // Time axis: ticks far enough apart for their labels, each label only where it fits.
+    let step = tick_step(f.duration, width);
+    let mut t = 0;
+    while t <= f.duration {
+        let x = x_of(t, f.duration, width);
+        root.draw(&PathElement::new(
+            vec![(x, TOP - 4), (x, bottom)],
+            RGBColor(230, 230, 230),
+        ))?;
+        if x + TICK_LABEL <= width {
+            root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))?;
+        }
+        t += step;
+    }
+    for (i, lane) in f.lanes.iter().enumerate() {
+        draw_lane(root, lane, TOP + i as i32 * LANE, f.duration, width)?;
+    }
+    if let Some(now) = f.now {
+        let x = x_of(now, f.duration, width);
+        root.draw(&PathElement::new(
+            vec![(x, 0), (x, bottom)],
+            ShapeStyle::from(&RED).stroke_width(2),
+        ))?;
+    }
+    if let Some(legend) = f.legend {
+        draw_legend(root, legend, bottom + 6, width)?;
+    }
+    Ok(())
+}
+
+fn draw_lane<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    lane: &Lane,
+    y: i32,
+    duration: Millis,
+    width: i32,
+) -> Drawn<DB> {
+    let font = ("sans-serif", 12).into_font();
+    if lane.node {
+        // A node: a small square before its name (pods are indented).
+        root.draw(&Rectangle::new([(4, y + 5), (12, y + 13)], BLACK.stroke_width(1)))?;
+        root.draw(&Rectangle::new([(6, y + 7), (10, y + 11)], BLACK.filled()))?;
+    }
+    let indent = if lane.node { 16 } else { 24 };
+    root.draw(&Text::new(lane.name.clone(), (indent, y + 3), font))?;
+    for &(a, b, s) in &lane.segments {
+        let x0 = x_of(a, duration, width);
+        let x1 = x_of(b, duration, width).max(x0 + 1);
+        let (colour, pattern) = style(s);
+        fill(root, (x0, y + 3), (x1, y + LANE - 3), colour, pattern)?;
+    }
+    for m in &lane.marks {
+        let x = x_of(m.at, duration, width);
+        root.draw(&Polygon::new(marker(&m.kind, x, y), BLACK.mix(0.75)))?;
+    }
+    Ok(())
+}
+
+fn draw_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, legend: &Legend, y: i32, width: i32) -> Drawn<DB> {
+    let font = ("sans-serif", 12).into_font();
+    let states = [
+        LaneState::Ok,
+        LaneState::Bad,
+        LaneState::Terminating,
+        LaneState::Pending,
+    ];
+    let columns = (width - 8).max(4) / 4;
+    for (i, (s, text)) in states.iter().zip(&legend.states).enumerate() {
+        let x = 4 + i as i32 * columns;
+        let (colour, pattern) = style(*s);
+        fill(root, (x, y + 3), (x + 24, y + LANE - 3), colour, pattern)?;
+        root.draw(&Text::new(text.clone(), (x + 28, y + 3), font.clone()))?;
+    }
+    let kinds = ["LastHeartbeat", "NodeUnknown", "TaintAdded", "PodReady"];
+    let y = y + LANE + 4;
+    for (i, (kind, text)) in kinds.iter().zip(&legend.marks).enumerate() {
+        let x = 10 + i as i32 * columns;
+        root.draw(&Polygon::new(marker(kind, x, y), BLACK.mix(0.75)))?;
+        root.draw(&Text::new(text.clone(), (x + 10, y + 3), font.clone()))?;
+    }
+    Ok(())
+}
