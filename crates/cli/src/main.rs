@@ -199,6 +199,14 @@ fn render_command(args: &[String]) -> ExitCode {
         Ok(cfg) => cfg,
         Err(code) => return code,
     };
+    if let Some(at) = opts.at.filter(|&t| !(0..=cfg.duration).contains(&t)) {
+        eprintln!(
+            "kubelife: --at {} is outside the run (0s to {})",
+            kubelife_engine::time::format_go_duration_tenths(at),
+            kubelife_engine::time::format_go_duration_tenths(cfg.duration)
+        );
+        return ExitCode::from(2);
+    }
     match render::figure(&cfg, &opts) {
         Ok(bytes) => {
             let _ = std::io::stdout().lock().write_all(&bytes);

@@ -159,7 +159,12 @@ fn the_small_scenario_svg_is_pinned() {
 
 #[test]
 fn bad_input_is_refused_with_a_reason() {
-    let cases: [(&[&str], &str, &str); 8] = [
+    let cases: [(&[&str], &str, &str); 9] = [
+        (
+            &["render", "-", "--format", "svg", "--at", "99h"],
+            SMALL,
+            "outside the run",
+        ),
         (&["render", "-", "--format", "svg"], "{not json", "invalid scenario"),
         (
             &["render", "-", "--format", "svg"],
