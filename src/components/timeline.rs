@@ -1,25 +1,21 @@
-//! The timeline, drawn with plotters on a canvas: a lane per node and per pod, coloured by state
-//! (with a pattern for Terminating so colour is not the only cue), markers for the events that
+//! The timeline, drawn with plotters on a canvas by kubelife-figures' shared drawing code: a lane
+//! per node and per pod, coloured by state and patterned too so colour is not the only cue, markers for the events that
 //! matter, and the playhead. Hovering a marker shows its cause; clicking seeks. For the keyboard,
 //! a button sits over each marker: one of them takes Tab, the arrow keys move between them, the
 //! focused marker's cause is shown and announced, and Enter moves the playhead there.
 
 use crate::i18n::{cause, tr, trf, Lang};
-use crate::replay::{Lane, LaneState, Mark};
+use crate::replay::{Lane, Mark};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
+use kubelife_figures::{draw_timeline, TimelineFigure};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
-/// Height of one lane, px.
-pub const LANE: i32 = 18;
-/// Height of the time axis, px.
-pub const TOP: i32 = 22;
-/// Width of the lane labels, px.
-pub const LEFT: i32 = 170;
+pub use kubelife_figures::timeline::{tick_step, x_of, LANE, LEFT, TOP};
 
 /// Properties of [`Timeline`].
 #[derive(Properties, PartialEq, Clone)]
@@ -34,110 +30,18 @@ pub struct TimelineProps {
     pub onseek: Callback<Millis>,
 }
 
-fn colour(s: LaneState) -> RGBColor {
-    match s {
-        LaneState::Ok => RGBColor(46, 139, 87),
-        LaneState::Bad => RGBColor(214, 120, 0),
-        LaneState::Terminating => RGBColor(140, 140, 140),
-        LaneState::Pending => RGBColor(120, 160, 220),
-    }
-}
-
-fn x_of(t: Millis, duration: Millis, width: i32) -> i32 {
-    LEFT + ((width - LEFT - 8) as f64 * t as f64 / duration.max(1) as f64) as i32
-}
-
-/// Room a tick's label needs, px ("14m0s" in a 12 px font, and a gap).
-const TICK_LABEL: i32 = 44;
-
-/// The time between ticks: the shortest round step that leaves room for every label.
-pub fn tick_step(duration: Millis, width: i32) -> Millis {
-    const STEPS: [Millis; 9] = [
-        10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000,
-    ];
-    let plot = (width - LEFT - 8).max(1) as f64;
-    STEPS
-        .into_iter()
-        .find(|&s| plot * s as f64 / duration.max(1) as f64 >= TICK_LABEL as f64)
-        .unwrap_or(STEPS[STEPS.len() - 1])
-}
-
+/// Draws the lanes and the playhead with the figures' shared drawing code (the one `kubelife
+/// render` uses for SVG and PNG); the legend is the HTML one under the canvas.
 fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
-    let width = canvas.width() as i32;
     let backend = CanvasBackend::with_canvas_object(canvas)?;
     let root = backend.into_drawing_area();
-    root.fill(&WHITE).ok()?;
-    let font = ("sans-serif", 12).into_font();
-    // Time axis: ticks far enough apart for their labels, each label only where it fits.
-    let step = tick_step(p.duration, width);
-    let mut t = 0;
-    while t <= p.duration {
-        let x = x_of(t, p.duration, width);
-        root.draw(&PathElement::new(
-            vec![(x, TOP - 4), (x, TOP + LANE * p.lanes.len() as i32)],
-            RGBColor(230, 230, 230),
-        ))
-        .ok()?;
-        if x + TICK_LABEL <= width {
-            root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))
-                .ok()?;
-        }
-        t += step;
-    }
-    for (i, lane) in p.lanes.iter().enumerate() {
-        let y = TOP + i as i32 * LANE;
-        let label = if lane.node {
-            format!("▣ {}", lane.name)
-        } else {
-            format!("  {}", lane.name)
-        };
-        root.draw(&Text::new(label, (4, y + 3), font.clone())).ok()?;
-        for &(a, b, s) in &lane.segments {
-            let (x0, x1) = (
-                x_of(a, p.duration, width),
-                x_of(b, p.duration, width).max(x_of(a, p.duration, width) + 1),
-            );
-            root.draw(&Rectangle::new([(x0, y + 3), (x1, y + LANE - 3)], colour(s).filled()))
-                .ok()?;
-            if s == LaneState::Terminating {
-                let mut x = x0;
-                while x < x1 {
-                    root.draw(&PathElement::new(
-                        vec![(x, y + LANE - 3), ((x + 6).min(x1), y + 3)],
-                        WHITE,
-                    ))
-                    .ok()?;
-                    x += 8;
-                }
-            }
-        }
-        for m in &lane.marks {
-            let x = x_of(m.at, p.duration, width);
-            let shape: Vec<(i32, i32)> = match m.kind.as_str() {
-                "NodeUnknown" | "FaultStarted" => vec![(x, y + 1), (x + 5, y + LANE - 2), (x - 5, y + LANE - 2)],
-                "LastHeartbeat" => vec![(x, y + LANE - 1), (x + 5, y + 2), (x - 5, y + 2)],
-                "TaintAdded" | "TaintRemoved" => vec![
-                    (x, y + 1),
-                    (x + 5, y + LANE / 2),
-                    (x, y + LANE - 1),
-                    (x - 5, y + LANE / 2),
-                ],
-                _ => vec![
-                    (x - 4, y + 3),
-                    (x + 4, y + 3),
-                    (x + 4, y + LANE - 3),
-                    (x - 4, y + LANE - 3),
-                ],
-            };
-            root.draw(&Polygon::new(shape, BLACK.mix(0.75))).ok()?;
-        }
-    }
-    let x = x_of(p.now, p.duration, width);
-    root.draw(&PathElement::new(
-        vec![(x, 0), (x, TOP + LANE * p.lanes.len() as i32)],
-        ShapeStyle::from(&RED).stroke_width(2),
-    ))
-    .ok()?;
+    let figure = TimelineFigure {
+        lanes: &p.lanes,
+        duration: p.duration,
+        now: Some(p.now),
+        legend: None,
+    };
+    draw_timeline(&root, &figure).ok()?;
     root.present().ok()
 }
 
