@@ -289,6 +289,8 @@ fn union_length(sorted: &[(Millis, Millis)]) -> Millis {
 fn time_below(steps: &[(Millis, usize)], desired: usize, end: Millis) -> Millis {
     let mut total = 0;
     for (i, &(t, v)) in steps.iter().enumerate() {
+        // Syncs during the warm-up before t = 0 change the rules too; only the run counts.
+        let t = t.max(0);
         let next = steps.get(i + 1).map_or(end, |s| s.0).min(end);
         if v < desired && next > t {
             total += next - t;
@@ -306,5 +308,6 @@ mod tests {
         assert_eq!(union_length(&[(0, 10), (5, 15), (20, 25)]), 20);
         assert_eq!(time_below(&[(0, 3), (10, 2), (30, 3)], 3, 100), 20);
         assert_eq!(time_below(&[(0, 3), (10, 2)], 3, 50), 40);
+        assert_eq!(time_below(&[(0, 3), (-17_000, 2), (-5_000, 2)], 3, 50), 50);
     }
 }
