@@ -61,7 +61,6 @@ fn workload(i: usize) -> BoxedStrategy<WorkloadSection> {
                         access_mode: Some(if many { "ReadWriteMany" } else { "ReadWriteOnce" }.to_string()),
                         per_pod: Some(per_pod && kind == WorkloadKind::StatefulSet),
                     }),
-                ..Default::default()
             },
         )
         .boxed()
