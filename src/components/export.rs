@@ -21,6 +21,8 @@ fn title(f: Format) -> &'static str {
         Format::ApiServer => "ui.export.apiserver",
         Format::Tolerations => "ui.export.tolerations",
         Format::Rke => "ui.export.rke",
+        Format::KubeProxy => "ui.export.kube-proxy",
+        Format::Pdb => "ui.export.pdb",
     }
 }
 

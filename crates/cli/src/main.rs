@@ -17,7 +17,7 @@ use std::process::ExitCode;
 mod render;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
-       kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke
+       kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb
        kubelife import FILE... [--version V] > scenario.json
        kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]
        kubelife presets
@@ -30,7 +30,8 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  and max of each milestone, measured from the first fault
   export FILE    print the scenario's settings as configuration for a real cluster: a
                  KubeletConfiguration, kube-controller-manager or kube-apiserver flags, a pod
-                 tolerations snippet, or an rke cluster.yml services fragment (YAML; notes
+                 tolerations snippet, an rke cluster.yml services fragment, a
+                 KubeProxyConfiguration, or the workloads' PodDisruptionBudgets (YAML; notes
                  about ignored or left-out flags come first as # comments)
   import FILE... read a cluster's configuration and kubectl output (KubeletConfiguration,
                  flags, static pod manifests, kubeadm, kubespray group_vars, rke cluster.yml,

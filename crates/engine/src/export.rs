@@ -1,13 +1,14 @@
 //! "Apply this to a cluster": the settings of a scenario as configuration a real cluster takes.
 //!
-//! Five forms: a `KubeletConfiguration` fragment, kube-controller-manager and kube-apiserver
-//! flags (as a static pod's `command`), a pod `tolerations:` snippet, and an rke `cluster.yml`
-//! `services:` fragment shaped like rke's `cluster.yml` examples. Every document is written by a YAML
+//! Seven forms: a `KubeletConfiguration` fragment, kube-controller-manager and kube-apiserver
+//! flags (as a static pod's `command`), a pod `tolerations:` snippet, an rke `cluster.yml`
+//! `services:` fragment shaped like rke's `cluster.yml` examples, a `KubeProxyConfiguration`, and
+//! a `PodDisruptionBudget` manifest per workload that has one. Every document is written by a YAML
 //! serializer. Only values that differ from the version's defaults are written; a flag the
 //! version rejects is never written, and one it ignores is left out with a note saying why.
 
 use crate::cause::Cause;
-use crate::scenario::Config;
+use crate::scenario::{Config, IntOrPercent, ProxyMode};
 use crate::time::format_go_duration;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,16 +26,22 @@ pub enum Format {
     Tolerations,
     /// An rke `cluster.yml` `services:` fragment.
     Rke,
+    /// kube-proxy's `KubeProxyConfiguration` YAML.
+    KubeProxy,
+    /// The workloads' `PodDisruptionBudget` manifests.
+    Pdb,
 }
 
 impl Format {
     /// Every form, with its CLI name.
-    pub const ALL: [(&'static str, Format); 5] = [
+    pub const ALL: [(&'static str, Format); 7] = [
         ("kubelet", Format::Kubelet),
         ("kcm", Format::ControllerManager),
         ("apiserver", Format::ApiServer),
         ("tolerations", Format::Tolerations),
         ("rke", Format::Rke),
+        ("kube-proxy", Format::KubeProxy),
+        ("pdb", Format::Pdb),
     ];
 
     /// The form with this CLI name.
@@ -77,8 +84,72 @@ struct KubeletConfiguration {
     node_status_report_frequency: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     node_lease_duration_seconds: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shutdown_grace_period: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shutdown_grace_period_critical_pods: Option<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     feature_gates: BTreeMap<&'static str, bool>,
+}
+
+/// One mode's sync periods (`KubeProxyIPTablesConfiguration` and its ipvs and nftables twins).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProxySyncPeriods {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_sync_period: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sync_period: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KubeProxyConfiguration {
+    api_version: &'static str,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", flatten)]
+    periods: BTreeMap<&'static str, ProxySyncPeriods>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum IntOrString {
+    Int(u32),
+    String(String),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MatchLabels {
+    match_labels: BTreeMap<&'static str, String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PdbSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_available: Option<IntOrString>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_unavailable: Option<IntOrString>,
+    selector: MatchLabels,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unhealthy_pod_eviction_policy: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Metadata {
+    name: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PodDisruptionBudget {
+    api_version: &'static str,
+    kind: &'static str,
+    metadata: Metadata,
+    spec: PdbSpec,
 }
 
 #[derive(Serialize)]
@@ -177,6 +248,25 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec
                     );
                 }
             }
+            // --kube-api-qps and --kube-api-burst set every controller's API client.
+            flag(
+                "kube-api-qps",
+                c.kube_api_qps.to_string(),
+                c.kube_api_qps != p.controller_manager.kube_api_qps,
+            );
+            flag(
+                "kube-api-burst",
+                c.kube_api_burst.to_string(),
+                c.kube_api_burst != p.controller_manager.kube_api_burst,
+            );
+            // --disable-force-detach-on-timeout exists from 1.30 only.
+            if cfg.profile.has_disable_force_detach {
+                flag(
+                    "disable-force-detach-on-timeout",
+                    "true".into(),
+                    c.disable_force_detach_on_timeout,
+                );
+            }
             if !c.taint_based_evictions && c.enable_taint_manager && (13..=17).contains(&v.minor) {
                 flag("feature-gates", "TaintBasedEvictions=false".into(), true);
             }
@@ -205,9 +295,78 @@ fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec
                 k.node_status_update_frequency != p.kubelet.node_status_update_frequency,
             );
         }
-        Format::Tolerations | Format::Rke => {}
+        Format::Tolerations | Format::Rke | Format::KubeProxy | Format::Pdb => {}
     }
     out
+}
+
+/// A PDB's `minAvailable` or `maxUnavailable` as the API takes it.
+fn int_or_string(v: IntOrPercent) -> IntOrString {
+    match v {
+        IntOrPercent::Int(n) => IntOrString::Int(n),
+        IntOrPercent::Percent(p) => IntOrString::String(format!("{p}%")),
+    }
+}
+
+/// kube-proxy's `KubeProxyConfiguration` (`kubeproxy.config.k8s.io/v1alpha1`): the mode when it
+/// is not iptables, and the mode's `minSyncPeriod` and `syncPeriod` when they differ from the
+/// defaults.
+fn kube_proxy(cfg: &Config, p: &crate::scenario::Defaults) -> KubeProxyConfiguration {
+    let k = &cfg.kube_proxy;
+    let d = &p.kube_proxy;
+    // The v1alpha1 file never defaults ipvs.minSyncPeriod (it stays 0s), unlike
+    // --ipvs-min-sync-period's 1s: an ipvs export always writes it.
+    let ipvs = k.mode == ProxyMode::Ipvs;
+    let periods = ProxySyncPeriods {
+        min_sync_period: (ipvs || k.min_sync_period != d.min_sync_period)
+            .then(|| format_go_duration(k.min_sync_period)),
+        sync_period: (k.sync_period != d.sync_period).then(|| format_go_duration(k.sync_period)),
+    };
+    let mut by_mode = BTreeMap::new();
+    if periods.min_sync_period.is_some() || periods.sync_period.is_some() {
+        by_mode.insert(k.mode.name(), periods);
+    }
+    KubeProxyConfiguration {
+        api_version: "kubeproxy.config.k8s.io/v1alpha1",
+        kind: "KubeProxyConfiguration",
+        mode: (k.mode != ProxyMode::Iptables).then(|| k.mode.name()),
+        periods: by_mode,
+    }
+}
+
+/// A `PodDisruptionBudget` per workload with one: `policy/v1` from 1.21 (`policy/v1beta1`
+/// before), selecting the workload's pods by an `app` label, with
+/// `unhealthyPodEvictionPolicy: AlwaysAllow` where the version has the field and it is set.
+fn pdbs(cfg: &Config, notes: &mut Vec<Cause>) -> String {
+    let v = cfg.profile.version;
+    let docs: Vec<String> = cfg
+        .workloads
+        .iter()
+        .filter_map(|w| w.pdb.map(|pdb| (w, pdb)))
+        .map(|(w, pdb)| {
+            yaml(&PodDisruptionBudget {
+                api_version: if v.minor >= 21 { "policy/v1" } else { "policy/v1beta1" },
+                kind: "PodDisruptionBudget",
+                metadata: Metadata { name: w.name.clone() },
+                spec: PdbSpec {
+                    min_available: pdb.min_available.map(int_or_string),
+                    max_unavailable: pdb.max_unavailable.map(int_or_string),
+                    selector: MatchLabels {
+                        match_labels: BTreeMap::from([("app", w.name.clone())]),
+                    },
+                    unhealthy_pod_eviction_policy: (cfg.profile.has_unhealthy_pod_eviction_policy
+                        && pdb.always_allow_unhealthy)
+                        .then_some("AlwaysAllow"),
+                },
+            })
+        })
+        .collect();
+    notes.push(Cause::new(if docs.is_empty() {
+        "note.pdb_none"
+    } else {
+        "note.pdb_selector"
+    }));
+    docs.join("---\n")
 }
 
 fn command(binary: &str, flags: &[(String, String)]) -> Command {
@@ -241,6 +400,13 @@ pub fn export(cfg: &Config, format: Format) -> Export {
             if k.node_lease != crate::version::Gate::NodeLease.default_on(v) {
                 feature_gates.insert("NodeLease", k.node_lease);
             }
+            // shutdownGracePeriod and shutdownGracePeriodCriticalPods (1.20+), with the
+            // GracefulNodeShutdown gate where its default differs from the scenario's.
+            let shutdown = k.shutdown_grace_period != p.kubelet.shutdown_grace_period;
+            let graceful = crate::version::Gate::GracefulNodeShutdown;
+            if shutdown && k.graceful_shutdown != graceful.default_on(v) {
+                feature_gates.insert("GracefulNodeShutdown", k.graceful_shutdown);
+            }
             let doc = KubeletConfiguration {
                 api_version: "kubelet.config.k8s.io/v1beta1",
                 kind: "KubeletConfiguration",
@@ -249,6 +415,10 @@ pub fn export(cfg: &Config, format: Format) -> Export {
                 node_status_report_frequency: report,
                 node_lease_duration_seconds: (k.node_lease_duration_seconds != p.kubelet.node_lease_duration_seconds)
                     .then_some(k.node_lease_duration_seconds),
+                shutdown_grace_period: shutdown.then(|| format_go_duration(k.shutdown_grace_period)),
+                shutdown_grace_period_critical_pods: (k.shutdown_grace_period_critical_pods
+                    != p.kubelet.shutdown_grace_period_critical_pods)
+                    .then(|| format_go_duration(k.shutdown_grace_period_critical_pods)),
                 feature_gates,
             };
             yaml(&doc)
@@ -300,6 +470,8 @@ pub fn export(cfg: &Config, format: Format) -> Export {
             }
             yaml(&RkeServices { services })
         }
+        Format::KubeProxy => yaml(&kube_proxy(cfg, p)),
+        Format::Pdb => pdbs(cfg, &mut notes),
     };
     Export { yaml, notes }
 }
@@ -391,6 +563,122 @@ mod tests {
         assert!(rke["services"].get("kubelet").is_none());
     }
 
+    fn command(e: &Export) -> Vec<String> {
+        parse(e)["command"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn kubelet_configuration_writes_the_shutdown_grace_periods() {
+        let c = cfg(
+            r#"{"version": "1.35", "kubelet": {"shutdownGracePeriod": "30s", "shutdownGracePeriodCriticalPods": "10s"}, "nodes": [{"name": "n"}]}"#,
+        );
+        let v = parse(&export(&c, Format::Kubelet));
+        assert_eq!(v["shutdownGracePeriod"], "30s");
+        assert_eq!(v["shutdownGracePeriodCriticalPods"], "10s");
+        assert!(
+            v.get("featureGates").is_none(),
+            "the gate is on by default on 1.35: {v:?}"
+        );
+        // On 1.20 the GracefulNodeShutdown gate is alpha and off: it is written when turned on.
+        let alpha = cfg(
+            r#"{"version": "1.20", "featureGates": {"GracefulNodeShutdown": true}, "kubelet": {"shutdownGracePeriod": "1m0s"}, "nodes": [{"name": "n"}]}"#,
+        );
+        let v = parse(&export(&alpha, Format::Kubelet));
+        assert_eq!(v["shutdownGracePeriod"], "1m0s");
+        assert!(v.get("shutdownGracePeriodCriticalPods").is_none());
+        assert_eq!(v["featureGates"]["GracefulNodeShutdown"], true);
+    }
+
+    #[test]
+    fn controller_manager_writes_its_client_limits_and_the_force_detach_switch_from_1_30() {
+        let c = cfg(
+            r#"{"version": "1.30", "controllerManager": {"kubeApiQps": 50, "kubeApiBurst": 100, "disableForceDetachOnTimeout": true}, "nodes": [{"name": "n"}]}"#,
+        );
+        assert_eq!(
+            command(&export(&c, Format::ControllerManager)),
+            [
+                "kube-controller-manager",
+                "--kube-api-qps=50",
+                "--kube-api-burst=100",
+                "--disable-force-detach-on-timeout=true"
+            ]
+        );
+        let rke = parse(&export(&c, Format::Rke));
+        assert_eq!(rke["services"]["kube-controller"]["extra_args"]["kube-api-qps"], "50");
+        // 1.29 has no --disable-force-detach-on-timeout; a fractional rate keeps its decimals.
+        let old = cfg(r#"{"version": "1.29", "controllerManager": {"kubeApiQps": 7.5}, "nodes": [{"name": "n"}]}"#);
+        assert_eq!(
+            command(&export(&old, Format::ControllerManager)),
+            ["kube-controller-manager", "--kube-api-qps=7.5"]
+        );
+    }
+
+    #[test]
+    fn kube_proxy_configuration_writes_the_modes_sync_periods() {
+        let c = cfg(
+            r#"{"version": "1.33", "kubeProxy": {"mode": "ipvs", "minSyncPeriod": "2s", "syncPeriod": "45s"}, "nodes": [{"name": "n"}]}"#,
+        );
+        let v = parse(&export(&c, Format::KubeProxy));
+        assert_eq!(v["apiVersion"], "kubeproxy.config.k8s.io/v1alpha1");
+        assert_eq!(v["kind"], "KubeProxyConfiguration");
+        assert_eq!(v["mode"], "ipvs");
+        assert_eq!(v["ipvs"]["minSyncPeriod"], "2s");
+        assert_eq!(v["ipvs"]["syncPeriod"], "45s");
+        assert!(v.get("iptables").is_none());
+        // iptables is the default mode: only the changed period is written.
+        let c = cfg(r#"{"version": "1.33", "kubeProxy": {"minSyncPeriod": "5s"}, "nodes": [{"name": "n"}]}"#);
+        let v = parse(&export(&c, Format::KubeProxy));
+        assert!(v.get("mode").is_none());
+        assert_eq!(v["iptables"]["minSyncPeriod"], "5s");
+        assert!(v["iptables"].get("syncPeriod").is_none());
+        // The file leaves ipvs.minSyncPeriod at 0s unless written, so ipvs always gets it.
+        let c = cfg(r#"{"version": "1.33", "kubeProxy": {"mode": "ipvs"}, "nodes": [{"name": "n"}]}"#);
+        assert_eq!(parse(&export(&c, Format::KubeProxy))["ipvs"]["minSyncPeriod"], "1s");
+    }
+
+    fn documents(e: &Export) -> Vec<Value> {
+        use serde::Deserialize;
+        serde_yaml_ng::Deserializer::from_str(&e.with_comments())
+            .map(|d| Value::deserialize(d).expect("each document parses"))
+            .collect()
+    }
+
+    #[test]
+    fn pdb_manifests_follow_the_version() {
+        let json = r#"{"version": "VERSION", "nodes": [{"name": "n"}], "workloads": [
+            {"kind": "Deployment", "name": "web", "replicas": 3, "pdb": {"minAvailable": 2}},
+            {"kind": "Deployment", "name": "plain"},
+            {"kind": "StatefulSet", "name": "db", "replicas": 4, "pdb": {"maxUnavailable": "25%"POLICY}}]}"#;
+        let c = cfg(&json
+            .replace("VERSION", "1.35")
+            .replace("POLICY", r#", "unhealthyPodEvictionPolicy": "AlwaysAllow""#));
+        let docs = documents(&export(&c, Format::Pdb));
+        assert_eq!(docs.len(), 2, "{docs:?}");
+        assert_eq!(docs[0]["apiVersion"], "policy/v1");
+        assert_eq!(docs[0]["kind"], "PodDisruptionBudget");
+        assert_eq!(docs[0]["metadata"]["name"], "web");
+        assert_eq!(docs[0]["spec"]["minAvailable"], 2);
+        assert_eq!(docs[0]["spec"]["selector"]["matchLabels"]["app"], "web");
+        assert!(docs[0]["spec"].get("unhealthyPodEvictionPolicy").is_none());
+        assert_eq!(docs[1]["spec"]["maxUnavailable"], "25%");
+        assert_eq!(docs[1]["spec"]["unhealthyPodEvictionPolicy"], "AlwaysAllow");
+        // policy/v1beta1 before 1.21, and no unhealthyPodEvictionPolicy before 1.27.
+        let c = cfg(&json.replace("VERSION", "1.20").replace("POLICY", ""));
+        let docs = documents(&export(&c, Format::Pdb));
+        assert_eq!(docs[0]["apiVersion"], "policy/v1beta1");
+        assert!(docs[1]["spec"].get("unhealthyPodEvictionPolicy").is_none());
+        let none = export(&cfg(r#"{"nodes": [{"name": "n"}]}"#), Format::Pdb);
+        assert_eq!(none.yaml, "");
+        assert!(none.notes[0]
+            .english()
+            .contains("no workload has a PodDisruptionBudget"));
+    }
+
     #[test]
     fn defaults_export_nothing_but_the_skeleton() {
         let c = cfg(r#"{"nodes": [{"name": "n"}]}"#);
@@ -403,5 +691,8 @@ mod tests {
         );
         let k = parse(&export(&c, Format::Kubelet));
         assert!(k.get("nodeStatusUpdateFrequency").is_none());
+        assert!(k.get("shutdownGracePeriod").is_none());
+        let proxy = parse(&export(&c, Format::KubeProxy));
+        assert_eq!(proxy.as_mapping().unwrap().len(), 2, "{proxy:?}");
     }
 }

@@ -91,6 +91,9 @@ fn control_plane(c: &Collector, s: &mut Scenario) {
     m.unhealthy_zone_threshold = float(c, Field::UnhealthyZoneThreshold);
     m.pod_eviction_timeout = duration(c, Field::PodEvictionTimeout);
     m.enable_taint_manager = boolean(c, Field::EnableTaintManager);
+    m.kube_api_qps = float(c, Field::KubeApiQps);
+    m.kube_api_burst = int(c, Field::KubeApiBurst).and_then(|i| u32::try_from(i).ok());
+    m.disable_force_detach_on_timeout = boolean(c, Field::DisableForceDetachOnTimeout);
     let a = &mut s.api_server;
     a.default_not_ready_toleration_seconds = int(c, Field::DefaultNotReadyTolerationSeconds);
     a.default_unreachable_toleration_seconds = int(c, Field::DefaultUnreachableTolerationSeconds);
@@ -249,6 +252,9 @@ fn drop_field(s: &mut Scenario, path: &str) -> bool {
         "controllerManager.unhealthyZoneThreshold" => m.unhealthy_zone_threshold.take().is_some(),
         "controllerManager.podEvictionTimeout" => m.pod_eviction_timeout.take().is_some(),
         "controllerManager.enableTaintManager" => m.enable_taint_manager.take().is_some(),
+        "controllerManager.kubeApiQps" => m.kube_api_qps.take().is_some(),
+        "controllerManager.kubeApiBurst" => m.kube_api_burst.take().is_some(),
+        "controllerManager.disableForceDetachOnTimeout" => m.disable_force_detach_on_timeout.take().is_some(),
         "apiServer.defaultNotReadyTolerationSeconds" => a.default_not_ready_toleration_seconds.take().is_some(),
         "apiServer.defaultUnreachableTolerationSeconds" => a.default_unreachable_toleration_seconds.take().is_some(),
         "workloads" => s.workloads.pop().is_some(),

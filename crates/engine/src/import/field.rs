@@ -88,6 +88,12 @@ pub enum Field {
     PodEvictionTimeout,
     /// `controllerManager.enableTaintManager`.
     EnableTaintManager,
+    /// `controllerManager.kubeApiQps`.
+    KubeApiQps,
+    /// `controllerManager.kubeApiBurst`.
+    KubeApiBurst,
+    /// `controllerManager.disableForceDetachOnTimeout`.
+    DisableForceDetachOnTimeout,
     /// `apiServer.defaultNotReadyTolerationSeconds`.
     DefaultNotReadyTolerationSeconds,
     /// `apiServer.defaultUnreachableTolerationSeconds`.
@@ -106,7 +112,7 @@ enum Kind {
 }
 
 /// The modelled flags: name, owning component, field.
-const FLAGS: [(&str, Component, Field); 13] = [
+const FLAGS: [(&str, Component, Field); 16] = [
     (
         "node-status-update-frequency",
         Component::Kubelet,
@@ -158,6 +164,15 @@ const FLAGS: [(&str, Component, Field); 13] = [
         Component::ControllerManager,
         Field::EnableTaintManager,
     ),
+    // kube-controller-manager's generic --kube-api-qps and --kube-api-burst, and the
+    // attach-detach controller's --disable-force-detach-on-timeout (1.30+).
+    ("kube-api-qps", Component::ControllerManager, Field::KubeApiQps),
+    ("kube-api-burst", Component::ControllerManager, Field::KubeApiBurst),
+    (
+        "disable-force-detach-on-timeout",
+        Component::ControllerManager,
+        Field::DisableForceDetachOnTimeout,
+    ),
     (
         "default-not-ready-toleration-seconds",
         Component::ApiServer,
@@ -207,6 +222,9 @@ impl Field {
             Field::UnhealthyZoneThreshold => "controllerManager.unhealthyZoneThreshold",
             Field::PodEvictionTimeout => "controllerManager.podEvictionTimeout",
             Field::EnableTaintManager => "controllerManager.enableTaintManager",
+            Field::KubeApiQps => "controllerManager.kubeApiQps",
+            Field::KubeApiBurst => "controllerManager.kubeApiBurst",
+            Field::DisableForceDetachOnTimeout => "controllerManager.disableForceDetachOnTimeout",
             Field::DefaultNotReadyTolerationSeconds => "apiServer.defaultNotReadyTolerationSeconds",
             Field::DefaultUnreachableTolerationSeconds => "apiServer.defaultUnreachableTolerationSeconds",
             Field::Gate(g) => return format!("featureGates.{}", g.name()),
@@ -227,10 +245,14 @@ impl Field {
             Field::NodeLeaseDurationSeconds
             | Field::MaxPods
             | Field::LargeClusterSizeThreshold
+            | Field::KubeApiBurst
             | Field::DefaultNotReadyTolerationSeconds
             | Field::DefaultUnreachableTolerationSeconds => Kind::Int,
-            Field::NodeEvictionRate | Field::SecondaryNodeEvictionRate | Field::UnhealthyZoneThreshold => Kind::Float,
-            Field::EnableTaintManager | Field::Gate(_) => Kind::Bool,
+            Field::NodeEvictionRate
+            | Field::SecondaryNodeEvictionRate
+            | Field::UnhealthyZoneThreshold
+            | Field::KubeApiQps => Kind::Float,
+            Field::EnableTaintManager | Field::DisableForceDetachOnTimeout | Field::Gate(_) => Kind::Bool,
         }
     }
 

@@ -455,6 +455,24 @@ fn an_rke2_config() {
 }
 
 #[test]
+fn controller_client_limits_and_the_force_detach_switch_import_where_the_version_has_them() {
+    let flags = "kube-controller-manager --kube-api-qps=50 --kube-api-burst=80 --disable-force-detach-on-timeout=true";
+    check(
+        "1.30 flags",
+        import(&[("kcm.txt", flags)], Some("1.30")),
+        json!({"version": "1.30", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80, "disableForceDetachOnTimeout": true}}),
+        &[(EntryKind::Recognised, "--kube-api-qps")],
+    );
+    // 1.29 has no --disable-force-detach-on-timeout: it is reported, not imported.
+    check(
+        "1.29 flags",
+        import(&[("kcm.txt", flags)], Some("1.29")),
+        json!({"version": "1.29", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80}}),
+        &[(EntryKind::Invalid, "disableForceDetachOnTimeout")],
+    );
+}
+
+#[test]
 fn kubectl_get_nodes_with_30_nodes_in_3_zones() {
     let (s, report) = import_paths(&[own().join("nodes-3-zones-30.json")], None);
     let zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
@@ -552,13 +570,20 @@ fn settings() -> impl Strategy<Value = Scenario> {
         proptest::option::of(0i64..600),
         proptest::option::of(0i64..600),
     );
-    (proptest::sample::select(versions), kubelet, cm, legacy, gates).prop_map(
+    let extras = (
+        proptest::option::of((0i64..120, 0i64..120)),
+        proptest::option::of(prop_oneof![Just(5.0), Just(7.5), Just(100.0)]),
+        proptest::option::of(1u32..500),
+        proptest::option::of(any::<bool>()),
+    );
+    (proptest::sample::select(versions), kubelet, cm, legacy, gates, extras).prop_map(
         |(
             minor,
             (u, r, lease),
             ((mp, grace, startup), rate, secondary, large, unhealthy),
             (timeout, taint_manager, tbe),
             (node_lease, nr, ur),
+            (shutdown, qps, burst, no_force_detach),
         )| {
             let v = Version { minor };
             let p = v.profile();
@@ -568,7 +593,12 @@ fn settings() -> impl Strategy<Value = Scenario> {
                     node_status_update_frequency: u,
                     node_status_report_frequency: r.filter(|_| p.has_report_frequency),
                     node_lease_duration_seconds: lease,
-                    ..Default::default()
+                    shutdown_grace_period: shutdown
+                        .filter(|_| p.has_graceful_shutdown)
+                        .map(|(a, b)| GoDuration(a.max(b) * 1000)),
+                    shutdown_grace_period_critical_pods: shutdown
+                        .filter(|_| p.has_graceful_shutdown)
+                        .map(|(a, b)| GoDuration(a.min(b) * 1000)),
                 },
                 controller_manager: ControllerManagerSection {
                     node_monitor_period: mp,
@@ -580,7 +610,9 @@ fn settings() -> impl Strategy<Value = Scenario> {
                     unhealthy_zone_threshold: unhealthy,
                     pod_eviction_timeout: timeout.filter(|_| p.has_legacy_eviction_flags),
                     enable_taint_manager: taint_manager.filter(|_| p.has_legacy_eviction_flags),
-                    ..Default::default()
+                    kube_api_qps: qps,
+                    kube_api_burst: burst,
+                    disable_force_detach_on_timeout: no_force_detach.filter(|_| p.has_disable_force_detach),
                 },
                 api_server: ApiServerSection {
                     default_not_ready_toleration_seconds: nr,
@@ -645,6 +677,8 @@ proptest! {
         prop_assert_eq!((a.node_eviction_rate, a.secondary_node_eviction_rate, a.large_cluster_size_threshold, a.unhealthy_zone_threshold),
                         (b.node_eviction_rate, b.secondary_node_eviction_rate, b.large_cluster_size_threshold, b.unhealthy_zone_threshold));
         prop_assert_eq!((a.enable_taint_manager, a.taint_based_evictions), (b.enable_taint_manager, b.taint_based_evictions));
+        prop_assert_eq!((a.kube_api_qps, a.kube_api_burst, a.disable_force_detach_on_timeout),
+                        (b.kube_api_qps, b.kube_api_burst, b.disable_force_detach_on_timeout), "{}", report.text());
         // The export leaves --pod-eviction-timeout out where taint-based eviction ignores it.
         if !b.taint_based_evictions {
             prop_assert_eq!(a.pod_eviction_timeout, b.pod_eviction_timeout);
@@ -656,6 +690,8 @@ proptest! {
         prop_assert_eq!(&rke.api_server, &cfg.api_server);
         prop_assert_eq!(rke.controller_manager.node_monitor_grace_period, b.node_monitor_grace_period);
         prop_assert_eq!(rke.controller_manager.taint_based_evictions, b.taint_based_evictions);
+        prop_assert_eq!((rke.controller_manager.kube_api_qps, rke.controller_manager.kube_api_burst),
+                        (b.kube_api_qps, b.kube_api_burst));
     }
 }
 

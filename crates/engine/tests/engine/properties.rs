@@ -1,12 +1,12 @@
 //! Property tests over random scenarios.
 
 use kubelife_engine::scenario::{
-    ActionKind, ActionSection, ControllerManagerSection, GoDuration, IntOrString, KubeletSection, NodeSection,
-    PdbSection, TolerationSection, WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, ControllerManagerSection, GoDuration, IntOrString, KubeProxySection, KubeletSection,
+    NodeSection, PdbSection, TolerationSection, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario};
 use proptest::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn toleration() -> impl Strategy<Value = TolerationSection> {
     (
@@ -26,7 +26,7 @@ fn toleration() -> impl Strategy<Value = TolerationSection> {
         })
 }
 
-fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
+fn workload(i: usize) -> BoxedStrategy<WorkloadSection> {
     (
         prop_oneof![
             Just(WorkloadKind::Deployment),
@@ -39,9 +39,10 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
         0i64..60,
         proptest::option::of(0i64..4),
         any::<bool>(),
+        (any::<bool>(), proptest::option::of((any::<bool>(), any::<bool>()))),
     )
         .prop_map(
-            move |(kind, replicas, tolerations, grace, pdb, critical)| WorkloadSection {
+            move |(kind, replicas, tolerations, grace, pdb, critical, (service, volume))| WorkloadSection {
                 kind,
                 name: format!("w{i}"),
                 replicas: matches!(kind, WorkloadKind::Deployment | WorkloadKind::StatefulSet).then_some(replicas),
@@ -52,9 +53,17 @@ fn workload(i: usize) -> impl Strategy<Value = WorkloadSection> {
                     ..Default::default()
                 }),
                 priority_class_name: critical.then(|| "system-cluster-critical".to_string()),
-                ..Default::default()
+                service: service.then_some(true),
+                // A DaemonSet has no volume here; only a StatefulSet claims one per pod.
+                volume: volume
+                    .filter(|_| kind != WorkloadKind::DaemonSet)
+                    .map(|(many, per_pod)| VolumeSection {
+                        access_mode: Some(if many { "ReadWriteMany" } else { "ReadWriteOnce" }.to_string()),
+                        per_pod: Some(per_pod && kind == WorkloadKind::StatefulSet),
+                    }),
             },
         )
+        .boxed()
 }
 
 fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
@@ -100,7 +109,7 @@ fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSection> {
 
 prop_compose! {
     fn scenario()(
-        minor in 12u32..=35,
+        minor in 12u32..=37,
         seed in any::<u64>(),
         duration in 60i64..900,
         zones in proptest::collection::vec(prop_oneof![Just(""), Just("a"), Just("b")], 1..8),
@@ -118,12 +127,13 @@ prop_compose! {
         n_workloads in 0usize..=3,
         seeds in proptest::collection::vec(any::<u64>(), 0..6),
         shutdown in proptest::option::of((0i64..40, 0i64..40)),
+        extras in (proptest::option::of((any::<bool>(), 0i64..3000)), any::<bool>()),
     )(
         events in seeds.iter().map(|_| action(duration, zones.len())).collect::<Vec<_>>(),
         minor in Just(minor), seed in Just(seed), duration in Just(duration), zones in Just(zones.clone()), update in Just(update),
         report in Just(report), lease in Just(lease), period in Just(period), grace in Just(grace), rate in Just(rate),
         timeout in Just(timeout), taint_manager in Just(taint_manager), tbe in Just(tbe), join in Just(join),
-        shutdown in Just(shutdown),
+        shutdown in Just(shutdown), extras in Just(extras),
         workloads in Just(vec![w0, w1, w2].into_iter().take(n_workloads).collect::<Vec<_>>()),
     ) -> Scenario {
         let mut nodes: Vec<NodeSection> = zones.iter().enumerate().map(|(i, z)| NodeSection { name: format!("n{i}"), zone: Some(z.to_string()), labels: BTreeMap::new(), max_pods: Some(4) }).collect();
@@ -142,6 +152,7 @@ prop_compose! {
             feature_gates.insert("TaintBasedEvictions".to_string(), v);
         }
         let legacy_flags = minor <= 26;
+        let (proxy, no_force_detach) = extras;
         Scenario {
             version: Some(format!("1.{minor}")),
             seed: Some(seed),
@@ -159,8 +170,14 @@ prop_compose! {
                 node_eviction_rate: Some(rate),
                 pod_eviction_timeout: timeout.filter(|_| legacy_flags).map(|t| GoDuration(t * 1000)),
                 enable_taint_manager: taint_manager.filter(|_| legacy_flags),
+                disable_force_detach_on_timeout: (no_force_detach && minor >= 30).then_some(true),
                 ..Default::default()
             },
+            kube_proxy: proxy.map_or_else(KubeProxySection::default, |(ipvs, min)| KubeProxySection {
+                mode: Some(if ipvs { "ipvs" } else { "iptables" }.to_string()),
+                min_sync_period: Some(GoDuration(min)),
+                sync_period: None,
+            }),
             feature_gates,
             nodes,
             workloads,
@@ -168,6 +185,39 @@ prop_compose! {
             ..Default::default()
         }
     }
+}
+
+/// Per volume: whether it is ReadWriteMany, and the nodes it is attached to at the start (the
+/// cluster ran before, so no VolumeAttached event records those).
+fn initial_volumes(s: &Scenario) -> BTreeMap<String, (bool, BTreeSet<String>)> {
+    let sim = kubelife_engine::sim::Simulation::new(s.resolve().expect("generated scenarios are valid"), false);
+    let api = &sim.api;
+    api.volumes
+        .list
+        .iter()
+        .map(|v| {
+            let nodes = v.attached_to.iter().map(|&n| api.nodes[n].name.clone()).collect();
+            (v.name.clone(), (v.many, nodes))
+        })
+        .collect()
+}
+
+/// The volume events of `v`, one a line, for failure messages.
+fn history(o: &Outcome, v: &str) -> String {
+    o.events
+        .iter()
+        .filter(|e| e.volume.as_deref() == Some(v))
+        .map(|e| {
+            format!(
+                "\n  {} {:?} {:?} {:?}: {}",
+                e.at_ms,
+                e.kind,
+                e.node,
+                e.pod,
+                e.cause.english()
+            )
+        })
+        .collect()
 }
 
 fn outcome(s: &Scenario) -> Outcome {
@@ -278,6 +328,10 @@ proptest! {
         let mut gone: BTreeMap<String, i64> = BTreeMap::new();
         for e in &o.events {
             let Some(p) = &e.pod else { continue };
+            // The EndpointSlice and the proxies record the removal after it.
+            if matches!(e.kind, EventKind::EndpointRemoved | EventKind::TrafficStopped) {
+                continue;
+            }
             if e.kind == EventKind::PodCreated {
                 gone.remove(p);
             } else if let Some(at) = gone.get(p) {
@@ -286,6 +340,110 @@ proptest! {
             if e.kind == EventKind::PodRemoved && e.cause.english().contains("force-deleted") {
                 gone.insert(p.clone(), e.at_ms);
             }
+        }
+    }
+
+    /// A volume is attached to one node at a time unless it is ReadWriteMany: the attachment
+    /// intervals rebuilt from VolumeAttached and VolumeDetached per (volume, node) never overlap.
+    #[test]
+    fn a_volume_is_attached_to_one_node_unless_read_write_many(s in scenario()) {
+        let o = outcome(&s);
+        let volumes = initial_volumes(&s);
+        let mut attached: BTreeMap<String, BTreeSet<String>> =
+            volumes.iter().map(|(v, (_, on))| (v.clone(), on.clone())).collect();
+        for e in &o.events {
+            let (Some(v), Some(n)) = (&e.volume, &e.node) else { continue };
+            match e.kind {
+                EventKind::VolumeAttached => {
+                    let on = attached.entry(v.clone()).or_default();
+                    prop_assert!(!on.contains(n), "{v} attached to {n} twice, at {}{}", e.at_ms, history(&o, v));
+                    if !volumes[v].0 {
+                        prop_assert!(on.is_empty(), "{v} attached to {n} at {} while attached to {:?}{}", e.at_ms, on, history(&o, v));
+                    }
+                    on.insert(n.clone());
+                }
+                EventKind::VolumeDetached => {
+                    let was = attached.entry(v.clone()).or_default().remove(n);
+                    prop_assert!(was, "{v} detached from {n} at {} without an attach{}", e.at_ms, history(&o, v));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The kubelet mounts a pod's volume on node N only while the volume is attached to N: the
+    /// last VolumeAttached of it to N comes before, with no VolumeDetached from N since.
+    #[test]
+    fn a_volume_is_mounted_only_where_it_is_attached(s in scenario()) {
+        let o = outcome(&s);
+        let mut attached: BTreeMap<(String, String), bool> = initial_volumes(&s)
+            .into_iter()
+            .flat_map(|(v, (_, on))| on.into_iter().map(move |n| ((v.clone(), n), true)))
+            .collect();
+        for e in &o.events {
+            let (Some(v), Some(n)) = (&e.volume, &e.node) else { continue };
+            let key = (v.clone(), n.clone());
+            match e.kind {
+                EventKind::VolumeAttached => { attached.insert(key, true); }
+                EventKind::VolumeDetached => { attached.insert(key, false); }
+                EventKind::VolumeMounted => prop_assert!(
+                    attached.get(&key).copied().unwrap_or(false),
+                    "{:?} mounted {v} on {n} at {} while it is not attached there{}", e.pod, e.at_ms, history(&o, v)
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// Once every connected proxy stopped sending to a pod that is not Ready, nothing sends to it
+    /// again until it is Ready again: a second TrafficStopped or EndpointNotReady for it needs a
+    /// PodReady in between. (A terminating pod that is still Ready may come back through the
+    /// serving-terminating fallback, so only pods already not Ready are held to this.)
+    #[test]
+    fn traffic_never_returns_to_a_pod_the_proxies_dropped(s in scenario()) {
+        let o = outcome(&s);
+        let mut ready: BTreeMap<String, bool> = BTreeMap::new();
+        // Per (service, pod): the event that dropped a not-Ready pod, and when.
+        let mut dropped: BTreeMap<(String, String, EventKind), i64> = BTreeMap::new();
+        for e in &o.events {
+            let Some(p) = &e.pod else { continue };
+            match e.kind {
+                EventKind::PodReady => {
+                    ready.insert(p.clone(), true);
+                    dropped.retain(|(_, q, _), _| q != p);
+                }
+                EventKind::PodCreated => {
+                    ready.insert(p.clone(), false);
+                    dropped.retain(|(_, q, _), _| q != p);
+                }
+                EventKind::PodNotReady | EventKind::PodFailed | EventKind::PodRemoved => { ready.insert(p.clone(), false); }
+                EventKind::TrafficStopped | EventKind::EndpointNotReady => {
+                    let key = (e.service.clone().unwrap_or_default(), p.clone(), e.kind);
+                    if let Some(at) = dropped.get(&key) {
+                        prop_assert!(false, "{:?} for {p} at {} after the same at {at} with no PodReady between", e.kind, e.at_ms);
+                    }
+                    if !ready.get(p).copied().unwrap_or(false) {
+                        dropped.insert(key, e.at_ms);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end = s.duration_seconds.unwrap() * 1000;
+        for sv in &o.summary.services {
+            prop_assert!(
+                sv.blackhole_ms >= 0 && (0..=end).contains(&sv.fewer_serving_ms),
+                "{}: blackhole {} ms, fewer serving {} ms in a {end} ms run", sv.service, sv.blackhole_ms, sv.fewer_serving_ms
+            );
+            match (sv.blackhole_from_ms, sv.blackhole_until_ms) {
+                (Some(from), Some(until)) => {
+                    prop_assert!(from <= until, "{}: blackhole from {from} until {until}", sv.service);
+                    prop_assert!(sv.blackhole_ms <= until - from, "{}: {} ms of blackhole in {from}..{until}", sv.service, sv.blackhole_ms);
+                }
+                (None, None) => prop_assert_eq!(sv.blackhole_ms, 0),
+                other => prop_assert!(false, "{}: blackhole bounds {:?}", sv.service, other),
+            }
+            prop_assert!(sv.first_traffic_stopped_at_ms <= sv.last_traffic_stopped_at_ms);
         }
     }
 

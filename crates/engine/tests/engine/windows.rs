@@ -1,4 +1,5 @@
-//! The worked windows of spec §7.2 and §7.3, checked over many seeds.
+//! The worked windows of spec §7.2 and §7.3, and of the service-and-storage spec §7.1 and
+//! §7.2, checked over many seeds.
 //!
 //! One deviation from the spec's tables is deliberate and comes from upstream code: when a status
 //! heartbeat is seen, `tryUpdateNodeHealth` rebuilds the node's health record without the saved
@@ -278,5 +279,92 @@ fn seed_profile_s3() {
         32_200,
         32_200,
         1.0,
+    );
+}
+
+/// Seeds for the service-and-storage windows: each run carries Services and volumes.
+const STORAGE_SEEDS: u64 = 50;
+
+/// Event times of one kind on the crashed node `a`, relative to the crash at 60s, over
+/// `STORAGE_SEEDS` seeds: the first such event of each run.
+fn first_after_crash(json: &str, kind: kubelife_engine::EventKind) -> Vec<i64> {
+    let s = Scenario::from_json(json).expect("valid");
+    (1..=STORAGE_SEEDS)
+        .map(|seed| {
+            let o = run_seed(&s, seed);
+            let e = o
+                .events
+                .iter()
+                .find(|e| e.kind == kind && e.at_ms > 60_000 && e.node.as_deref() == Some("a"));
+            e.unwrap_or_else(|| panic!("seed {seed}: no {kind:?}")).at_ms - 60_000
+        })
+        .collect()
+}
+
+/// A crash of `a` at 60s on the newest version's defaults, three nodes, one workload.
+fn crash_scenario(workload: &str, extra: &str) -> String {
+    format!(
+        r#"{{"durationSeconds":900,"nodes":[{{"name":"a"}},{{"name":"b"}},{{"name":"c"}}],
+        "workloads":[{workload}],
+        "events":[{{"at":"60s","action":"NodeCrash","node":"a"}}{extra}]}}"#
+    )
+}
+
+/// Service-and-storage spec §7.1 on the newest defaults: a Deployment pod behind a Service on a
+/// crashed node stops receiving traffic in (39.6 + ~0.05, 55.0 + ~0.05 + 1 + d] s after the
+/// crash (d = the 100 ms proxy sync), up to 61.2 s + d when the lease-record quirk moves
+/// detection by one monitor pass.
+#[test]
+fn service_storage_7_1_traffic_stops_within_the_window_after_a_crash() {
+    let stopped = first_after_crash(
+        &crash_scenario(r#"{"kind":"Deployment","name":"web","replicas":3,"service":true}"#, ""),
+        kubelife_engine::EventKind::TrafficStopped,
+    );
+    check("7.1 TrafficStopped", &stopped, 39_600, 56_200 + 100, 61_200 + 100, 0.9);
+}
+
+const STS_RWO: &str =
+    r#"{"kind":"StatefulSet","name":"db","replicas":3,"volume":{"accessMode":"ReadWriteOnce","perPod":true}}"#;
+
+/// Service-and-storage spec §7.2, out-of-service path: with the taint at T_o = 150s (after
+/// Unknown), PodGC force-deletes the pod at its next 20 s run and the attach-detach controller
+/// force-detaches the volume (cause out-of-service) within (T_o, T_o + 20.1 s].
+#[test]
+fn service_storage_7_2_out_of_service_force_detaches_within_podgcs_period() {
+    let t_o = 150_000 - 60_000;
+    let forced = first_after_crash(
+        &crash_scenario(STS_RWO, r#",{"at":"150s","action":"OutOfServiceTaint","node":"a"}"#),
+        kubelife_engine::EventKind::VolumeForceDetached,
+    );
+    check(
+        "7.2 out-of-service VolumeForceDetached",
+        &forced,
+        t_o,
+        t_o + 20_100,
+        t_o + 20_100,
+        1.0,
+    );
+}
+
+/// Service-and-storage spec §7.2, force-delete path: after `ForceDeletePod` at T_f = 150s the
+/// dead node's volume is force-detached on the 6-minute `maxWaitForUnmountDuration` timer
+/// (cause timeout), at T_f + 360 s plus at most the reconciler's ticks (0.3 s).
+#[test]
+fn service_storage_7_2_force_delete_detaches_after_six_minutes() {
+    let t_f = 150_000 - 60_000;
+    let forced = first_after_crash(
+        &crash_scenario(STS_RWO, r#",{"at":"150s","action":"ForceDeletePod","pod":"db-0"}"#),
+        kubelife_engine::EventKind::VolumeForceDetached,
+    );
+    let (min, max) = (*forced.iter().min().unwrap(), *forced.iter().max().unwrap());
+    eprintln!(
+        "7.2 force delete: min {min} ms, max {max} ms over {} seeds",
+        forced.len()
+    );
+    assert!(
+        min >= t_f + 360_000 && max <= t_f + 360_300,
+        "7.2 force delete: VolumeForceDetached in [{min}, {max}] ms, expected within [{}, {}]",
+        t_f + 360_000,
+        t_f + 360_300
     );
 }
