@@ -22,6 +22,11 @@ export const STATES = {
   'compare-seeds-360': { query: '', width: 360, height: 800, prepare: openCompareWithSeeds },
   'embed': { query: '?embed=1', width: 800, height: 600 },
   'instructor': { query: '?instructor=1', width: 1440, height: 900 },
+  // A Service, and a database whose volume moves after the out-of-service taint at 7m0s.
+  'volumes-1440': { query: '?out-of-service=420&t=12m', width: 1440, height: 900 },
+  'volumes-360': { query: '?out-of-service=420&t=12m', width: 360, height: 800 },
+  'exercise-10': { query: '?exercise=10', width: 1440, height: 900 },
+  'partition-1440': { query: '?fault=node-1:NetworkPartition:30&fault-nodes=3', width: 1440, height: 900 },
 };
 
 /** Turns compare mode on and runs the 200 seeds, so both histograms show. */

@@ -16,11 +16,16 @@ const SHOTS = [
   { name: 'exercise-4' },
   { name: 'compare-seeds', section: '[data-tour=compare]' },
   { name: 'embed', fullPage: true },
+  { name: 'volumes-1440', section: '.timeline' },
+  { name: 'volumes-1440-breakdown', state: 'volumes-1440', section: '[data-tour=breakdown]' },
+  { name: 'volumes-360', fullPage: true },
+  { name: 'exercise-10' },
+  { name: 'partition-1440', section: '[data-testid=two-views]' },
 ];
 
 for (const shot of SHOTS) {
   test(`the page looks as its reference: ${shot.name}`, async () => {
-    const { page, errors, close } = await openState(fx.browser, fx.server.url, shot.name);
+    const { page, errors, close } = await openState(fx.browser, fx.server.url, shot.state ?? shot.name);
     // The share link holds the test server's port, which changes from run to run.
     const options = { animations: 'disabled', caret: 'hide', mask: [page.getByTestId('share-link')] };
     const png = shot.section

@@ -19,7 +19,7 @@ use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
 use crate::components::warnings::warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
-use crate::explain::breakdown;
+use crate::explain::{breakdown, database_breakdown};
 use crate::hooks::{use_address_bar, use_document_lang, use_embed_height, use_keyboard_shortcuts, use_playback_clock};
 use crate::i18n::{tr, Lang};
 use crate::model::{simulate_side, Edit, Model, FRAME, SPREAD_RUNS};
@@ -377,7 +377,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
 fn results(m: &Model, on: &Handlers) -> Html {
     html! {
         <Results outcome={m.outcome.clone()} playing={m.playing} t={m.t} duration={m.cfg.duration} speed_exp={m.speed_exp}
-            onaction={on.transport.clone()} />
+            onaction={on.transport.clone()} volumes={m.cfg.workloads.iter().any(|w| w.volume.is_some())} />
     }
 }
 
@@ -389,9 +389,19 @@ fn panels(m: &Model, on: &Handlers) -> Html {
         if d.shows("cluster") { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} /> }
         if d.shows("timeline") { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} /> }
         if d.shows("breakdown") {
-            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></div>
+            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>{ breakdown_panel(m) }</div>
         }
     </> }
+}
+
+/// "Where does the time go?": to the first replacement Ready, and for a database with a volume,
+/// to it Ready again.
+fn breakdown_panel(m: &Model) -> Html {
+    let database = database_breakdown(&m.outcome, &m.cfg);
+    let database_ready = database
+        .as_ref()
+        .is_some_and(|(_, s)| s.last().is_some_and(|s| s.label == "ui.seg.started"));
+    html! { <Breakdown segments={breakdown(&m.outcome, &m.cfg)} {database} {database_ready} /> }
 }
 
 /// The compare section.

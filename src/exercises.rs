@@ -246,8 +246,54 @@ fn ex8_late(c: &Ctx) -> bool {
     milestones(c.a.outcome).eviction.is_some_and(|t| t > 8 * MINUTE)
 }
 
+/// Exercise 9, the twelve-minute database: a force delete starts the 6m0s wait for the unmount,
+/// the out-of-service taint skips it.
+fn ex9_start() -> Settings {
+    default_with(|s| s.ops.force_delete_db_at_seconds = Some(390))
+}
+fn ex9_fast(c: &Ctx) -> bool {
+    let f = fault_at(&c.a);
+    db0_ready_elsewhere(c)
+        && events(&c.a, EventKind::PodReady)
+            .filter(|e| e.pod.as_deref() == Some("db-0") && e.at_ms > f)
+            .any(|e| e.at_ms - f <= 8 * MINUTE)
+}
+fn ex9_no_wait(c: &Ctx) -> bool {
+    // The volume left the dead node without the attach-detach controller's 6m0s wait for the
+    // unmount (maxWaitForUnmountDuration).
+    let asked = events(&c.a, EventKind::VolumeDetachRequested).next().map(|e| e.at_ms);
+    let done = events(&c.a, EventKind::VolumeDetached).next().map(|e| e.at_ms);
+    matches!((asked, done), (Some(a), Some(d)) if d - a < 6 * MINUTE)
+}
+fn ex9_volume(c: &Ctx) -> bool {
+    c.a.settings.db.volume == crate::settings::VolumeChoice::RwoPerPod
+}
+
+/// Exercise 10, shut down, don't crash: graceful node shutdown keeps the Service from sending to
+/// a pod that is gone for more than a moment (the kubelet reports a stopped pod a few
+/// milliseconds after it stops, and the proxies sync after that).
+fn ex10_start() -> Settings {
+    default_with(|s| s.fault.kind = kubelife_engine::scenario::ActionKind::NodeShutdown)
+}
+fn ex10_no_blackhole(c: &Ctx) -> bool {
+    c.a.outcome
+        .summary
+        .services
+        .iter()
+        .find(|s| s.service == "web")
+        .is_some_and(|s| s.blackhole_ms < SECOND)
+}
+fn ex10_replaced(c: &Ctx) -> bool {
+    let f = fault_at(&c.a);
+    events(&c.a, EventKind::PodReady)
+        .any(|e| e.at_ms > f && e.at_ms - f <= 2 * MINUTE && e.pod.as_deref().is_some_and(|p| p.starts_with("web-")))
+}
+fn ex10_shutdown(c: &Ctx) -> bool {
+    c.a.settings.fault.kind == kubelife_engine::scenario::ActionKind::NodeShutdown && c.a.settings.web.service
+}
+
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
-pub static EXERCISES: [Exercise; 8] = [
+pub static EXERCISES: [Exercise; 10] = [
     Exercise {
         id: "why-5m50s",
         start: || (Settings::default(), None),
@@ -488,6 +534,67 @@ pub static EXERCISES: [Exercise; 8] = [
             Check {
                 key: "ex.kcm-restart.check.3",
                 holds: no_flag_changed,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "twelve-minute-database",
+        start: || (ex9_start(), None),
+        solution: || {
+            (
+                default_with(|s| {
+                    s.ops.force_delete_db_at_seconds = Some(390);
+                    s.ops.out_of_service_at_seconds = Some(390);
+                }),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.twelve-minute-database.check.1",
+                holds: ex9_fast,
+            },
+            Check {
+                key: "ex.twelve-minute-database.check.2",
+                holds: ex9_no_wait,
+            },
+            Check {
+                key: "ex.twelve-minute-database.check.3",
+                holds: ex9_volume,
+            },
+            Check {
+                key: "ex.twelve-minute-database.check.4",
+                holds: node_stays_down,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "shut-down-dont-crash",
+        start: || (ex10_start(), None),
+        solution: || {
+            (
+                default_with(|s| {
+                    s.fault.kind = kubelife_engine::scenario::ActionKind::NodeShutdown;
+                    s.set("shutdown-grace-period", 30.0);
+                    s.set("shutdown-grace-period-critical-pods", 10.0);
+                }),
+                None,
+            )
+        },
+        checks: &[
+            Check {
+                key: "ex.shut-down-dont-crash.check.1",
+                holds: ex10_no_blackhole,
+            },
+            Check {
+                key: "ex.shut-down-dont-crash.check.2",
+                holds: ex10_replaced,
+            },
+            Check {
+                key: "ex.shut-down-dont-crash.check.3",
+                holds: ex10_shutdown,
             },
         ],
         hints: 3,

@@ -17,6 +17,8 @@ pub enum Group {
     ControllerManager,
     /// kube-apiserver.
     ApiServer,
+    /// kube-proxy.
+    KubeProxy,
     /// The workloads.
     Workloads,
     /// Cluster shape.
@@ -30,6 +32,7 @@ impl Group {
             Group::Kubelet => "kubelet",
             Group::ControllerManager => "kube-controller-manager",
             Group::ApiServer => "kube-apiserver",
+            Group::KubeProxy => "kube-proxy",
             Group::Workloads => tr(lang, "ui.group.workloads"),
             Group::Cluster => tr(lang, "ui.group.cluster"),
         }
@@ -41,16 +44,18 @@ impl Group {
             Group::Kubelet => "kubelet",
             Group::ControllerManager => "controllermanager",
             Group::ApiServer => "apiserver",
+            Group::KubeProxy => "kubeproxy",
             Group::Workloads => "workloads",
             Group::Cluster => "cluster",
         }
     }
 
     /// Every group, in display order.
-    pub const ALL: [Group; 5] = [
+    pub const ALL: [Group; 6] = [
         Group::Kubelet,
         Group::ControllerManager,
         Group::ApiServer,
+        Group::KubeProxy,
         Group::Workloads,
         Group::Cluster,
     ];
@@ -166,6 +171,30 @@ pub const KNOBS: &[Knob] = &[
         versions: (12, 99),
         read: |c| c.kubelet.node_lease_duration_seconds as f64,
         write: |s, v| s.kubelet.node_lease_duration_seconds = Some(v.round() as i64),
+    },
+    Knob {
+        flag: "shutdown-grace-period",
+        field: "KubeletConfiguration.shutdownGracePeriod",
+        group: Group::Kubelet,
+        unit: Unit::Seconds,
+        min: 0.0,
+        max: 600.0,
+        step: 5.0,
+        versions: (21, 99),
+        read: |c| secs(c.kubelet.shutdown_grace_period),
+        write: |s, v| s.kubelet.shutdown_grace_period = dur(v),
+    },
+    Knob {
+        flag: "shutdown-grace-period-critical-pods",
+        field: "KubeletConfiguration.shutdownGracePeriodCriticalPods",
+        group: Group::Kubelet,
+        unit: Unit::Seconds,
+        min: 0.0,
+        max: 600.0,
+        step: 5.0,
+        versions: (21, 99),
+        read: |c| secs(c.kubelet.shutdown_grace_period_critical_pods),
+        write: |s, v| s.kubelet.shutdown_grace_period_critical_pods = dur(v),
     },
     Knob {
         flag: "node-monitor-period",
@@ -288,6 +317,54 @@ pub const KNOBS: &[Knob] = &[
         write: |s, v| s.api_server.default_unreachable_toleration_seconds = Some(v.round() as i64),
     },
     Knob {
+        flag: "kube-api-qps",
+        field: "--kube-api-qps",
+        group: Group::ControllerManager,
+        unit: Unit::Count,
+        min: 1.0,
+        max: 500.0,
+        step: 1.0,
+        versions: (12, 99),
+        read: |c| c.controller_manager.kube_api_qps,
+        write: |s, v| s.controller_manager.kube_api_qps = Some(v.round()),
+    },
+    Knob {
+        flag: "kube-api-burst",
+        field: "--kube-api-burst",
+        group: Group::ControllerManager,
+        unit: Unit::Count,
+        min: 1.0,
+        max: 1000.0,
+        step: 1.0,
+        versions: (12, 99),
+        read: |c| f64::from(c.controller_manager.kube_api_burst),
+        write: |s, v| s.controller_manager.kube_api_burst = Some(v.round() as u32),
+    },
+    Knob {
+        flag: "iptables-min-sync-period",
+        field: "KubeProxyConfiguration.iptables.minSyncPeriod",
+        group: Group::KubeProxy,
+        unit: Unit::Seconds,
+        min: 0.0,
+        max: 60.0,
+        step: 1.0,
+        versions: (12, 99),
+        read: |c| secs(c.kube_proxy.min_sync_period),
+        write: |s, v| s.kube_proxy.min_sync_period = dur(v),
+    },
+    Knob {
+        flag: "iptables-sync-period",
+        field: "KubeProxyConfiguration.iptables.syncPeriod",
+        group: Group::KubeProxy,
+        unit: Unit::Seconds,
+        min: 1.0,
+        max: 600.0,
+        step: 1.0,
+        versions: (12, 99),
+        read: |c| secs(c.kube_proxy.sync_period),
+        write: |s, v| s.kube_proxy.sync_period = dur(v),
+    },
+    Knob {
         flag: "pod-startup",
         field: "simulation.podStartup",
         group: Group::Workloads,
@@ -349,8 +426,12 @@ mod tests {
     #[test]
     fn every_knob_round_trips_through_a_scenario() {
         for k in KNOBS {
-            let mut s = kubelife_engine::presets::default_cluster("1.20");
+            let mut s = kubelife_engine::presets::default_cluster(&format!("1.{}", k.versions.0.max(20)));
             let v = if k.min > 0.0 { k.min + k.step } else { k.step };
+            if k.flag == "shutdown-grace-period-critical-pods" {
+                // The critical pods' share may not exceed the whole.
+                (knob("shutdown-grace-period").unwrap().write)(&mut s, 600.0);
+            }
             (k.write)(&mut s, v);
             let cfg = s.resolve().unwrap_or_else(|e| panic!("{}: {e}", k.flag));
             assert!(((k.read)(&cfg) - v).abs() < 1e-9, "{}", k.flag);

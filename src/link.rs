@@ -7,7 +7,7 @@
 
 use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
-use crate::settings::{Fault, LatencySpike, Settings, TolerationPatch, MAX_OP_SECONDS};
+use crate::settings::{Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, MAX_OP_SECONDS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
 use kubelife_engine::Cause;
@@ -111,6 +111,8 @@ fn fault_kind(name: &str) -> Option<ActionKind> {
         "NodeCrash" => Some(ActionKind::NodeCrash),
         "KubeletStop" => Some(ActionKind::KubeletStop),
         "NetworkPartition" => Some(ActionKind::NetworkPartition),
+        "NodeShutdown" => Some(ActionKind::NodeShutdown),
+        "Drain" => Some(ActionKind::Drain),
         _ => None,
     }
 }
@@ -190,6 +192,23 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put(key, a.to_string());
         }
     }
+    for (name, x, dx) in [("web", s.web, d.web), ("db", s.db, d.db)] {
+        if x.service != dx.service {
+            put(
+                &format!("{name}-service"),
+                if x.service { "true" } else { "false" }.into(),
+            );
+        }
+        if x.volume != dx.volume {
+            put(&format!("{name}-volume"), x.volume.name().into());
+        }
+        if x.pdb != dx.pdb {
+            put(&format!("{name}-pdb"), x.pdb.text().unwrap_or_else(|| "none".into()));
+        }
+    }
+    if s.disable_force_detach {
+        put("disable-force-detach-on-timeout", "true".into());
+    }
     if !s.enable_taint_manager {
         put("enable-taint-manager", "false".into());
     }
@@ -217,6 +236,9 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
     }
     if let Some(at) = o.kcm_restart_at_seconds {
         put("kcm-restart", at.to_string());
+    }
+    if let Some(at) = o.force_delete_db_at_seconds {
+        put("force-delete-db", at.to_string());
     }
     if let Some(p) = o.toleration_patch {
         put("toleration-patch", format!("{}:{}", p.at_seconds, p.seconds));
@@ -358,6 +380,12 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                 _ => Err(bad(Cause::new("link.why.numbers").text("count", want))),
             }
         };
+        if let Some(r) = workload_param(&mut s, k, v).or_else(|| switch_param(&mut s, k, v)) {
+            if let Err(why) = r {
+                notices.push(bad(why));
+            }
+            continue;
+        }
         let result: Result<(), Cause> = match k.as_str() {
             "k" | "preset" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
@@ -366,17 +394,10 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             "web" => number(0, 30).map(|n| s.web_replicas = n as u32),
             "db" => number(0, 10).map(|n| s.db_replicas = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
-            "enable-taint-manager" => v
-                .parse::<bool>()
-                .map(|b| s.enable_taint_manager = b)
-                .map_err(|_| bad(Cause::new("link.why.bool"))),
-            "TaintBasedEvictions" => v
-                .parse::<bool>()
-                .map(|b| s.taint_based_evictions = b)
-                .map_err(|_| bad(Cause::new("link.why.bool"))),
             "fault-nodes" => number(1, 50).map(|n| s.fault.count = n as u32),
             "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),
             "kcm-restart" => seconds().map(|n| s.ops.kcm_restart_at_seconds = Some(n)),
+            "force-delete-db" => seconds().map(|n| s.ops.force_delete_db_at_seconds = Some(n)),
             "latency" => numbers(3).and_then(|n| {
                 if n[0] <= MAX_OP_SECONDS && n[1] <= MAX_OP_SECONDS && n[2] <= 60_000 {
                     s.ops.latency = Some(LatencySpike {
@@ -462,6 +483,46 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
     s
 }
 
+/// A switch of the legacy eviction path or of force detach, applied to `s`; `None` if `k` is
+/// none of them.
+fn switch_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
+    let field = match k {
+        "enable-taint-manager" => &mut s.enable_taint_manager,
+        "TaintBasedEvictions" => &mut s.taint_based_evictions,
+        "disable-force-detach-on-timeout" => &mut s.disable_force_detach,
+        _ => return None,
+    };
+    Some(
+        v.parse::<bool>()
+            .map(|b| *field = b)
+            .map_err(|_| Cause::new("link.why.bool")),
+    )
+}
+
+/// A workload's `-service`, `-volume` or `-pdb` parameter, applied to `s`; `None` if `k` is
+/// none of them.
+fn workload_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
+    let (name, what) = k.split_once('-')?;
+    let x = match name {
+        "web" => &mut s.web,
+        "db" => &mut s.db,
+        _ => return None,
+    };
+    Some(match what {
+        "service" => v
+            .parse::<bool>()
+            .map(|b| x.service = b)
+            .map_err(|_| Cause::new("link.why.bool")),
+        "volume" => VolumeChoice::parse(v)
+            .map(|c| x.volume = c)
+            .ok_or_else(|| Cause::new("link.why.volume")),
+        "pdb" => PdbChoice::parse(v)
+            .map(|c| x.pdb = c)
+            .ok_or_else(|| Cause::new("link.why.pdb")),
+        _ => return None,
+    })
+}
+
 fn parse_fault(v: &str) -> Result<Fault, Cause> {
     let mut it = v.split(':');
     let (Some(node), Some(kind), Some(at), None) = (it.next(), it.next(), it.next(), it.next()) else {
@@ -538,6 +599,38 @@ mod tests {
         assert_eq!(d.settings, s);
         assert_eq!(d.playback, p);
         assert!(d.notices.is_empty(), "{:?}", d.notices);
+    }
+
+    #[test]
+    fn services_volumes_and_budgets_round_trip() {
+        let mut s = Settings::default();
+        s.web.service = false;
+        s.web.volume = VolumeChoice::RwoShared;
+        s.web.pdb = PdbChoice::MinAvailable(2);
+        s.db.volume = VolumeChoice::None;
+        s.db.pdb = PdbChoice::MaxUnavailable(1);
+        s.fault.kind = ActionKind::NodeShutdown;
+        s.disable_force_detach = true;
+        s.ops.force_delete_db_at_seconds = Some(400);
+        let q = encode(&s, Playback::default());
+        for part in [
+            "web-service=false",
+            "web-volume=rwo-shared",
+            "web-pdb=min:2",
+            "db-volume=none",
+            "db-pdb=max:1",
+            "fault=node-1:NodeShutdown:30",
+            "disable-force-detach-on-timeout=true",
+            "force-delete-db=400",
+        ] {
+            assert!(q.contains(part), "{part} in {q}");
+        }
+        let d = decode(&q);
+        assert_eq!(d.settings, s);
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let bad = decode("web-volume=floppy&db-pdb=min:x&web-service=maybe&nodes=4");
+        assert_eq!(bad.notices.len(), 3, "{:?}", bad.notices);
+        assert_eq!(bad.settings.nodes, 4, "the rest still applies");
     }
 
     #[test]

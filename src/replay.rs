@@ -146,7 +146,7 @@ pub fn next_event_after(o: &Outcome, t: Millis) -> Option<Millis> {
         .find(|&at| at > t)
 }
 
-pub use kubelife_figures::lanes::{lanes, Lane, LaneState, Mark};
+pub use kubelife_figures::lanes::{lanes, Lane, LaneKind, LaneState, Mark};
 
 #[cfg(test)]
 mod tests {
@@ -176,7 +176,7 @@ mod tests {
         let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
         let l = lanes(&o, cfg.duration, 100);
         assert_eq!(l[0].name, "node-1");
-        assert!(l[0].node && l[0].segments.iter().any(|s| s.2 == LaneState::Bad));
+        assert!(l[0].kind == LaneKind::Node && l[0].segments.iter().any(|s| s.2 == LaneState::Bad));
         assert!(l[0].marks.iter().any(|m| m.kind == "NodeUnknown"));
         let with_heartbeats = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions { heartbeats: true });
         let beating = lanes(&with_heartbeats, cfg.duration, 100);
@@ -195,7 +195,7 @@ mod tests {
         );
         assert!(l
             .iter()
-            .any(|lane| !lane.node && lane.segments.iter().any(|s| s.2 == LaneState::Terminating)));
+            .any(|lane| lane.kind == LaneKind::Pod && lane.segments.iter().any(|s| s.2 == LaneState::Terminating)));
         assert!(lanes(&o, cfg.duration, 2).len() == 2);
     }
 }

@@ -1,7 +1,10 @@
 //! The playground's state as the user sets it, and the scenario it stands for.
 
 use crate::knobs::{knob, KNOBS};
-use kubelife_engine::scenario::{ActionKind, ActionSection, NodeSection, Scenario, WorkloadKind, WorkloadSection};
+use kubelife_engine::scenario::{
+    ActionKind, ActionSection, IntOrString, NodeSection, PdbSection, Scenario, VolumeSection, WorkloadKind,
+    WorkloadSection,
+};
 use kubelife_engine::time::SECOND;
 use kubelife_engine::version::NEWEST_MINOR;
 use kubelife_engine::{Config, ScenarioError};
@@ -59,6 +62,153 @@ pub struct Operations {
     pub kcm_restart_at_seconds: Option<u32>,
     /// A patch of the `web` pods' tolerationSeconds.
     pub toleration_patch: Option<TolerationPatch>,
+    /// When an operator force-deletes `db-0` (`kubectl delete pod db-0 --grace-period=0
+    /// --force`), s.
+    #[serde(default)]
+    pub force_delete_db_at_seconds: Option<u32>,
+}
+
+/// A workload's volume, as the page offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum VolumeChoice {
+    /// No volume.
+    #[default]
+    None,
+    /// One ReadWriteOnce claim per pod (a StatefulSet's `volumeClaimTemplates`).
+    RwoPerPod,
+    /// One ReadWriteOnce claim every pod shares.
+    RwoShared,
+    /// One ReadWriteMany claim every pod shares.
+    Rwx,
+}
+
+impl VolumeChoice {
+    /// Every choice, in the order the page lists them, with its name in links and its label's
+    /// catalogue key.
+    pub const ALL: [(VolumeChoice, &'static str, &'static str); 4] = [
+        (VolumeChoice::None, "none", "ui.extras.volume.none"),
+        (VolumeChoice::RwoPerPod, "rwo-per-pod", "ui.extras.volume.rwo-per-pod"),
+        (VolumeChoice::RwoShared, "rwo-shared", "ui.extras.volume.rwo-shared"),
+        (VolumeChoice::Rwx, "rwx", "ui.extras.volume.rwx"),
+    ];
+
+    /// Its name in links.
+    pub fn name(self) -> &'static str {
+        VolumeChoice::ALL.iter().find(|c| c.0 == self).map_or("none", |c| c.1)
+    }
+
+    /// The choice a link names.
+    pub fn parse(name: &str) -> Option<VolumeChoice> {
+        VolumeChoice::ALL.iter().find(|c| c.1 == name).map(|c| c.0)
+    }
+
+    /// The scenario's `volume`.
+    fn section(self) -> Option<VolumeSection> {
+        let (mode, per_pod) = match self {
+            VolumeChoice::None => return None,
+            VolumeChoice::RwoPerPod => ("ReadWriteOnce", true),
+            VolumeChoice::RwoShared => ("ReadWriteOnce", false),
+            VolumeChoice::Rwx => ("ReadWriteMany", false),
+        };
+        Some(VolumeSection {
+            access_mode: Some(mode.into()),
+            per_pod: Some(per_pod),
+        })
+    }
+}
+
+/// A workload's PodDisruptionBudget, as the page offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum PdbChoice {
+    /// No budget.
+    #[default]
+    None,
+    /// `minAvailable: N`.
+    MinAvailable(u32),
+    /// `maxUnavailable: N`.
+    MaxUnavailable(u32),
+}
+
+impl PdbChoice {
+    /// The scenario's `pdb`.
+    fn section(self) -> Option<PdbSection> {
+        match self {
+            PdbChoice::None => None,
+            PdbChoice::MinAvailable(n) => Some(PdbSection {
+                min_available: Some(IntOrString::Int(i64::from(n))),
+                ..PdbSection::default()
+            }),
+            PdbChoice::MaxUnavailable(n) => Some(PdbSection {
+                max_unavailable: Some(IntOrString::Int(i64::from(n))),
+                ..PdbSection::default()
+            }),
+        }
+    }
+
+    /// As a link writes it: `min:N`, `max:N`.
+    pub fn text(self) -> Option<String> {
+        match self {
+            PdbChoice::None => None,
+            PdbChoice::MinAvailable(n) => Some(format!("min:{n}")),
+            PdbChoice::MaxUnavailable(n) => Some(format!("max:{n}")),
+        }
+    }
+
+    /// Reads `min:N`, `max:N` or `none`.
+    pub fn parse(t: &str) -> Option<PdbChoice> {
+        if t == "none" {
+            return Some(PdbChoice::None);
+        }
+        let (kind, n) = t.split_once(':')?;
+        let n = n.parse::<u32>().ok().filter(|&n| n <= 30)?;
+        match kind {
+            "min" => Some(PdbChoice::MinAvailable(n)),
+            "max" => Some(PdbChoice::MaxUnavailable(n)),
+            _ => None,
+        }
+    }
+}
+
+/// What sits around a workload: a Service in front, a volume, a disruption budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WorkloadExtras {
+    /// Behind a Service.
+    pub service: bool,
+    /// Its volume.
+    pub volume: VolumeChoice,
+    /// Its PodDisruptionBudget.
+    pub pdb: PdbChoice,
+}
+
+impl WorkloadExtras {
+    /// Fills a workload section's `service`, `volume` and `pdb`.
+    fn apply(self, w: &mut WorkloadSection) {
+        w.service = self.service.then_some(true);
+        w.volume = self.volume.section();
+        w.pdb = self.pdb.section();
+    }
+}
+
+/// The default `web`: a Deployment behind a Service.
+pub const WEB_EXTRAS: WorkloadExtras = WorkloadExtras {
+    service: true,
+    volume: VolumeChoice::None,
+    pdb: PdbChoice::None,
+};
+
+/// The default `db`: a StatefulSet with a ReadWriteOnce volume per pod.
+pub const DB_EXTRAS: WorkloadExtras = WorkloadExtras {
+    service: false,
+    volume: VolumeChoice::RwoPerPod,
+    pdb: PdbChoice::None,
+};
+
+fn web_extras() -> WorkloadExtras {
+    WEB_EXTRAS
+}
+
+fn db_extras() -> WorkloadExtras {
+    DB_EXTRAS
 }
 
 /// The longest any operation time may be, s (the longest run the page offers).
@@ -81,10 +231,19 @@ pub struct Settings {
     pub web_replicas: u32,
     /// Replicas of the `db` StatefulSet.
     pub db_replicas: u32,
+    /// The `web` Deployment's Service, volume and budget.
+    #[serde(default = "web_extras")]
+    pub web: WorkloadExtras,
+    /// The `db` StatefulSet's Service, volume and budget.
+    #[serde(default = "db_extras")]
+    pub db: WorkloadExtras,
     /// `--enable-taint-manager` (up to 1.26).
     pub enable_taint_manager: bool,
     /// `TaintBasedEvictions` (1.13 to 1.17 can turn it off).
     pub taint_based_evictions: bool,
+    /// `--disable-force-detach-on-timeout` (1.30+).
+    #[serde(default)]
+    pub disable_force_detach: bool,
     /// The injected fault.
     pub fault: Fault,
     /// Operator actions and control-plane events.
@@ -104,8 +263,11 @@ impl Default for Settings {
             zones: 3,
             web_replicas: 3,
             db_replicas: 1,
+            web: WEB_EXTRAS,
+            db: DB_EXTRAS,
             enable_taint_manager: true,
             taint_based_evictions: true,
+            disable_force_detach: false,
             fault: Fault {
                 node: 0,
                 kind: ActionKind::NodeCrash,
@@ -141,9 +303,15 @@ impl Settings {
         let end = self.overrides.get("duration-seconds").map_or(900.0, |&d| d);
         let action = |at: u32, kind| ActionSection::new(i64::from(at.min(MAX_OP_SECONDS)) * SECOND, kind);
         let failed = self.failed_nodes();
-        let workload = |kind, name: &str, replicas| WorkloadSection {
-            replicas,
-            ..WorkloadSection::new(kind, name)
+        let workload = |kind, name: &str, replicas, extras: Option<WorkloadExtras>| {
+            let mut w = WorkloadSection {
+                replicas,
+                ..WorkloadSection::new(kind, name)
+            };
+            if let Some(x) = extras {
+                x.apply(&mut w);
+            }
+            w
         };
         let mut events = Vec::new();
         for &i in &failed {
@@ -179,6 +347,12 @@ impl Settings {
         if let Some(at) = self.ops.kcm_restart_at_seconds {
             events.push(action(at, ActionKind::ControllerManagerRestart));
         }
+        if let Some(at) = self.ops.force_delete_db_at_seconds.filter(|_| self.db_replicas > 0) {
+            events.push(ActionSection {
+                pod: Some("db-0".into()),
+                ..action(at, ActionKind::ForceDeletePod)
+            });
+        }
         if let Some(p) = self.ops.toleration_patch.filter(|_| self.web_replicas > 0) {
             events.push(ActionSection {
                 workload: Some("web".into()),
@@ -193,9 +367,9 @@ impl Settings {
             seed: Some(self.seed),
             nodes,
             workloads: vec![
-                workload(WorkloadKind::Deployment, "web", Some(self.web_replicas)),
-                workload(WorkloadKind::StatefulSet, "db", Some(self.db_replicas)),
-                workload(WorkloadKind::DaemonSet, "agent", None),
+                workload(WorkloadKind::Deployment, "web", Some(self.web_replicas), Some(self.web)),
+                workload(WorkloadKind::StatefulSet, "db", Some(self.db_replicas), Some(self.db)),
+                workload(WorkloadKind::DaemonSet, "agent", None, None),
             ],
             events,
             ..Scenario::default()
@@ -207,6 +381,9 @@ impl Settings {
         }
         if self.minor <= 26 && !self.enable_taint_manager {
             s.controller_manager.enable_taint_manager = Some(false);
+        }
+        if self.minor >= 30 && self.disable_force_detach {
+            s.controller_manager.disable_force_detach_on_timeout = Some(true);
         }
         if (13..=17).contains(&self.minor) && !self.taint_based_evictions {
             s.feature_gates.insert("TaintBasedEvictions".into(), false);
@@ -224,19 +401,38 @@ impl Settings {
     }
 
     /// Resolves the scenario; on failure, the settings with the offending override dropped are
-    /// tried, so a bad value never leaves the page without a timeline.
+    /// tried, so a bad value never leaves the page without a timeline and the other changes
+    /// still apply.
     pub fn resolve(&self) -> (Config, Option<ScenarioError>) {
         match self.scenario().resolve() {
             Ok(cfg) => (cfg, None),
             Err(e) => {
-                let mut fallback = Settings {
-                    overrides: BTreeMap::new(),
-                    ..self.clone()
+                // Drop the one override the scenario refuses, if one alone does it, so that the
+                // rest still applies; else every override; else the first visit.
+                let without = |flag: &String| {
+                    let mut s = self.clone();
+                    s.overrides.remove(flag);
+                    s.scenario().resolve().ok()
                 };
-                let cfg = fallback.scenario().resolve().unwrap_or_else(|_| {
-                    fallback = Settings::default();
-                    fallback.scenario().resolve().expect("the default scenario is valid")
-                });
+                let cfg = self
+                    .overrides
+                    .keys()
+                    .find_map(without)
+                    .or_else(|| {
+                        Settings {
+                            overrides: BTreeMap::new(),
+                            ..self.clone()
+                        }
+                        .scenario()
+                        .resolve()
+                        .ok()
+                    })
+                    .unwrap_or_else(|| {
+                        Settings::default()
+                            .scenario()
+                            .resolve()
+                            .expect("the default scenario is valid")
+                    });
                 (cfg, Some(e))
             }
         }
@@ -282,11 +478,27 @@ impl Settings {
         out
     }
 
+    /// The kubelet refuses shutdownGracePeriodCriticalPods over shutdownGracePeriod: raising the
+    /// critical pods' share raises the whole with it, and lowering the whole lowers the share.
+    fn keep_shutdown_pair(&mut self, flag: &str, v: f64) {
+        const WHOLE: &str = "shutdown-grace-period";
+        const CRITICAL: &str = "shutdown-grace-period-critical-pods";
+        let whole = self.overrides.get(WHOLE).copied().unwrap_or(0.0);
+        let critical = self.overrides.get(CRITICAL).copied().unwrap_or(0.0);
+        if flag == CRITICAL && v > whole {
+            self.overrides.insert(WHOLE.into(), v);
+        } else if flag == WHOLE && critical > v {
+            self.overrides.insert(CRITICAL.into(), v);
+        }
+    }
+
     /// Sets a knob, clamped to its range.
     pub fn set(&mut self, flag: &str, v: f64) {
         if let Some(k) = KNOBS.iter().find(|k| k.flag == flag) {
             if v.is_finite() {
-                self.overrides.insert(flag.to_string(), v.clamp(k.min, k.max));
+                let v = v.clamp(k.min, k.max);
+                self.overrides.insert(flag.to_string(), v);
+                self.keep_shutdown_pair(flag, v);
             }
         }
     }

@@ -111,3 +111,25 @@ fn kcm_restart() {
     s.ops.kcm_restart_at_seconds = Some(40);
     assert_eq!(results(7, &s, None), [false, false, true]);
 }
+
+#[test]
+fn twelve_minute_database() {
+    check(8, &[false, false, true, true]);
+    // Without the force delete, the out-of-service taint alone also frees the volume.
+    let mut s = Settings::default();
+    s.ops.out_of_service_at_seconds = Some(120);
+    assert_eq!(results(8, &s, None), [true, true, true, true]);
+    // Dropping the volume is not a solution.
+    let (mut s, _) = (EXERCISES[8].start)();
+    s.db.volume = kubelife::settings::VolumeChoice::None;
+    assert!(!results(8, &s, None)[2]);
+}
+
+#[test]
+fn shut_down_dont_crash() {
+    check(9, &[false, false, true]);
+    // Crashing instead is not a solution.
+    let (mut s, _) = (EXERCISES[9].solution)();
+    s.fault.kind = kubelife_engine::scenario::ActionKind::NodeCrash;
+    assert!(!results(9, &s, None)[2]);
+}

@@ -5,7 +5,9 @@
 use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
-use kubelife::settings::{Fault, LatencySpike, Operations, Settings, TolerationPatch};
+use kubelife::settings::{
+    Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras,
+};
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
 
@@ -17,8 +19,9 @@ fn operations() -> impl Strategy<Value = (u32, Operations)> {
         of(0u32..=3600),
         of(0u32..=3600),
         of((0u32..=3600, 0u32..=86_400)),
+        of(0u32..=3600),
     )
-        .prop_map(|(count, latency, oos, kcm, patch)| {
+        .prop_map(|(count, latency, oos, kcm, patch, force)| {
             let ops = Operations {
                 latency: latency.map(|(from_seconds, until_seconds, ms)| LatencySpike {
                     from_seconds,
@@ -28,9 +31,22 @@ fn operations() -> impl Strategy<Value = (u32, Operations)> {
                 out_of_service_at_seconds: oos,
                 kcm_restart_at_seconds: kcm,
                 toleration_patch: patch.map(|(at_seconds, seconds)| TolerationPatch { at_seconds, seconds }),
+                force_delete_db_at_seconds: force,
             };
             (count, ops)
         })
+}
+
+fn extras() -> impl Strategy<Value = WorkloadExtras> {
+    (any::<bool>(), 0usize..4, 0u32..3, 0u32..=30).prop_map(|(service, volume, pdb, n)| WorkloadExtras {
+        service,
+        volume: VolumeChoice::ALL[volume].0,
+        pdb: [
+            PdbChoice::None,
+            PdbChoice::MinAvailable(n),
+            PdbChoice::MaxUnavailable(n),
+        ][pdb as usize],
+    })
 }
 
 fn settings() -> impl Strategy<Value = (Settings, Playback)> {
@@ -45,10 +61,11 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
             any::<bool>(),
             any::<bool>(),
         ),
-        (0u32..50, 0usize..3, 0u32..=3600, proptest::option::of(0u32..=3600)),
+        (0u32..50, 0usize..5, 0u32..=3600, proptest::option::of(0u32..=3600)),
         proptest::collection::vec((0usize..KNOBS.len(), 0.0f64..1.0), 0..6),
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
         operations(),
+        (extras(), extras(), any::<bool>()),
     )
         .prop_map(
             |(
@@ -57,11 +74,14 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                 knobs,
                 (t, speed),
                 (count, ops),
+                (web_extras, db_extras, no_force_detach),
             )| {
                 let kind = [
                     ActionKind::NodeCrash,
                     ActionKind::KubeletStop,
                     ActionKind::NetworkPartition,
+                    ActionKind::NodeShutdown,
+                    ActionKind::Drain,
                 ][kind];
                 let mut s = Settings {
                     minor,
@@ -80,6 +100,9 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                         count,
                     },
                     ops,
+                    web: web_extras,
+                    db: db_extras,
+                    disable_force_detach: no_force_detach,
                     ..Settings::default()
                 };
                 for (i, x) in knobs {

@@ -6,10 +6,10 @@ use crate::components::slider::{knob_slider, KnobSide};
 use crate::i18n::{tr, Lang};
 use crate::knobs::{not_in, Group, KNOBS};
 use crate::model::Edit;
-use crate::settings::Settings;
+use crate::settings::{PdbChoice, Settings, VolumeChoice, WorkloadExtras};
 use kubelife_engine::Config;
 use std::rc::Rc;
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Properties of [`ControlPanel`].
@@ -55,10 +55,14 @@ fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
                 on: s.enable_taint_manager, enabled: minor <= 26, set: |s, v| s.enable_taint_manager = v }, onedit) }
             { toggle(lang, minor, Toggle { flag: "--feature-gates=TaintBasedEvictions", help: "ui.toggle.tbe", why: "ui.toggle.tbe_why",
                 on: s.taint_based_evictions, enabled: (13..=17).contains(&minor), set: |s, v| s.taint_based_evictions = v }, onedit) }
+            { toggle(lang, minor, Toggle { flag: "--disable-force-detach-on-timeout", help: "ui.toggle.force_detach", why: "ui.toggle.force_detach_why",
+                on: s.disable_force_detach, enabled: minor >= 30, set: |s, v| s.disable_force_detach = v }, onedit) }
         </> },
         Group::Workloads => html! { <>
             { count(lang, Count { key: "ui.count.web", value: s.web_replicas, min: 0, max: 30, set: |s, v| s.web_replicas = v }, onedit) }
+            { workload_extras(lang, &WEB, s.web, onedit) }
             { count(lang, Count { key: "ui.count.db", value: s.db_replicas, min: 0, max: 10, set: |s, v| s.db_replicas = v }, onedit) }
+            { workload_extras(lang, &DB, s.db, onedit) }
         </> },
         Group::Cluster => html! { <>
             { count(lang, Count { key: "ui.count.nodes", value: s.nodes, min: 1, max: 50, set: |s, v| s.nodes = v }, onedit) }
@@ -66,6 +70,107 @@ fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
             { count(lang, Count { key: "ui.count.seed", value: s.seed as u32, min: 1, max: 1000, set: |s, v| s.seed = u64::from(v) }, onedit) }
         </> },
         _ => html! {},
+    }
+}
+
+/// Where a workload's Service, volume and budget are stored.
+struct ExtrasOf {
+    /// Its name, as in `data-testid="web-volume"`.
+    name: &'static str,
+    service: fn(&mut Settings, bool),
+    volume: fn(&mut Settings, u32),
+    pdb_kind: fn(&mut Settings, u32),
+    pdb_n: fn(&mut Settings, u32),
+}
+
+/// The PodDisruptionBudget a kind index (0 none, 1 minAvailable, 2 maxUnavailable) and a count
+/// stand for.
+fn pdb(kind: u32, n: u32) -> PdbChoice {
+    match kind {
+        1 => PdbChoice::MinAvailable(n),
+        2 => PdbChoice::MaxUnavailable(n),
+        _ => PdbChoice::None,
+    }
+}
+
+/// The budget's count, or 1 where there is none yet.
+fn pdb_count(p: PdbChoice) -> u32 {
+    match p {
+        PdbChoice::MinAvailable(n) | PdbChoice::MaxUnavailable(n) => n,
+        PdbChoice::None => 1,
+    }
+}
+
+fn pdb_kind(p: PdbChoice) -> u32 {
+    match p {
+        PdbChoice::None => 0,
+        PdbChoice::MinAvailable(_) => 1,
+        PdbChoice::MaxUnavailable(_) => 2,
+    }
+}
+
+fn volume_of(i: u32) -> VolumeChoice {
+    VolumeChoice::ALL.get(i as usize).map_or(VolumeChoice::None, |c| c.0)
+}
+
+const WEB: ExtrasOf = ExtrasOf {
+    name: "web",
+    service: |s, v| s.web.service = v,
+    volume: |s, i| s.web.volume = volume_of(i),
+    pdb_kind: |s, k| s.web.pdb = pdb(k, pdb_count(s.web.pdb)),
+    pdb_n: |s, n| s.web.pdb = pdb(pdb_kind(s.web.pdb), n),
+};
+
+const DB: ExtrasOf = ExtrasOf {
+    name: "db",
+    service: |s, v| s.db.service = v,
+    volume: |s, i| s.db.volume = volume_of(i),
+    pdb_kind: |s, k| s.db.pdb = pdb(k, pdb_count(s.db.pdb)),
+    pdb_n: |s, n| s.db.pdb = pdb(pdb_kind(s.db.pdb), n),
+};
+
+/// A workload's Service switch, volume and PodDisruptionBudget.
+fn workload_extras(lang: Lang, of: &ExtrasOf, x: WorkloadExtras, onedit: &Callback<Edit>) -> Html {
+    let (service, volume, kind, n) = (of.service, of.volume, of.pdb_kind, of.pdb_n);
+    let index = |e: &Event| {
+        e.target_unchecked_into::<HtmlSelectElement>()
+            .value()
+            .parse::<u32>()
+            .ok()
+    };
+    let on_service =
+        onedit.reform(move |e: Event| Edit::Switch(service, e.target_unchecked_into::<HtmlInputElement>().checked()));
+    let on_volume = filtered(onedit, move |e: Event| Some(Edit::Number(volume, index(&e)?)));
+    let on_kind = filtered(onedit, move |e: Event| Some(Edit::Number(kind, index(&e)?)));
+    let on_n = filtered(onedit, move |e: Event| {
+        let v = e
+            .target_unchecked_into::<HtmlInputElement>()
+            .value()
+            .trim()
+            .parse::<u32>()
+            .ok()?;
+        Some(Edit::Number(n, v.min(30)))
+    });
+    let id = |what: &str| format!("{}-{what}", of.name);
+    let pdb_names = ["ui.extras.pdb_none", "ui.extras.pdb_min", "ui.extras.pdb_max"];
+    html! {
+        <div class="controls-extras" data-testid={id("extras")}>
+            <label><input type="checkbox" checked={x.service} data-testid={id("service")} onchange={on_service} />{" "}{tr(lang, "ui.extras.service")}</label>
+            <label>{tr(lang, "ui.extras.volume")}{" "}<select data-testid={id("volume")} onchange={on_volume}>
+                { for VolumeChoice::ALL.iter().enumerate().map(|(i, &(c, _, key))| html! {
+                    <option value={i.to_string()} selected={c == x.volume}>{tr(lang, key)}</option>
+                }) }
+            </select></label>
+            <label>{"PodDisruptionBudget "}<select data-testid={id("pdb")} onchange={on_kind}>
+                { for pdb_names.iter().enumerate().map(|(i, key)| html! {
+                    <option value={i.to_string()} selected={i as u32 == pdb_kind(x.pdb)}>{tr(lang, key)}</option>
+                }) }
+            </select></label>
+            if x.pdb != PdbChoice::None {
+                <input type="number" class="controls-number" min="0" max="30" value={pdb_count(x.pdb).to_string()} data-testid={id("pdb-n")}
+                    aria-label={format!("{} PodDisruptionBudget", of.name)} onchange={on_n} />
+            }
+        </div>
     }
 }
 

@@ -57,10 +57,12 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
             .ok()?;
         Some(Edit::Number(|s, v| s.fault.node = v, v))
     });
-    const KINDS: [(ActionKind, &str, &str); 3] = [
+    const KINDS: [(ActionKind, &str, &str); 5] = [
         (ActionKind::NodeCrash, "NodeCrash", "ui.fault.crash"),
         (ActionKind::KubeletStop, "KubeletStop", "ui.fault.kubelet_stop"),
         (ActionKind::NetworkPartition, "NetworkPartition", "ui.fault.partition"),
+        (ActionKind::NodeShutdown, "NodeShutdown", "ui.fault.shutdown"),
+        (ActionKind::Drain, "Drain", "ui.fault.drain"),
     ];
     let on_kind = filtered(onedit, |e: Event| {
         let picked = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -96,6 +98,9 @@ fn operator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
         { range(lang, Range { key: "ui.ops.out_of_service", testid: "ops-out-of-service", value: o.out_of_service_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.out_of_service_at_seconds) },
             onedit, |s, v| s.ops.out_of_service_at_seconds = (v > 0).then_some(v)) }
+        { range(lang, Range { key: "ui.ops.force_delete_db", testid: "ops-force-delete-db", value: o.force_delete_db_at_seconds.unwrap_or(0),
+            max: 900, step: 5, shown: secs_or_off(lang, o.force_delete_db_at_seconds) },
+            onedit, |s, v| s.ops.force_delete_db_at_seconds = (v > 0).then_some(v)) }
         { range(lang, Range { key: "ui.ops.kcm_restart", testid: "ops-kcm-restart", value: o.kcm_restart_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.kcm_restart_at_seconds) },
             onedit, |s, v| s.ops.kcm_restart_at_seconds = (v > 0).then_some(v)) }

@@ -1,10 +1,11 @@
-//! The results at a glance: the failed node's four milestones, each measured from the fault
-//! (Unknown, the NoExecute taint, the first eviction, the first replacement Ready), and the time
+//! The results at a glance: the failed node's milestones, each measured from the fault
+//! (Unknown, the NoExecute taint, the first eviction, the first replacement Ready; with a Service,
+//! traffic stopped and the Service whole again; with a volume, the volume free), and the time
 //! controls (Play/Pause, restart, next event, a logarithmic speed, the playhead). The playhead
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
 use crate::components::filtered;
-use crate::explain::{milestone_text, milestones};
+use crate::explain::{milestone_text, milestones, Restored};
 use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Millis, Outcome};
@@ -42,6 +43,39 @@ pub struct ResultsProps {
     pub speed_exp: f64,
     /// Called with each action of the time controls.
     pub onaction: Callback<TransportAction>,
+    /// Whether a workload has a volume (its card shows then).
+    #[prop_or_default]
+    pub volumes: bool,
+}
+
+/// The Service and volume cards: (test id, label key, text), each only where it applies.
+fn service_cards(
+    lang: Lang,
+    p: &ResultsProps,
+    ms: &crate::explain::Milestones,
+) -> Vec<(&'static str, &'static str, String)> {
+    let mut out = Vec::new();
+    if !p.outcome.summary.services.is_empty() {
+        out.push((
+            "milestone-traffic-stopped",
+            "ui.milestone.traffic_stopped",
+            milestone_text(lang, ms.traffic_stopped),
+        ));
+        let restored = match ms.service_restored {
+            Restored::Uninterrupted => tr(lang, "ui.milestone.uninterrupted").to_string(),
+            Restored::At(t) => milestone_text(lang, Some(t)),
+            Restored::Never => milestone_text(lang, None),
+        };
+        out.push(("milestone-service-restored", "ui.milestone.service_restored", restored));
+    }
+    if p.volumes {
+        out.push((
+            "milestone-volume-free",
+            "ui.milestone.volume_free",
+            milestone_text(lang, ms.volume_free),
+        ));
+    }
+    out
 }
 
 /// The playhead against the fault: "fault + 5m49.6s", or "fault − 30s" before it.
@@ -60,18 +94,22 @@ pub fn results(p: &ResultsProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let ms = milestones(&p.outcome);
     // Each card's id is both its tour anchor and its stable test id.
-    let cards = [
+    let mut cards: Vec<(&str, &str, String)> = [
         ("milestone-unknown", "ui.milestone.unknown", ms.unknown),
         ("milestone-taint", "ui.milestone.taint", ms.taint),
         ("milestone-eviction", "ui.milestone.eviction", ms.eviction),
         ("milestone-replacement", "ui.milestone.replacement", ms.replacement),
-    ];
+    ]
+    .into_iter()
+    .map(|(id, key, at)| (id, key, milestone_text(lang, at)))
+    .collect();
+    cards.extend(service_cards(lang, p, &ms));
     html! { <>
         <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
-        { for cards.iter().map(|&(id, key, at)| html! {
+        { for cards.into_iter().map(|(id, key, text)| html! {
             <div class="results-card" data-tour={id}>
                 <span class="results-name">{tr(lang, key)}</span>
-                <strong class="results-value" data-testid={id}>{milestone_text(lang, at)}</strong>
+                <strong class="results-value" data-testid={id}>{text}</strong>
                 <span class="results-since">{tr(lang, "ui.milestone.after_fault")}</span>
             </div>
         }) }

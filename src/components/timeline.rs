@@ -5,7 +5,7 @@
 //! focused marker's cause is shown and announced, and Enter moves the playhead there.
 
 use crate::i18n::{cause, tr, trf, Lang};
-use crate::replay::{Lane, Mark};
+use crate::replay::{Lane, LaneKind, Mark};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
 use kubelife_figures::{draw_timeline, TimelineFigure};
@@ -246,6 +246,12 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 <span class="timeline-swatch timeline-bad"></span>{"Unknown / NotReady "}
                 <span class="timeline-swatch timeline-term"></span>{tr(lang, "ui.timeline.terminating")}
                 <span class="timeline-swatch timeline-pend"></span>{"Pending "}
+                if p.lanes.iter().any(|l| l.kind == LaneKind::Service) {
+                    <span class="timeline-swatch timeline-partial"></span>{tr(lang, "ui.timeline.partial")}
+                }
+                if p.lanes.iter().any(|l| l.kind == LaneKind::Volume) {
+                    <span class="timeline-swatch timeline-moved"></span>{tr(lang, "ui.timeline.moved")}
+                }
                 {tr(lang, "ui.timeline.marks")}
             </p>
         </div>

@@ -126,6 +126,8 @@ impl Texts {
                 "Unknown / NotReady".into(),
                 self.tr("ui.timeline.terminating").trim().to_string(),
                 "Pending".into(),
+                self.tr("ui.timeline.partial").trim().to_string(),
+                self.tr("ui.timeline.moved").trim().to_string(),
             ],
             marks: [mark(0), mark(1), mark(2), mark(3)],
         }

@@ -19,6 +19,45 @@ pub struct Milestones {
     pub replacement: Option<Millis>,
     /// The first replacement created.
     pub replacement_created: Option<Millis>,
+    /// The last pod the connected proxies stopped sending to, over every Service.
+    pub traffic_stopped: Option<Millis>,
+    /// Every Service fully serving again (as many pods in the proxies' rules as desired, none of
+    /// them dead): `Restored::Never` if one never is.
+    pub service_restored: Restored,
+    /// The first volume detach completed after the fault: from then on it can attach elsewhere.
+    pub volume_free: Option<Millis>,
+}
+
+/// When a Service was whole again after the fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Restored {
+    /// No Service, or none lost a serving pod after the fault.
+    #[default]
+    Uninterrupted,
+    /// Whole again this long after the fault, ms.
+    At(Millis),
+    /// Still short at the end of the run.
+    Never,
+}
+
+/// When the Services were whole again, measured from `fault`: the end of the last stretch after
+/// the fault during which any Service sent to fewer pods than desired or to a dead one.
+fn service_restored(o: &Outcome, fault: Millis) -> Restored {
+    let end = o.summary.duration_ms;
+    let mut out = Restored::Uninterrupted;
+    for l in crate::lanes::lanes_of_services(o, end) {
+        let Some(&(_, until, _)) = l.segments.iter().rev().find(|s| s.2 != crate::lanes::LaneState::Ok) else {
+            continue;
+        };
+        out = match out {
+            _ if until <= fault => out,
+            _ if until >= end => Restored::Never,
+            Restored::Never => Restored::Never,
+            Restored::At(t) => Restored::At(t.max(until - fault)),
+            Restored::Uninterrupted => Restored::At(until - fault),
+        };
+    }
+    out
 }
 
 /// Reads the milestones of the first faulted node.
@@ -43,6 +82,20 @@ pub fn milestones(o: &Outcome) -> Milestones {
         eviction: rel(n.first_deletion_at_ms),
         replacement: rel(n.first_replacement_ready_at_ms),
         replacement_created: rel(created),
+        traffic_stopped: rel(o
+            .summary
+            .services
+            .iter()
+            .filter_map(|s| s.last_traffic_stopped_at_ms)
+            .max()),
+        service_restored: service_restored(o, f),
+        volume_free: rel(o
+            .summary
+            .volumes
+            .iter()
+            .filter_map(|v| v.detached_at_ms)
+            .filter(|&t| t >= f)
+            .min()),
     }
 }
 
@@ -119,10 +172,151 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
     ) {
         return out;
     }
-    push(
+    if !push(
         "ui.seg.started",
         format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
         m.replacement,
-    );
+    ) {
+        return out;
+    }
+    if let Restored::At(t) = m.service_restored {
+        let proxy = &cfg.kube_proxy;
+        push(
+            "ui.seg.service",
+            format!(
+                "kube-proxy --iptables-min-sync-period {}",
+                format_go_duration(proxy.min_sync_period)
+            ),
+            Some(t),
+        );
+    }
     out
+}
+
+/// The first StatefulSet pod with a volume that the fault took down, as (pod, ms since the fault
+/// of: its deletion, the old object gone, the volume mounted for its successor, Ready again).
+struct DatabaseChain {
+    pod: String,
+    evicted: Option<Millis>,
+    gone: Option<Millis>,
+    mounted: Option<Millis>,
+    ready: Option<Millis>,
+}
+
+fn database_chain(o: &Outcome, cfg: &Config, fault: Millis, node: &str) -> Option<DatabaseChain> {
+    use kubelife_engine::EventKind as K;
+    let sets: Vec<&str> = cfg
+        .workloads
+        .iter()
+        .filter(|w| w.kind == kubelife_engine::scenario::WorkloadKind::StatefulSet && w.volume.is_some())
+        .map(|w| w.name.as_str())
+        .collect();
+    let of_set = |p: &str| {
+        sets.iter().any(|s| {
+            p.strip_prefix(s)
+                .and_then(|r| r.strip_prefix('-'))
+                .is_some_and(|r| r.parse::<u32>().is_ok())
+        })
+    };
+    let pod = o
+        .events
+        .iter()
+        .find(|e| e.at_ms >= fault && e.node.as_deref() == Some(node) && e.pod.as_deref().is_some_and(of_set))?
+        .pod
+        .clone()?;
+    let after = |kind: K, from: Option<Millis>| {
+        let from = from?;
+        o.events
+            .iter()
+            .find(|e| e.kind == kind && e.at_ms >= from && e.pod.as_deref() == Some(pod.as_str()))
+            .map(|e| e.at_ms)
+    };
+    let evicted = after(K::PodDeletionRequested, Some(fault));
+    let gone = after(K::PodRemoved, Some(fault));
+    let created = after(K::PodCreated, gone);
+    let mounted = after(K::VolumeMounted, created);
+    let ready = after(K::PodReady, created);
+    let rel = |v: Option<Millis>| v.map(|v| v - fault);
+    Some(DatabaseChain {
+        pod,
+        evicted: rel(evicted),
+        gone: rel(gone),
+        mounted: rel(mounted),
+        ready: rel(ready),
+    })
+}
+
+/// "Database Ready again": for the first StatefulSet pod with a volume on the faulted node, the
+/// time from the fault to its successor Ready, with the wait for the old pod object and for the
+/// volume as their own segments. `None` when no such pod was there; the pod's name and the
+/// segments (which stop where the chain stops) otherwise.
+pub fn database_breakdown(o: &Outcome, cfg: &Config) -> Option<(String, Vec<Segment>)> {
+    let n = o.summary.nodes.first()?;
+    let fault = n.fault_at_ms?;
+    let chain = database_chain(o, cfg, fault, &n.node)?;
+    let m = milestones(o);
+    let kcm = &cfg.controller_manager;
+    let mut out = Vec::new();
+    let mut last = 0;
+    let steps: [(&'static str, String, Option<Millis>); 6] = [
+        (
+            "ui.seg.grace",
+            format!(
+                "--node-monitor-grace-period {}",
+                format_go_duration(kcm.node_monitor_grace_period)
+            ),
+            m.unknown,
+        ),
+        (
+            "ui.seg.taint",
+            format!("--node-monitor-period {}", format_go_duration(kcm.node_monitor_period)),
+            m.taint.filter(|_| kcm.taint_based_evictions),
+        ),
+        if kcm.taint_based_evictions {
+            (
+                "ui.seg.toleration",
+                format!(
+                    "--default-unreachable-toleration-seconds {}",
+                    cfg.api_server.default_unreachable_toleration_seconds
+                ),
+                chain.evicted,
+            )
+        } else {
+            (
+                "ui.seg.legacy",
+                format!(
+                    "--pod-eviction-timeout {}",
+                    format_go_duration(kcm.pod_eviction_timeout)
+                ),
+                chain.evicted,
+            )
+        },
+        ("ui.seg.old_pod", "StatefulSet".to_string(), chain.gone),
+        (
+            "ui.seg.volume",
+            "ReadWriteOnce: detach, attach, mount".to_string(),
+            chain.mounted,
+        ),
+        (
+            "ui.seg.started",
+            format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
+            chain.ready,
+        ),
+    ];
+    for (label, flag, at) in steps {
+        match at {
+            Some(t) if t >= last => {
+                out.push(Segment {
+                    label,
+                    flag,
+                    ms: t - last,
+                });
+                last = t;
+            }
+            // The legacy path has no taint step; anything else missing ends the chain.
+            None if label == "ui.seg.taint" => {}
+            _ => break,
+        }
+    }
+    Some((chain.pod, out))
 }

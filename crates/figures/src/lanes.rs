@@ -1,5 +1,6 @@
-//! The timeline's lanes: a row per node and per pod, its states over time and the events worth
-//! marking, rebuilt from the engine's events. Nothing here simulates.
+//! The timeline's lanes: a row per node, per Service, per volume that something happened to, and
+//! per pod; its states over time and the events worth marking, rebuilt from the engine's events
+//! and summary. Nothing here simulates.
 
 use kubelife_engine::{EventKind, Millis, Outcome};
 use std::collections::BTreeMap;
@@ -13,8 +14,37 @@ pub enum LaneState {
     Bad,
     /// Pod Terminating.
     Terminating,
-    /// Pod Pending (created, not yet Ready).
+    /// Pod Pending (created, not yet Ready); a volume free (detached, attached nowhere).
     Pending,
+    /// A Service whose proxies send to fewer pods than desired, none of them dead.
+    Partial,
+    /// A volume attached to another node than before.
+    Moved,
+}
+
+impl LaneState {
+    /// Every state, in the legend's order.
+    pub const ALL: [LaneState; 6] = [
+        LaneState::Ok,
+        LaneState::Bad,
+        LaneState::Terminating,
+        LaneState::Pending,
+        LaneState::Partial,
+        LaneState::Moved,
+    ];
+}
+
+/// What a lane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LaneKind {
+    /// A node: Ready, Unknown or NotReady.
+    Node,
+    /// A Service, as its clients see it: fully serving, fewer serving, or sending to a dead pod.
+    Service,
+    /// A volume: attached, waiting for its detach, free, attached elsewhere.
+    Volume,
+    /// A pod.
+    Pod,
 }
 
 /// A mark on a lane: an event worth pointing at.
@@ -31,10 +61,10 @@ pub struct Mark {
 /// One row of the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lane {
-    /// Node or pod name.
+    /// Node, Service, volume or pod name.
     pub name: String,
-    /// Whether it is a node (else a pod).
-    pub node: bool,
+    /// What it shows.
+    pub kind: LaneKind,
     /// (start, end, state) intervals, ms.
     pub segments: Vec<(Millis, Millis, LaneState)>,
     /// Marked events, in time order.
@@ -61,8 +91,139 @@ fn switch<'a>(
     }
 }
 
-/// The timeline's lanes: every node, then every pod, at most `max` lanes in all.
+/// The timeline's lanes: every node, then every Service, every volume something happened to,
+/// then every pod, at most `max` lanes in all.
 pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
+    let mut extra: Vec<Lane> = service_lanes(o, end);
+    extra.extend(volume_lanes(o, end));
+    let mut out = node_and_pod_lanes(o, end, max.saturating_sub(extra.len().min(max / 2)));
+    let nodes = out.iter().take_while(|l| l.kind == LaneKind::Node).count();
+    let room = max.saturating_sub(out.len());
+    out.splice(nodes..nodes, extra.into_iter().take(room));
+    out
+}
+
+/// The Service lanes alone (for milestones).
+pub fn lanes_of_services(o: &Outcome, end: Millis) -> Vec<Lane> {
+    service_lanes(o, end)
+}
+
+/// One lane per Service: green while the proxies send to every desired pod, dotted while they
+/// send to fewer, orange with a midline while some connections go to a pod that is gone.
+fn service_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
+    o.summary
+        .services
+        .iter()
+        .map(|s| {
+            let mut cuts: Vec<Millis> = s.serving.iter().map(|p| p.0).collect();
+            cuts.extend(s.blackholes.iter().flat_map(|h| [h.0, h.1]));
+            cuts.push(0);
+            cuts.retain(|&t| (0..end).contains(&t));
+            cuts.sort_unstable();
+            cuts.dedup();
+            let serving_at = |t: Millis| s.serving.iter().take_while(|p| p.0 <= t).last().map_or(0, |p| p.1);
+            let mut segments: Vec<(Millis, Millis, LaneState)> = Vec::new();
+            for (i, &a) in cuts.iter().enumerate() {
+                let b = cuts.get(i + 1).copied().unwrap_or(end);
+                let state = if s.blackholes.iter().any(|h| h.0 <= a && a < h.1) {
+                    LaneState::Bad
+                } else if serving_at(a) < s.desired {
+                    LaneState::Partial
+                } else {
+                    LaneState::Ok
+                };
+                match segments.last_mut() {
+                    Some(last) if last.2 == state && last.1 == a => last.1 = b,
+                    _ => segments.push((a, b, state)),
+                }
+            }
+            let marks = o
+                .events
+                .iter()
+                .filter(|e| e.service.as_deref() == Some(s.service.as_str()))
+                .filter(|e| matches!(e.kind, EventKind::TrafficStopped | EventKind::EndpointNotReady))
+                .map(|e| Mark {
+                    at: e.at_ms,
+                    kind: e.kind.to_string(),
+                    cause: e.cause.clone(),
+                })
+                .collect();
+            Lane {
+                name: format!("svc/{}", s.service),
+                kind: LaneKind::Service,
+                segments,
+                marks,
+            }
+        })
+        .collect()
+}
+
+/// One lane per volume something happened to: attached from the start (or from its first
+/// attach), striped while a detach is asked for or a pod waits on it, hollow while free, barred
+/// once attached elsewhere.
+fn volume_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
+    let mut out: Vec<Lane> = Vec::new();
+    let mut states: Vec<(Millis, LaneState)> = Vec::new();
+    for e in &o.events {
+        let Some(v) = e.volume.as_deref() else { continue };
+        let i = match out.iter().position(|l| l.name == format!("pvc/{v}")) {
+            Some(i) => i,
+            None => {
+                out.push(Lane {
+                    name: format!("pvc/{v}"),
+                    kind: LaneKind::Volume,
+                    segments: Vec::new(),
+                    marks: Vec::new(),
+                });
+                let first = if e.kind == EventKind::VolumeAttached {
+                    e.at_ms
+                } else {
+                    0
+                };
+                states.push((first, LaneState::Ok));
+                out.len() - 1
+            }
+        };
+        let (since, state) = states[i];
+        let to = match e.kind {
+            EventKind::VolumeDetachRequested | EventKind::MultiAttachError if state == LaneState::Ok => {
+                Some(LaneState::Terminating)
+            }
+            EventKind::VolumeDetached => Some(LaneState::Pending),
+            EventKind::VolumeAttached if e.at_ms > since && state != LaneState::Ok => Some(LaneState::Moved),
+            _ => None,
+        };
+        if let Some(to) = to.filter(|&to| to != state) {
+            if e.at_ms > since {
+                out[i].segments.push((since, e.at_ms, state));
+            }
+            states[i] = (e.at_ms, to);
+        }
+        let first_error =
+            e.kind == EventKind::MultiAttachError && !out[i].marks.iter().any(|m| m.kind == "MultiAttachError");
+        if first_error
+            || matches!(
+                e.kind,
+                EventKind::VolumeForceDetached | EventKind::VolumeDetached | EventKind::VolumeAttached
+            )
+        {
+            out[i].marks.push(Mark {
+                at: e.at_ms,
+                kind: e.kind.to_string(),
+                cause: e.cause.clone(),
+            });
+        }
+    }
+    for (lane, (since, state)) in out.iter_mut().zip(states) {
+        if end > since {
+            lane.segments.push((since, end, state));
+        }
+    }
+    out
+}
+
+/// The node and pod lanes, at most `max`.
+fn node_and_pod_lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     // Pick the lanes first (nodes in order of appearance, then pods), so that a large cluster
     // costs only the lanes shown.
     let mut node_order: Vec<&str> = Vec::new();
@@ -92,7 +253,7 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
                 (node, name),
                 Lane {
                     name: name.to_string(),
-                    node,
+                    kind: if node { LaneKind::Node } else { LaneKind::Pod },
                     segments: Vec::new(),
                     marks: Vec::new(),
                 },

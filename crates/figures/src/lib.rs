@@ -12,4 +12,5 @@ mod patterns;
 pub mod timeline;
 
 pub use breakdown::{breakdown_height, draw_breakdown, Bar, BreakdownTexts};
+pub use explain::{database_breakdown, Restored};
 pub use timeline::{draw_timeline, Legend, TimelineFigure};

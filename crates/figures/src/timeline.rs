@@ -2,7 +2,7 @@
 //! as well as colour, markers for the events that matter (shapes, not colours), the time axis
 //! and the playhead; for a standalone picture, a legend below.
 
-use crate::lanes::{Lane, LaneState};
+use crate::lanes::{Lane, LaneKind, LaneState};
 use crate::patterns::{fill, Pattern};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
@@ -18,13 +18,13 @@ pub const LEFT: i32 = 170;
 /// Room a tick's label needs, px ("14m0s" in a 12 px font, and a gap).
 const TICK_LABEL: i32 = 44;
 /// Height of the legend under a standalone figure, px.
-const LEGEND: i32 = 48;
+const LEGEND: i32 = 66;
 
 /// What a standalone picture's legend says, already translated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Legend {
-    /// The states, in the order Ok, Bad, Terminating, Pending.
-    pub states: [String; 4],
+    /// The states, in the order of [`LaneState::ALL`].
+    pub states: [String; 6],
     /// The markers, in the order last heartbeat, Unknown or fault, taint, pod change.
     pub marks: [String; 4],
 }
@@ -57,6 +57,8 @@ pub fn style(s: LaneState) -> (RGBColor, Pattern) {
         LaneState::Bad => (RGBColor(214, 120, 0), Pattern::Midline),
         LaneState::Terminating => (RGBColor(140, 140, 140), Pattern::Stripes),
         LaneState::Pending => (RGBColor(120, 160, 220), Pattern::Hollow),
+        LaneState::Partial => (RGBColor(150, 190, 90), Pattern::Dots),
+        LaneState::Moved => (RGBColor(40, 120, 150), Pattern::Bars),
     }
 }
 
@@ -144,12 +146,18 @@ fn draw_lane<DB: DrawingBackend>(
     width: i32,
 ) -> Drawn<DB> {
     let font = ("sans-serif", 12).into_font();
-    if lane.node {
-        // A node: a small square before its name (pods are indented).
-        root.draw(&Rectangle::new([(4, y + 5), (12, y + 13)], BLACK.stroke_width(1)))?;
-        root.draw(&Rectangle::new([(6, y + 7), (10, y + 11)], BLACK.filled()))?;
+    // A glyph before the name tells the kinds apart: a filled square for a node, a ring for a
+    // Service, an open box for a volume; pods are indented.
+    match lane.kind {
+        LaneKind::Node => {
+            root.draw(&Rectangle::new([(4, y + 5), (12, y + 13)], BLACK.stroke_width(1)))?;
+            root.draw(&Rectangle::new([(6, y + 7), (10, y + 11)], BLACK.filled()))?;
+        }
+        LaneKind::Service => root.draw(&Circle::new((8, y + 9), 4, BLACK.stroke_width(1)))?,
+        LaneKind::Volume => root.draw(&Rectangle::new([(4, y + 6), (12, y + 12)], BLACK.stroke_width(1)))?,
+        LaneKind::Pod => {}
     }
-    let indent = if lane.node { 16 } else { 24 };
+    let indent = if lane.kind == LaneKind::Pod { 24 } else { 16 };
     root.draw(&Text::new(lane.name.clone(), (indent, y + 3), font))?;
     for &(a, b, s) in &lane.segments {
         let x0 = x_of(a, duration, width);
@@ -166,21 +174,16 @@ fn draw_lane<DB: DrawingBackend>(
 
 fn draw_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, legend: &Legend, y: i32, width: i32) -> Drawn<DB> {
     let font = ("sans-serif", 12).into_font();
-    let states = [
-        LaneState::Ok,
-        LaneState::Bad,
-        LaneState::Terminating,
-        LaneState::Pending,
-    ];
     let columns = (width - 8).max(4) / 4;
-    for (i, (s, text)) in states.iter().zip(&legend.states).enumerate() {
-        let x = 4 + i as i32 * columns;
+    for (i, (s, text)) in LaneState::ALL.iter().zip(&legend.states).enumerate() {
+        // Four to a row.
+        let (x, y) = (4 + (i as i32 % 4) * columns, y + (i as i32 / 4) * LANE);
         let (colour, pattern) = style(*s);
         fill(root, (x, y + 3), (x + 24, y + LANE - 3), colour, pattern)?;
         root.draw(&Text::new(text.clone(), (x + 28, y + 3), font.clone()))?;
     }
     let kinds = ["LastHeartbeat", "NodeUnknown", "TaintAdded", "PodReady"];
-    let y = y + LANE + 4;
+    let y = y + 2 * LANE + 4;
     for (i, (kind, text)) in kinds.iter().zip(&legend.marks).enumerate() {
         let x = 10 + i as i32 * columns;
         root.draw(&Polygon::new(marker(kind, x, y), BLACK.mix(0.75)))?;

@@ -80,6 +80,10 @@ pub struct ServiceSummary {
     /// Time with fewer ready endpoints in the EndpointSlice than desired (what clients of the
     /// API, such as external load balancers, see), ms.
     pub fewer_ready_endpoints_ms: Millis,
+    /// How many pods the connected proxies' rules sent to, from each time on (from 0): (ms, pods).
+    pub serving: Vec<(Millis, u32)>,
+    /// The blackhole intervals, overlaps merged: (from, until), ms.
+    pub blackholes: Vec<(Millis, Millis)>,
 }
 
 impl KubeProxy {
@@ -262,6 +266,8 @@ impl KubeProxy {
                 blackhole_ms,
                 fewer_serving_ms,
                 fewer_ready_endpoints_ms: time_below(&ready_counts[w], *desired as usize, end),
+                serving: steps_from_zero(&self.sizes[w], end),
+                blackholes: merged(&holes),
             });
         }
         out
@@ -283,6 +289,36 @@ fn union_length(sorted: &[(Millis, Millis)]) -> Millis {
         }
     }
     total + cur.map_or(0, |(s, e)| e - s)
+}
+
+/// Sorted intervals with overlaps merged.
+fn merged(sorted: &[(Millis, Millis)]) -> Vec<(Millis, Millis)> {
+    let mut out: Vec<(Millis, Millis)> = Vec::new();
+    for &(a, b) in sorted {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// A step function as the run shows it: changes during the warm-up fold into the value at 0,
+/// repeats are dropped, and nothing after `end` is kept.
+fn steps_from_zero(steps: &[(Millis, usize)], end: Millis) -> Vec<(Millis, u32)> {
+    let mut out: Vec<(Millis, u32)> = Vec::new();
+    for &(t, v) in steps {
+        let (t, v) = (t.max(0), v as u32);
+        if t > end {
+            break;
+        }
+        match out.last_mut() {
+            Some(last) if last.0 == t => last.1 = v,
+            Some(last) if last.1 == v => {}
+            _ => out.push((t, v)),
+        }
+    }
+    out
 }
 
 /// Time before `end` during which a step function (time, value) is below `desired`.
