@@ -14,7 +14,7 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // Ratio budgets are about 1.7 times the ratios measured when they were set, so that a busy
 // machine passes and a twofold regression fails. The size budget is today's size with a little
 // room; bringing it down is tracked on its own.
-const budgets = { gzipKB: 440, resimDefault: 0.042, resim1000: 1.75 };
+const budgets = { gzipKB: 470, resimDefault: 0.042, resim1000: 1.75 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;
