@@ -29,6 +29,28 @@ pub struct Legend {
     pub marks: [String; 4],
 }
 
+impl Legend {
+    /// The legend from the catalogue's texts: `ui.timeline.terminating` and `ui.timeline.marks`
+    /// ("▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change"), whose glyphs are left
+    /// out since the figure draws the marker shapes themselves.
+    pub fn from_texts(terminating: &str, marks: &str) -> Legend {
+        let marks: Vec<String> = marks
+            .split(" · ")
+            .map(|m| m.trim_start_matches(['▼', '▲', '◆', '■']).trim().to_string())
+            .collect();
+        let mark = |i: usize| marks.get(i).cloned().unwrap_or_default();
+        Legend {
+            states: [
+                "Ready / Running".into(),
+                "Unknown / NotReady".into(),
+                terminating.trim().to_string(),
+                "Pending".into(),
+            ],
+            marks: [mark(0), mark(1), mark(2), mark(3)],
+        }
+    }
+}
+
 /// What to draw.
 #[derive(Debug, Clone, Copy)]
 pub struct TimelineFigure<'a> {
