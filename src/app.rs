@@ -10,6 +10,7 @@ use crate::components::events::EventLog;
 use crate::components::export::ExportPanel;
 use crate::components::faults::FaultPanel;
 use crate::components::header::{language_picker, preset_picker, version_picker, Header};
+use crate::components::import::ImportPanel;
 use crate::components::layout::{EmbedLayout, InstructorLayout};
 use crate::components::notices::notices;
 use crate::components::results::{Results, TransportAction};
@@ -356,6 +357,8 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         <Cost cfg={m.cfg.clone()} defaults={m.defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
         <h2>{tr(lang, "ui.h.export")}</h2>
         <ExportPanel cfg={m.cfg.clone()} />
+        <h2>{tr(lang, "ui.h.import")}</h2>
+        <ImportPanel onedit={on.edit.clone()} />
         <h2>{tr(lang, "ui.h.events")}</h2>
         <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
     </> };

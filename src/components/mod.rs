@@ -11,6 +11,7 @@ pub mod events;
 pub mod export;
 pub mod faults;
 pub mod header;
+pub mod import;
 pub mod layout;
 pub mod notices;
 pub mod picker;
