@@ -1,6 +1,6 @@
-// "Bring your own cluster" in headless Chromium: a pasted kubeadm ClusterConfiguration and a
-// dropped `kubectl get nodes -o json` move the sliders, the zones and the node count, and the
-// link carries them.
+// "Bring your own cluster" and the figure downloads in headless Chromium: a pasted kubeadm
+// ClusterConfiguration and a dropped `kubectl get nodes -o json` move the sliders, the zones and
+// the node count, the link carries them; Download as SVG and PNG give real pictures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -80,4 +80,37 @@ test('what the page cannot show is reported, not lost', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value.includes('nodes=50'));
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('Download as SVG and as PNG save the timeline and the breakdown', async () => {
+  const context = await fx.browser.newContext({ acceptDownloads: true });
+  const { page, errors } = await openPage(context, fx.server.url);
+  const save = async (testid) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+    return { name: download.suggestedFilename(), body: fs.readFileSync(await download.path()) };
+  };
+  for (const figure of ['timeline', 'breakdown']) {
+    const svg = await save(`download-${figure}-svg`);
+    assert.equal(svg.name, `kubelife-${figure}.svg`);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        texts: [...doc.querySelectorAll('text')].map((t) => t.textContent.trim()),
+      };
+    }, svg.body.toString('utf8'));
+    assert.equal(parsed.error, null, `${figure}: the SVG parses`);
+    assert.equal(parsed.root, 'svg');
+    assert.ok(parsed.texts.length > 3, `${figure}: the SVG has its labels`);
+    if (figure === 'timeline') assert.ok(parsed.texts.includes('node-1'), 'the timeline names its lanes');
+    else assert.ok(parsed.texts.some((t) => t.includes('Where does the time go?')), 'the breakdown has its title');
+
+    const png = await save(`download-${figure}-png`);
+    assert.equal(png.name, `kubelife-${figure}.png`);
+    assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${figure}: a PNG`);
+    assert.equal(png.body.readUInt32BE(16), 900, `${figure}: 900 px wide`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
 });

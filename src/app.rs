@@ -6,6 +6,7 @@ use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
 use crate::components::compare::{CompareAction, CompareSection};
 use crate::components::cost::Cost;
+use crate::components::download::{Download, Figure};
 use crate::components::events::EventLog;
 use crate::components::export::ExportPanel;
 use crate::components::faults::FaultPanel;
@@ -388,11 +389,23 @@ fn results(m: &Model, on: &Handlers) -> Html {
 fn panels(m: &Model, on: &Handlers) -> Html {
     let d = &m.display;
     let grace = m.cfg.controller_manager.node_monitor_grace_period;
+    let segments = breakdown(&m.outcome, &m.cfg);
+    // Downloads belong to the full page; an embed stays a picture.
+    let timeline_figure = Figure::Timeline {
+        lanes: m.lanes.clone(),
+        duration: m.cfg.duration,
+        now: m.t,
+    };
+    let breakdown_figure = Figure::Breakdown(Rc::new(segments.clone()));
     html! { <>
         if d.shows("cluster") { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} /> }
-        if d.shows("timeline") { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} /> }
+        if d.shows("timeline") {
+            <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
+            if !d.embed { <Download figure={timeline_figure} /> }
+        }
         if d.shows("breakdown") {
-            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2><Breakdown segments={breakdown(&m.outcome, &m.cfg)} /></div>
+            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2><Breakdown {segments} /></div>
+            if !d.embed { <Download figure={breakdown_figure} /> }
         }
     </> }
 }

@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod compare;
 pub mod controls;
 pub mod cost;
+pub mod download;
 pub mod events;
 pub mod export;
 pub mod faults;
