@@ -15,6 +15,7 @@ pub fn warnings(lang: Lang, outcome: &Outcome, cfg: &Config) -> Html {
     }
     html! { <>
         <h2>{tr(lang, "ui.h.warnings")}</h2>
-        <ul class="warnings" role="status">{ for all.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul>
+        // The live region wraps the list, so the items stay a list's items.
+        <div role="status"><ul class="warnings">{ for all.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul></div>
     </> }
 }
