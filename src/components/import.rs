@@ -211,9 +211,12 @@ fn report(lang: Lang, i: &Imported) -> Html {
         EntryKind::Invalid | EntryKind::Warning | EntryKind::Unreadable => "invalid",
     };
     html! {
-        <ul class="import-report" data-testid="import-report" aria-label={tr(lang, "ui.import.report")}>
-            { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
-            { for i.page.iter().map(|c| line("ui.import.kind.page", "page", c)) }
-        </ul>
+        // A region that scrolls takes Tab, so the keyboard can scroll it too.
+        <div class="import-report" data-testid="import-report" tabindex="0" role="region" aria-label={tr(lang, "ui.import.report")}>
+            <ul class="import-entries">
+                { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
+                { for i.page.iter().map(|c| line("ui.import.kind.page", "page", c)) }
+            </ul>
+        </div>
     }
 }
