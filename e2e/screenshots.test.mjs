@@ -16,6 +16,8 @@ const SHOTS = [
   { name: 'exercise-4' },
   { name: 'compare-seeds', section: '[data-tour=compare]' },
   { name: 'embed', fullPage: true },
+  { name: 'import-1440', section: '[data-testid=import-panel]' },
+  { name: 'import-360', section: '[data-testid=import-panel]' },
 ];
 
 for (const shot of SHOTS) {

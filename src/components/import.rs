@@ -195,7 +195,7 @@ fn file_list(lang: Lang, files: &UseReducerHandle<Files>) -> Html {
     }
 }
 
-/// The engine's report, one line per entry with its kind, then what the page cannot show.
+/// What the page cannot show first, then the engine's report, one line per entry with its kind.
 fn report(lang: Lang, i: &Imported) -> Html {
     let line = |kind: &'static str, modifier: &str, c: &Cause| {
         html! {
@@ -214,8 +214,8 @@ fn report(lang: Lang, i: &Imported) -> Html {
         // A region that scrolls takes Tab, so the keyboard can scroll it too.
         <div class="import-report" data-testid="import-report" tabindex="0" role="region" aria-label={tr(lang, "ui.import.report")}>
             <ul class="import-entries">
-                { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
                 { for i.page.iter().map(|c| line("ui.import.kind.page", "page", c)) }
+                { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
             </ul>
         </div>
     }
