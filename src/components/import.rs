@@ -147,10 +147,15 @@ pub fn import_panel(p: &ImportProps) -> Html {
     };
     html! {
         <div class="import" data-testid="import-panel">
-            <p class="import-help">{tr(lang, "ui.import.help")}</p>
+            <p class="import-help">
+                {tr(lang, "ui.import.help")}{" "}
+                // Commands stay as kubectl spells them, in every language.
+                <code>{"kubectl get nodes -o json"}</code>{", "}<code>{"kubectl get deploy,sts,ds -A -o json"}</code>{". "}
+                {tr(lang, "ui.import.combine")}
+            </p>
             <label class="import-label">{tr(lang, "ui.import.text")}
                 <textarea class="import-text" ref={text} rows="6" spellcheck="false" data-testid="import-text"
-                    placeholder="kubectl get nodes -o json" />
+                    placeholder="apiVersion: kubeadm.k8s.io/v1beta4" />
             </label>
             <div class="import-row">
                 <label class="import-label">{tr(lang, "ui.import.name")}
