@@ -13,8 +13,11 @@ import { serve, launch } from './serve.mjs';
 const dist = new URL('../dist/', import.meta.url).pathname;
 // Ratio budgets are about 1.7 times the ratios measured when they were set, so that a busy
 // machine passes and a twofold regression fails. The size budget is today's size with a little
-// room; bringing it down is tracked on its own.
-const budgets = { gzipKB: 470, resimDefault: 0.042, resim1000: 1.75 };
+// room; bringing it down is tracked on its own. It rose from 440 KB to 570 KB with the Import
+// panel, which links the engine's import (every format's reader and a YAML parser, about 90 KB
+// gzipped) into the page, and with the Service, volume and shutdown controls (about 18 KB);
+// loading the import only when the panel is used would win most of it back.
+const budgets = { gzipKB: 570, resimDefault: 0.042, resim1000: 1.75 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;

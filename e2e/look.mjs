@@ -27,7 +27,21 @@ export const STATES = {
   'volumes-360': { query: '?out-of-service=420&t=12m', width: 360, height: 800 },
   'exercise-10': { query: '?exercise=10', width: 1440, height: 900 },
   'partition-1440': { query: '?fault=node-1:NetworkPartition:30&fault-nodes=3', width: 1440, height: 900 },
+  'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
+  'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };
+
+/** Pastes a kubeadm configuration and a node list into the import panel, so its report shows. */
+async function importCluster(page) {
+  const read = (rel) => fs.readFileSync(new URL(rel, import.meta.url), 'utf8');
+  await page.getByTestId('import-text').fill(read('../crates/engine/tests/fixtures/import/kubeadm-1.31.yaml'));
+  await page.getByTestId('import-name').fill('kubeadm-config.yaml');
+  await page.getByTestId('import-apply').click();
+  await page.getByTestId('import-text').fill(read('./fixtures/eks-nodelist-2-zones.json'));
+  await page.getByTestId('import-name').fill('nodes.json');
+  await page.getByTestId('import-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^=node-state-]').length === 2);
+}
 
 /** Turns compare mode on and runs the 200 seeds, so both histograms show. */
 async function openCompareWithSeeds(page) {

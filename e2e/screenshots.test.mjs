@@ -21,6 +21,8 @@ const SHOTS = [
   { name: 'volumes-360', fullPage: true },
   { name: 'exercise-10' },
   { name: 'partition-1440', section: '[data-testid=two-views]' },
+  { name: 'import-1440', section: '[data-testid=import-panel]' },
+  { name: 'import-360', section: '[data-testid=import-panel]' },
 ];
 
 for (const shot of SHOTS) {

@@ -6,10 +6,12 @@ use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
 use crate::components::compare::{CompareAction, CompareSection};
 use crate::components::cost::Cost;
+use crate::components::download::{Download, Figure};
 use crate::components::events::EventLog;
 use crate::components::export::ExportPanel;
 use crate::components::faults::FaultPanel;
 use crate::components::header::{language_picker, preset_picker, version_picker, Header};
+use crate::components::import::ImportPanel;
 use crate::components::layout::{EmbedLayout, InstructorLayout};
 use crate::components::notices::notices;
 use crate::components::results::{Results, TransportAction};
@@ -356,6 +358,8 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         <Cost cfg={m.cfg.clone()} defaults={m.defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
         <h2>{tr(lang, "ui.h.export")}</h2>
         <ExportPanel cfg={m.cfg.clone()} />
+        <h2>{tr(lang, "ui.h.import")}</h2>
+        <ImportPanel onedit={on.edit.clone()} />
         <h2>{tr(lang, "ui.h.events")}</h2>
         <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
     </> };
@@ -385,11 +389,23 @@ fn results(m: &Model, on: &Handlers) -> Html {
 fn panels(m: &Model, on: &Handlers) -> Html {
     let d = &m.display;
     let grace = m.cfg.controller_manager.node_monitor_grace_period;
+    let segments = breakdown(&m.outcome, &m.cfg);
+    // Downloads belong to the full page; an embed stays a picture.
+    let timeline_figure = Figure::Timeline {
+        lanes: m.lanes.clone(),
+        duration: m.cfg.duration,
+        now: m.t,
+    };
+    let breakdown_figure = Figure::Breakdown(Rc::new(segments.clone()));
     html! { <>
         if d.shows("cluster") { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} /> }
-        if d.shows("timeline") { <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} /> }
+        if d.shows("timeline") {
+            <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
+            if !d.embed { <Download figure={timeline_figure} /> }
+        }
         if d.shows("breakdown") {
             <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>{ breakdown_panel(m) }</div>
+            if !d.embed { <Download figure={breakdown_figure} /> }
         }
     </> }
 }

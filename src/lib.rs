@@ -10,6 +10,7 @@ pub mod exercises;
 pub mod explain;
 pub mod hooks;
 pub mod i18n;
+pub mod import;
 pub mod knobs;
 pub mod link;
 pub mod model;

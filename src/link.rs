@@ -7,7 +7,10 @@
 
 use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
-use crate::settings::{Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, MAX_OP_SECONDS};
+use crate::settings::{
+    Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, MAX_OP_SECONDS, PAGE_MAX_DB,
+    PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
+};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
 use kubelife_engine::Cause;
@@ -117,7 +120,8 @@ fn fault_kind(name: &str) -> Option<ActionKind> {
     }
 }
 
-fn knob_text(unit: Unit, v: f64) -> String {
+/// A knob's value as a link (and a reader) writes it: a Go duration for seconds.
+pub fn knob_text(unit: Unit, v: f64) -> String {
     match unit {
         Unit::Seconds => format_go_duration((v * 1000.0).round() as i64),
         Unit::Count => format!("{}", v.round() as i64),
@@ -389,10 +393,10 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
         let result: Result<(), Cause> = match k.as_str() {
             "k" | "preset" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
-            "nodes" => number(1, 50).map(|n| s.nodes = n as u32),
-            "zones" => number(1, 3).map(|n| s.zones = n as u32),
-            "web" => number(0, 30).map(|n| s.web_replicas = n as u32),
-            "db" => number(0, 10).map(|n| s.db_replicas = n as u32),
+            "nodes" => number(1, u64::from(PAGE_MAX_NODES)).map(|n| s.nodes = n as u32),
+            "zones" => number(1, ZONES.len() as u64).map(|n| s.zones = n as u32),
+            "web" => number(0, u64::from(PAGE_MAX_WEB)).map(|n| s.web_replicas = n as u32),
+            "db" => number(0, u64::from(PAGE_MAX_DB)).map(|n| s.db_replicas = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
             "fault-nodes" => number(1, 50).map(|n| s.fault.count = n as u32),
             "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),

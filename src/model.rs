@@ -6,7 +6,7 @@ use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
-use kubelife_engine::scenario::ActionKind;
+use kubelife_engine::scenario::{ActionKind, Scenario};
 use kubelife_engine::{run, Config, Distribution, Millis, Outcome, RunOptions};
 use std::rc::Rc;
 
@@ -86,6 +86,8 @@ pub enum Edit {
     Switch(fn(&mut Settings, bool), bool),
     /// The kind of fault.
     FaultKind(ActionKind),
+    /// What the import panel read from a cluster's files (`crate::import`).
+    Import(Rc<Scenario>),
 }
 
 impl Edit {
@@ -105,6 +107,7 @@ impl Edit {
             Edit::Number(set, v) => set(s, v),
             Edit::Switch(set, on) => set(s, on),
             Edit::FaultKind(kind) => s.fault.kind = kind,
+            Edit::Import(scenario) => *s = crate::import::settings_from_import(s, &scenario).0,
         }
     }
 }

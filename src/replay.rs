@@ -1,141 +1,9 @@
-//! The cluster as the timeline shows it at one instant, rebuilt from the events.
+//! The cluster as the timeline shows it at one instant, rebuilt from the events, and the
+//! timeline's lanes: both come from kubelife-figures, which `kubelife render` draws with too.
 //!
 //! Nothing here simulates: it only replays the engine's events up to the playhead.
 
-use kubelife_engine::{EventKind, Millis, Outcome};
-use std::collections::BTreeMap;
-
-/// What a node card shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeView {
-    /// Name.
-    pub name: String,
-    /// Zone.
-    pub zone: String,
-    /// `Ready`, `Unknown` or `NotReady`; `Absent` before it joins or after deletion.
-    pub ready: &'static str,
-    /// Taints, as `key:Effect` without the `node.kubernetes.io/` prefix.
-    pub taints: Vec<String>,
-    /// Whether a fault is active.
-    pub fault: Option<String>,
-    /// When the last heartbeat (lease or status) was recorded, ms.
-    pub last_heartbeat: Option<Millis>,
-}
-
-/// What a pod chip shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PodView {
-    /// Name.
-    pub name: String,
-    /// Node it is bound to.
-    pub node: Option<String>,
-    /// `Running`, `NotReady`, `Terminating`, `Pending`.
-    pub phase: &'static str,
-}
-
-/// The cluster at one instant.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ClusterView {
-    /// Nodes in order of first appearance.
-    pub nodes: Vec<NodeView>,
-    /// Pods whose objects exist.
-    pub pods: Vec<PodView>,
-}
-
-/// Replays `o`'s events up to and including `t`.
-pub fn at(o: &Outcome, t: Millis) -> ClusterView {
-    let mut nodes: Vec<NodeView> = Vec::new();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut pods: Vec<PodView> = Vec::new();
-    let mut pod_index: BTreeMap<String, usize> = BTreeMap::new();
-    for e in o.events.iter().take_while(|e| e.at_ms <= t) {
-        let ni = e.node.as_ref().map(|n| {
-            *index.entry(n.clone()).or_insert_with(|| {
-                nodes.push(NodeView {
-                    name: n.clone(),
-                    zone: String::new(),
-                    ready: "Absent",
-                    taints: Vec::new(),
-                    fault: None,
-                    last_heartbeat: None,
-                });
-                nodes.len() - 1
-            })
-        });
-        match (e.kind, ni) {
-            (EventKind::NodeRegistered, Some(i)) => {
-                // The initial-state cause names the zone as its `zone` part.
-                if let Some(kubelife_engine::cause::Arg::Cause(z)) = e.cause.arg("zone") {
-                    if let Some(kubelife_engine::cause::Arg::Text(name)) = z.arg("zone") {
-                        nodes[i].zone = name.clone();
-                    }
-                }
-                if nodes[i].ready == "Absent" {
-                    nodes[i].ready = "Ready";
-                }
-            }
-            (EventKind::NodeCreated | EventKind::NodeReady, Some(i)) => nodes[i].ready = "Ready",
-            (EventKind::NodeUnknown, Some(i)) => nodes[i].ready = "Unknown",
-            (EventKind::NodeNotReady, Some(i)) => nodes[i].ready = "NotReady",
-            (EventKind::NodeDeleted, Some(i)) => nodes[i].ready = "Absent",
-            (EventKind::FaultStarted, Some(i)) => {
-                nodes[i].fault = match e.cause.arg("action") {
-                    Some(kubelife_engine::cause::Arg::Text(a)) => Some(a.clone()),
-                    _ => Some(e.kind.to_string()),
-                }
-            }
-            (EventKind::FaultEnded, Some(i)) => nodes[i].fault = None,
-            (EventKind::LeaseRenewed | EventKind::NodeStatusPatched, Some(i)) => {
-                nodes[i].last_heartbeat = Some(e.at_ms)
-            }
-            (EventKind::TaintAdded, Some(i)) => {
-                if let Some(tn) = &e.taint {
-                    nodes[i]
-                        .taints
-                        .push(tn.trim_start_matches("node.kubernetes.io/").to_string());
-                }
-            }
-            (EventKind::TaintRemoved, Some(i)) => {
-                if let Some(tn) = &e.taint {
-                    let short = tn.trim_start_matches("node.kubernetes.io/");
-                    nodes[i].taints.retain(|x| x != short);
-                }
-            }
-            _ => {}
-        }
-        if let Some(p) = &e.pod {
-            match e.kind {
-                EventKind::PodCreated => {
-                    pods.push(PodView {
-                        name: p.clone(),
-                        node: None,
-                        phase: "Pending",
-                    });
-                    pod_index.insert(p.clone(), pods.len() - 1);
-                }
-                EventKind::PodRemoved => {
-                    if let Some(i) = pod_index.remove(p) {
-                        pods[i].phase = "Removed";
-                    }
-                }
-                kind => {
-                    if let Some(&i) = pod_index.get(p) {
-                        let pod = &mut pods[i];
-                        match kind {
-                            EventKind::PodScheduled => pod.node = e.node.clone(),
-                            EventKind::PodReady if pod.phase != "Terminating" => pod.phase = "Running",
-                            EventKind::PodNotReady if pod.phase != "Terminating" => pod.phase = "NotReady",
-                            EventKind::PodDeletionRequested => pod.phase = "Terminating",
-                            _ => {}
-                        }
-                    }
-                }
-            }
-        }
-    }
-    pods.retain(|p| p.phase != "Removed");
-    ClusterView { nodes, pods }
-}
+use kubelife_engine::{Millis, Outcome};
 
 /// The time of the first event strictly after `t`, heartbeats aside, for "jump to the next event".
 pub fn next_event_after(o: &Outcome, t: Millis) -> Option<Millis> {
@@ -146,6 +14,7 @@ pub fn next_event_after(o: &Outcome, t: Millis) -> Option<Millis> {
         .find(|&at| at > t)
 }
 
+pub use kubelife_figures::cluster::{at, ClusterView, NodeView, PodView};
 pub use kubelife_figures::lanes::{lanes, Lane, LaneKind, LaneState, Mark};
 
 #[cfg(test)]

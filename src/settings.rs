@@ -283,6 +283,13 @@ impl Default for Settings {
 /// The most nodes settings may ask for (the engine's own limit).
 pub const MAX_NODES: u32 = 5_000;
 
+/// The most nodes the page draws (its node-count control and its links).
+pub const PAGE_MAX_NODES: u32 = 50;
+/// The most replicas of the page's `web` Deployment.
+pub const PAGE_MAX_WEB: u32 = 30;
+/// The most replicas of the page's `db` StatefulSet.
+pub const PAGE_MAX_DB: u32 = 10;
+
 /// The zone names nodes are spread over.
 pub const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
 

@@ -6,7 +6,9 @@ use crate::components::slider::{knob_slider, KnobSide};
 use crate::i18n::{tr, Lang};
 use crate::knobs::{not_in, Group, KNOBS};
 use crate::model::Edit;
-use crate::settings::{PdbChoice, Settings, VolumeChoice, WorkloadExtras};
+use crate::settings::{
+    PdbChoice, Settings, VolumeChoice, WorkloadExtras, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
+};
 use kubelife_engine::Config;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -59,14 +61,14 @@ fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
                 on: s.disable_force_detach, enabled: minor >= 30, set: |s, v| s.disable_force_detach = v }, onedit) }
         </> },
         Group::Workloads => html! { <>
-            { count(lang, Count { key: "ui.count.web", value: s.web_replicas, min: 0, max: 30, set: |s, v| s.web_replicas = v }, onedit) }
+            { count(lang, Count { key: "ui.count.web", value: s.web_replicas, min: 0, max: PAGE_MAX_WEB, set: |s, v| s.web_replicas = v }, onedit) }
             { workload_extras(lang, &WEB, s.web, onedit) }
-            { count(lang, Count { key: "ui.count.db", value: s.db_replicas, min: 0, max: 10, set: |s, v| s.db_replicas = v }, onedit) }
+            { count(lang, Count { key: "ui.count.db", value: s.db_replicas, min: 0, max: PAGE_MAX_DB, set: |s, v| s.db_replicas = v }, onedit) }
             { workload_extras(lang, &DB, s.db, onedit) }
         </> },
         Group::Cluster => html! { <>
-            { count(lang, Count { key: "ui.count.nodes", value: s.nodes, min: 1, max: 50, set: |s, v| s.nodes = v }, onedit) }
-            { count(lang, Count { key: "ui.count.zones", value: s.zones, min: 1, max: 3, set: |s, v| s.zones = v }, onedit) }
+            { count(lang, Count { key: "ui.count.nodes", value: s.nodes, min: 1, max: PAGE_MAX_NODES, set: |s, v| s.nodes = v }, onedit) }
+            { count(lang, Count { key: "ui.count.zones", value: s.zones, min: 1, max: ZONES.len() as u32, set: |s, v| s.zones = v }, onedit) }
             { count(lang, Count { key: "ui.count.seed", value: s.seed as u32, min: 1, max: 1000, set: |s, v| s.seed = u64::from(v) }, onedit) }
         </> },
         _ => html! {},

@@ -19,7 +19,8 @@ pub fn warnings(lang: Lang, outcome: &Outcome, cfg: &Config) -> Html {
         }
         if !all.is_empty() {
             <h2>{tr(lang, "ui.h.warnings")}</h2>
-            <ul class="warnings" role="status">{ for all.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul>
+            // The live region wraps the list, so the items stay a list's items.
+            <div role="status"><ul class="warnings">{ for all.iter().map(|w| html!{ <li>{cause(lang, w)}</li> }) }</ul></div>
         }
     </> }
 }

@@ -3,7 +3,7 @@
 //! ```text
 //! kubelife run FILE [--json] [--heartbeats] [--runs N]
 //! kubelife import FILE... [--version V] > scenario.json
-//! kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]
+//! kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
 //! kubelife presets
 //! kubelife preset NAME
 //! ```
@@ -19,7 +19,7 @@ mod render;
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
        kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb
        kubelife import FILE... [--version V] > scenario.json
-       kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]
+       kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
        kubelife presets
        kubelife preset NAME
 
@@ -38,10 +38,12 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  RKE2/k3s config.yaml, kubectl get nodes / deploy,sts,ds -o json|yaml) into one
                  scenario on stdout; the report (recognised, ignored, invalid) goes to stderr
   --version V    the Kubernetes version to check against (default: the one the files name)
-  render FILE    draw the scenario's timeline (a lane per node and pod, with a legend) or its
-                 \"where does the time go?\" breakdown as SVG or PNG on stdout, for docs
-  --view V       timeline (default) or breakdown
-  --at T         draw the playhead at T (a Go duration such as 1m30s)
+  render FILE    draw the scenario's timeline (a lane per node and pod, with a legend), its
+                 \"where does the time go?\" breakdown or its cluster (node cards by zone)
+                 as SVG or PNG on stdout, for docs
+  --view V       timeline (default), breakdown or cluster
+  --at T         draw the playhead at T (a Go duration such as 1m30s); the cluster view
+                 shows the cluster at T (default: the end of the run)
   --lang L       en (default) or zh; PNG is English only for now
   --width N      width in pixels (default 900)
   presets        list the named scenarios

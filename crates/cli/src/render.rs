@@ -1,10 +1,13 @@
-//! `kubelife render FILE --format svg|png [--view timeline|breakdown] [--at T] [--lang en|zh]`:
-//! the page's timeline or "where does the time go?" as a picture, drawn by the same functions as
-//! the page (kubelife-figures) on plotters' SVG or bitmap backend.
+//! `kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]`:
+//! the page's timeline, "where does the time go?" or the cluster at `--at` as a picture, drawn by
+//! the same functions as the page (kubelife-figures) on plotters' SVG or bitmap backend.
 
 use kubelife_engine::time::{format_go_duration_tenths, parse_go_duration};
 use kubelife_engine::{Config, Millis, RunOptions};
-use kubelife_figures::{breakdown_height, draw_breakdown, draw_timeline, Bar, BreakdownTexts, Legend, TimelineFigure};
+use kubelife_figures::{
+    breakdown_height, draw_breakdown, draw_cluster, draw_timeline, Bar, BreakdownTexts, ClusterFigure, ClusterTexts,
+    Legend, LegendTexts, TimelineFigure,
+};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 
@@ -16,6 +19,17 @@ const WIDTH: u32 = 900;
 /// family and lets the viewer pick the font.
 static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 
+/// The figures `--view` chooses from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// A lane per node and pod (the default).
+    Timeline,
+    /// "Where does the time go?".
+    Breakdown,
+    /// The nodes and pods at `--at` (the end of the run without it).
+    Cluster,
+}
+
 /// What to draw and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -23,8 +37,8 @@ pub struct Options {
     pub file: String,
     /// `svg` or `png`.
     pub png: bool,
-    /// The breakdown instead of the timeline.
-    pub breakdown: bool,
+    /// Which figure.
+    pub view: View,
     /// The playhead, if any.
     pub at: Option<Millis>,
     /// Chinese instead of English.
@@ -38,7 +52,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         file: String::new(),
         png: false,
-        breakdown: false,
+        view: View::Timeline,
         at: None,
         zh: false,
         width: WIDTH,
@@ -50,10 +64,11 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         match a.as_str() {
             "--format" => format = Some(value("svg or png")?),
             "--view" => {
-                o.breakdown = match value("timeline or breakdown")?.as_str() {
-                    "timeline" => false,
-                    "breakdown" => true,
-                    v => return Err(format!("unknown view {v:?}; views: timeline, breakdown")),
+                o.view = match value("timeline, breakdown or cluster")?.as_str() {
+                    "timeline" => View::Timeline,
+                    "breakdown" => View::Breakdown,
+                    "cluster" => View::Cluster,
+                    v => return Err(format!("unknown view {v:?}; views: timeline, breakdown, cluster")),
                 }
             }
             "--lang" => {
@@ -112,25 +127,12 @@ impl Texts {
     }
 
     fn legend(&self) -> Legend {
-        // "▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change": the words without
-        // their glyphs, since the figure draws the marker shapes themselves.
-        let marks: Vec<String> = self
-            .tr("ui.timeline.marks")
-            .split(" · ")
-            .map(|m| m.trim_start_matches(['▼', '▲', '◆', '■']).trim().to_string())
-            .collect();
-        let mark = |i: usize| marks.get(i).cloned().unwrap_or_default();
-        Legend {
-            states: [
-                "Ready / Running".into(),
-                "Unknown / NotReady".into(),
-                self.tr("ui.timeline.terminating").trim().to_string(),
-                "Pending".into(),
-                self.tr("ui.timeline.partial").trim().to_string(),
-                self.tr("ui.timeline.moved").trim().to_string(),
-            ],
-            marks: [mark(0), mark(1), mark(2), mark(3)],
-        }
+        Legend::from_texts(LegendTexts {
+            terminating: &self.tr("ui.timeline.terminating"),
+            partial: &self.tr("ui.timeline.partial"),
+            moved: &self.tr("ui.timeline.moved"),
+            marks: &self.tr("ui.timeline.marks"),
+        })
     }
 }
 
@@ -166,19 +168,35 @@ pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
             .tr("ui.breakdown.total")
             .replace("{total}", &format_go_duration_tenths(total)),
     };
+    // The cluster at --at, or at the end of the run.
+    let now = o.at.unwrap_or(cfg.duration).clamp(0, cfg.duration);
+    let view = kubelife_figures::cluster::at(&outcome, now);
+    let cluster_texts = ClusterTexts {
+        title: texts
+            .tr("ui.render.cluster_at")
+            .replace("{at}", &format_go_duration_tenths(now)),
+        no_zone: texts.tr("ui.cluster.no_zone"),
+        heartbeat_ago: texts.tr("ui.cluster.heartbeat_ago"),
+    };
+    let cluster = ClusterFigure {
+        view: &view,
+        now,
+        texts: &cluster_texts,
+    };
     let size = (
         o.width,
-        if o.breakdown {
-            breakdown_height(bars.len())
-        } else {
-            timeline.height()
+        match o.view {
+            View::Timeline => timeline.height(),
+            View::Breakdown => breakdown_height(bars.len()),
+            View::Cluster => cluster.height(o.width),
         },
     );
     let picture = Picture {
-        breakdown: o.breakdown,
+        view: o.view,
         timeline,
         bars: &bars,
         texts: &bar_texts,
+        cluster,
     };
     if o.png {
         plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
@@ -204,20 +222,21 @@ pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
     }
 }
 
-/// One of the two figures, ready to draw on any backend.
+/// One of the three figures, ready to draw on any backend.
 struct Picture<'a> {
-    breakdown: bool,
+    view: View,
     timeline: TimelineFigure<'a>,
     bars: &'a [Bar],
     texts: &'a BreakdownTexts,
+    cluster: ClusterFigure<'a>,
 }
 
 impl Picture<'_> {
     fn paint<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<(), String> {
-        if self.breakdown {
-            draw_breakdown(root, self.bars, self.texts).map_err(|e| e.to_string())?;
-        } else {
-            draw_timeline(root, &self.timeline).map_err(|e| e.to_string())?;
+        match self.view {
+            View::Timeline => draw_timeline(root, &self.timeline).map_err(|e| e.to_string())?,
+            View::Breakdown => draw_breakdown(root, self.bars, self.texts).map_err(|e| e.to_string())?,
+            View::Cluster => draw_cluster(root, &self.cluster).map_err(|e| e.to_string())?,
         }
         root.present().map_err(|e| e.to_string())
     }

@@ -190,3 +190,44 @@ fn bad_input_is_refused_with_a_reason() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_cluster_view_draws_nodes_by_zone_with_states_in_words() {
+    for lang in ["en", "zh"] {
+        let (code, out, err) = kubelife(
+            &[
+                "render", "-", "--format", "svg", "--view", "cluster", "--at", "1m50s", "--lang", lang,
+            ],
+            SMALL,
+        );
+        assert_eq!(code, 0, "{err}");
+        let svg = String::from_utf8(out).expect("UTF-8");
+        let names = well_formed(&svg).unwrap_or_else(|e| panic!("cluster {lang}: {e}\n{svg}"));
+        assert_eq!(names.first().map(String::as_str), Some("svg"));
+        // node-1 crashed at 10s: by 1m50s it is Unknown and tainted; the others stay Ready.
+        for text in [
+            "node-1",
+            "node-2",
+            "node-3",
+            "Unknown",
+            "Ready",
+            "unreachable:NoExecute",
+            "NodeCrash",
+        ] {
+            assert!(
+                svg.contains(&format!("\n{text}\n")),
+                "{lang}: no {text:?} in the cluster view"
+            );
+        }
+        assert!(
+            svg.lines().any(|l| l.starts_with("web-") && ["Running", "NotReady", "Terminating"].iter().any(|s| l.ends_with(s))),
+            "the web pod is written with its state"
+        );
+    }
+    let (code, png, err) = kubelife(&["render", "-", "--format", "png", "--view", "cluster"], SMALL);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let (code, _, err) = kubelife(&["render", "-", "--format", "svg", "--view", "nodes"], SMALL);
+    assert_eq!(code, 2, "an unknown view is refused");
+    assert!(err.contains("timeline, breakdown, cluster"), "{err}");
+}

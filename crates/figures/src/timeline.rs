@@ -29,6 +29,45 @@ pub struct Legend {
     pub marks: [String; 4],
 }
 
+impl Legend {
+    /// The legend from the catalogue's texts: `ui.timeline.terminating` and `ui.timeline.marks`
+    /// ("▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change"), whose glyphs are left
+    /// out since the figure draws the marker shapes themselves.
+    pub fn from_texts(t: LegendTexts) -> Legend {
+        let marks: Vec<String> = t
+            .marks
+            .split(" · ")
+            .map(|m| m.trim_start_matches(['▼', '▲', '◆', '■']).trim().to_string())
+            .collect();
+        let mark = |i: usize| marks.get(i).cloned().unwrap_or_default();
+        Legend {
+            states: [
+                "Ready / Running".into(),
+                "Unknown / NotReady".into(),
+                t.terminating.trim().to_string(),
+                "Pending".into(),
+                t.partial.trim().to_string(),
+                t.moved.trim().to_string(),
+            ],
+            marks: [mark(0), mark(1), mark(2), mark(3)],
+        }
+    }
+}
+
+/// The catalogue texts a legend is made of (`ui.timeline.terminating`, `.partial`, `.moved`,
+/// `.marks`), already translated.
+#[derive(Debug, Clone, Copy)]
+pub struct LegendTexts<'a> {
+    /// "Terminating (striped)".
+    pub terminating: &'a str,
+    /// "fewer serving (dotted)".
+    pub partial: &'a str,
+    /// "volume attached elsewhere (barred)".
+    pub moved: &'a str,
+    /// "▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change".
+    pub marks: &'a str,
+}
+
 /// What to draw.
 #[derive(Debug, Clone, Copy)]
 pub struct TimelineFigure<'a> {

@@ -1,0 +1,116 @@
+// "Bring your own cluster" and the figure downloads in headless Chromium: a pasted kubeadm
+// ClusterConfiguration and a dropped `kubectl get nodes -o json` move the sliders, the zones and
+// the node count, the link carries them; Download as SVG and PNG give real pictures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { setup, openPage } from './serve.mjs';
+
+const fx = await setup();
+
+const KUBEADM = fs.readFileSync(new URL('../crates/engine/tests/fixtures/import/kubeadm-1.31.yaml', import.meta.url), 'utf8');
+const NODES = fs.readFileSync(new URL('./fixtures/eks-nodelist-2-zones.json', import.meta.url), 'utf8');
+
+/** Drops a file with `text` on the import panel's drop zone, as a reader dragging it in would. */
+async function drop(page, name, text) {
+  const transfer = await page.evaluateHandle(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: 'application/json' }));
+    return dt;
+  }, [name, text]);
+  await page.locator('.import-drop').dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+test('a pasted kubeadm configuration and dropped nodes set the sliders, zones and node count, and the link', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  const grace = page.getByRole('slider', { name: /node-monitor-grace-period/ });
+  assert.notEqual(await grace.inputValue(), '20');
+
+  await page.getByTestId('import-text').fill(KUBEADM);
+  await page.getByTestId('import-name').fill('kubeadm-config.yaml');
+  await page.getByTestId('import-apply').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value.includes('node-monitor-grace-period=20s'));
+  assert.equal(await grace.inputValue(), '20');
+  assert.equal(await page.getByLabel('Kubernetes version').inputValue(), '31');
+  const report = page.getByTestId('import-report');
+  assert.match(await report.textContent(), /recognised.*node-monitor-grace-period/s);
+  assert.match(await report.textContent(), /ClusterConfiguration/);
+  assert.equal(await page.getByTestId('import-text').inputValue(), '', 'the pasted text moves into the list of files');
+
+  await drop(page, 'nodes.json', NODES);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^=node-state-]').length === 2);
+  assert.equal(await page.locator('.cluster-zone').count(), 2, 'two zones');
+  assert.equal(await page.locator('input[type=number][aria-label^="nodes "]').inputValue(), '2');
+  assert.equal(await page.locator('input[type=number][aria-label^="zones "]').inputValue(), '2');
+  assert.equal(await grace.inputValue(), '20', 'a later file keeps what an earlier one set');
+  assert.match(await report.textContent(), /the page draws 2 nodes/);
+  assert.equal(await page.locator('.import-file-item').count(), 2);
+
+  const link = await page.getByTestId('share-link').inputValue();
+  for (const part of ['k=1.31', 'node-monitor-grace-period=20s', 'node-monitor-period=2s', 'nodes=2', 'zones=2']) {
+    assert.ok(link.includes(part), `the link carries ${part}: ${link}`);
+  }
+  const fresh = await fx.browser.newContext();
+  const reopened = await openPage(fresh, link);
+  assert.equal(await reopened.page.getByRole('slider', { name: /node-monitor-grace-period/ }).inputValue(), '20');
+  assert.equal(await reopened.page.locator('[data-testid^=node-state-]').count(), 2);
+  await fresh.close();
+
+  // Removing a file re-reads the rest.
+  await page.getByRole('button', { name: 'Remove nodes.json' }).click();
+  assert.equal(await page.locator('.import-file-item').count(), 1);
+  assert.doesNotMatch(await report.textContent(), /the page draws 2 nodes/);
+  assert.deepEqual([...errors, ...reopened.errors], []);
+  await page.close();
+});
+
+test('what the page cannot show is reported, not lost', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  const items = Array.from({ length: 60 }, (_, i) => ({
+    apiVersion: 'v1', kind: 'Node',
+    metadata: { name: `n-${i}`, labels: { 'topology.kubernetes.io/zone': `zone-${i % 5}` } },
+  }));
+  await page.getByTestId('import-text').fill(JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  await page.getByTestId('import-apply').click();
+  const report = page.getByTestId('import-report');
+  await report.waitFor();
+  const text = await report.textContent();
+  assert.match(text, /the page shows at most 50 nodes; imported 60/);
+  assert.match(text, /the page shows at most 3 zones; imported 5/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value.includes('nodes=50'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Download as SVG and as PNG save the timeline and the breakdown', async () => {
+  const context = await fx.browser.newContext({ acceptDownloads: true });
+  const { page, errors } = await openPage(context, fx.server.url);
+  const save = async (testid) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+    return { name: download.suggestedFilename(), body: fs.readFileSync(await download.path()) };
+  };
+  for (const figure of ['timeline', 'breakdown']) {
+    const svg = await save(`download-${figure}-svg`);
+    assert.equal(svg.name, `kubelife-${figure}.svg`);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        texts: [...doc.querySelectorAll('text')].map((t) => t.textContent.trim()),
+      };
+    }, svg.body.toString('utf8'));
+    assert.equal(parsed.error, null, `${figure}: the SVG parses`);
+    assert.equal(parsed.root, 'svg');
+    assert.ok(parsed.texts.length > 3, `${figure}: the SVG has its labels`);
+    if (figure === 'timeline') assert.ok(parsed.texts.includes('node-1'), 'the timeline names its lanes');
+    else assert.ok(parsed.texts.some((t) => t.includes('Where does the time go?')), 'the breakdown has its title');
+
+    const png = await save(`download-${figure}-png`);
+    assert.equal(png.name, `kubelife-${figure}.png`);
+    assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${figure}: a PNG`);
+    assert.equal(png.body.readUInt32BE(16), 900, `${figure}: 900 px wide`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,227 @@
+//! "Bring your own cluster": files pasted or dropped into the page, read by the engine's import
+//! (the same as `kubelife import`) and applied at once to the settings, with the engine's report
+//! and a line for everything the page cannot show.
+
+use crate::i18n::{cause, tr, trf, Lang};
+use crate::import::settings_from_import;
+use crate::model::Edit;
+use crate::settings::Settings;
+use kubelife_engine::import::{import, EntryKind, Report};
+use kubelife_engine::scenario::Scenario;
+use kubelife_engine::Cause;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, FileList, HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// Properties of [`ImportPanel`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ImportProps {
+    /// Called with the imported scenario whenever the list of files changes.
+    pub onedit: Callback<Edit>,
+}
+
+/// The files added so far, in order (a later file's value replaces an earlier one's).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Files(Vec<(String, String)>);
+
+/// A change to the list of files.
+enum FilesAction {
+    /// Files read (name, text), appended in order.
+    Add(Vec<(String, String)>),
+    /// The file at this position removed.
+    Remove(usize),
+}
+
+impl Reducible for Files {
+    type Action = FilesAction;
+
+    fn reduce(self: Rc<Self>, action: FilesAction) -> Rc<Self> {
+        let mut files = self.0.clone();
+        match action {
+            FilesAction::Add(new) => files.extend(new),
+            FilesAction::Remove(i) if i < files.len() => {
+                files.remove(i);
+            }
+            FilesAction::Remove(_) => return self,
+        }
+        Rc::new(Files(files))
+    }
+}
+
+/// What the files gave: the scenario, the engine's report and the page's own lines.
+struct Imported {
+    scenario: Rc<Scenario>,
+    report: Report,
+    page: Vec<Cause>,
+}
+
+fn read(files: &Files) -> Option<Imported> {
+    if files.0.is_empty() {
+        return None;
+    }
+    let refs: Vec<(&str, &str)> = files.0.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let (scenario, report) = import(&refs, None);
+    let (_, page) = settings_from_import(&Settings::default(), &scenario);
+    Some(Imported {
+        scenario: Rc::new(scenario),
+        report,
+        page,
+    })
+}
+
+/// A name for pasted text: the one typed, else `pasted-<n>.yaml`.
+fn pasted_name(typed: &str, files: &Files) -> String {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        format!("pasted-{}.yaml", files.0.len() + 1)
+    } else {
+        typed.to_string()
+    }
+}
+
+/// Reads every file of a list (dropped or chosen), then adds them together.
+fn read_files(list: Option<FileList>, add: UseReducerDispatcher<Files>) {
+    let Some(list) = list else { return };
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.item(i)).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut read = Vec::new();
+        for f in files {
+            if let Ok(text) = wasm_bindgen_futures::JsFuture::from(f.text()).await {
+                read.push((f.name(), text.as_string().unwrap_or_default()));
+            }
+        }
+        if !read.is_empty() {
+            add.dispatch(FilesAction::Add(read));
+        }
+    });
+}
+
+/// The panel.
+#[function_component(ImportPanel)]
+pub fn import_panel(p: &ImportProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let files = use_reducer(Files::default);
+    let text = use_node_ref();
+    let name = use_node_ref();
+    let imported = use_memo((*files).clone(), read);
+    {
+        let (imported, onedit) = (imported.clone(), p.onedit.clone());
+        use_effect_with((*files).clone(), move |_| {
+            if let Some(i) = &*imported {
+                onedit.emit(Edit::Import(i.scenario.clone()));
+            }
+        });
+    }
+    let onapply = {
+        let (text, name, files) = (text.clone(), name.clone(), files.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (Some(t), Some(n)) = (text.cast::<HtmlTextAreaElement>(), name.cast::<HtmlInputElement>()) else {
+                return;
+            };
+            if t.value().trim().is_empty() {
+                return;
+            }
+            files.dispatch(FilesAction::Add(vec![(pasted_name(&n.value(), &files), t.value())]));
+            t.set_value("");
+            n.set_value("");
+        })
+    };
+    let ondrop = {
+        let add = files.dispatcher();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            read_files(e.data_transfer().and_then(|d| d.files()), add.clone());
+        })
+    };
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let onchange = {
+        let add = files.dispatcher();
+        Callback::from(move |e: Event| {
+            let input = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok());
+            read_files(input.as_ref().and_then(HtmlInputElement::files), add.clone());
+            if let Some(i) = input {
+                i.set_value("");
+            }
+        })
+    };
+    html! {
+        <div class="import" data-testid="import-panel">
+            <p class="import-help">
+                {tr(lang, "ui.import.help")}{" "}
+                // Commands stay as kubectl spells them, in every language.
+                <code>{"kubectl get nodes -o json"}</code>{", "}<code>{"kubectl get deploy,sts,ds -A -o json"}</code>{". "}
+                {tr(lang, "ui.import.combine")}
+            </p>
+            <label class="import-label">{tr(lang, "ui.import.text")}
+                <textarea class="import-text" ref={text} rows="6" spellcheck="false" data-testid="import-text"
+                    placeholder="apiVersion: kubeadm.k8s.io/v1beta4" />
+            </label>
+            <div class="import-row">
+                <label class="import-label">{tr(lang, "ui.import.name")}
+                    <input class="import-name" ref={name} placeholder={pasted_name("", &files)} data-testid="import-name" />
+                </label>
+                <button class="import-apply" onclick={onapply} data-testid="import-apply">{tr(lang, "ui.import.apply")}</button>
+            </div>
+            <div class="import-drop" {ondrop} {ondragover}>
+                <label class="import-label">{tr(lang, "ui.import.drop")}
+                    <input type="file" multiple=true class="import-file" {onchange} data-testid="import-file" />
+                </label>
+            </div>
+            { file_list(lang, &files) }
+            if let Some(i) = &*imported { { report(lang, i) } }
+        </div>
+    }
+}
+
+/// The files added so far, each with a remove button.
+fn file_list(lang: Lang, files: &UseReducerHandle<Files>) -> Html {
+    if files.0.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="import-files" aria-label={tr(lang, "ui.import.files")}>
+        { for files.0.iter().enumerate().map(|(i, (name, text))| {
+            let remove = {
+                let files = files.dispatcher();
+                Callback::from(move |_: MouseEvent| files.dispatch(FilesAction::Remove(i)))
+            };
+            html! {
+                <li class="import-file-item">
+                    <code>{name.clone()}</code>{" "}
+                    <span class="import-size">{trf(lang, "ui.import.lines", &[("lines", &text.lines().count())])}</span>
+                    <button class="import-remove" onclick={remove} aria-label={trf(lang, "ui.import.remove", &[("file", name)])}>
+                        {tr(lang, "ui.import.remove_short")}
+                    </button>
+                </li>
+            }
+        }) }
+        </ul>
+    }
+}
+
+/// What the page cannot show first, then the engine's report, one line per entry with its kind.
+fn report(lang: Lang, i: &Imported) -> Html {
+    let line = |kind: &'static str, modifier: &str, c: &Cause| {
+        html! {
+            <li class={format!("import-entry import-entry-{modifier}")}>
+                <strong class="import-kind">{tr(lang, kind)}</strong>{" "}{cause(lang, c)}
+            </li>
+        }
+    };
+    let modifier = |k: EntryKind| match k {
+        EntryKind::Recognised => "recognised",
+        EntryKind::Overridden | EntryKind::Note => "note",
+        EntryKind::Ignored => "ignored",
+        EntryKind::Invalid | EntryKind::Warning | EntryKind::Unreadable => "invalid",
+    };
+    html! {
+        // A region that scrolls takes Tab, so the keyboard can scroll it too.
+        <div class="import-report" data-testid="import-report" tabindex="0" role="region" aria-label={tr(lang, "ui.import.report")}>
+            <ul class="import-entries">
+                { for i.page.iter().map(|c| line("ui.import.kind.page", "page", c)) }
+                { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
+            </ul>
+        </div>
+    }
+}

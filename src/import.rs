@@ -1,0 +1,271 @@
+//! "Bring your own cluster" in the page: the engine's import (`kubelife_engine::import`) reads
+//! the files; this module maps the scenario it gives onto the page's [`Settings`]. The page
+//! draws a smaller cluster than a scenario may hold (node-1 to node-50 over zone-a to zone-c, one
+//! `web` Deployment and one `db` StatefulSet), so everything it cannot show becomes a line of its
+//! own in the report instead of being lost without a word.
+
+use crate::knobs::KNOBS;
+use crate::link::knob_text;
+use crate::settings::{Settings, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES};
+use kubelife_engine::scenario::{Scenario, WorkloadKind, WorkloadSection};
+use kubelife_engine::Cause;
+use std::collections::BTreeSet;
+
+/// The settings that show `imported`, starting from `base` (whose fault and operator actions
+/// stay), and one line for each thing the page cannot show.
+pub fn settings_from_import(base: &Settings, imported: &Scenario) -> (Settings, Vec<Cause>) {
+    let mut lines = Vec::new();
+    // The knobs are read against the version's bare default cluster, on that cluster, so that
+    // neither the imported cluster's size nor a missing node list changes what they read.
+    let version = imported.version.clone().unwrap_or_else(|| format!("1.{}", base.minor));
+    let bare = kubelife_engine::presets::default_cluster(&version);
+    let probe = Scenario {
+        nodes: bare.nodes,
+        workloads: bare.workloads,
+        events: bare.events,
+        duration_seconds: bare.duration_seconds,
+        ..imported.clone()
+    };
+    let mut out = base.from_preset(&probe);
+    clamp_knobs(&mut out, &mut lines);
+    cluster(&mut out, imported, &mut lines);
+    workloads(&mut out, imported, &mut lines);
+    (out, lines)
+}
+
+/// Values beyond a control's range are set to its nearest end, and said so.
+fn clamp_knobs(out: &mut Settings, lines: &mut Vec<Cause>) {
+    for k in KNOBS {
+        let Some(v) = out.overrides.get_mut(k.flag) else {
+            continue;
+        };
+        let clamped = v.clamp(k.min, k.max);
+        if clamped != *v {
+            lines.push(
+                Cause::new("ui.import.limit.knob")
+                    .text("flag", format!("--{}", k.flag))
+                    .text("value", knob_text(k.unit, *v))
+                    .text("min", knob_text(k.unit, k.min))
+                    .text("max", knob_text(k.unit, k.max))
+                    .text("shown", knob_text(k.unit, clamped)),
+            );
+            *v = clamped;
+        }
+    }
+}
+
+/// The node count and the zones, when the files gave nodes.
+fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
+    let count = imported.nodes.len() as u32;
+    if count == 0 {
+        return;
+    }
+    out.nodes = count.clamp(1, PAGE_MAX_NODES);
+    if count > PAGE_MAX_NODES {
+        lines.push(
+            Cause::new("ui.import.limit.nodes")
+                .text("max", PAGE_MAX_NODES)
+                .text("count", thousands(count)),
+        );
+    }
+    let zones: BTreeSet<&str> = imported.nodes.iter().map(|n| n.zone.as_deref().unwrap_or("")).collect();
+    let max_zones = ZONES.len() as u32;
+    out.zones = (zones.len() as u32).clamp(1, max_zones);
+    if zones.len() as u32 > max_zones {
+        lines.push(
+            Cause::new("ui.import.limit.zones")
+                .text("max", max_zones)
+                .text("count", zones.len()),
+        );
+    }
+    lines.push(
+        Cause::new("ui.import.page.names")
+            .text("nodes", out.nodes)
+            .text("zones", ZONES[..out.zones as usize].join(", ")),
+    );
+    let max_pods: BTreeSet<u32> = imported.nodes.iter().filter_map(|n| n.max_pods).collect();
+    if !max_pods.is_empty() {
+        let values: Vec<String> = max_pods.iter().map(u32::to_string).collect();
+        lines.push(Cause::new("ui.import.limit.max_pods").text("values", values.join(", ")));
+    }
+    out.fault.node = out.fault.node.min(out.nodes - 1);
+    out.fault.count = out.fault.count.min(out.nodes);
+}
+
+/// The first Deployment's replicas become `web`'s and the first StatefulSet's `db`'s; the rest
+/// of the workloads and what the page does not model of these two are listed.
+fn workloads(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
+    let first = |kind: WorkloadKind| imported.workloads.iter().find(|w| w.kind == kind);
+    let mut shown: Vec<&WorkloadSection> = Vec::new();
+    for (kind, page, max, set) in [
+        (
+            WorkloadKind::Deployment,
+            "web",
+            PAGE_MAX_WEB,
+            set_web as fn(&mut Settings, u32),
+        ),
+        (WorkloadKind::StatefulSet, "db", PAGE_MAX_DB, set_db),
+    ] {
+        let Some(w) = first(kind) else { continue };
+        shown.push(w);
+        let replicas = w.replicas.unwrap_or(1);
+        set(out, replicas.min(max));
+        lines.push(
+            Cause::new("ui.import.page.workload")
+                .text("kind", format!("{kind:?}"))
+                .text("name", &w.name)
+                .text("page", page)
+                .text("replicas", replicas.min(max)),
+        );
+        if replicas > max {
+            lines.push(
+                Cause::new("ui.import.limit.replicas")
+                    .text("name", &w.name)
+                    .text("max", max)
+                    .text("count", thousands(replicas)),
+            );
+        }
+        if !w.tolerations.is_empty() || w.termination_grace_period_seconds.is_some() {
+            lines.push(Cause::new("ui.import.limit.pod_spec").text("name", &w.name));
+        }
+    }
+    let rest: Vec<String> = imported
+        .workloads
+        .iter()
+        .filter(|w| !shown.iter().any(|s| std::ptr::eq(*s, *w)))
+        .map(|w| format!("{:?} {}", w.kind, w.name))
+        .collect();
+    if !rest.is_empty() {
+        lines.push(Cause::new("ui.import.limit.workloads").text("names", rest.join(", ")));
+    }
+}
+
+/// A count as a reader writes it: 3,000.
+fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn set_web(s: &mut Settings, v: u32) {
+    s.web_replicas = v;
+}
+
+fn set_db(s: &mut Settings, v: u32) {
+    s.db_replicas = v;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubelife_engine::import::import;
+
+    const KUBEADM: &str = include_str!("../crates/engine/tests/fixtures/import/kubeadm-1.31.yaml");
+
+    fn nodes_json(zones: &[&str]) -> String {
+        let items: Vec<String> = zones
+            .iter()
+            .enumerate()
+            .map(|(i, z)| {
+                format!(
+                    r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}","labels":{{"topology.kubernetes.io/zone":"{z}"}}}}}}"#
+                )
+            })
+            .collect();
+        format!(r#"{{"apiVersion":"v1","kind":"List","items":[{}]}}"#, items.join(","))
+    }
+
+    #[test]
+    fn counts_read_with_separators() {
+        assert_eq!(thousands(3000), "3,000");
+        assert_eq!(thousands(50), "50");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn a_kubeadm_configuration_sets_the_version_and_the_flags() {
+        let (scenario, _) = import(&[("kubeadm.yaml", KUBEADM)], None);
+        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        assert_eq!(s.minor, 31);
+        assert_eq!(s.overrides.get("node-monitor-grace-period"), Some(&20.0));
+        assert_eq!(s.overrides.get("node-monitor-period"), Some(&2.0));
+        assert_eq!(s.overrides.get("default-unreachable-toleration-seconds"), Some(&60.0));
+        // No nodes in the file: the page keeps its own cluster.
+        assert_eq!((s.nodes, s.zones), (3, 3));
+        assert!(lines.iter().all(|c| c.key != "ui.import.limit.nodes"), "{lines:?}");
+        assert!(s.resolve().1.is_none());
+    }
+
+    #[test]
+    fn nodes_set_the_count_and_the_zones() {
+        let nodes = nodes_json(&["a", "b", "a", "b", "b"]);
+        let (scenario, _) = import(&[("nodes.json", &nodes)], None);
+        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        assert_eq!((s.nodes, s.zones), (5, 2));
+        assert!(lines.iter().any(|c| c.key == "ui.import.page.names"));
+    }
+
+    #[test]
+    fn what_the_page_cannot_show_is_reported() {
+        let zones: Vec<String> = (0..60).map(|i| format!("z{}", i % 40)).collect();
+        let refs: Vec<&str> = zones.iter().map(String::as_str).collect();
+        let nodes = nodes_json(&refs);
+        let (scenario, _) = import(&[("nodes.json", &nodes)], None);
+        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        assert_eq!((s.nodes, s.zones), (PAGE_MAX_NODES, 3));
+        let text: Vec<String> = lines.iter().map(Cause::english).collect();
+        assert!(
+            text.iter().any(|l| l.contains("at most 50 nodes") && l.contains("60")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|l| l.contains("at most 3 zones") && l.contains("40")),
+            "{text:?}"
+        );
+        // A grace period beyond the slider is set to its end, and said so.
+        let flags = "--node-monitor-grace-period=5h\n";
+        let (scenario, _) = import(&[("kcm.txt", flags)], Some("1.31"));
+        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        let max = KNOBS
+            .iter()
+            .find(|k| k.flag == "node-monitor-grace-period")
+            .unwrap()
+            .max;
+        assert_eq!(s.overrides.get("node-monitor-grace-period"), Some(&max));
+        assert!(lines.iter().any(|c| c.key == "ui.import.limit.knob"), "{lines:?}");
+    }
+
+    #[test]
+    fn workloads_set_the_replicas_and_the_rest_is_listed() {
+        let list = r#"{"apiVersion":"v1","kind":"List","items":[
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api","namespace":"prod"},"spec":{"replicas":70,"template":{"spec":{}}}},
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"cache","namespace":"prod"},"spec":{"replicas":2,"template":{"spec":{}}}},
+          {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"pg","namespace":"prod"},"spec":{"replicas":4,"template":{"spec":{}}}}]}"#;
+        let (scenario, _) = import(&[("workloads.json", list)], None);
+        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        assert_eq!((s.web_replicas, s.db_replicas), (PAGE_MAX_WEB, 4));
+        let text: Vec<String> = lines.iter().map(Cause::english).collect();
+        assert!(text.iter().any(|l| l.contains("cache")), "{text:?}");
+        assert!(text.iter().any(|l| l.contains("70")), "{text:?}");
+    }
+
+    #[test]
+    fn the_link_carries_the_import() {
+        let nodes = nodes_json(&["a", "b", "a", "b"]);
+        let (scenario, _) = import(&[("kubeadm.yaml", KUBEADM), ("nodes.json", &nodes)], None);
+        let (s, _) = settings_from_import(&Settings::default(), &scenario);
+        let link = crate::link::encode(&s, crate::link::Playback::default());
+        assert!(link.contains("node-monitor-grace-period=20s"), "{link}");
+        assert!(
+            link.contains("nodes=4") && link.contains("zones=2") && link.contains("k=1.31"),
+            "{link}"
+        );
+        assert_eq!(crate::link::decode(&link).settings, s);
+    }
+}
