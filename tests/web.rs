@@ -110,14 +110,16 @@ async fn breakdown_panel_labels_each_segment_with_its_flag() {
         "--node-monitor-period 5s",
         "--default-unreachable-toleration-seconds 300",
         "podStartup 5s",
+        "--iptables-min-sync-period 1s",
     ] {
         assert!(text.contains(flag), "{flag} missing from {text}");
     }
+    // Five to the first replacement Ready, and one to the Service in front of web whole again.
     assert_eq!(
         root.query_selector_all(".breakdown-bar .breakdown-seg")
             .unwrap()
             .length(),
-        5
+        6
     );
 }
 
@@ -165,5 +167,8 @@ async fn results_read_the_playhead_against_the_fault() {
     assert_eq!(text("[data-testid=playhead]"), "6m19.6s");
     assert_eq!(text("[data-testid=playhead-fault]"), "fault + 5m49.6s");
     assert_eq!(text("[data-testid=milestone-eviction]"), "5m49.6s");
-    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 4);
+    // Four for the node and its pods, two for the Service in front of web (no volume card:
+    // `volumes` is left false here).
+    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 6);
+    assert_eq!(text("[data-testid=milestone-traffic-stopped]"), "44.7s");
 }

@@ -55,21 +55,34 @@ fn scenario(nodes: usize, zones: usize, minutes: i64, workloads: &[String], cras
     )
 }
 
-/// The README's shape: three pods per node in Deployments of about 300, one node crashing.
+/// A StatefulSet of one pod per ten nodes, each pod with its own ReadWriteOnce volume, behind a
+/// Service: the database beside the Deployments.
+fn database(nodes: usize) -> String {
+    format!(
+        r#"{{"kind":"StatefulSet","name":"db","replicas":{},"service":true,"volume":{{"accessMode":"ReadWriteOnce","perPod":true}}}}"#,
+        nodes.div_ceil(10)
+    )
+}
+
+/// The README's shape: three pods per node in Deployments of about 300, each behind a Service,
+/// and a database with a volume per pod; one node crashing.
 fn readme_shape(nodes: usize, minutes: i64) -> String {
     let deployments = nodes.div_ceil(100).max(1);
     let per = (nodes * 3).div_ceil(deployments);
-    let workloads: Vec<String> = (0..deployments)
-        .map(|d| format!(r#"{{"kind":"Deployment","name":"app-{d}","replicas":{per}}}"#))
+    let mut workloads: Vec<String> = (0..deployments)
+        .map(|d| format!(r#"{{"kind":"Deployment","name":"app-{d}","replicas":{per},"service":true}}"#))
         .collect();
+    workloads.push(database(nodes));
     scenario(nodes, 3, minutes, &workloads, &[1])
 }
 
-/// One large Deployment plus a DaemonSet, with `crashes` nodes crashing together.
+/// One large Deployment behind a Service, a DaemonSet and a database with a volume per pod, with
+/// `crashes` nodes crashing together.
 fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usize>) -> String {
     let workloads = vec![
-        format!(r#"{{"kind":"Deployment","name":"web","replicas":{replicas}}}"#),
+        format!(r#"{{"kind":"Deployment","name":"web","replicas":{replicas},"service":true}}"#),
         r#"{"kind":"DaemonSet","name":"agent"}"#.to_string(),
+        database(nodes),
     ];
     scenario(nodes, zones, 30, &workloads, &crashed)
 }

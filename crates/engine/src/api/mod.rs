@@ -370,6 +370,11 @@ pub struct Api {
     pub clients: client::Clients,
     /// Each Service's EndpointSlice (by workload index; empty for workloads without one).
     pub slices: Vec<endpoints::Slice>,
+    /// Per Service, every pod whose endpoint a write changed, in order: readers keep their own
+    /// place in it, so that they look only at what changed.
+    pub slice_changes: Vec<Vec<PodId>>,
+    /// Per Service, how many of its slice's endpoints are ready.
+    pub slice_ready: Vec<usize>,
     /// Whether pod status changes are announced (some Service selects pods).
     pub watch_pod_status: bool,
     /// Every pod each workload ever created, in creation order.

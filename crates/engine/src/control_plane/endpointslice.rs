@@ -122,6 +122,8 @@ impl EndpointSliceController {
     /// at the start of a run.
     pub fn initialize(&mut self, api: &mut Api) {
         api.slices = vec![Default::default(); self.services.len()];
+        api.slice_changes = vec![Vec::new(); self.services.len()];
+        api.slice_ready = vec![0; self.services.len()];
         for (w, &service) in self.services.iter().enumerate() {
             if !service {
                 continue;
@@ -131,7 +133,8 @@ impl EndpointSliceController {
                     api.slices[w].insert(p, e);
                 }
             }
-            self.ready_counts[w] = vec![(0, ready_count(&api.slices[w]))];
+            api.slice_ready[w] = ready_count(&api.slices[w]);
+            self.ready_counts[w] = vec![(0, api.slice_ready[w])];
         }
     }
 
@@ -179,13 +182,17 @@ impl EndpointSliceController {
                 e.service = Some(w);
                 log.push(e);
             }
+            let is_ready = |e: Option<Endpoint>| usize::from(e.is_some_and(|e| e.ready));
+            api.slice_ready[w] = api.slice_ready[w] + is_ready(new) - is_ready(old);
+            api.slice_changes[w].push(p);
             match new {
                 Some(e) => api.slices[w].insert(p, e),
                 None => api.slices[w].remove(&p),
             };
         }
         if changed {
-            let ready = ready_count(&api.slices[w]);
+            // The count follows each change, so a write costs its changes, not the slice's size.
+            let ready = api.slice_ready[w];
             if self.ready_counts[w].last().is_none_or(|&(_, c)| c != ready) {
                 self.ready_counts[w].push((now, ready));
             }

@@ -50,11 +50,24 @@ pub struct KubeProxy {
     pub scheduled: Option<Millis>,
     running_until: Option<Millis>,
     programmed: Vec<BTreeSet<PodId>>,
-    in_progress: Vec<BTreeSet<PodId>>,
+    in_progress: Vec<Pending>,
+    /// Per Service, how far into `Api::slice_changes` the last sync read.
+    read: Vec<usize>,
+    /// Per Service, whether the rules are the terminating fallback.
+    fell_back: Vec<bool>,
     /// Every pod the connected proxies stopped sending to, in order.
     pub stopped: Vec<Stopped>,
     /// Per Service, how many pods the rules sent to from each time on: (time, count).
     pub sizes: Vec<Vec<(Millis, usize)>>,
+}
+
+/// The rules a sync computed for one Service, to take effect when it finishes.
+#[derive(Debug, Clone)]
+enum Pending {
+    /// The whole set (at the start, and around the terminating fallback).
+    Full(BTreeSet<PodId>),
+    /// Only the pods whose endpoints changed since the last sync: whether each is in the rules.
+    Changes(Vec<(PodId, bool)>),
 }
 
 /// What a Service's clients saw over a run.
@@ -101,6 +114,8 @@ impl KubeProxy {
             running_until: None,
             programmed: vec![BTreeSet::new(); services],
             in_progress: Vec::new(),
+            read: vec![0; services],
+            fell_back: vec![false; services],
             stopped: Vec::new(),
             sizes: vec![Vec::new(); services],
         }
@@ -126,7 +141,32 @@ impl KubeProxy {
         for w in 0..self.programmed.len() {
             self.programmed[w] = self.rules(api, w);
             self.sizes[w] = vec![(0, self.programmed[w].len())];
+            self.read[w] = api.slice_changes.get(w).map_or(0, Vec::len);
+            self.fell_back[w] = self.fallback && api.slice_ready.get(w).is_some_and(|&r| r == 0);
         }
+    }
+
+    /// What a sync starting now programs for Service `w`: the pods whose endpoints changed since
+    /// the last sync, each in or out, so that a sync costs what changed; the whole set while
+    /// the version's terminating fallback is (or was) in play, since then every endpoint counts.
+    fn pending(&mut self, api: &Api, w: usize) -> Pending {
+        let changes = api.slice_changes.get(w).map_or(&[][..], Vec::as_slice);
+        let new = &changes[self.read[w].min(changes.len())..];
+        self.read[w] = changes.len();
+        let none_ready = api.slice_ready.get(w).is_some_and(|&r| r == 0);
+        if self.fallback && (none_ready || self.fell_back[w]) {
+            self.fell_back[w] = none_ready;
+            return Pending::Full(self.rules(api, w));
+        }
+        let slice = &api.slices[w];
+        let mut out: Vec<(PodId, bool)> = new
+            .iter()
+            .map(|&p| (p, slice.get(&p).is_some_and(|e| e.ready)))
+            .collect();
+        // A pod changed twice counts once, as it is now.
+        out.sort_by_key(|c| c.0);
+        out.dedup_by_key(|c| c.0);
+        Pending::Changes(out)
     }
 
     /// Whether Service `w`'s rules send to pod `p` now.
@@ -176,7 +216,7 @@ impl KubeProxy {
             self.refill(now);
             self.tokens -= 1.0;
         }
-        self.in_progress = (0..self.programmed.len()).map(|w| self.rules(api, w)).collect();
+        self.in_progress = (0..self.programmed.len()).map(|w| self.pending(api, w)).collect();
         let end = now + self.sync_duration;
         self.running_until = Some(end);
         end
@@ -189,8 +229,28 @@ impl KubeProxy {
         self.running_until = None;
         self.last_end = now;
         let new = std::mem::take(&mut self.in_progress);
-        for (w, rules) in new.into_iter().enumerate() {
-            let gone: Vec<PodId> = self.programmed[w].difference(&rules).copied().collect();
+        for (w, pending) in new.into_iter().enumerate() {
+            let before = self.programmed[w].len();
+            let gone: Vec<PodId> = match pending {
+                Pending::Full(rules) => {
+                    let gone = self.programmed[w].difference(&rules).copied().collect();
+                    self.programmed[w] = rules;
+                    gone
+                }
+                Pending::Changes(changes) => {
+                    // Sorted by pod, as the set difference above is.
+                    let rules = &mut self.programmed[w];
+                    let mut gone = Vec::new();
+                    for (p, keep) in changes {
+                        if keep {
+                            rules.insert(p);
+                        } else if rules.remove(&p) {
+                            gone.push(p);
+                        }
+                    }
+                    gone
+                }
+            };
             for p in gone {
                 let pod = &api.pods[p];
                 let dead_since = pod.stopped_at.filter(|_| !pod.running);
@@ -221,10 +281,9 @@ impl KubeProxy {
                 e.service = Some(w);
                 log.push(e);
             }
-            if rules.len() != self.programmed[w].len() {
-                self.sizes[w].push((now, rules.len()));
+            if self.programmed[w].len() != before {
+                self.sizes[w].push((now, self.programmed[w].len()));
             }
-            self.programmed[w] = rules;
         }
     }
 
