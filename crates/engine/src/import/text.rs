@@ -24,7 +24,10 @@ pub enum Parsed {
 /// Reads a file; what cannot be read goes to the report.
 pub fn read(c: &mut Collector, file: &str, text: &str) -> Parsed {
     let text = text.trim_start_matches('\u{feff}');
-    if let Some(words) = shell_words(text) {
+    // JSON is never a command line or an environment file; splitting a large `kubectl` output
+    // into shell words first would cost as much as parsing it.
+    let json = text.trim_start().starts_with(['{', '[']);
+    if let Some(words) = (!json).then(|| shell_words(text)).flatten() {
         if let Some(vars) = env_assignments(&words) {
             return Parsed::Env(vars);
         }
@@ -33,7 +36,7 @@ pub fn read(c: &mut Collector, file: &str, text: &str) -> Parsed {
         }
     }
     let before = c.report.entries.len();
-    let docs = if text.trim_start().starts_with(['{', '[']) {
+    let docs = if json {
         json_documents(c, file, text)
     } else {
         yaml_documents(c, file, text)
