@@ -126,7 +126,7 @@ fn cases() -> Vec<Case> {
             big_deployment(5_000, 3, 15_000, (1..=50).collect()),
             5_000,
             30,
-            Some(0.7),
+            Some(0.8),
             3,
         ),
         case(
@@ -134,7 +134,7 @@ fn cases() -> Vec<Case> {
             big_deployment(10_000, 3, 30_000, zone_b),
             10_000,
             30,
-            Some(1.5),
+            Some(1.8),
             3,
         ),
         Case {
@@ -144,7 +144,7 @@ fn cases() -> Vec<Case> {
             floor_duration: 15 * MINUTE,
             floor_repeats: 200,
             runs: 200,
-            budget: Some(7.5),
+            budget: Some(9.0),
             samples: 7,
         },
     ]
