@@ -118,7 +118,7 @@ fn cases() -> Vec<Case> {
             readme_shape(5_000, 30),
             5_000,
             30,
-            Some(0.7),
+            Some(0.65),
             5,
         ),
         case(
@@ -134,7 +134,7 @@ fn cases() -> Vec<Case> {
             big_deployment(10_000, 3, 30_000, zone_b),
             10_000,
             30,
-            Some(1.8),
+            Some(1.5),
             3,
         ),
         Case {
