@@ -45,8 +45,9 @@ pub enum Restored {
 fn service_restored(o: &Outcome, fault: Millis) -> Restored {
     let end = o.summary.duration_ms;
     let mut out = Restored::Uninterrupted;
-    for l in crate::lanes::lanes_of_services(o, end) {
-        let Some(&(_, until, _)) = l.segments.iter().rev().find(|s| s.2 != crate::lanes::LaneState::Ok) else {
+    for s in &o.summary.services {
+        let segments = crate::lanes::service_segments(s, end);
+        let Some(&(_, until, _)) = segments.iter().rev().find(|s| s.2 != crate::lanes::LaneState::Ok) else {
             continue;
         };
         out = match out {
@@ -114,11 +115,68 @@ pub struct Segment {
 /// where the chain stops (for example no taint on the legacy path, or no replacement at all).
 pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
     let m = milestones(o);
+    let mut steps = eviction_steps(&m, cfg, m.eviction);
+    steps.push((
+        "ui.seg.replacement",
+        "on deletionTimestamp".to_string(),
+        m.replacement_created,
+    ));
+    steps.push(started(cfg, m.replacement));
+    if let Restored::At(t) = m.service_restored {
+        let min = format_go_duration(cfg.kube_proxy.min_sync_period);
+        steps.push((
+            "ui.seg.service",
+            format!("kube-proxy --iptables-min-sync-period {min}"),
+            Some(t),
+        ));
+    }
+    segments(steps)
+}
+
+/// One step of a chain: what happens, the flag and value behind it, and when it is done (ms
+/// from the fault), if ever.
+type Step = (&'static str, String, Option<Millis>);
+
+/// From the fault to the pod's deletion: the grace period (`--node-monitor-grace-period`), one
+/// more monitor pass to taint and the toleration (`doNoExecuteTaintingPass`, taint-based
+/// eviction), or the legacy `--pod-eviction-timeout` (`doEvictionPass`); `evicted` is when the
+/// pod in question was deleted.
+fn eviction_steps(m: &Milestones, cfg: &Config, evicted: Option<Millis>) -> Vec<Step> {
     let kcm = &cfg.controller_manager;
     let grace = format_go_duration(kcm.node_monitor_grace_period);
+    let mut steps = vec![(
+        "ui.seg.grace",
+        format!("--node-monitor-grace-period {grace}"),
+        m.unknown,
+    )];
+    if kcm.taint_based_evictions {
+        let period = format_go_duration(kcm.node_monitor_period);
+        let tol = cfg.api_server.default_unreachable_toleration_seconds;
+        steps.push(("ui.seg.taint", format!("--node-monitor-period {period}"), m.taint));
+        steps.push((
+            "ui.seg.toleration",
+            format!("--default-unreachable-toleration-seconds {tol}"),
+            evicted,
+        ));
+    } else {
+        let timeout = format_go_duration(kcm.pod_eviction_timeout);
+        steps.push(("ui.seg.legacy", format!("--pod-eviction-timeout {timeout}"), evicted));
+    }
+    steps
+}
+
+/// The replacement scheduled and its containers started (`simulation.podStartup`).
+fn started(cfg: &Config, at: Option<Millis>) -> Step {
+    let startup = format_go_duration(cfg.simulation.pod_startup);
+    ("ui.seg.started", format!("podStartup {startup}"), at)
+}
+
+/// The chain's segments, each as long as from the step before; they stop at the first step that
+/// never happens (or happens out of order).
+fn segments(steps: Vec<Step>) -> Vec<Segment> {
     let mut out = Vec::new();
     let mut last = 0;
-    let mut push = |label: &'static str, flag: String, at: Option<Millis>| -> bool {
+    for (label, flag, at) in steps {
         match at {
             Some(t) if t >= last => {
                 out.push(Segment {
@@ -127,68 +185,9 @@ pub fn breakdown(o: &Outcome, cfg: &Config) -> Vec<Segment> {
                     ms: t - last,
                 });
                 last = t;
-                true
             }
-            _ => false,
+            _ => break,
         }
-    };
-    if !push(
-        "ui.seg.grace",
-        format!("--node-monitor-grace-period {grace}"),
-        m.unknown,
-    ) {
-        return out;
-    }
-    if kcm.taint_based_evictions {
-        if !push(
-            "ui.seg.taint",
-            format!("--node-monitor-period {}", format_go_duration(kcm.node_monitor_period)),
-            m.taint,
-        ) {
-            return out;
-        }
-        let tol = cfg.api_server.default_unreachable_toleration_seconds;
-        if !push(
-            "ui.seg.toleration",
-            format!("--default-unreachable-toleration-seconds {tol}"),
-            m.eviction,
-        ) {
-            return out;
-        }
-    } else if !push(
-        "ui.seg.legacy",
-        format!(
-            "--pod-eviction-timeout {}",
-            format_go_duration(kcm.pod_eviction_timeout)
-        ),
-        m.eviction,
-    ) {
-        return out;
-    }
-    if !push(
-        "ui.seg.replacement",
-        "on deletionTimestamp".to_string(),
-        m.replacement_created,
-    ) {
-        return out;
-    }
-    if !push(
-        "ui.seg.started",
-        format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
-        m.replacement,
-    ) {
-        return out;
-    }
-    if let Restored::At(t) = m.service_restored {
-        let proxy = &cfg.kube_proxy;
-        push(
-            "ui.seg.service",
-            format!(
-                "kube-proxy --iptables-min-sync-period {}",
-                format_go_duration(proxy.min_sync_period)
-            ),
-            Some(t),
-        );
     }
     out
 }
@@ -255,68 +254,15 @@ pub fn database_breakdown(o: &Outcome, cfg: &Config) -> Option<(String, Vec<Segm
     let fault = n.fault_at_ms?;
     let chain = database_chain(o, cfg, fault, &n.node)?;
     let m = milestones(o);
-    let kcm = &cfg.controller_manager;
-    let mut out = Vec::new();
-    let mut last = 0;
-    let steps: [(&'static str, String, Option<Millis>); 6] = [
-        (
-            "ui.seg.grace",
-            format!(
-                "--node-monitor-grace-period {}",
-                format_go_duration(kcm.node_monitor_grace_period)
-            ),
-            m.unknown,
-        ),
-        (
-            "ui.seg.taint",
-            format!("--node-monitor-period {}", format_go_duration(kcm.node_monitor_period)),
-            m.taint.filter(|_| kcm.taint_based_evictions),
-        ),
-        if kcm.taint_based_evictions {
-            (
-                "ui.seg.toleration",
-                format!(
-                    "--default-unreachable-toleration-seconds {}",
-                    cfg.api_server.default_unreachable_toleration_seconds
-                ),
-                chain.evicted,
-            )
-        } else {
-            (
-                "ui.seg.legacy",
-                format!(
-                    "--pod-eviction-timeout {}",
-                    format_go_duration(kcm.pod_eviction_timeout)
-                ),
-                chain.evicted,
-            )
-        },
-        ("ui.seg.old_pod", "StatefulSet".to_string(), chain.gone),
-        (
-            "ui.seg.volume",
-            "ReadWriteOnce: detach, attach, mount".to_string(),
-            chain.mounted,
-        ),
-        (
-            "ui.seg.started",
-            format!("podStartup {}", format_go_duration(cfg.simulation.pod_startup)),
-            chain.ready,
-        ),
-    ];
-    for (label, flag, at) in steps {
-        match at {
-            Some(t) if t >= last => {
-                out.push(Segment {
-                    label,
-                    flag,
-                    ms: t - last,
-                });
-                last = t;
-            }
-            // The legacy path has no taint step; anything else missing ends the chain.
-            None if label == "ui.seg.taint" => {}
-            _ => break,
-        }
-    }
-    Some((chain.pod, out))
+    let mut steps = eviction_steps(&m, cfg, chain.evicted);
+    // A StatefulSet creates a pod again only once the old object is gone (it never runs two
+    // pods with one identity), and the volume follows: detach, attach, mount.
+    steps.push(("ui.seg.old_pod", "StatefulSet".to_string(), chain.gone));
+    steps.push((
+        "ui.seg.volume",
+        "ReadWriteOnce: detach, attach, mount".to_string(),
+        chain.mounted,
+    ));
+    steps.push(started(cfg, chain.ready));
+    Some((chain.pod, segments(steps)))
 }

@@ -2,6 +2,7 @@
 //! per pod; its states over time and the events worth marking, rebuilt from the engine's events
 //! and summary. Nothing here simulates.
 
+use kubelife_engine::network::kube_proxy::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
 use std::collections::BTreeMap;
 
@@ -103,40 +104,50 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     out
 }
 
-/// The Service lanes alone (for milestones).
-pub fn lanes_of_services(o: &Outcome, end: Millis) -> Vec<Lane> {
-    service_lanes(o, end)
+/// A Service's states over the run, as (from, until, state): `Bad` while the proxies send some
+/// connections to a pod that is gone (a blackhole), `Partial` while they send to fewer pods than
+/// desired, `Ok` otherwise. One pass over its steps and blackholes, both in time order.
+pub fn service_segments(s: &ServiceSummary, end: Millis) -> Vec<(Millis, Millis, LaneState)> {
+    let mut cuts: Vec<Millis> = s.serving.iter().map(|p| p.0).collect();
+    cuts.extend(s.blackholes.iter().flat_map(|h| [h.0, h.1]));
+    cuts.push(0);
+    cuts.retain(|&t| (0..end).contains(&t));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let (mut step, mut hole) = (0, 0);
+    let mut serving = 0;
+    let mut out: Vec<(Millis, Millis, LaneState)> = Vec::new();
+    for (i, &a) in cuts.iter().enumerate() {
+        while let Some(&(_, n)) = s.serving.get(step).filter(|p| p.0 <= a) {
+            serving = n;
+            step += 1;
+        }
+        while s.blackholes.get(hole).is_some_and(|h| h.1 <= a) {
+            hole += 1;
+        }
+        let b = cuts.get(i + 1).copied().unwrap_or(end);
+        let state = if s.blackholes.get(hole).is_some_and(|h| h.0 <= a) {
+            LaneState::Bad
+        } else if serving < s.desired {
+            LaneState::Partial
+        } else {
+            LaneState::Ok
+        };
+        match out.last_mut() {
+            Some(last) if last.2 == state && last.1 == a => last.1 = b,
+            _ => out.push((a, b, state)),
+        }
+    }
+    out
 }
 
-/// One lane per Service: green while the proxies send to every desired pod, dotted while they
-/// send to fewer, orange with a midline while some connections go to a pod that is gone.
+/// One lane per Service, in the states of [`service_segments`], marked where an endpoint went
+/// not ready and where the proxies stopped sending to a pod.
 fn service_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
     o.summary
         .services
         .iter()
         .map(|s| {
-            let mut cuts: Vec<Millis> = s.serving.iter().map(|p| p.0).collect();
-            cuts.extend(s.blackholes.iter().flat_map(|h| [h.0, h.1]));
-            cuts.push(0);
-            cuts.retain(|&t| (0..end).contains(&t));
-            cuts.sort_unstable();
-            cuts.dedup();
-            let serving_at = |t: Millis| s.serving.iter().take_while(|p| p.0 <= t).last().map_or(0, |p| p.1);
-            let mut segments: Vec<(Millis, Millis, LaneState)> = Vec::new();
-            for (i, &a) in cuts.iter().enumerate() {
-                let b = cuts.get(i + 1).copied().unwrap_or(end);
-                let state = if s.blackholes.iter().any(|h| h.0 <= a && a < h.1) {
-                    LaneState::Bad
-                } else if serving_at(a) < s.desired {
-                    LaneState::Partial
-                } else {
-                    LaneState::Ok
-                };
-                match segments.last_mut() {
-                    Some(last) if last.2 == state && last.1 == a => last.1 = b,
-                    _ => segments.push((a, b, state)),
-                }
-            }
             let marks = o
                 .events
                 .iter()
@@ -151,7 +162,7 @@ fn service_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
             Lane {
                 name: format!("svc/{}", s.service),
                 kind: LaneKind::Service,
-                segments,
+                segments: service_segments(s, end),
                 marks,
             }
         })
