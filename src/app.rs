@@ -404,20 +404,11 @@ fn panels(m: &Model, on: &Handlers) -> Html {
             if !d.embed { <Download figure={timeline_figure} /> }
         }
         if d.shows("breakdown") {
-            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>{ breakdown_panel(m) }</div>
+            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>
+                <Breakdown {segments} database={database_breakdown(&m.outcome, &m.cfg)} /></div>
             if !d.embed { <Download figure={breakdown_figure} /> }
         }
     </> }
-}
-
-/// "Where does the time go?": to the first replacement Ready, and for a database with a volume,
-/// to it Ready again.
-fn breakdown_panel(m: &Model) -> Html {
-    let database = database_breakdown(&m.outcome, &m.cfg);
-    let database_ready = database
-        .as_ref()
-        .is_some_and(|(_, s)| s.last().is_some_and(|s| s.label == "ui.seg.started"));
-    html! { <Breakdown segments={breakdown(&m.outcome, &m.cfg)} {database} {database_ready} /> }
 }
 
 /// The compare section.

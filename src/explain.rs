@@ -76,8 +76,9 @@ pub fn timeline_fingerprint(o: &Outcome) -> u64 {
 /// Services the API and the proxies saw differently: the EndpointSlice showed fewer ready
 /// endpoints than desired for at least 10s longer than the connected proxies sent to fewer pods.
 /// That happens when nodes lose the API server while their pods run on (a partition of the
-/// control plane): the node lifecycle controller marks the pods not ready, but proxies cut off
-/// from the API server keep the rules they have.
+/// control plane): the node lifecycle controller marks the pods not ready (`MarkPodsNotReady`)
+/// and the EndpointSlice controller follows, but proxies cut off from the API server keep the
+/// rules they have.
 pub fn two_views(o: &Outcome) -> Vec<Cause> {
     o.summary
         .services

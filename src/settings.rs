@@ -485,8 +485,9 @@ impl Settings {
         out
     }
 
-    /// The kubelet refuses shutdownGracePeriodCriticalPods over shutdownGracePeriod: raising the
-    /// critical pods' share raises the whole with it, and lowering the whole lowers the share.
+    /// The kubelet refuses shutdownGracePeriodCriticalPods over shutdownGracePeriod
+    /// (`ValidateKubeletConfiguration`): raising the critical pods' share raises the whole with
+    /// it, and lowering the whole lowers the share.
     fn keep_shutdown_pair(&mut self, flag: &str, v: f64) {
         const WHOLE: &str = "shutdown-grace-period";
         const CRITICAL: &str = "shutdown-grace-period-critical-pods";

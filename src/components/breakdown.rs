@@ -16,9 +16,6 @@ pub struct BreakdownProps {
     /// A second bar for a StatefulSet pod with a volume: its name and segments.
     #[prop_or_default]
     pub database: Option<(String, Vec<Segment>)>,
-    /// Whether the database's chain ends with it Ready again.
-    #[prop_or_default]
-    pub database_ready: bool,
 }
 
 /// One stacked bar and its legend.
@@ -52,7 +49,8 @@ pub fn breakdown(p: &BreakdownProps) -> Html {
                 <h3 class="breakdown-sub" data-testid="breakdown-database">{trf(lang, "ui.breakdown.database", &[("pod", pod)])}</h3>
                 { bar(lang, segs) }
                 <p class="breakdown-total">{
-                    if p.database_ready {
+                    // The chain reaches its last step only when the pod is Ready again.
+                    if segs.last().is_some_and(|s| s.label == "ui.seg.started") {
                         trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(segs.iter().map(|s| s.ms).sum()))])
                     } else {
                         trf(lang, "ui.breakdown.database_never", &[("pod", pod)])

@@ -148,7 +148,8 @@ impl KubeProxy {
 
     /// What a sync starting now programs for Service `w`: the pods whose endpoints changed since
     /// the last sync, each in or out, so that a sync costs what changed; the whole set while
-    /// the version's terminating fallback is (or was) in play, since then every endpoint counts.
+    /// the version's terminating fallback (`CategorizeEndpoints`: serving terminating endpoints
+    /// when none is ready) is or was in play, since then every endpoint counts.
     fn pending(&mut self, api: &Api, w: usize) -> Pending {
         let changes = api.slice_changes.get(w).map_or(&[][..], Vec::as_slice);
         let new = &changes[self.read[w].min(changes.len())..];
