@@ -144,7 +144,9 @@ fn cases() -> Vec<Case> {
             floor_duration: 15 * MINUTE,
             floor_repeats: 200,
             runs: 200,
-            budget: Some(9.0),
+            // Its ratio varied most (5.5× to 8.8× across clean-clone runs): 200 small runs
+            // allocate far more than the floor's one loop, so a busy allocator weighs on them.
+            budget: Some(10.5),
             samples: 7,
         },
     ]
