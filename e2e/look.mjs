@@ -73,8 +73,12 @@ export async function openState(browser, baseUrl, name) {
   return { page, errors, close: () => context.close() };
 }
 
-/** Waits for the fonts and two animation frames, so effects (the timeline canvas) have drawn. */
+/**
+ * Waits until the engine's worker has no run under way, then for the fonts and two animation
+ * frames, so effects (the timeline canvas) have drawn.
+ */
 export async function settle(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
   await page.evaluate(() => document.fonts.ready.then(() => true));
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }

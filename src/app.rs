@@ -2,6 +2,7 @@
 //! the sections in place. Sections are components with narrow props (`crate::components`), the
 //! effects are named hooks (`crate::hooks`), and the engine runs in `crate::model`.
 
+use crate::bridge::{use_engine, Arrived, Slot};
 use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
 use crate::components::compare::{CompareAction, CompareSection};
@@ -24,16 +25,14 @@ use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::explain::{breakdown, database_breakdown};
 use crate::hooks::{use_address_bar, use_document_lang, use_embed_height, use_keyboard_shortcuts, use_playback_clock};
 use crate::i18n::{tr, Lang};
-use crate::model::{simulate_side, Edit, Model, FRAME, SPREAD_RUNS};
+use crate::model::{prepare, Edit, Model, FRAME};
 use crate::replay::{at, next_event_after};
 use crate::settings::Settings;
+use crate::worker::Answer;
 use kubelife_engine::version::NEWEST_MINOR;
-use kubelife_engine::{distribution, Millis};
+use kubelife_engine::Millis;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The engine run behind the page; the bench export in `main.rs` runs it by this path.
-pub use crate::model::simulate;
 
 /// What can happen to the page.
 pub enum Msg {
@@ -51,6 +50,8 @@ pub enum Msg {
     Compare(CompareAction),
     /// Switch the language; everything else stays.
     Lang(Lang),
+    /// A job of the engine's worker is done.
+    Arrived(Box<Arrived>),
     /// Open an exercise in its starting state (1-based), or close the exercise panel.
     Exercise(Option<u32>),
     /// Show a tour step, or close the tour.
@@ -64,18 +65,14 @@ impl Reducible for Model {
         let mut m = (*self).clone();
         match msg {
             Msg::Settings(edit) => {
-                let mut s = m.settings.clone();
+                let mut s = m.asked().clone();
                 edit.apply(&mut s);
-                if s == m.settings {
+                if s == *m.asked() {
                     return self;
                 }
-                let mut fresh = simulate(s).keeping_view(&mut m);
-                fresh.t = m.t.min(fresh.cfg.duration);
-                fresh.playing = m.playing;
-                fresh.notices = std::mem::take(&mut m.notices);
-                fresh.b = m.b.take();
-                m = fresh;
+                m.ask(s);
             }
+            Msg::Arrived(arrived) => m = m.take_in(*arrived),
             Msg::Transport(a) => m.play(a),
             Msg::Tick(wall) => {
                 if !m.playing {
@@ -131,50 +128,64 @@ impl Model {
     fn compare(mut self, a: CompareAction) -> Model {
         match a {
             CompareAction::EditB(edit) => {
-                let mut b = self
-                    .b
-                    .as_ref()
-                    .map_or_else(|| self.settings.clone(), |b| b.settings.clone());
+                let mut b = self.asked_b().unwrap_or(self.asked()).clone();
                 edit.apply(&mut b);
-                self.b = Some(Rc::new(simulate_side(b)));
+                self.ask_b(b);
             }
-            CompareAction::Compare(on) => self.b = on.then(|| Rc::new(simulate_side(self.settings.clone()))),
-            CompareAction::CopyAToB => self.b = Some(Rc::new(simulate_side(self.settings.clone()))),
+            CompareAction::Compare(true) | CompareAction::CopyAToB => self.ask_b(self.asked().clone()),
+            CompareAction::Compare(false) => {
+                self.b = None;
+                self.b_next = None;
+                self.spreads = None;
+            }
             CompareAction::Swap => {
-                let Some(b) = self.b.take() else { return self };
-                let a = self.settings.clone();
-                let mut fresh = simulate(b.settings.clone()).keeping_view(&mut self);
-                fresh.t = self.t.min(fresh.cfg.duration);
-                fresh.b = Some(Rc::new(simulate_side(a)));
-                return fresh;
+                let Some(b) = self.asked_b().cloned() else { return self };
+                let a = self.asked().clone();
+                self.ask(b);
+                self.ask_b(a);
             }
             CompareAction::Classic => {
                 let base = Settings {
                     overrides: Default::default(),
                     enable_taint_manager: true,
                     taint_based_evictions: true,
-                    ..self.settings.clone()
+                    ..self.asked().clone()
                 };
-                let mut fresh = simulate(Settings {
+                self.ask(Settings {
                     minor: 12,
                     ..base.clone()
-                })
-                .keeping_view(&mut self);
-                fresh.b = Some(Rc::new(simulate_side(Settings {
+                });
+                self.ask_b(Settings {
                     minor: NEWEST_MINOR,
                     ..base
-                })));
-                return fresh;
+                });
             }
             CompareAction::RunSpreads => {
-                let a = distribution(&self.cfg, SPREAD_RUNS);
-                let b = self.b.as_ref().map(|b| distribution(&b.cfg, SPREAD_RUNS));
-                self.spreads = Some(Rc::new((a, b)));
-                return self;
+                self.spreads = None;
+                self.spreads_asked = true;
             }
         }
-        self.spreads = None;
         self
+    }
+
+    /// Takes in what the worker sent back; whatever is no longer asked for is dropped.
+    fn take_in(self, arrived: Arrived) -> Model {
+        let Arrived { asked, answer } = arrived;
+        match (asked.slot, answer) {
+            (Slot::A, Answer::Run(bytes)) => match kubelife_engine::wire::decode(&bytes.0) {
+                Ok(o) => self.arrived(&asked.settings, o),
+                Err(e) => broken(self, &e),
+            },
+            (Slot::B, Answer::Run(bytes)) => match kubelife_engine::wire::decode(&bytes.0) {
+                Ok(o) => self.arrived_b(&asked.settings, o),
+                Err(e) => broken(self, &e),
+            },
+            (Slot::Spreads, Answer::Spreads(json)) => match serde_json::from_str(&json) {
+                Ok(d) => self.arrived_spreads(&asked.settings, asked.b.as_ref(), d),
+                Err(e) => broken(self, &e.to_string()),
+            },
+            _ => self,
+        }
     }
 
     /// Opens exercise `n` in its starting state, or closes the exercise panel.
@@ -185,12 +196,24 @@ impl Model {
             return self;
         };
         let (a, b) = (ex.start)();
-        let mut fresh = simulate(a).keeping_view(&mut self);
-        fresh.display.exercise = n;
-        fresh.display.instructor = false;
-        fresh.b = b.map(|b| Rc::new(simulate_side(b)));
-        fresh
+        self.display.exercise = n;
+        self.display.instructor = false;
+        self.ask(a);
+        match b {
+            Some(b) => self.ask_b(b),
+            None => {
+                self.b = None;
+                self.b_next = None;
+            }
+        }
+        self
     }
+}
+
+/// A run that came back unreadable: said on the console, and the page keeps what it shows.
+fn broken(m: Model, why: &str) -> Model {
+    web_sys::console::error_1(&format!("kubelife could not read a run from its worker: {why}").into());
+    m
 }
 
 /// The page as its link describes it; what the link could not apply is listed as notices.
@@ -207,13 +230,16 @@ fn opening_model() -> Model {
         Some((a, b)) => (a, b.or(decoded.b)),
         None => (decoded.settings, decoded.b),
     };
-    let mut m = simulate(settings);
-    m.t = decoded.playback.t.min(m.cfg.duration);
+    let mut m = Model::waiting(prepare(settings));
+    // The playhead is clamped to the run's length when the run arrives.
+    m.t = decoded.playback.t;
     if let Some(e) = decoded.playback.speed_exp {
         m.speed_exp = e;
     }
     m.notices = decoded.notices;
-    m.b = b.map(|b| Rc::new(simulate_side(b)));
+    if let Some(b) = b {
+        m.ask_b(b);
+    }
     m.lang = decoded.display.lang.unwrap_or_else(crate::browser::preferred_lang);
     m.playing = decoded.display.autoplay;
     m.display = decoded.display;
@@ -267,6 +293,7 @@ pub fn app() -> Html {
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
     use_document_lang(model.lang);
+    use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
     let m = &*model;
     let page = if m.display.instructor && !m.display.embed {
         instructor_page(m.lang, &on)
@@ -292,10 +319,11 @@ fn instructor_page(lang: Lang, on: &Handlers) -> Html {
 
 /// An embed: the milestones, the time controls, the sliders and panels its link asks for.
 fn embed_page(m: &Model, on: &Handlers) -> Html {
+    let (cfg, defaults) = m.asked_cfg();
     let side = KnobSide {
-        settings: &m.settings,
-        cfg: &m.cfg,
-        defaults: &m.defaults,
+        settings: m.asked(),
+        cfg,
+        defaults,
         b: false,
     };
     let knobs: Vec<_> = m
@@ -313,12 +341,13 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
     let open_link = format!("./?{}", m.link(m.t).replace("embed=1", "embed=0"));
     let head = html! { <>
         { notices(m.lang, m.error.as_deref(), &m.notices, &on.dismiss) }
-        { results(m, on) }
+        { running(m) }
+        if m.loaded { { results(m, on) } }
     </> };
     html! {
         <EmbedLayout {head} {controls} {open_link}>
-            { panels(m, on) }
-            if m.display.shows("compare") && m.b.is_some() { { compare(m, on) } }
+            if m.loaded { { panels(m, on) } }
+            if m.loaded && m.display.shows("compare") && m.b.is_some() { { compare(m, on) } }
         </EmbedLayout>
     }
 }
@@ -329,7 +358,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     let page = crate::browser::page_address();
     let header = html! {
         <Header tagline={tr(lang, "ui.tagline")}>
-            { version_picker(lang, m.settings.minor, &on.edit) }
+            { version_picker(lang, m.asked().minor, &on.edit) }
             { preset_picker(lang, &on.edit) }
             { language_picker(lang, &on.lang) }
             { share(lang, format!("{page}?{}", m.link(m.t)), embed_code(&page, &m.embed_link())) }
@@ -340,29 +369,35 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         { notices(lang, m.error.as_deref(), &m.notices, &on.dismiss) }
         <Tour step={m.tour} ontour={on.tour.clone()} />
     </> };
+    let (cfg, defaults) = m.asked_cfg();
     let side = html! { <>
-        <crate::components::controls::ControlPanel settings={m.settings.clone()} cfg={m.cfg.clone()} defaults={m.defaults.clone()} onedit={on.edit.clone()} />
-        <FaultPanel settings={m.settings.clone()} nodes={m.cfg.nodes.len() as u32} onedit={on.edit.clone()} />
+        <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={cfg.clone()} defaults={defaults.clone()} onedit={on.edit.clone()} />
+        <FaultPanel settings={m.asked().clone()} nodes={cfg.nodes.len() as u32} onedit={on.edit.clone()} />
     </> };
     let exercise = m.display.exercise.filter(|&n| crate::exercises::exercise(n).is_some());
-    let stage = html! { <>
-        if let Some(n) = exercise {
-            <ExercisePanel {n} settings={m.settings.clone()} cfg={m.cfg.clone()} outcome={m.outcome.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
-        }
-        { results(m, on) }
-        { panels(m, on) }
-        <h2>{tr(lang, "ui.h.compare")}</h2>
-        { compare(m, on) }
-        { warnings(lang, &m.outcome, &m.cfg) }
-        <h2>{tr(lang, "ui.h.cost")}</h2>
-        <Cost cfg={m.cfg.clone()} defaults={m.defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
-        <h2>{tr(lang, "ui.h.export")}</h2>
-        <ExportPanel cfg={m.cfg.clone()} />
-        <h2>{tr(lang, "ui.h.import")}</h2>
-        <ImportPanel onedit={on.edit.clone()} />
-        <h2>{tr(lang, "ui.h.events")}</h2>
-        <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
-    </> };
+    let stage = if !m.loaded {
+        html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel cfg={cfg.clone()} /></> }
+    } else {
+        html! { <>
+            { running(m) }
+            if let Some(n) = exercise {
+                <ExercisePanel {n} settings={m.settings.clone()} cfg={m.cfg.clone()} outcome={m.outcome.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
+            }
+            { results(m, on) }
+            { panels(m, on) }
+            <h2>{tr(lang, "ui.h.compare")}</h2>
+            { compare(m, on) }
+            { warnings(lang, &m.outcome, &m.cfg) }
+            <h2>{tr(lang, "ui.h.cost")}</h2>
+            <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
+            <h2>{tr(lang, "ui.h.export")}</h2>
+            <ExportPanel cfg={cfg.clone()} />
+            <h2>{tr(lang, "ui.h.import")}</h2>
+            <ImportPanel onedit={on.edit.clone()} />
+            <h2>{tr(lang, "ui.h.events")}</h2>
+            <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
+        </> }
+    };
     // The short layout: the header and banners above two columns, controls beside the results
     // (the results first on narrow screens).
     html! {
@@ -375,6 +410,12 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
             </main>
         </div>
     }
+}
+
+/// A small "simulating…" line while the worker runs what the page asked for; the last result
+/// stays on screen meanwhile.
+fn running(m: &Model) -> Html {
+    html! { <crate::components::running::Running on={m.running()} /> }
 }
 
 /// The milestones and the time controls.

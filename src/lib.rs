@@ -4,6 +4,7 @@
 //! components only draw it. The engine runs inside the page on every change of a control.
 
 pub mod app;
+pub mod bridge;
 pub mod browser;
 pub mod components;
 pub mod exercises;
@@ -16,3 +17,4 @@ pub mod link;
 pub mod model;
 pub mod replay;
 pub mod settings;
+pub mod worker;

@@ -1,6 +1,10 @@
 //! Entry point of the playground in the browser.
 
+use gloo_worker::Spawnable;
 use kubelife::app::App;
+use kubelife::model::{prepare, Model};
+use kubelife::settings::Settings;
+use kubelife::worker::{Answer, EngineWorker, Job, Reply, Request};
 use wasm_bindgen::prelude::*;
 
 /// Turns any panic into a visible banner with a reload button, instead of a dead page.
@@ -27,41 +31,107 @@ fn install_panic_banner() {
     }));
 }
 
-/// Re-simulates the default scenario with `nodes` nodes `repeats` times and returns the mean
-/// time of one run in ms, measured inside the page (used by the budget script).
+/// The budget script's own line to the engine's worker: a second worker, so that measuring never
+/// races the page's own runs.
+fn bench_worker() -> std::rc::Rc<BenchLine> {
+    thread_local! {
+        static LINE: std::rc::Rc<BenchLine> = std::rc::Rc::new(BenchLine::default());
+    }
+    LINE.with(|l| l.clone())
+}
+
+/// A worker bridge and the resolver of the one job under way.
+#[derive(Default)]
+struct BenchLine {
+    bridge: std::cell::OnceCell<gloo_worker::WorkerBridge<EngineWorker>>,
+    reply: std::cell::RefCell<Option<Reply>>,
+    waiting: std::cell::RefCell<Option<js_sys::Function>>,
+}
+
+/// Sends `job` to the bench worker and waits for its reply.
+async fn ask(job: Job) -> Option<Reply> {
+    let line = bench_worker();
+    let bridge = line.bridge.get_or_init(|| {
+        let weak = std::rc::Rc::downgrade(&line);
+        EngineWorker::spawner()
+            .callback(move |reply: Reply| {
+                let Some(line) = weak.upgrade() else { return };
+                *line.reply.borrow_mut() = Some(reply);
+                let resolve = line.waiting.borrow_mut().take();
+                if let Some(resolve) = resolve {
+                    let _ = resolve.call0(&JsValue::NULL);
+                }
+            })
+            .spawn(kubelife::bridge::WORKER_SCRIPT)
+    });
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        *line.waiting.borrow_mut() = Some(resolve);
+    });
+    bridge.send(Request { id: 0, job });
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let reply = line.reply.borrow_mut().take();
+    reply
+}
+
+/// The page's clock, ms.
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Re-simulates the default scenario with `nodes` nodes `repeats` times as the page does (settings
+/// to the worker, the run back, decoded and laid out as the page's model) and resolves to the mean
+/// time of one, ms (used by the budget script).
 #[wasm_bindgen]
-pub fn kubelife_bench(nodes: u32, repeats: u32) -> f64 {
+pub async fn kubelife_bench(nodes: u32, repeats: u32) -> f64 {
     // Three pods per node, as in the engine's benchmark (the default scenario keeps its own).
     let web = if nodes <= 3 { 3 } else { nodes * 3 };
-    let settings = kubelife::settings::Settings {
+    let settings = Settings {
         nodes,
         web_replicas: web,
         ..Default::default()
     };
-    let perf = web_sys::window().and_then(|w| w.performance());
-    let now = || perf.as_ref().map_or(0.0, |p| p.now());
+    kubelife_bench_link_settings(settings, repeats).await
+}
+
+/// As [`kubelife_bench`], for the settings of a page link's query string (`nodes=5000&...`).
+#[wasm_bindgen]
+pub async fn kubelife_bench_link(query: String, repeats: u32) -> f64 {
+    kubelife_bench_link_settings(kubelife::link::decode(&query).settings, repeats).await
+}
+
+async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
+    let json = serde_json::to_string(&settings).unwrap_or_default();
     let start = now();
     for _ in 0..repeats.max(1) {
-        let m = kubelife::app::simulate(settings.clone());
+        let Some(Reply {
+            answer: Answer::Run(bytes),
+            ..
+        }) = ask(Job::Run(json.clone())).await
+        else {
+            return f64::NAN;
+        };
+        let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
+            return f64::NAN;
+        };
+        let m = Model::from_run(prepare(settings.clone()), outcome);
         std::hint::black_box(&m);
     }
     (now() - start) / f64::from(repeats.max(1))
 }
 
 /// Runs the engine's calibration workload (`calibration::heartbeat_floor`: a bare event loop of
-/// `nodes` nodes' heartbeats over 15 minutes) `repeats` times and returns the mean time of one run
-/// in ms, measured inside the page: the budget script divides re-simulation times by it, so that
-/// its budgets are ratios that hold on any machine.
+/// `nodes` nodes' heartbeats over 15 minutes) `repeats` times in the engine's worker and resolves to
+/// the mean time of one run in ms, measured there: the budget script divides re-simulation times
+/// by it, so that its budgets are ratios that hold on any machine.
 #[wasm_bindgen]
-pub fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
-    let perf = web_sys::window().and_then(|w| w.performance());
-    let now = || perf.as_ref().map_or(0.0, |p| p.now());
-    let start = now();
-    for seed in 0..repeats.max(1) {
-        let sum = kubelife_engine::calibration::heartbeat_floor(nodes as usize, 15 * 60_000, u64::from(seed));
-        std::hint::black_box(sum);
+pub async fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
+    match ask(Job::Calibrate { nodes, repeats }).await {
+        Some(Reply {
+            answer: Answer::Calibrated(ms),
+            ..
+        }) => ms,
+        _ => f64::NAN,
     }
-    (now() - start) / f64::from(repeats.max(1))
 }
 
 fn main() {

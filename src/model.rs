@@ -7,15 +7,13 @@ use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
 use kubelife_engine::scenario::{ActionKind, Scenario};
-use kubelife_engine::{run, Config, Distribution, Millis, Outcome, RunOptions};
+use kubelife_engine::{Config, Distribution, Millis, Outcome};
 use std::rc::Rc;
 
 /// Most lanes the timeline draws.
 pub const MAX_LANES: usize = 60;
 /// How often playback advances, in wall-clock ms.
 pub const FRAME: f64 = 50.0;
-/// How many seeds the distribution view runs.
-pub const SPREAD_RUNS: u32 = 200;
 
 /// Everything the page shows, derived from the settings by one engine run.
 #[derive(Clone, PartialEq)]
@@ -52,6 +50,14 @@ pub struct Model {
     pub display: Display,
     /// Milestones over 200 seeds for A (and B), once asked for.
     pub spreads: Option<Rc<(Distribution, Option<Distribution>)>>,
+    /// Side A's settings asked for and not yet run (the worker is on it).
+    pub next: Option<Rc<Prepared>>,
+    /// Side B's settings asked for and not yet run.
+    pub b_next: Option<Rc<Prepared>>,
+    /// Whether the spreads over seeds are asked for and not yet back.
+    pub spreads_asked: bool,
+    /// Whether a first run has come back (before it, the page shows only its controls).
+    pub loaded: bool,
 }
 
 /// One side of a comparison, derived from its settings by one engine run.
@@ -112,51 +118,198 @@ impl Edit {
     }
 }
 
-/// Runs the engine for one compare side.
-pub fn simulate_side(settings: Settings) -> Side {
-    let m = simulate(settings);
-    Side {
-        settings: m.settings,
-        cfg: m.cfg,
-        defaults: m.defaults,
-        outcome: m.outcome,
-        lanes: m.lanes,
-    }
+/// Settings resolved for the engine, before (or without) a run: what the controls, the exports
+/// and the cost readout show the moment a control moves.
+#[derive(Clone, PartialEq)]
+pub struct Prepared {
+    /// What the user set.
+    pub settings: Settings,
+    /// The resolved configuration.
+    pub cfg: Rc<Config>,
+    /// The version's defaults, for comparison.
+    pub defaults: Rc<Config>,
+    /// Why the settings were refused, when they were (the engine's reason).
+    pub error: Option<String>,
 }
 
-/// Runs the engine for `settings`.
-pub fn simulate(settings: Settings) -> Model {
+/// Resolves `settings` (cheap: no run).
+pub fn prepare(settings: Settings) -> Prepared {
     let (cfg, error) = settings.resolve();
     let (defaults, _) = Settings {
         overrides: Default::default(),
         ..settings.clone()
     }
     .resolve();
-    let outcome = run(
-        &cfg,
-        &RunOptions {
-            heartbeats: cfg.nodes.len() <= 50,
-        },
-    );
-    let lanes = lanes(&outcome, cfg.duration, MAX_LANES);
-    Model {
+    Prepared {
         settings,
-        lanes: Rc::new(lanes),
-        outcome: Rc::new(outcome),
+        cfg: Rc::new(cfg),
         defaults: Rc::new(defaults),
         error: error.map(|e| e.to_string()),
-        t: 0,
-        playing: false,
-        speed_exp: 1.0,
-        cost_nodes: 1000,
-        notices: Vec::new(),
-        lang: Lang::default(),
-        tour: None,
-        b: None,
-        display: Display::default(),
-        spreads: None,
-        cfg: Rc::new(cfg),
     }
+}
+
+impl Side {
+    /// Side B as its run shows it.
+    pub fn from_run(p: Prepared, outcome: Outcome) -> Side {
+        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
+        Side {
+            settings: p.settings,
+            cfg: p.cfg,
+            defaults: p.defaults,
+            outcome: Rc::new(outcome),
+            lanes: Rc::new(lanes),
+        }
+    }
+}
+
+/// Runs the engine for `settings` here and now, as the worker would (tests and tools; the page
+/// itself never runs the engine on its own thread).
+pub fn simulate(settings: Settings) -> Model {
+    let p = prepare(settings);
+    let outcome = crate::worker::run_settings(&p.settings);
+    Model::from_run(p, outcome)
+}
+
+/// Runs the engine for one compare side here and now (see [`simulate`]).
+pub fn simulate_side(settings: Settings) -> Side {
+    let p = prepare(settings);
+    let outcome = crate::worker::run_settings(&p.settings);
+    Side::from_run(p, outcome)
+}
+
+impl Model {
+    /// The page showing `p`'s run.
+    pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
+        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
+        Model {
+            settings: p.settings,
+            lanes: Rc::new(lanes),
+            outcome: Rc::new(outcome),
+            defaults: p.defaults,
+            error: p.error,
+            t: 0,
+            playing: false,
+            speed_exp: 1.0,
+            cost_nodes: 1000,
+            notices: Vec::new(),
+            lang: Lang::default(),
+            tour: None,
+            b: None,
+            display: Display::default(),
+            spreads: None,
+            cfg: p.cfg,
+            next: None,
+            b_next: None,
+            spreads_asked: false,
+            loaded: true,
+        }
+    }
+
+    /// The page before its first run: `p` waits for the worker, nothing is shown yet.
+    pub fn waiting(p: Prepared) -> Model {
+        let mut m = Model::from_run(p.clone(), Outcome::default());
+        m.next = Some(Rc::new(p));
+        m.loaded = false;
+        m
+    }
+
+    /// The settings the controls show: the newest asked for, even before its run is back.
+    pub fn asked(&self) -> &Settings {
+        self.next.as_ref().map_or(&self.settings, |p| &p.settings)
+    }
+
+    /// The configuration (and the version's defaults) of [`Model::asked`].
+    pub fn asked_cfg(&self) -> (&Rc<Config>, &Rc<Config>) {
+        self.next
+            .as_ref()
+            .map_or((&self.cfg, &self.defaults), |p| (&p.cfg, &p.defaults))
+    }
+
+    /// Side B's settings, newest first.
+    pub fn asked_b(&self) -> Option<&Settings> {
+        self.b_next
+            .as_ref()
+            .map(|p| &p.settings)
+            .or(self.b.as_ref().map(|b| &b.settings))
+    }
+
+    /// Asks for a run of `s` as side A (nothing to run when the page already shows it).
+    pub fn ask(&mut self, s: Settings) {
+        self.next = (s != self.settings || !self.loaded).then(|| Rc::new(prepare(s)));
+        self.spreads = None;
+    }
+
+    /// Asks for a run of `s` as side B.
+    pub fn ask_b(&mut self, s: Settings) {
+        let shown = self.b.as_ref().is_some_and(|b| b.settings == s);
+        self.b_next = (!shown).then(|| Rc::new(prepare(s)));
+        self.spreads = None;
+    }
+
+    /// What the worker should be doing for this page: the runs asked for and not yet shown.
+    pub fn wants(&self) -> Wants {
+        Wants {
+            a: self.next.as_ref().map(|p| p.settings.clone()),
+            b: self.b_next.as_ref().map(|p| p.settings.clone()),
+            spreads: (self.spreads_asked && self.next.is_none() && self.b_next.is_none())
+                .then(|| (self.settings.clone(), self.b.as_ref().map(|b| b.settings.clone()))),
+        }
+    }
+
+    /// Whether a run the page asked for is still under way.
+    pub fn running(&self) -> bool {
+        self.next.is_some() || self.b_next.is_some() || self.spreads_asked
+    }
+
+    /// Takes in a run of side A; a run of settings no longer asked for is dropped.
+    pub fn arrived(mut self, settings: &Settings, outcome: Outcome) -> Model {
+        let Some(next) = self.next.take().filter(|p| p.settings == *settings) else {
+            return self;
+        };
+        let first = !self.loaded;
+        let mut fresh = Model::from_run((*next).clone(), outcome).keeping_view(&mut self);
+        // The opening link's playhead and autoplay apply to the first run.
+        fresh.t = self.t.min(fresh.cfg.duration);
+        fresh.playing = self.playing && (first || self.t < fresh.cfg.duration);
+        fresh.notices = std::mem::take(&mut self.notices);
+        fresh.b = self.b.take();
+        fresh.b_next = self.b_next.take();
+        fresh.spreads_asked = self.spreads_asked;
+        fresh
+    }
+
+    /// Takes in a run of side B; a run of settings no longer asked for is dropped.
+    pub fn arrived_b(mut self, settings: &Settings, outcome: Outcome) -> Model {
+        if let Some(next) = self.b_next.take_if(|p| p.settings == *settings) {
+            self.b = Some(Rc::new(Side::from_run((*next).clone(), outcome)));
+        }
+        self
+    }
+
+    /// Takes in the spreads of the sides shown, unless they changed meanwhile.
+    pub fn arrived_spreads(
+        mut self,
+        a: &Settings,
+        b: Option<&Settings>,
+        d: (Distribution, Option<Distribution>),
+    ) -> Model {
+        if self.spreads_asked && *a == self.settings && b == self.b.as_ref().map(|b| &b.settings) {
+            self.spreads = Some(Rc::new(d));
+            self.spreads_asked = false;
+        }
+        self
+    }
+}
+
+/// The runs a page wants from the worker (see [`Model::wants`]).
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Wants {
+    /// Side A's settings.
+    pub a: Option<Settings>,
+    /// Side B's settings.
+    pub b: Option<Settings>,
+    /// Spreads over seeds of A and B as shown.
+    pub spreads: Option<(Settings, Option<Settings>)>,
 }
 
 impl Model {
@@ -176,12 +329,7 @@ impl Model {
             t,
             speed_exp: (self.speed_exp != 1.0).then_some(self.speed_exp),
         };
-        encode_all(
-            &self.settings,
-            self.b.as_ref().map(|b| &b.settings),
-            playback,
-            &self.display,
-        )
+        encode_all(self.asked(), self.asked_b(), playback, &self.display)
     }
 
     /// The link of the current state as an embed (timeline, cluster or compare, and two sliders).
@@ -202,12 +350,7 @@ impl Model {
             lang: self.display.lang,
             ..Display::default()
         };
-        encode_all(
-            &self.settings,
-            self.b.as_ref().map(|b| &b.settings),
-            Playback::default(),
-            &display,
-        )
+        encode_all(self.asked(), self.asked_b(), Playback::default(), &display)
     }
 }
 

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod notices;
 pub mod picker;
 pub mod results;
+pub mod running;
 pub mod share;
 pub mod slider;
 pub mod timeline;

@@ -37,6 +37,7 @@ pub mod summary;
 pub mod time;
 pub mod timeline;
 pub mod version;
+pub mod wire;
 
 pub use cause::Cause;
 pub use scenario::{Config, Scenario, ScenarioError};
@@ -86,7 +87,7 @@ pub struct TimelineEvent {
 }
 
 /// What a run produced.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Outcome {
     /// Events in time order.
     pub events: Vec<TimelineEvent>,

@@ -5,10 +5,10 @@ use crate::scenario::Config;
 use crate::sim::Simulation;
 use crate::summary::summarize;
 use crate::time::Millis;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The spread of one milestone over runs, in ms from the first fault.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spread {
     /// Milestone name.
@@ -54,7 +54,7 @@ impl Spread {
 }
 
 /// Milestones over many seeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Distribution {
     /// Number of runs.

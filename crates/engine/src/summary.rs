@@ -5,10 +5,10 @@ use crate::api::{Api, PodId};
 use crate::control_plane::workloads::Workloads;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// API writes over the run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiWrites {
     /// Lease PUTs by kubelets.
@@ -37,7 +37,7 @@ pub struct ApiWrites {
 }
 
 /// Milestones of one node, in ms from the start of the run; `None` when it did not happen.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeMilestones {
     /// Node name.
@@ -70,7 +70,7 @@ pub struct NodeMilestones {
 }
 
 /// Readiness of one workload over the run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadSummary {
     /// Workload name.
@@ -88,7 +88,7 @@ pub struct WorkloadSummary {
 }
 
 /// The summary of a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Kubernetes version simulated.
@@ -104,16 +104,16 @@ pub struct Summary {
     /// Per-workload readiness.
     pub workloads: Vec<WorkloadSummary>,
     /// Per Service: traffic stopped, the blackhole window, time without full serving capacity.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<crate::network::kube_proxy::ServiceSummary>,
     /// Per volume that moved or waited: when it was asked off a node, freed, attached elsewhere.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<VolumeSummary>,
 }
 
 /// A volume's way from one node to another over a run (only volumes that had a detach request
 /// or a Multi-Attach error are listed).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeSummary {
     /// The claim's name.

@@ -5,11 +5,11 @@
 
 use crate::cause::Cause;
 use crate::time::Millis;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What kind of thing happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum EventKind {
     /// A scheduled fault began.
     FaultStarted,
@@ -105,7 +105,7 @@ impl fmt::Display for EventKind {
 }
 
 /// A zone's disruption state (`ZoneState` in the node lifecycle controller).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ZoneState {
     /// Not yet evaluated.
     Initial,

@@ -71,7 +71,7 @@ enum Pending {
 }
 
 /// What a Service's clients saw over a run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceSummary {
     /// The Service (its workload's name).

@@ -1,0 +1,341 @@
+//! A compact binary form of an [`Outcome`], for handing a run from the page's Web Worker to the
+//! page. The pinned JSON form (`Outcome::to_json`) writes causes as English text; this form keeps
+//! every cause's key and arguments, so the page can still show them in the reader's language.
+//!
+//! The layout: the magic `KLW1`, the summary as JSON, the warnings, then the events. Numbers are
+//! LEB128 varints (times zigzag-encoded). Every string goes through a table: its first use writes
+//! its index followed by its bytes, later uses only the index, so a name repeated across thousands
+//! of events is written once. A 5,000-node zone outage (about 93,000 events) encodes to a few MB.
+
+use crate::cause::{Arg, Cause};
+use crate::summary::Summary;
+use crate::timeline::{EventKind, ZoneState};
+use crate::{Millis, Outcome, TimelineEvent};
+use serde::de::value::{Error as ValueError, StrDeserializer};
+use serde::de::IntoDeserializer;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+const MAGIC: &[u8; 4] = b"KLW1";
+
+/// Encodes `o`.
+pub fn encode(o: &Outcome) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.out.extend_from_slice(MAGIC);
+    let summary = serde_json::to_vec(&o.summary).expect("a Summary always serializes");
+    w.uint(summary.len() as u64);
+    w.out.extend_from_slice(&summary);
+    w.uint(o.warnings.len() as u64);
+    for c in &o.warnings {
+        w.cause(c);
+    }
+    w.uint(o.events.len() as u64);
+    for e in &o.events {
+        w.event(e);
+    }
+    w.out
+}
+
+/// Decodes what [`encode`] wrote; a message names what was malformed.
+pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        table: Vec::new(),
+        statics: Vec::new(),
+    };
+    if r.take(4)? != MAGIC {
+        return Err("not a kubelife run (bad magic)".into());
+    }
+    let len = r.len()?;
+    let summary: Summary = serde_json::from_slice(r.take(len)?).map_err(|e| format!("summary: {e}"))?;
+    let warnings = (0..r.len()?).map(|_| r.cause(0)).collect::<Result<_, _>>()?;
+    let n = r.len()?;
+    let mut events = Vec::with_capacity(n.min(bytes.len()));
+    for _ in 0..n {
+        events.push(r.event()?);
+    }
+    if r.at != bytes.len() {
+        return Err(format!("{} bytes left over", bytes.len() - r.at));
+    }
+    Ok(Outcome {
+        events,
+        summary,
+        warnings,
+    })
+}
+
+/// Writes varints and table-indexed strings.
+#[derive(Default)]
+struct Writer {
+    out: Vec<u8>,
+    table: BTreeMap<String, u64>,
+}
+
+impl Writer {
+    fn uint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.out.push(v as u8);
+    }
+
+    fn int(&mut self, v: i64) {
+        self.uint(((v << 1) ^ (v >> 63)) as u64);
+    }
+
+    fn str(&mut self, s: &str) {
+        if let Some(&i) = self.table.get(s) {
+            self.uint(i);
+            return;
+        }
+        let i = self.table.len() as u64;
+        self.table.insert(s.to_string(), i);
+        self.uint(i);
+        self.uint(s.len() as u64);
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    /// An optional string: 0 for none, else 1 and the string.
+    fn opt(&mut self, s: Option<&str>) {
+        match s {
+            None => self.uint(0),
+            Some(s) => {
+                self.uint(1);
+                self.str(s);
+            }
+        }
+    }
+
+    fn cause(&mut self, c: &Cause) {
+        self.str(c.key);
+        self.uint(c.args.len() as u64);
+        for (name, a) in &c.args {
+            self.str(name);
+            match a {
+                Arg::Text(s) => {
+                    self.uint(0);
+                    self.str(s);
+                }
+                Arg::Time(ms) => {
+                    self.uint(1);
+                    self.int(*ms);
+                }
+                Arg::Cause(c) => {
+                    self.uint(2);
+                    self.cause(c);
+                }
+            }
+        }
+    }
+
+    fn event(&mut self, e: &TimelineEvent) {
+        self.int(e.at_ms);
+        self.str(&e.kind.to_string());
+        self.opt(e.node.as_deref());
+        self.opt(e.pod.as_deref());
+        self.opt(e.taint.as_deref());
+        self.opt(e.zone.as_deref());
+        self.opt(e.state.map(|s| s.to_string()).as_deref());
+        self.opt(e.service.as_deref());
+        self.opt(e.volume.as_deref());
+        self.cause(&e.cause);
+    }
+}
+
+/// Reads what [`Writer`] wrote.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    table: Vec<&'a str>,
+    /// The table's entries as `&'static str`, once asked for (cause keys and argument names).
+    statics: Vec<Option<&'static str>>,
+}
+
+/// How deeply causes may nest before the input is refused (real causes nest two or three deep).
+const MAX_DEPTH: u32 = 16;
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("cut short at byte {}", self.at))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn uint(&mut self) -> Result<u64, String> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.take(1)?[0];
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(format!("varint too long at byte {}", self.at))
+    }
+
+    fn int(&mut self) -> Result<i64, String> {
+        let v = self.uint()?;
+        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    /// A length or count, which can never exceed the bytes left.
+    fn len(&mut self) -> Result<usize, String> {
+        let n = self.uint()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= self.bytes.len())
+            .ok_or_else(|| format!("length {n} out of range at byte {}", self.at))
+    }
+
+    /// A string's table index, reading its bytes on first use.
+    fn index(&mut self) -> Result<usize, String> {
+        let i = self.len()?;
+        if i < self.table.len() {
+            return Ok(i);
+        }
+        if i > self.table.len() {
+            return Err(format!("string {i} used before it was written"));
+        }
+        let n = self.len()?;
+        let s = std::str::from_utf8(self.take(n)?).map_err(|e| e.to_string())?;
+        self.table.push(s);
+        self.statics.push(None);
+        Ok(i)
+    }
+
+    fn str(&mut self) -> Result<&'a str, String> {
+        let i = self.index()?;
+        Ok(self.table[i])
+    }
+
+    fn opt(&mut self) -> Result<Option<&'a str>, String> {
+        match self.uint()? {
+            0 => Ok(None),
+            1 => self.str().map(Some),
+            t => Err(format!("bad option tag {t}")),
+        }
+    }
+
+    fn static_str(&mut self) -> Result<&'static str, String> {
+        let i = self.index()?;
+        if let Some(s) = self.statics[i] {
+            return Ok(s);
+        }
+        let s = intern(self.table[i]);
+        self.statics[i] = Some(s);
+        Ok(s)
+    }
+
+    fn cause(&mut self, depth: u32) -> Result<Cause, String> {
+        if depth > MAX_DEPTH {
+            return Err("causes nested too deeply".into());
+        }
+        let key = self.static_str()?;
+        let n = self.len()?;
+        let mut args = Vec::with_capacity(n.min(8));
+        for _ in 0..n {
+            let name = self.static_str()?;
+            let arg = match self.uint()? {
+                0 => Arg::Text(self.str()?.to_string()),
+                1 => Arg::Time(self.int()? as Millis),
+                2 => Arg::Cause(Box::new(self.cause(depth + 1)?)),
+                t => return Err(format!("bad argument tag {t}")),
+            };
+            args.push((name, arg));
+        }
+        Ok(Cause { key, args })
+    }
+
+    fn event(&mut self) -> Result<TimelineEvent, String> {
+        let at_ms = self.int()?;
+        let kind = named::<EventKind>(self.str()?)?;
+        let own = |s: Option<&str>| s.map(str::to_string);
+        Ok(TimelineEvent {
+            at_ms,
+            kind,
+            node: own(self.opt()?),
+            pod: own(self.opt()?),
+            taint: own(self.opt()?),
+            zone: own(self.opt()?),
+            state: self.opt()?.map(named::<ZoneState>).transpose()?,
+            service: own(self.opt()?),
+            volume: own(self.opt()?),
+            cause: self.cause(0)?,
+        })
+    }
+}
+
+/// A unit enum variant by its name.
+fn named<T: for<'de> Deserialize<'de>>(name: &str) -> Result<T, String> {
+    let d: StrDeserializer<'_, ValueError> = name.into_deserializer();
+    T::deserialize(d).map_err(|e| e.to_string())
+}
+
+/// The one `&'static str` for `s`. Cause keys and argument names are `&'static str` in the
+/// engine; decoded ones are leaked once each and shared by every later decode, so memory stays
+/// bounded by the catalogue's size however many runs are decoded.
+fn intern(s: &str) -> &'static str {
+    static SEEN: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&known) = seen.get(s) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
+    seen.insert(leaked);
+    leaked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RunOptions;
+
+    fn outcome(json: &str) -> Outcome {
+        crate::run_json(json, &RunOptions { heartbeats: true }).expect("valid scenario")
+    }
+
+    #[test]
+    fn a_run_comes_back_whole() {
+        let o = outcome(
+            r#"{ "version": "1.32", "nodes": [{"name": "node-1", "zone": "zone-a"}, {"name": "node-2", "zone": "zone-b"}],
+              "workloads": [{"kind": "Deployment", "name": "web", "replicas": 4, "service": true}],
+              "events": [{"at": "60s", "action": "NodeCrash", "node": "node-1"}] }"#,
+        );
+        let bytes = encode(&o);
+        assert_eq!(decode(&bytes), Ok(o.clone()));
+        assert!(
+            bytes.len() < o.to_json().len() / 3,
+            "{} bytes against {} of JSON",
+            bytes.len(),
+            o.to_json().len()
+        );
+    }
+
+    #[test]
+    fn every_preset_comes_back_whole() {
+        for p in crate::presets::presets() {
+            let cfg = p.scenario.resolve().expect("presets are valid");
+            let o = crate::run(&cfg, &RunOptions::default());
+            assert_eq!(decode(&encode(&o)).as_ref(), Ok(&o), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn broken_input_is_refused_not_a_panic() {
+        let o = outcome(r#"{ "version": "1.32", "nodes": [{"name": "node-1"}] }"#);
+        let bytes = encode(&o);
+        for cut in [0, 3, 4, 10, bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut extra = bytes.clone();
+        extra.push(0);
+        assert!(decode(&extra).is_err());
+        assert!(decode(b"KLW1\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff").is_err());
+    }
+}
