@@ -119,6 +119,14 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
     (now() - start) / f64::from(repeats.max(1))
 }
 
+/// The scenario JSON (the CLI's input format) of a page link's query string, so the budget
+/// script can time the native engine on exactly what the page runs.
+#[wasm_bindgen]
+pub fn kubelife_scenario_json(query: String) -> String {
+    let settings = kubelife::link::decode(&query).settings;
+    serde_json::to_string(&settings.scenario()).unwrap_or_default()
+}
+
 /// Runs the engine's calibration workload (`calibration::heartbeat_floor`: a bare event loop of
 /// `nodes` nodes' heartbeats over 15 minutes) `repeats` times in the engine's worker and resolves to
 /// the mean time of one run in ms, measured there: the budget script divides re-simulation times

@@ -1,7 +1,7 @@
 //! `kubelife`: run a scenario file and print its timeline, its spread over seeds, or a preset.
 //!
 //! ```text
-//! kubelife run FILE [--json] [--heartbeats] [--runs N]
+//! kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
 //! kubelife import FILE... [--version V] > scenario.json
 //! kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
 //! kubelife presets
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 mod render;
 
-const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
+const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
        kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb
        kubelife import FILE... [--version V] > scenario.json
        kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
@@ -28,6 +28,8 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
   --heartbeats   also record LeaseRenewed and NodeStatusPatched events
   --runs N       run N seeds (the scenario's seed and the next N-1) and report min, p50, p95
                  and max of each milestone, measured from the first fault
+  --time N       run the scenario N times and print the mean wall time of one run in ms
+                 (the engine alone: no reading or printing), for comparing with the page
   export FILE    print the scenario's settings as configuration for a real cluster: a
                  KubeletConfiguration, kube-controller-manager or kube-apiserver flags, a pod
                  tolerations snippet, an rke cluster.yml services fragment, a
@@ -226,6 +228,7 @@ fn run_command(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut json = false;
     let mut runs: Option<u32> = None;
+    let mut time: Option<u32> = None;
     let mut opts = RunOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -240,6 +243,17 @@ fn run_command(args: &[String]) -> ExitCode {
                 Some(n) => runs = Some(n),
                 None => {
                     eprintln!("kubelife: --runs takes a number from 1 to {MAX_RUNS}");
+                    return ExitCode::from(2);
+                }
+            },
+            "--time" => match it
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|n| (1..=MAX_RUNS).contains(n))
+            {
+                Some(n) => time = Some(n),
+                None => {
+                    eprintln!("kubelife: --time takes a number from 1 to {MAX_RUNS}");
                     return ExitCode::from(2);
                 }
             },
@@ -258,6 +272,16 @@ fn run_command(args: &[String]) -> ExitCode {
         Ok(cfg) => cfg,
         Err(code) => return code,
     };
+    if let Some(n) = time {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(run(&cfg, &opts));
+        }
+        return print(&format!(
+            "{:.3}\n",
+            start.elapsed().as_secs_f64() * 1000.0 / f64::from(n)
+        ));
+    }
     if let Some(n) = runs {
         let d = distribution(&cfg, n);
         let out = if json {

@@ -165,6 +165,19 @@ fn runs_report_the_spread_of_each_milestone() {
 }
 
 #[test]
+fn time_prints_the_mean_of_one_run_in_ms() {
+    let (code, out, _) = kubelife(&["run", "-", "--time", "3"], SCENARIO);
+    assert_eq!(code, 0);
+    let ms: f64 = out.trim().parse().expect("one number");
+    assert!(ms > 0.0 && ms < 60_000.0, "{out}");
+    for bad in ["0", "x", "10001"] {
+        let (code, _, err) = kubelife(&["run", "-", "--time", bad], SCENARIO);
+        assert_eq!(code, 2, "--time {bad}");
+        assert!(err.contains("--time"));
+    }
+}
+
+#[test]
 fn warnings_reach_both_outputs() {
     let scenario =
         r#"{"version": "1.20", "controllerManager": {"podEvictionTimeout": "30s"}, "nodes": [{"name": "n"}]}"#;
