@@ -73,6 +73,13 @@ pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: 
         .map(|(_, m)| (m.at, tip_text(lang, lane, m)))
 }
 
+/// The time under a pointer at `x` on a canvas `width` px wide, within the run (the inverse of
+/// [`x_of`]).
+pub fn time_at(x: i32, duration: Millis, width: i32) -> Millis {
+    let t = ((x - LEFT).max(0) as f64 / (width - LEFT - 8).max(1) as f64 * duration as f64) as Millis;
+    t.clamp(0, duration)
+}
+
 /// Every marker as (lane, index in the lane), in the order the keyboard visits them: by time,
 /// then from the top lane down.
 pub fn marker_order(lanes: &[Lane]) -> Vec<(usize, usize)> {
@@ -286,11 +293,9 @@ fn pointer_handlers(
             let w = width();
             let t = match hit(lang, &lanes, duration, w, e.offset_x(), e.offset_y()) {
                 Some((t, _)) => t,
-                None => {
-                    ((e.offset_x() - LEFT).max(0) as f64 / (w - LEFT - 8).max(1) as f64 * duration as f64) as Millis
-                }
+                None => time_at(e.offset_x(), duration, w),
             };
-            seek.emit(t.clamp(0, duration));
+            seek.emit(t);
         })
     };
     let onmouseleave = {

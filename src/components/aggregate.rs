@@ -1,0 +1,150 @@
+//! The timeline of a large cluster, aggregated: per zone, how many nodes are in each state over
+//! time, with the zone's state in a band under it; per workload, its Ready, NotReady,
+//! Terminating and Pending pods over time. Stacked areas drawn by kubelife-figures' shared
+//! `draw_aggregate`. Opening a zone or a workload (a click on its row, or its button) shows its
+//! nodes' or pods' own lanes below, on the ordinary timeline.
+
+use crate::components::timeline::Timeline;
+use crate::i18n::{tr, trf, Lang};
+use crate::model::MAX_LANES;
+use kubelife_engine::{Millis, Outcome};
+use kubelife_figures::aggregate::{Aggregate, NodeState, PodState};
+use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
+use kubelife_figures::lanes::lanes_of;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// Properties of [`AggregateTimeline`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct AggregateTimelineProps {
+    /// The run's histories.
+    pub aggregate: Rc<Aggregate>,
+    /// The run, for the lanes of an opened zone or workload.
+    pub outcome: Rc<Outcome>,
+    /// Run length, ms.
+    pub duration: Millis,
+    /// The playhead, ms.
+    pub now: Millis,
+    /// Called with a time to seek to.
+    pub onseek: Callback<Millis>,
+}
+
+/// The figure's texts in `lang`.
+pub fn texts(lang: Lang) -> AggregateTexts {
+    let node = |s: NodeState| crate::components::grid::state_name(lang, s);
+    let pod = |s: PodState| tr(lang, &format!("ui.aggregate.pod.{s:?}").to_ascii_lowercase()).to_string();
+    AggregateTexts {
+        zones: tr(lang, "ui.aggregate.zones").to_string(),
+        workloads: tr(lang, "ui.aggregate.workloads").to_string(),
+        no_zone: tr(lang, "ui.cluster.no_zone").to_string(),
+        node_states: NodeState::ALL.map(node),
+        pod_states: PodState::ALL.map(pod),
+        zone_nodes: tr(lang, "ui.aggregate.zone_nodes").to_string(),
+        workload_ready: tr(lang, "ui.aggregate.workload_ready").to_string(),
+        zone_state: tr(lang, "ui.aggregate.zone_state").to_string(),
+    }
+}
+
+/// The aggregated timeline, and the lanes of the zone or workload opened.
+#[function_component(AggregateTimeline)]
+pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let canvas = use_node_ref();
+    let open = use_state(|| None::<(RowKind, usize)>);
+    let texts = Rc::new(texts(lang));
+    {
+        let (canvas, props, texts) = (canvas.clone(), p.clone(), texts.clone());
+        use_effect_with((Rc::as_ptr(&p.aggregate) as usize, p.now, p.duration, lang), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                draw(c, &props, &texts);
+            }
+        });
+    }
+    let figure = AggregateFigure {
+        aggregate: &p.aggregate,
+        duration: p.duration,
+        now: Some(p.now),
+        texts: &texts,
+        legend: true,
+    };
+    let rows = figure.rows();
+    let onclick = {
+        let (open, rows, onseek, duration, canvas) = (open.clone(), rows.clone(), p.onseek.clone(), p.duration, canvas.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = (e.offset_x(), e.offset_y());
+            if let Some(r) = rows.iter().find(|r| (r.y0..r.y1).contains(&y)) {
+                open.set(Some((r.kind, r.index)));
+            } else if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                let t = crate::components::timeline::time_at(x, duration, c.width() as i32);
+                onseek.emit(t);
+            }
+        })
+    };
+    let buttons = rows.iter().map(|r| {
+        let (open, kind, index) = (open.clone(), r.kind, r.index);
+        let pressed = *open == Some((kind, index));
+        html! {
+            <button class="aggregate-open" aria-pressed={pressed.to_string()} data-testid={format!("aggregate-open-{}", r.name)}
+                onclick={Callback::from(move |_| open.set((!pressed).then_some((kind, index))))}>{r.name.clone()}</button>
+        }
+    });
+    html! {
+        <div class="aggregate" data-testid="aggregate-timeline">
+            <canvas class="aggregate-canvas" ref={canvas} role="img" aria-label={tr(lang, "ui.aggregate.label")} {onclick}></canvas>
+            <div class="aggregate-rows" role="group" aria-label={tr(lang, "ui.aggregate.open_label")}>{ for buttons }</div>
+            if let Some((kind, index)) = *open { { opened(lang, p, kind, index, &open) } }
+        </div>
+    }
+}
+
+/// Draws the figure at the canvas's CSS width.
+fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts) -> Option<()> {
+    let w = c.client_width().max(320) as u32;
+    let figure = AggregateFigure {
+        aggregate: &p.aggregate,
+        duration: p.duration,
+        now: Some(p.now),
+        texts,
+        legend: true,
+    };
+    if c.width() != w {
+        c.set_width(w);
+    }
+    c.set_height(figure.height(w));
+    let root = CanvasBackend::with_canvas_object(c)?.into_drawing_area();
+    draw_aggregate(&root, &figure).ok()?;
+    root.present().ok()
+}
+
+/// The lanes of an opened zone (its nodes) or workload (its pods), the first [`MAX_LANES`].
+fn opened(lang: Lang, p: &AggregateTimelineProps, kind: RowKind, index: usize, open: &UseStateHandle<Option<(RowKind, usize)>>) -> Html {
+    let a = &p.aggregate;
+    let (name, names) = match kind {
+        RowKind::Zone => (a.zones.get(index).map(|z| z.name.clone()), a.zone_nodes(index)),
+        RowKind::Workload => (a.workloads.get(index).map(|w| w.name.clone()), a.workload_pods(index)),
+    };
+    let Some(name) = name else { return html! {} };
+    let total = names.len();
+    let shown: Vec<&str> = names.into_iter().take(MAX_LANES).collect();
+    let lanes = match kind {
+        RowKind::Zone => lanes_of(&p.outcome, p.duration, &shown, &[]),
+        RowKind::Workload => lanes_of(&p.outcome, p.duration, &[], &shown),
+    };
+    let key = if kind == RowKind::Zone { "ui.aggregate.opened_zone" } else { "ui.aggregate.opened_workload" };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(None))
+    };
+    html! {
+        <section class="aggregate-opened" data-testid="aggregate-opened">
+            <h3 class="aggregate-opened-title">
+                {trf(lang, key, &[("name", &name), ("shown", &shown.len().to_string()), ("total", &total.to_string())])}
+                <button class="aggregate-close" onclick={close}>{tr(lang, "ui.aggregate.close")}</button>
+            </h3>
+            <Timeline lanes={Rc::new(lanes)} duration={p.duration} now={p.now} onseek={p.onseek.clone()} />
+        </section>
+    }
+}
