@@ -6,13 +6,16 @@
 //! Pure: no DOM, no files, no clock. Texts come in already translated; the names in the pictures
 //! are Kubernetes names and the times Go durations.
 
+pub mod aggregate;
 pub mod breakdown;
 pub mod cluster;
 pub mod explain;
+pub mod grid;
 pub mod lanes;
 mod patterns;
 pub mod timeline;
 
+pub use aggregate::{Aggregate, EvictionRates, NodeCounts, NodeState, PodCounts, PodState};
 pub use breakdown::{breakdown_height, draw_breakdown, Bar, BreakdownTexts};
 pub use cluster::{draw_cluster, ClusterFigure, ClusterTexts};
 pub use explain::{database_breakdown, Restored};
