@@ -5,7 +5,7 @@
 //! change point only where something changed, so a playhead reads it by binary search.
 //!
 //! The same pass keeps every node's and pod's own history, which [`crate::grid`] reads at a
-//! playhead. Nothing here simulates.
+//! playhead and [`crate::spread`] reads for milestones. Nothing here simulates.
 
 use crate::cluster::registered_zone;
 use kubelife_engine::{Config, EventKind, Millis, Outcome, TimelineEvent, ZoneState};

@@ -13,6 +13,7 @@ pub mod explain;
 pub mod grid;
 pub mod lanes;
 mod patterns;
+pub mod spread;
 pub mod timeline;
 
 pub use aggregate::{Aggregate, EvictionRates, NodeCounts, NodeState, PodCounts, PodState};

@@ -1,8 +1,9 @@
-//! The aggregate counts and the grid, on engine runs of small clusters.
+//! The aggregate counts, the grid and the spread milestones, on engine runs of small clusters.
 
 use kubelife_engine::time::format_go_duration;
 use kubelife_engine::{parse_go_duration, run, Config, EventKind, Millis, Outcome, RunOptions, Scenario, ZoneState};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates, NodeState, PodState};
+use kubelife_figures::spread::spread;
 use std::collections::BTreeMap;
 
 /// A cluster: `nodes` nodes named `node-1` … spread round-robin over `zones` zones `zone-a` …
@@ -386,4 +387,66 @@ fn phase(s: PodState) -> &'static str {
         PodState::Terminating => "Terminating",
         PodState::Pending => "Pending",
     }
+}
+
+#[test]
+fn the_spread_names_the_first_and_last_taints_and_evictions() {
+    let (cfg, o, agg) = zone_b_lost();
+    let s = spread(&o, &agg);
+    let zone_b: Vec<String> = (2..=30).step_by(3).map(|n| format!("node-{n}")).collect();
+    assert_eq!(s.fault, Some(60_000));
+    assert_eq!(s.nodes_tainted, 10);
+    let (first, last) = (s.first_tainted.expect("tainted"), s.last_tainted.expect("tainted"));
+    assert!(
+        zone_b.contains(&first.name) && zone_b.contains(&last.name),
+        "{first:?} {last:?}"
+    );
+    // One node every 10s (--node-eviction-rate 0.1): nine gaps between ten nodes.
+    let spread_ms = last.at - first.at;
+    assert!((85_000..=100_000).contains(&spread_ms), "{spread_ms} ms");
+    // The web pods of zone-b, evicted once their 300s toleration is over.
+    let on_b = agg.grid_at(ms("59s")).zones[1]
+        .cells
+        .iter()
+        .flat_map(|c| c.pods.iter())
+        .filter(|p| p.name.starts_with("web-"))
+        .count();
+    assert_eq!(s.pods_evicted, on_b);
+    let toleration = cfg.api_server.default_unreachable_toleration_seconds * 1000;
+    let (fe, le) = (s.first_evicted.expect("evicted"), s.last_evicted.expect("evicted"));
+    assert!(
+        fe.at >= first.at + toleration && le.at >= last.at + toleration,
+        "{fe:?} {le:?}"
+    );
+    assert!(le.at - fe.at >= spread_ms - 1_000, "{fe:?} {le:?}");
+    let back = |w: &str| {
+        s.workloads
+            .iter()
+            .find(|b| b.workload == w)
+            .expect("a workload")
+            .clone()
+    };
+    let (web, agent) = (back("web"), back("agent"));
+    assert!(web.short_at.is_some_and(|t| t > 60_000 && t < first.at), "{web:?}");
+    assert!(web.back_at.is_some_and(|t| t > le.at), "{web:?}");
+    assert!(agent.short_at.is_some() && agent.back_at.is_none(), "{agent:?}");
+}
+
+#[test]
+fn a_drain_evicts_nothing_but_its_workloads_dip_and_come_back() {
+    let (_, o, agg) = build(&cluster(&[3], true, 5, &on("60s", "Drain", [1])));
+    let s = spread(&o, &agg);
+    let deleted = o
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::PodDeletionRequested)
+        .count();
+    assert!(deleted > 0);
+    assert_eq!(
+        (s.fault, s.nodes_tainted, s.pods_evicted, &s.first_evicted),
+        (None, 0, 0, &None)
+    );
+    let web = &s.workloads[0];
+    let (short, back) = (web.short_at.expect("short"), web.back_at.expect("back"));
+    assert!(60_000 <= short && short < back, "{web:?}");
 }
