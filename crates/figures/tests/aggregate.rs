@@ -1,9 +1,12 @@
-//! The aggregate counts, the grid and the spread milestones, on engine runs of small clusters.
+//! The aggregate counts, the grid and the spread milestones, on engine runs of small clusters, and
+//! the build's time on a 5,000-node zone outage (printed, never asserted).
 
 use kubelife_engine::time::format_go_duration;
 use kubelife_engine::{parse_go_duration, run, Config, EventKind, Millis, Outcome, RunOptions, Scenario, ZoneState};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates, NodeState, PodState};
+use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
 use kubelife_figures::spread::spread;
+use plotters::prelude::*;
 use std::collections::BTreeMap;
 
 /// A cluster: `nodes` nodes named `node-1` … spread round-robin over `zones` zones `zone-a` …
@@ -449,4 +452,134 @@ fn a_drain_evicts_nothing_but_its_workloads_dip_and_come_back() {
     let web = &s.workloads[0];
     let (short, back) = (web.short_at.expect("short"), web.back_at.expect("back"));
     assert!(60_000 <= short && short < back, "{web:?}");
+}
+
+fn texts() -> AggregateTexts {
+    AggregateTexts {
+        zones: "Nodes by zone".into(),
+        workloads: "Pods by workload".into(),
+        no_zone: "(no zone)".into(),
+        node_states: [
+            "Ready",
+            "cordoned",
+            "NotReady",
+            "Unknown",
+            "tainted NoExecute",
+            "deleted",
+        ]
+        .map(String::from),
+        pod_states: ["Ready", "NotReady", "Terminating", "Pending"].map(String::from),
+        zone_nodes: "{count} nodes".into(),
+        workload_ready: "{ready}/{desired} Ready".into(),
+        zone_state: "Zone state".into(),
+    }
+}
+
+fn svg(agg: &Aggregate, duration: Millis, now: Option<Millis>) -> (String, Vec<kubelife_figures::Row>, u32) {
+    let t = texts();
+    let f = AggregateFigure {
+        aggregate: agg,
+        duration,
+        now,
+        texts: &t,
+        legend: true,
+    };
+    let height = f.height(900);
+    let mut out = String::new();
+    let rows = {
+        let root = SVGBackend::with_string(&mut out, (900, height)).into_drawing_area();
+        let rows = draw_aggregate(&root, &f).expect("drawn");
+        root.present().expect("presented");
+        rows
+    };
+    assert_eq!(rows, f.rows());
+    (out, rows, height)
+}
+
+#[test]
+fn the_figure_has_a_row_per_zone_and_workload_and_a_legend() {
+    let (cfg, _, agg) = zone_b_lost();
+    let (out, rows, height) = svg(&agg, cfg.duration, Some(ms("2m0s")));
+    let kinds: Vec<(RowKind, &str)> = rows.iter().map(|r| (r.kind, r.name.as_str())).collect();
+    assert_eq!(
+        kinds,
+        [
+            (RowKind::Zone, "zone-a"),
+            (RowKind::Zone, "zone-b"),
+            (RowKind::Zone, "zone-c"),
+            (RowKind::Workload, "web"),
+            (RowKind::Workload, "agent"),
+        ]
+    );
+    for pair in rows.windows(2) {
+        assert!(pair[0].y0 < pair[0].y1 && pair[0].y1 <= pair[1].y0, "{pair:?}");
+    }
+    assert!(rows.last().is_some_and(|r| r.y1 < height as i32));
+    for text in [
+        "Nodes by zone",
+        "10 nodes",
+        "FullDisruption",
+        "20/30 Ready",
+        "tainted NoExecute",
+        "2m0s",
+    ] {
+        assert!(out.contains(text), "{text} missing");
+    }
+}
+
+/// A 5,000-node cluster in ten zones, with three web pods per node, loses zone-b (500 nodes) at
+/// 60s: the build is timed and
+/// printed (`cargo test --release -p kubelife-figures -- --nocapture five_thousand`), and its
+/// counts are checked like the small ones'.
+#[test]
+fn five_thousand_nodes_in_ten_zones_lose_one() {
+    let nodes = 5_000;
+    let json = cluster_of(
+        &[nodes / 10; 10],
+        true,
+        30,
+        &on("60s", "NodeCrash", (2..=nodes).step_by(10)),
+        3,
+    );
+    let (cfg, o) = run_scenario(&json);
+    // The first build pays for fresh memory; the second is what a warm page sees.
+    let timed = || {
+        let started = std::time::Instant::now();
+        let agg = Aggregate::build(&o, cfg.duration, &EvictionRates::of(&cfg));
+        (agg, started.elapsed())
+    };
+    let (first, cold) = timed();
+    let (agg, built) = timed();
+    assert_eq!(first, agg);
+    let started = std::time::Instant::now();
+    let s = spread(&o, &agg);
+    let grid = agg.grid_at(ms("10m0s"));
+    let read = started.elapsed();
+    let started = std::time::Instant::now();
+    let (_, rows, _) = svg(&agg, cfg.duration, Some(ms("10m0s")));
+    let drawn = started.elapsed();
+    println!(
+        "{} events, {nodes} nodes: build {cold:?} (again {built:?}), spread and grid {read:?}, SVG {drawn:?}",
+        o.events.len()
+    );
+    assert_eq!(rows.len(), 12);
+    assert_eq!(grid.zones.iter().map(|z| z.cells.len()).sum::<usize>(), nodes);
+    // At 0.1 nodes per second, a sixth of zone-b is tainted by the end.
+    let end = agg.counts_at(cfg.duration);
+    assert_eq!(s.nodes_tainted as u32, end[1].nodes.get(Tainted));
+    assert!((100..500).contains(&s.nodes_tainted), "{}", s.nodes_tainted);
+    check(
+        &o,
+        &agg,
+        &[500; 10],
+        &[(
+            "10m0s",
+            &[
+                Want::Zone("zone-b", ZoneState::FullDisruption),
+                Want::Nodes("zone-a", &[Ready], 500),
+                Want::ReadyUnknown("zone-b", 500),
+                Want::UnknownTotal(500),
+            ],
+        )],
+    );
 }
