@@ -234,7 +234,7 @@ pub struct WorkloadSeries {
     pub pods: Series<PodCounts>,
 }
 
-/// A node's own history, for the grid.
+/// A node's own history, for the grid and the milestones.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct NodeHistory {
     pub name: String,
@@ -249,6 +249,8 @@ pub(crate) struct NodeHistory {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PodHistory {
     pub name: String,
+    /// Index into [`Aggregate::workloads`].
+    pub workload: Option<usize>,
     pub created: Millis,
     pub removed: Option<Millis>,
     /// When it was bound, and to which node (an index into the node histories).
@@ -311,6 +313,27 @@ impl Aggregate {
         self.workloads
             .iter()
             .map(|w| (w.name.as_str(), w.pods.at(t).unwrap_or_default()))
+            .collect()
+    }
+
+    /// The nodes of zone `z` (an index into [`Aggregate::zones`]), in order of appearance: the
+    /// lanes its row opens ([`crate::lanes::lanes_of`]).
+    pub fn zone_nodes(&self, z: usize) -> Vec<&str> {
+        self.nodes
+            .iter()
+            .filter(|n| n.zone == z)
+            .map(|n| n.name.as_str())
+            .collect()
+    }
+
+    /// Every pod workload `w` (an index into [`Aggregate::workloads`]) had over the run, in order
+    /// of creation, each name once (a StatefulSet's pod comes back under its name).
+    pub fn workload_pods(&self, w: usize) -> Vec<&str> {
+        let mut seen = std::collections::BTreeSet::new();
+        self.pods
+            .iter()
+            .filter(|p| p.workload == Some(w) && seen.insert(p.name.as_str()))
+            .map(|p| p.name.as_str())
             .collect()
     }
 
@@ -611,6 +634,7 @@ impl<'o> Builder<'o> {
             state.set(t, PodState::Pending);
             self.pods.push(PodHistory {
                 name: name.to_string(),
+                workload: w,
                 created: t,
                 removed: None,
                 bound: None,

@@ -5,6 +5,7 @@ use kubelife_engine::time::format_go_duration;
 use kubelife_engine::{parse_go_duration, run, Config, EventKind, Millis, Outcome, RunOptions, Scenario, ZoneState};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates, NodeState, PodState};
 use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
+use kubelife_figures::lanes::{lanes, lanes_of, Lane, LaneState};
 use kubelife_figures::spread::spread;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -525,6 +526,45 @@ fn the_figure_has_a_row_per_zone_and_workload_and_a_legend() {
     ] {
         assert!(out.contains(text), "{text} missing");
     }
+}
+
+#[test]
+fn a_row_opens_the_lanes_of_its_nodes_or_its_pods() {
+    let (cfg, o, agg) = zone_b_lost();
+    let t = texts();
+    let figure = AggregateFigure {
+        aggregate: &agg,
+        duration: cfg.duration,
+        now: None,
+        texts: &t,
+        legend: false,
+    };
+    let rows = figure.rows();
+    let every = lanes(&o, cfg.duration, usize::MAX);
+    let same_as_timeline = |opened: &[Lane]| {
+        for lane in opened {
+            assert_eq!(Some(lane), every.iter().find(|l| l.name == lane.name));
+        }
+    };
+    let zone_b = rows.iter().find(|r| r.name == "zone-b").expect("a zone-b row");
+    let nodes = agg.zone_nodes(zone_b.index);
+    let want: Vec<String> = (2..=30).step_by(3).map(|n| format!("node-{n}")).collect();
+    assert_eq!(nodes, want);
+    let opened = lanes_of(&o, cfg.duration, &nodes, &[]);
+    assert_eq!(opened.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), nodes);
+    assert!(opened.iter().all(|l| l.segments.iter().any(|s| s.2 == LaneState::Bad)));
+    same_as_timeline(&opened);
+    let web = rows.iter().find(|r| r.name == "web").expect("a web row");
+    let pods = agg.workload_pods(web.index);
+    let created = o
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::PodCreated && e.pod.as_deref().is_some_and(|p| p.starts_with("web-")))
+        .count();
+    assert_eq!(pods.len(), created);
+    let opened = lanes_of(&o, cfg.duration, &[], &pods);
+    assert_eq!(opened.len(), created);
+    same_as_timeline(&opened);
 }
 
 /// A 5,000-node cluster in ten zones, with three web pods per node, loses zone-b (500 nodes) at
