@@ -7,7 +7,7 @@
 
 use crate::patterns::{fill, Pattern};
 use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{EventKind, Millis, Outcome};
+use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -49,6 +49,24 @@ pub struct ClusterView {
     pub pods: Vec<PodView>,
 }
 
+/// The zone a `NodeRegistered` event names: the initial state's `zone` part (`cause.part.zone`,
+/// or `cause.part.no_zone` for none), or the node lifecycle controller's quoted `zone` text when
+/// a joining node registers. `None` for any other event.
+pub fn registered_zone(e: &TimelineEvent) -> Option<String> {
+    use kubelife_engine::cause::Arg;
+    if e.kind != EventKind::NodeRegistered {
+        return None;
+    }
+    match e.cause.arg("zone")? {
+        Arg::Cause(part) => match part.arg("zone") {
+            Some(Arg::Text(name)) => Some(name.clone()),
+            _ => Some(String::new()),
+        },
+        Arg::Text(quoted) => Some(quoted.trim_matches('"').to_string()),
+        Arg::Time(_) => None,
+    }
+}
+
 /// Replays `o`'s events up to and including `t`.
 pub fn at(o: &Outcome, t: Millis) -> ClusterView {
     let mut nodes: Vec<NodeView> = Vec::new();
@@ -71,11 +89,8 @@ pub fn at(o: &Outcome, t: Millis) -> ClusterView {
         });
         match (e.kind, ni) {
             (EventKind::NodeRegistered, Some(i)) => {
-                // The initial-state cause names the zone as its `zone` part.
-                if let Some(kubelife_engine::cause::Arg::Cause(z)) = e.cause.arg("zone") {
-                    if let Some(kubelife_engine::cause::Arg::Text(name)) = z.arg("zone") {
-                        nodes[i].zone = name.clone();
-                    }
+                if let Some(zone) = registered_zone(e) {
+                    nodes[i].zone = zone;
                 }
                 if nodes[i].ready == "Absent" {
                     nodes[i].ready = "Ready";

@@ -257,6 +257,25 @@ fn node_and_pod_lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
         .chain(pod_order.iter().map(|p| (false, *p)))
         .take(max)
         .collect();
+    chosen_lanes(o, end, &chosen)
+}
+
+/// Lanes for the named nodes, then the named pods, in the order given: what a zone's or a
+/// workload's row of the aggregate figure opens (see [`crate::aggregate::Aggregate::zone_nodes`]
+/// and [`crate::aggregate::Aggregate::workload_pods`]). A name nothing happened to gets no lane.
+pub fn lanes_of<'a>(o: &'a Outcome, end: Millis, nodes: &[&'a str], pods: &[&'a str]) -> Vec<Lane> {
+    let chosen: Vec<LaneKey> = nodes
+        .iter()
+        .map(|n| (true, *n))
+        .chain(pods.iter().map(|p| (false, *p)))
+        .collect();
+    let mut lanes = chosen_lanes(o, end, &chosen);
+    lanes.retain(|l| !l.segments.is_empty() || !l.marks.is_empty());
+    lanes
+}
+
+/// The node and pod lanes of `chosen`, in its order, from one pass over the events.
+fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<Lane> {
     let mut out: BTreeMap<LaneKey, Lane> = chosen
         .iter()
         .map(|&(node, name)| {

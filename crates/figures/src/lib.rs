@@ -1,18 +1,26 @@
 //! The kubelife figures: the timeline (a lane per node and per pod), "where does the time go?"
-//! (a stacked bar) and the cluster at one instant (node cards by zone), each drawn by one
-//! function generic over plotters' `DrawingBackend`, so the page draws on its canvas (and saves
-//! SVG or PNG) and `kubelife render` writes SVG or PNG from the same code.
+//! (a stacked bar), the cluster at one instant (node cards by zone) and, for clusters too large
+//! for a card or a lane per node, the aggregate (node and pod counts over time, stacked per zone
+//! and per workload), each drawn by one function generic over plotters' `DrawingBackend`, so the
+//! page draws on its canvas (and saves SVG or PNG) and `kubelife render` writes SVG or PNG from the
+//! same code.
 //!
 //! Pure: no DOM, no files, no clock. Texts come in already translated; the names in the pictures
 //! are Kubernetes names and the times Go durations.
 
+pub mod aggregate;
+pub mod areas;
 pub mod breakdown;
 pub mod cluster;
 pub mod explain;
+pub mod grid;
 pub mod lanes;
 mod patterns;
+pub mod spread;
 pub mod timeline;
 
+pub use aggregate::{Aggregate, EvictionRates, NodeCounts, NodeState, PodCounts, PodState};
+pub use areas::{draw_aggregate, AggregateFigure, AggregateTexts, Row, RowKind};
 pub use breakdown::{breakdown_height, draw_breakdown, Bar, BreakdownTexts};
 pub use cluster::{draw_cluster, ClusterFigure, ClusterTexts};
 pub use explain::{database_breakdown, Restored};

@@ -146,21 +146,7 @@ pub fn draw_timeline<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Time
     let width = root.dim_in_pixel().0 as i32;
     let bottom = TOP + LANE * f.lanes.len() as i32;
     root.fill(&WHITE)?;
-    let font = ("sans-serif", 12).into_font();
-    // Time axis: ticks far enough apart for their labels, each label only where it fits.
-    let step = tick_step(f.duration, width);
-    let mut t = 0;
-    while t <= f.duration {
-        let x = x_of(t, f.duration, width);
-        root.draw(&PathElement::new(
-            vec![(x, TOP - 4), (x, bottom)],
-            RGBColor(230, 230, 230),
-        ))?;
-        if x + TICK_LABEL <= width {
-            root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))?;
-        }
-        t += step;
-    }
+    draw_axis(root, f.duration, width, bottom)?;
     for (i, lane) in f.lanes.iter().enumerate() {
         draw_lane(root, lane, TOP + i as i32 * LANE, f.duration, width)?;
     }
@@ -173,6 +159,31 @@ pub fn draw_timeline<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Time
     }
     if let Some(legend) = f.legend {
         draw_legend(root, legend, bottom + 6, width)?;
+    }
+    Ok(())
+}
+
+/// The time axis across the top: ticks far enough apart for their labels (Go durations), each
+/// label only where it fits, and a light grid line down to `bottom`.
+pub(crate) fn draw_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    duration: Millis,
+    width: i32,
+    bottom: i32,
+) -> Drawn<DB> {
+    let font = ("sans-serif", 12).into_font();
+    let step = tick_step(duration, width);
+    let mut t = 0;
+    while t <= duration {
+        let x = x_of(t, duration, width);
+        root.draw(&PathElement::new(
+            vec![(x, TOP - 4), (x, bottom)],
+            RGBColor(230, 230, 230),
+        ))?;
+        if x + TICK_LABEL <= width {
+            root.draw(&Text::new(format_go_duration_tenths(t), (x + 2, 4), font.clone()))?;
+        }
+        t += step;
     }
     Ok(())
 }
