@@ -3,6 +3,7 @@
 //! effects are named hooks (`crate::hooks`), and the engine runs in `crate::model`.
 
 use crate::bridge::{use_engine, Arrived, Slot};
+use crate::components::aggregate::AggregateTimeline;
 use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
 use crate::components::compare::{CompareAction, CompareSection};
@@ -11,6 +12,7 @@ use crate::components::download::{Download, Figure};
 use crate::components::events::EventLog;
 use crate::components::export::ExportPanel;
 use crate::components::faults::FaultPanel;
+use crate::components::grid::ClusterGrid;
 use crate::components::header::{language_picker, preset_picker, version_picker, Header};
 use crate::components::import::ImportPanel;
 use crate::components::layout::{EmbedLayout, InstructorLayout};
@@ -25,7 +27,7 @@ use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::explain::{breakdown, database_breakdown};
 use crate::hooks::{use_address_bar, use_document_lang, use_embed_height, use_keyboard_shortcuts, use_playback_clock};
 use crate::i18n::{tr, Lang};
-use crate::model::{prepare, Edit, Model, FRAME};
+use crate::model::{prepare, Edit, Model, FRAME, GRID_ABOVE};
 use crate::replay::{at, next_event_after};
 use crate::settings::Settings;
 use crate::worker::Answer;
@@ -438,9 +440,17 @@ fn panels(m: &Model, on: &Handlers) -> Html {
         now: m.t,
     };
     let breakdown_figure = Figure::Breakdown(Rc::new(segments.clone()));
+    let big = m.cfg.nodes.len() > GRID_ABOVE;
     html! { <>
-        if d.shows("cluster") { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} /> }
-        if d.shows("timeline") {
+        if d.shows("cluster") {
+            { nodes_unknown(m) }
+            if big { <ClusterGrid aggregate={m.aggregate.clone()} now={m.t} /> }
+            else { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} zone_states={zone_states(m)} /> }
+        }
+        if d.shows("timeline") && big {
+            <AggregateTimeline aggregate={m.aggregate.clone()} outcome={m.outcome.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
+        }
+        if d.shows("timeline") && !big {
             <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
             if !d.embed { <Download figure={timeline_figure} /> }
         }
@@ -450,6 +460,23 @@ fn panels(m: &Model, on: &Handlers) -> Html {
             if !d.embed { <Download figure={breakdown_figure} /> }
         }
     </> }
+}
+
+/// How many nodes are Ready=Unknown at the playhead.
+fn nodes_unknown(m: &Model) -> Html {
+    html! {
+        <p class="app-unknown">{tr(m.lang, "ui.cluster.unknown")}{": "}
+            <strong data-testid="nodes-unknown">{m.aggregate.nodes_unknown_at(m.t)}</strong></p>
+    }
+}
+
+/// Each zone's state at the playhead, by zone name.
+fn zone_states(m: &Model) -> Vec<(String, String)> {
+    m.aggregate
+        .counts_at(m.t)
+        .into_iter()
+        .map(|z| (z.zone.to_string(), z.state.to_string()))
+        .collect()
 }
 
 /// The compare section.

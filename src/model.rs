@@ -8,10 +8,13 @@ use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
 use kubelife_engine::scenario::{ActionKind, Scenario};
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
+use kubelife_figures::aggregate::{Aggregate, EvictionRates};
 use std::rc::Rc;
 
 /// Most lanes the timeline draws.
 pub const MAX_LANES: usize = 60;
+/// Above this many nodes the cluster is a grid of cells and the timeline is aggregated.
+pub const GRID_ABOVE: usize = 60;
 /// How often playback advances, in wall-clock ms.
 pub const FRAME: f64 = 50.0;
 
@@ -28,6 +31,9 @@ pub struct Model {
     pub outcome: Rc<Outcome>,
     /// The timeline's lanes.
     pub lanes: Rc<Vec<Lane>>,
+    /// Per zone and per workload, the run's counts over time (the grid, the aggregated timeline,
+    /// zone states and the spread of a many-node outage read them).
+    pub aggregate: Rc<Aggregate>,
     /// Why the settings were refused, when they were (the engine's reason).
     pub error: Option<String>,
     /// The playhead, ms.
@@ -181,9 +187,11 @@ impl Model {
     /// The page showing `p`'s run.
     pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
         let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
+        let aggregate = Aggregate::build(&outcome, p.cfg.duration, &EvictionRates::of(&p.cfg));
         Model {
             settings: p.settings,
             lanes: Rc::new(lanes),
+            aggregate: Rc::new(aggregate),
             outcome: Rc::new(outcome),
             defaults: p.defaults,
             error: p.error,

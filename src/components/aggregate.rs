@@ -35,7 +35,15 @@ pub struct AggregateTimelineProps {
 /// The figure's texts in `lang`.
 pub fn texts(lang: Lang) -> AggregateTexts {
     let node = |s: NodeState| crate::components::grid::state_name(lang, s);
-    let pod = |s: PodState| tr(lang, &format!("ui.aggregate.pod.{s:?}").to_ascii_lowercase()).to_string();
+    let pod = |s: PodState| {
+        let key = match s {
+            PodState::Ready => "ui.aggregate.pod.ready",
+            PodState::NotReady => "ui.aggregate.pod.notready",
+            PodState::Terminating => "ui.aggregate.pod.terminating",
+            PodState::Pending => "ui.aggregate.pod.pending",
+        };
+        tr(lang, key).to_string()
+    };
     AggregateTexts {
         zones: tr(lang, "ui.aggregate.zones").to_string(),
         workloads: tr(lang, "ui.aggregate.workloads").to_string(),
@@ -57,11 +65,14 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     let texts = Rc::new(texts(lang));
     {
         let (canvas, props, texts) = (canvas.clone(), p.clone(), texts.clone());
-        use_effect_with((Rc::as_ptr(&p.aggregate) as usize, p.now, p.duration, lang), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                draw(c, &props, &texts);
-            }
-        });
+        use_effect_with(
+            (Rc::as_ptr(&p.aggregate) as usize, p.now, p.duration, lang),
+            move |_| {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    draw(c, &props, &texts);
+                }
+            },
+        );
     }
     let figure = AggregateFigure {
         aggregate: &p.aggregate,
@@ -72,7 +83,8 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     };
     let rows = figure.rows();
     let onclick = {
-        let (open, rows, onseek, duration, canvas) = (open.clone(), rows.clone(), p.onseek.clone(), p.duration, canvas.clone());
+        let (open, rows, onseek, duration, canvas) =
+            (open.clone(), rows.clone(), p.onseek.clone(), p.duration, canvas.clone());
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
             if let Some(r) = rows.iter().find(|r| (r.y0..r.y1).contains(&y)) {
@@ -120,7 +132,13 @@ fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts
 }
 
 /// The lanes of an opened zone (its nodes) or workload (its pods), the first [`MAX_LANES`].
-fn opened(lang: Lang, p: &AggregateTimelineProps, kind: RowKind, index: usize, open: &UseStateHandle<Option<(RowKind, usize)>>) -> Html {
+fn opened(
+    lang: Lang,
+    p: &AggregateTimelineProps,
+    kind: RowKind,
+    index: usize,
+    open: &UseStateHandle<Option<(RowKind, usize)>>,
+) -> Html {
     let a = &p.aggregate;
     let (name, names) = match kind {
         RowKind::Zone => (a.zones.get(index).map(|z| z.name.clone()), a.zone_nodes(index)),
@@ -133,7 +151,11 @@ fn opened(lang: Lang, p: &AggregateTimelineProps, kind: RowKind, index: usize, o
         RowKind::Zone => lanes_of(&p.outcome, p.duration, &shown, &[]),
         RowKind::Workload => lanes_of(&p.outcome, p.duration, &[], &shown),
     };
-    let key = if kind == RowKind::Zone { "ui.aggregate.opened_zone" } else { "ui.aggregate.opened_workload" };
+    let key = if kind == RowKind::Zone {
+        "ui.aggregate.opened_zone"
+    } else {
+        "ui.aggregate.opened_workload"
+    };
     let close = {
         let open = open.clone();
         Callback::from(move |_| open.set(None))

@@ -16,6 +16,8 @@ pub struct ClusterProps {
     pub now: Millis,
     /// `--node-monitor-grace-period`, ms, for the heartbeat gauge.
     pub grace: Millis,
+    /// Each zone's state at the playhead (`Normal`, `PartialDisruption`, `FullDisruption`).
+    pub zone_states: Vec<(String, String)>,
 }
 
 fn glyph(phase: &str) -> &'static str {
@@ -39,7 +41,11 @@ pub fn cluster(p: &ClusterProps) -> Html {
         <div class="cluster" aria-label={tr(lang, "ui.cluster.label")}>
             { for zones.iter().map(|z| html! {
                 <section class="cluster-zone">
-                    <h3 class="cluster-zone-name">{ if z.is_empty() { tr(lang, "ui.cluster.no_zone").to_string() } else { z.clone() } }</h3>
+                    <h3 class="cluster-zone-name">{ if z.is_empty() { tr(lang, "ui.cluster.no_zone").to_string() } else { z.clone() } }
+                        if let Some((_, state)) = p.zone_states.iter().find(|(name, _)| name == z) {
+                            <span class="cluster-zone-state" data-testid={format!("zone-state-{z}")}>{state.clone()}</span>
+                        }
+                    </h3>
                     <div class="cluster-nodes">
                     { for p.view.nodes.iter().filter(|n| &n.zone == z).map(|n| {
                         let age = n.last_heartbeat.map(|h| (p.now - h).max(0));

@@ -43,9 +43,18 @@ pub fn cluster_grid(p: &ClusterGridProps) -> Html {
 
 /// A state's name as the page shows it (Kubernetes words stay as they are).
 pub fn state_name(lang: Lang, s: NodeState) -> String {
-    tr(lang, &format!("ui.grid.state.{}", state_key(s))).to_string()
+    let key = match s {
+        NodeState::Ready => "ui.grid.state.ready",
+        NodeState::Cordoned => "ui.grid.state.cordoned",
+        NodeState::NotReady => "ui.grid.state.notready",
+        NodeState::Unknown => "ui.grid.state.unknown",
+        NodeState::Tainted => "ui.grid.state.tainted",
+        NodeState::Gone => "ui.grid.state.gone",
+    };
+    tr(lang, key).to_string()
 }
 
+/// A state's CSS class suffix.
 fn state_key(s: NodeState) -> &'static str {
     match s {
         NodeState::Ready => "ready",
@@ -124,7 +133,11 @@ impl Tip {
             .map(|p| format!("{} ({:?})", p.name, p.state))
             .collect();
         if c.pods.len() > TIP_PODS {
-            pods.push(trf(lang, "ui.grid.more_pods", &[("count", &(c.pods.len() - TIP_PODS).to_string())]));
+            pods.push(trf(
+                lang,
+                "ui.grid.more_pods",
+                &[("count", &(c.pods.len() - TIP_PODS).to_string())],
+            ));
         }
         let pods = if pods.is_empty() {
             tr(lang, "ui.grid.no_pods").to_string()
@@ -137,7 +150,7 @@ impl Tip {
                 lang,
                 "ui.grid.tip",
                 &[
-                    ("node", c.node),
+                    ("node", &c.node),
                     ("state", &state_name(lang, c.state)),
                     ("taints", &taints),
                     ("pods", &pods),
@@ -176,7 +189,10 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
         let columns = columns.clone();
         let n = p.cells.len();
         move |e: &MouseEvent| {
-            let (col, row) = ((e.offset_x() as f64 / PITCH) as usize, (e.offset_y() as f64 / PITCH) as usize);
+            let (col, row) = (
+                (e.offset_x() as f64 / PITCH) as usize,
+                (e.offset_y() as f64 / PITCH) as usize,
+            );
             let cols = *columns.borrow();
             (col < cols).then_some(row * cols + col).filter(|&i| i < n)
         }

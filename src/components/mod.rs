@@ -2,6 +2,7 @@
 //! classes that start with its module's name (`workshop-mark` is the workshop's), styled in
 //! `www/css/<module>.css`; see ARCHITECTURE.md.
 
+pub mod aggregate;
 pub mod breakdown;
 pub mod cluster;
 pub mod compare;
@@ -11,6 +12,7 @@ pub mod download;
 pub mod events;
 pub mod export;
 pub mod faults;
+pub mod grid;
 pub mod header;
 pub mod import;
 pub mod layout;
