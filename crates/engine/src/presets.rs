@@ -120,12 +120,12 @@ fn scale_presets() -> Vec<Preset> {
         },
         Preset {
             name: "scale-5000-lose-10-percent",
-            description: "5,000 nodes in three zones; 500 (10 %) crash at 1m0s: every zone stays Normal and taints its own share at 0.1/s, so the last of the 500 is tainted about half an hour later",
+            description: "5,000 nodes in three zones; 500 (10%) crash at 1m0s: every zone stays Normal and taints its own share at 0.1/s, so the last of the 500 is tainted about half an hour later",
             scenario: at_scale(5000, 3, 2400, 60, &first(500)),
         },
         Preset {
             name: "scale-200-partial-disruption",
-            description: "one zone of 200 nodes; 120 (60 %) crash at 1m0s: the zone crosses --unhealthy-zone-threshold 0.55, is larger than --large-cluster-size-threshold 50, and goes PartialDisruption: tainting slows to --secondary-node-eviction-rate 0.01/s",
+            description: "one zone of 200 nodes; 120 (60%) crash at 1m0s: the zone crosses --unhealthy-zone-threshold 0.55, is larger than --large-cluster-size-threshold 50, and goes PartialDisruption: tainting slows to --secondary-node-eviction-rate 0.01/s",
             scenario: at_scale(200, 1, 1800, 60, &first(120)),
         },
         Preset {
@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(
             of_kind(&o, EventKind::ZoneStateChanged).count(),
             0,
-            "10 % stays under 55 %"
+            "10% stays under 55%"
         );
         let taints = no_execute_taints(&o);
         assert_eq!(taints.len(), 500);
