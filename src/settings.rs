@@ -436,7 +436,7 @@ impl Settings {
         let Some(z) = self.zone_outage else {
             return events;
         };
-        let end = z.end_seconds.filter(|&e| e > z.at_seconds);
+        let end = z.end_seconds.filter(|&e| e >= z.at_seconds);
         let same_crash = self.fault.kind == ActionKind::NodeCrash && self.fault.at_seconds == z.at_seconds;
         for i in self.outage_nodes() {
             let also_failed = failed.binary_search(&i).is_ok();
@@ -688,18 +688,9 @@ impl Settings {
             nodes.sort_unstable();
             let at_seconds = u32::try_from(at / SECOND).ok()?;
             let end = recover_of(nodes[0]);
-            let zone = (0..self.zone_count()).find(|&zone| {
-                let probe = Settings {
-                    zone_outage: Some(ZoneOutage {
-                        zone,
-                        at_seconds,
-                        end_seconds: None,
-                    }),
-                    ..self.clone()
-                };
-                probe.outage_nodes() == nodes
-            });
-            match zone.filter(|_| kind == ActionKind::NodeCrash && self.zone_count() > 1) {
+            let zones = self.zone_count();
+            let zone = (0..zones).find(|&z| (z..self.node_count()).step_by(zones as usize).eq(nodes.iter().copied()));
+            match zone.filter(|_| kind == ActionKind::NodeCrash && zones > 1) {
                 Some(zone) if self.zone_outage.is_none() => {
                     self.zone_outage = Some(ZoneOutage {
                         zone,
