@@ -8,6 +8,7 @@ use crate::explain::{milestones, tuning_warnings, writes_per_minute};
 use crate::settings::{LatencySpike, Settings, TolerationPatch};
 use kubelife_engine::time::{MINUTE, SECOND};
 use kubelife_engine::{Config, EventKind, Outcome};
+use std::collections::BTreeSet;
 
 /// One side of what the page shows: settings and the run they gave.
 #[derive(Clone, Copy)]
@@ -69,10 +70,10 @@ fn default_with(f: impl FnOnce(&mut Settings)) -> Settings {
     s
 }
 
-/// Names of the nodes the fault takes down.
+/// Names of the nodes the fault and the zone outage take down.
 fn failed_nodes(r: &Run) -> Vec<String> {
     r.settings
-        .failed_nodes()
+        .down_nodes()
         .iter()
         .map(|i| format!("node-{}", i + 1))
         .collect()
@@ -292,8 +293,47 @@ fn ex10_shutdown(c: &Ctx) -> bool {
     c.a.settings.fault.kind == kubelife_engine::scenario::ActionKind::NodeShutdown && c.a.settings.web.service
 }
 
+/// Exercise 11, a zone outage at scale: zone-b (333 of 1,000 nodes) loses power for good. A zone
+/// without a Ready node is FullDisruption and is tainted at --node-eviction-rate, one node per
+/// token, so the zone's last node waits about an hour at 0.1/s.
+fn ex11_start() -> Settings {
+    let p = kubelife_engine::presets::preset("scale-1000-zone-b-outage").map(|p| p.scenario);
+    p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+}
+/// Names of the nodes the zone outage takes down.
+fn outage_nodes(r: &Run) -> BTreeSet<String> {
+    r.settings
+        .outage_nodes()
+        .iter()
+        .map(|i| format!("node-{}", i + 1))
+        .collect()
+}
+fn ex11_all_tainted(c: &Ctx) -> bool {
+    let (Some(z), outage) = (c.a.settings.zone_outage, outage_nodes(&c.a)) else {
+        return false;
+    };
+    let by = i64::from(z.at_seconds) * SECOND + 20 * MINUTE;
+    let tainted: BTreeSet<&String> = events(&c.a, EventKind::TaintAdded)
+        .filter(|e| is_no_execute(e) && e.at_ms <= by)
+        .filter_map(|e| e.node.as_ref())
+        .collect();
+    !outage.is_empty() && outage.iter().all(|n| tainted.contains(n))
+}
+fn ex11_others_untouched(c: &Ctx) -> bool {
+    let outage = outage_nodes(&c.a);
+    !events(&c.a, EventKind::TaintAdded)
+        .any(|e| is_no_execute(e) && e.node.as_ref().is_some_and(|n| !outage.contains(n)))
+}
+fn ex11_shape(c: &Ctx) -> bool {
+    let s = c.a.settings;
+    s.nodes == 1000
+        && s.zones == 3
+        && s.zone_outage
+            .is_some_and(|z| z.zone_name() == "zone-b" && z.end_seconds.is_none())
+}
+
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
-pub static EXERCISES: [Exercise; 10] = [
+pub static EXERCISES: [Exercise; 11] = [
     Exercise {
         id: "why-5m50s",
         start: || (Settings::default(), None),
@@ -595,6 +635,30 @@ pub static EXERCISES: [Exercise; 10] = [
             Check {
                 key: "ex.shut-down-dont-crash.check.3",
                 holds: ex10_shutdown,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "zone-outage-at-scale",
+        start: || (ex11_start(), None),
+        solution: || {
+            let mut s = ex11_start();
+            s.set("node-eviction-rate", 0.5);
+            (s, None)
+        },
+        checks: &[
+            Check {
+                key: "ex.zone-outage-at-scale.check.1",
+                holds: ex11_all_tainted,
+            },
+            Check {
+                key: "ex.zone-outage-at-scale.check.2",
+                holds: ex11_others_untouched,
+            },
+            Check {
+                key: "ex.zone-outage-at-scale.check.3",
+                holds: ex11_shape,
             },
         ],
         hints: 3,

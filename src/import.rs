@@ -1,8 +1,8 @@
 //! "Bring your own cluster" in the page: the engine's import (`kubelife_engine::import`) reads
 //! the files; this module maps the scenario it gives onto the page's [`Settings`]. The page
-//! draws a smaller cluster than a scenario may hold (node-1 to node-50 over zone-a to zone-c, one
-//! `web` Deployment and one `db` StatefulSet), so everything it cannot show becomes a line of its
-//! own in the report instead of being lost without a word.
+//! draws a smaller cluster than a scenario may hold (node-1 to node-5000 over zone-a to zone-j,
+//! one `web` Deployment and one `db` StatefulSet), so everything it cannot show becomes a line of
+//! its own in the report instead of being lost without a word.
 
 use crate::knobs::KNOBS;
 use crate::link::knob_text;
@@ -11,8 +11,8 @@ use kubelife_engine::scenario::{Scenario, WorkloadKind, WorkloadSection};
 use kubelife_engine::Cause;
 use std::collections::BTreeSet;
 
-/// The settings that show `imported`, starting from `base` (whose fault and operator actions
-/// stay), and one line for each thing the page cannot show.
+/// The settings that show `imported`, starting from `base` (whose fault, zone outage and operator
+/// actions stay), and one line for each thing the page cannot show.
 pub fn settings_from_import(base: &Settings, imported: &Scenario) -> (Settings, Vec<Cause>) {
     let mut lines = Vec::new();
     // The knobs are read against the version's bare default cluster, on that cluster, so that
@@ -64,13 +64,13 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
     if count > PAGE_MAX_NODES {
         lines.push(
             Cause::new("ui.import.limit.nodes")
-                .text("max", PAGE_MAX_NODES)
+                .text("max", thousands(PAGE_MAX_NODES))
                 .text("count", thousands(count)),
         );
     }
     let zones: BTreeSet<&str> = imported.nodes.iter().map(|n| n.zone.as_deref().unwrap_or("")).collect();
     let max_zones = ZONES.len() as u32;
-    out.zones = (zones.len() as u32).clamp(1, max_zones);
+    out.set_zones((zones.len() as u32).clamp(1, max_zones));
     if zones.len() as u32 > max_zones {
         lines.push(
             Cause::new("ui.import.limit.zones")
@@ -121,7 +121,7 @@ fn workloads(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
             lines.push(
                 Cause::new("ui.import.limit.replicas")
                     .text("name", &w.name)
-                    .text("max", max)
+                    .text("max", thousands(max))
                     .text("count", thousands(replicas)),
             );
         }
@@ -209,23 +209,44 @@ mod tests {
         let (s, lines) = settings_from_import(&Settings::default(), &scenario);
         assert_eq!((s.nodes, s.zones), (5, 2));
         assert!(lines.iter().any(|c| c.key == "ui.import.page.names"));
+        // A zone outage in a zone the imported cluster lacks moves to its last zone.
+        let base = Settings {
+            zone_outage: Some(crate::settings::ZoneOutage {
+                zone: 2,
+                at_seconds: 60,
+                end_seconds: None,
+            }),
+            ..Settings::default()
+        };
+        let (s, _) = settings_from_import(&base, &scenario);
+        assert_eq!(s.zone_outage.map(|z| z.zone_name()), Some("zone-b"));
     }
 
     #[test]
     fn what_the_page_cannot_show_is_reported() {
-        let zones: Vec<String> = (0..60).map(|i| format!("z{}", i % 40)).collect();
+        let zones: Vec<String> = (0..5001).map(|i| format!("z{}", i % 40)).collect();
         let refs: Vec<&str> = zones.iter().map(String::as_str).collect();
         let nodes = nodes_json(&refs);
         let (scenario, _) = import(&[("nodes.json", &nodes)], None);
-        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
-        assert_eq!((s.nodes, s.zones), (PAGE_MAX_NODES, 3));
+        let base = Settings {
+            zone_outage: Some(crate::settings::ZoneOutage {
+                zone: 2,
+                at_seconds: 60,
+                end_seconds: None,
+            }),
+            ..Settings::default()
+        };
+        let (s, lines) = settings_from_import(&base, &scenario);
+        assert_eq!((s.nodes, s.zones), (PAGE_MAX_NODES, 10));
+        assert_eq!(s.zone_outage, base.zone_outage, "the zone outage stays");
         let text: Vec<String> = lines.iter().map(Cause::english).collect();
         assert!(
-            text.iter().any(|l| l.contains("at most 50 nodes") && l.contains("60")),
+            text.iter()
+                .any(|l| l.contains("at most 5,000 nodes") && l.contains("5,001")),
             "{text:?}"
         );
         assert!(
-            text.iter().any(|l| l.contains("at most 3 zones") && l.contains("40")),
+            text.iter().any(|l| l.contains("at most 10 zones") && l.contains("40")),
             "{text:?}"
         );
         // A grace period beyond the slider is set to its end, and said so.
@@ -244,7 +265,7 @@ mod tests {
     #[test]
     fn workloads_set_the_replicas_and_the_rest_is_listed() {
         let list = r#"{"apiVersion":"v1","kind":"List","items":[
-          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api","namespace":"prod"},"spec":{"replicas":70,"template":{"spec":{}}}},
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api","namespace":"prod"},"spec":{"replicas":160000,"template":{"spec":{}}}},
           {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"cache","namespace":"prod"},"spec":{"replicas":2,"template":{"spec":{}}}},
           {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"pg","namespace":"prod"},"spec":{"replicas":4,"template":{"spec":{}}}}]}"#;
         let (scenario, _) = import(&[("workloads.json", list)], None);
@@ -252,7 +273,7 @@ mod tests {
         assert_eq!((s.web_replicas, s.db_replicas), (PAGE_MAX_WEB, 4));
         let text: Vec<String> = lines.iter().map(Cause::english).collect();
         assert!(text.iter().any(|l| l.contains("cache")), "{text:?}");
-        assert!(text.iter().any(|l| l.contains("70")), "{text:?}");
+        assert!(text.iter().any(|l| l.contains("160,000")), "{text:?}");
     }
 
     #[test]

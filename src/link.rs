@@ -1,14 +1,15 @@
 //! Share links: the playground's whole state in a URL query, and back.
 //!
 //! Only what differs from the defaults is written, with flag names and Go durations, so a link
-//! stays short and readable: `?v=1&k=1.31&node-monitor-grace-period=20s&fault=node-2:KubeletStop:45`.
+//! stays short and readable: `?v=1&k=1.31&node-monitor-grace-period=20s&fault=node-2:KubeletStop:45`,
+//! `?nodes=1000&zone-outage=zone-b:2m0s:10m0s`.
 //! Decoding never fails: unknown, malformed or out-of-range parameters are skipped, and each skip
 //! is reported as a notice; the rest applies.
 
 use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
-    Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, MAX_OP_SECONDS, PAGE_MAX_DB,
+    Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, ZoneOutage, MAX_OP_SECONDS, PAGE_MAX_DB,
     PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
@@ -231,6 +232,9 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put("fault-nodes", s.fault.count.to_string());
         }
     }
+    if let Some(z) = s.zone_outage {
+        put("zone-outage", zone_outage_text(z));
+    }
     let o = &s.ops;
     if let Some(l) = o.latency {
         put("latency", format!("{}:{}:{}", l.from_seconds, l.until_seconds, l.ms));
@@ -398,7 +402,8 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             "web" => number(0, u64::from(PAGE_MAX_WEB)).map(|n| s.web_replicas = n as u32),
             "db" => number(0, u64::from(PAGE_MAX_DB)).map(|n| s.db_replicas = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
-            "fault-nodes" => number(1, 50).map(|n| s.fault.count = n as u32),
+            "fault-nodes" => number(1, u64::from(PAGE_MAX_NODES)).map(|n| s.fault.count = n as u32),
+            "zone-outage" => parse_zone_outage(v).map(|z| s.zone_outage = Some(z)).map_err(bad),
             "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),
             "kcm-restart" => seconds().map(|n| s.ops.kcm_restart_at_seconds = Some(n)),
             "force-delete-db" => seconds().map(|n| s.ops.force_delete_db_at_seconds = Some(n)),
@@ -474,6 +479,14 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
         );
         s.fault.node = s.nodes - 1;
     }
+    if let Some(z) = s.zone_outage.filter(|z| z.zone >= s.zone_count()) {
+        notices.push(ignored(
+            "zone-outage",
+            &zone_outage_text(z),
+            Cause::new("link.why.outage_zone").text("zones", ZONES[..s.zone_count() as usize].join(", ")),
+        ));
+        s.zone_outage = None;
+    }
     if let Some(r) = s.fault.recover_at_seconds {
         if r < s.fault.at_seconds {
             notices.push(
@@ -535,8 +548,8 @@ fn parse_fault(v: &str) -> Result<Fault, Cause> {
     let node = node
         .strip_prefix("node-")
         .and_then(|n| n.parse::<u32>().ok())
-        .filter(|n| (1..=50).contains(n))
-        .ok_or_else(|| Cause::new("link.why.fault_node"))?;
+        .filter(|n| (1..=PAGE_MAX_NODES).contains(n))
+        .ok_or_else(|| Cause::new("link.why.fault_node").text("max", PAGE_MAX_NODES))?;
     let kind = fault_kind(kind).ok_or_else(|| Cause::new("link.why.fault_kind"))?;
     let at = at
         .parse::<u32>()
@@ -552,6 +565,46 @@ fn parse_fault(v: &str) -> Result<Fault, Cause> {
     })
 }
 
+/// A zone outage as a link writes it: `zone-b:2m0s`, or `zone-b:2m0s:10m0s` with its end.
+fn zone_outage_text(z: ZoneOutage) -> String {
+    let at = |s: u32| format_go_duration(i64::from(s) * 1000);
+    match z.end_seconds {
+        Some(end) => format!("{}:{}:{}", z.zone_name(), at(z.at_seconds), at(end)),
+        None => format!("{}:{}", z.zone_name(), at(z.at_seconds)),
+    }
+}
+
+/// Reads `ZONE:START` or `ZONE:START:END`, times as Go durations of whole seconds.
+fn parse_zone_outage(v: &str) -> Result<ZoneOutage, Cause> {
+    let parts: Vec<&str> = v.split(':').collect();
+    let (zone, at, end) = match parts[..] {
+        [zone, at] => (zone, at, None),
+        [zone, at, end] => (zone, at, Some(end)),
+        _ => return Err(Cause::new("link.why.outage_shape")),
+    };
+    let zone = ZONES
+        .iter()
+        .position(|z| *z == zone)
+        .ok_or_else(|| Cause::new("link.why.outage_zone").text("zones", ZONES.join(", ")))?;
+    let seconds = |t: &str| {
+        parse_go_duration(t)
+            .ok()
+            .filter(|ms| (0..=i64::from(MAX_OP_SECONDS) * 1000).contains(ms) && ms % 1000 == 0)
+            .map(|ms| (ms / 1000) as u32)
+            .ok_or_else(|| Cause::new("link.why.outage_time"))
+    };
+    let at = seconds(at)?;
+    let end = end.map(seconds).transpose()?;
+    if end.is_some_and(|e| e < at) {
+        return Err(Cause::new("link.why.outage_time"));
+    }
+    Ok(ZoneOutage {
+        zone: zone as u32,
+        at_seconds: at,
+        end_seconds: end,
+    })
+}
+
 fn truncate(s: &str) -> String {
     if s.chars().count() > 40 {
         format!("{}…", s.chars().take(40).collect::<String>())
@@ -563,6 +616,7 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::ZoneOutage;
 
     #[test]
     fn defaults_give_a_short_link() {
@@ -668,6 +722,91 @@ mod tests {
         assert_eq!(preset.settings.minor, 18);
         assert_eq!(preset.b.map(|b| b.minor), Some(12));
         assert!(preset.notices[0].english().contains("maps"));
+    }
+
+    #[test]
+    fn large_clusters_and_zone_outages_round_trip() {
+        let mut s = Settings {
+            nodes: 5000,
+            zones: 10,
+            ..Settings::default()
+        };
+        s.fault.count = 5000;
+        s.zone_outage = Some(ZoneOutage {
+            zone: 9,
+            at_seconds: 120,
+            end_seconds: Some(600),
+        });
+        let q = encode(&s, Playback::default());
+        for part in [
+            "nodes=5000",
+            "zones=10",
+            "fault-nodes=5000",
+            "zone-outage=zone-j:2m0s:10m0s",
+        ] {
+            assert!(q.contains(part), "{part} in {q}");
+        }
+        let d = decode(&q);
+        assert_eq!(d.settings, s);
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let open = decode("zone-outage=zone-b:2m0s");
+        let want = ZoneOutage {
+            zone: 1,
+            at_seconds: 120,
+            end_seconds: None,
+        };
+        assert_eq!(open.settings.zone_outage, Some(want));
+        assert_eq!(
+            encode(&open.settings, Playback::default()),
+            "v=1&zone-outage=zone-b:2m0s"
+        );
+    }
+
+    /// Each size and outage parameter: a good value applies; an out-of-range and a malformed one
+    /// are named in a notice, and the rest of the link still applies.
+    #[test]
+    fn size_and_outage_parameters_name_what_they_refuse() {
+        let rest = Settings {
+            web_replicas: 5,
+            ..Settings::default()
+        };
+        for (param, good, out_of_range, malformed) in [
+            ("nodes", "5000", "5001", "many"),
+            ("zones", "10", "11", "ten"),
+            ("fault-nodes", "5000", "5001", "all"),
+            ("zone-outage", "zone-b:2m0s:10m0s", "zone-k:2m0s", "zone-b"),
+            ("zone-outage", "zone-c:0s", "zone-c:2h0m0s", "zone-c:soon"),
+        ] {
+            let d = decode(&format!("{param}={good}&web=5"));
+            assert!(d.notices.is_empty(), "{param}={good}: {:?}", d.notices);
+            assert!(
+                d.settings != rest && d.settings.web_replicas == 5,
+                "{param}={good} applies"
+            );
+            for bad in [out_of_range, malformed] {
+                let d = decode(&format!("{param}={bad}&web=5"));
+                assert_eq!(d.notices.len(), 1, "{param}={bad}: {:?}", d.notices);
+                let said = d.notices[0].english();
+                assert!(said.contains(&format!("{param}={bad}")), "{said}");
+                assert_eq!(d.settings, rest, "{param}={bad}: the rest applies");
+            }
+        }
+        let said = |q: &str| {
+            decode(q)
+                .notices
+                .iter()
+                .map(Cause::english)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        assert!(said("zone-outage=zone-b:10m0s:2m0s").contains("the end not before the start"));
+        assert!(said("zone-outage=zone-b:1.5s").contains("whole seconds"));
+        assert!(said("zone-outage=zone-k:2m0s").contains("zone-a, zone-b, zone-c, zone-d"));
+        let gone = decode("zones=2&zone-outage=zone-c:1m0s&nodes=8");
+        assert_eq!((gone.settings.zone_outage, gone.settings.nodes), (None, 8));
+        assert!(said("zones=2&zone-outage=zone-c:1m0s")
+            .contains("zone-outage=zone-c:1m0s: not a zone of this cluster (zone-a, zone-b)"));
+        assert!(said("fault=node-5001:NodeCrash:30").contains("node-1 to node-5000"));
     }
 
     #[test]

@@ -31,6 +31,24 @@ fn one() -> u32 {
     1
 }
 
+/// Every node of one zone losing power at once (NodeCrash), and coming back, if ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneOutage {
+    /// Index of the zone in [`ZONES`] (0 is zone-a).
+    pub zone: u32,
+    /// When its nodes crash, s.
+    pub at_seconds: u32,
+    /// When they all recover (NodeRecover), if ever, s.
+    pub end_seconds: Option<u32>,
+}
+
+impl ZoneOutage {
+    /// Its zone's name.
+    pub fn zone_name(self) -> &'static str {
+        ZONES.get(self.zone as usize).copied().unwrap_or("")
+    }
+}
+
 /// An apiserver latency spike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LatencySpike {
@@ -181,6 +199,33 @@ pub struct WorkloadExtras {
 }
 
 impl WorkloadExtras {
+    /// What a workload section has of them, when the page offers it.
+    fn of(w: &WorkloadSection) -> Option<WorkloadExtras> {
+        let volume = VolumeChoice::ALL
+            .iter()
+            .map(|c| c.0)
+            .find(|c| c.section() == w.volume)?;
+        let whole = |v: &Option<IntOrString>| match v {
+            Some(IntOrString::Int(n)) => u32::try_from(*n).ok(),
+            _ => None,
+        };
+        let pdb = match &w.pdb {
+            None => PdbChoice::None,
+            Some(p) => [
+                whole(&p.min_available).map(PdbChoice::MinAvailable),
+                whole(&p.max_unavailable).map(PdbChoice::MaxUnavailable),
+            ]
+            .into_iter()
+            .flatten()
+            .find(|c| c.section().as_ref() == Some(p))?,
+        };
+        Some(WorkloadExtras {
+            service: w.service == Some(true),
+            volume,
+            pdb,
+        })
+    }
+
     /// Fills a workload section's `service`, `volume` and `pdb`.
     fn apply(self, w: &mut WorkloadSection) {
         w.service = self.service.then_some(true);
@@ -223,9 +268,9 @@ pub struct Settings {
     pub seed: u64,
     /// Changed knobs, by flag name, in the knob's unit.
     pub overrides: BTreeMap<String, f64>,
-    /// Nodes in the cluster, spread over the zones (the page offers 1 to 50).
+    /// Nodes in the cluster, spread over the zones round-robin (the page offers 1 to 5,000).
     pub nodes: u32,
-    /// Zones (1 to 3).
+    /// Zones, the first ones of [`ZONES`] (1 to 10).
     pub zones: u32,
     /// Replicas of the `web` Deployment.
     pub web_replicas: u32,
@@ -246,6 +291,9 @@ pub struct Settings {
     pub disable_force_detach: bool,
     /// The injected fault.
     pub fault: Fault,
+    /// A whole zone losing power, beside the fault.
+    #[serde(default)]
+    pub zone_outage: Option<ZoneOutage>,
     /// Operator actions and control-plane events.
     #[serde(default)]
     pub ops: Operations,
@@ -275,41 +323,52 @@ impl Default for Settings {
                 recover_at_seconds: None,
                 count: 1,
             },
+            zone_outage: None,
             ops: Operations::default(),
         }
     }
 }
 
-/// The most nodes settings may ask for (the engine's own limit).
+/// The most nodes settings may ask for (half the engine's `MAX_NODES`).
 pub const MAX_NODES: u32 = 5_000;
 
 /// The most nodes the page draws (its node-count control and its links).
-pub const PAGE_MAX_NODES: u32 = 50;
+pub const PAGE_MAX_NODES: u32 = MAX_NODES;
 /// The most replicas of the page's `web` Deployment.
-pub const PAGE_MAX_WEB: u32 = 30;
-/// The most replicas of the page's `db` StatefulSet.
-pub const PAGE_MAX_DB: u32 = 10;
+pub const PAGE_MAX_WEB: u32 = 150_000;
+/// The most replicas of the page's `db` StatefulSet. With `web` and one `agent` pod per node at
+/// their most, the pods stay within the engine's `MAX_PODS` (200,000).
+pub const PAGE_MAX_DB: u32 = 45_000;
 
-/// The zone names nodes are spread over.
-pub const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
+/// The zone names nodes are spread over, in order.
+pub const ZONES: [&str; 10] = [
+    "zone-a", "zone-b", "zone-c", "zone-d", "zone-e", "zone-f", "zone-g", "zone-h", "zone-i", "zone-j",
+];
+
+/// An action at `at` seconds (held within the longest run the page offers).
+fn action(at: u32, kind: ActionKind) -> ActionSection {
+    ActionSection::new(i64::from(at.min(MAX_OP_SECONDS)) * SECOND, kind)
+}
+
+/// The name of the node at a 0-based index.
+fn node_name(i: u32) -> String {
+    format!("node-{}", i + 1)
+}
 
 impl Settings {
     /// The scenario these settings describe.
     pub fn scenario(&self) -> Scenario {
-        let nodes = (0..self.nodes.clamp(1, MAX_NODES))
+        let zones = self.zone_count();
+        let nodes = (0..self.node_count())
             .map(|i| NodeSection {
-                name: format!("node-{}", i + 1),
-                zone: Some(ZONES[(i % self.zones.clamp(1, 3)) as usize].to_string()),
+                name: node_name(i),
+                zone: Some(ZONES[(i % zones) as usize].to_string()),
                 labels: BTreeMap::new(),
                 max_pods: None,
             })
             .collect::<Vec<_>>();
-        let last = self.nodes.clamp(1, MAX_NODES) - 1;
-        let node = |i: u32| format!("node-{}", i.min(last) + 1);
         // Operations past the end of the run are left out rather than refused.
         let end = self.overrides.get("duration-seconds").map_or(900.0, |&d| d);
-        let action = |at: u32, kind| ActionSection::new(i64::from(at.min(MAX_OP_SECONDS)) * SECOND, kind);
-        let failed = self.failed_nodes();
         let workload = |kind, name: &str, replicas, extras: Option<WorkloadExtras>| {
             let mut w = WorkloadSection {
                 replicas,
@@ -320,53 +379,8 @@ impl Settings {
             }
             w
         };
-        let mut events = Vec::new();
-        for &i in &failed {
-            events.push(ActionSection {
-                node: Some(node(i)),
-                ..action(self.fault.at_seconds, self.fault.kind)
-            });
-            if let Some(r) = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds) {
-                events.push(ActionSection {
-                    node: Some(node(i)),
-                    ..action(r, ActionKind::NodeRecover)
-                });
-            }
-            if let Some(at) = self.ops.out_of_service_at_seconds {
-                events.push(ActionSection {
-                    node: Some(node(i)),
-                    ..action(at, ActionKind::OutOfServiceTaint)
-                });
-            }
-        }
-        if let Some(l) = self.ops.latency {
-            events.push(ActionSection {
-                latency_ms: Some(i64::from(l.ms.min(60_000))),
-                ..action(l.from_seconds, ActionKind::ApiServerLatency)
-            });
-            if l.until_seconds > l.from_seconds {
-                events.push(ActionSection {
-                    latency_ms: Some(0),
-                    ..action(l.until_seconds, ActionKind::ApiServerLatency)
-                });
-            }
-        }
-        if let Some(at) = self.ops.kcm_restart_at_seconds {
-            events.push(action(at, ActionKind::ControllerManagerRestart));
-        }
-        if let Some(at) = self.ops.force_delete_db_at_seconds.filter(|_| self.db_replicas > 0) {
-            events.push(ActionSection {
-                pod: Some("db-0".into()),
-                ..action(at, ActionKind::ForceDeletePod)
-            });
-        }
-        if let Some(p) = self.ops.toleration_patch.filter(|_| self.web_replicas > 0) {
-            events.push(ActionSection {
-                workload: Some("web".into()),
-                toleration_seconds: Some(i64::from(p.seconds)),
-                ..action(p.at_seconds, ActionKind::PatchTolerations)
-            });
-        }
+        let mut events = self.fault_events();
+        events.extend(self.ops_events());
         events.retain(|e| e.at.0 as f64 <= end * SECOND as f64);
         events.sort_by_key(|e| e.at.0);
         let mut s = Scenario {
@@ -398,13 +412,125 @@ impl Settings {
         s
     }
 
+    /// The fault's and the zone outage's events, each node's followed by the out-of-service taint
+    /// when an operator adds it. A node the fault already crashes (or recovers) at the outage's
+    /// time gets no second, identical event.
+    fn fault_events(&self) -> Vec<ActionSection> {
+        let on = |i: u32, at: u32, kind| ActionSection {
+            node: Some(node_name(i)),
+            ..action(at, kind)
+        };
+        let failed = self.failed_nodes();
+        let recover = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds);
+        let oos = self.ops.out_of_service_at_seconds;
+        let mut events = Vec::new();
+        for &i in &failed {
+            events.push(on(i, self.fault.at_seconds, self.fault.kind));
+            if let Some(r) = recover {
+                events.push(on(i, r, ActionKind::NodeRecover));
+            }
+            if let Some(at) = oos {
+                events.push(on(i, at, ActionKind::OutOfServiceTaint));
+            }
+        }
+        let Some(z) = self.zone_outage else {
+            return events;
+        };
+        let end = z.end_seconds.filter(|&e| e >= z.at_seconds);
+        let same_crash = self.fault.kind == ActionKind::NodeCrash && self.fault.at_seconds == z.at_seconds;
+        for i in self.outage_nodes() {
+            let also_failed = failed.binary_search(&i).is_ok();
+            if !(also_failed && same_crash) {
+                events.push(on(i, z.at_seconds, ActionKind::NodeCrash));
+            }
+            if let Some(e) = end.filter(|&e| !(also_failed && recover == Some(e))) {
+                events.push(on(i, e, ActionKind::NodeRecover));
+            }
+            if let Some(at) = oos.filter(|_| !also_failed) {
+                events.push(on(i, at, ActionKind::OutOfServiceTaint));
+            }
+        }
+        events
+    }
+
+    /// The operator's actions and the control plane's events.
+    fn ops_events(&self) -> Vec<ActionSection> {
+        let mut events = Vec::new();
+        if let Some(l) = self.ops.latency {
+            events.push(ActionSection {
+                latency_ms: Some(i64::from(l.ms.min(60_000))),
+                ..action(l.from_seconds, ActionKind::ApiServerLatency)
+            });
+            if l.until_seconds > l.from_seconds {
+                events.push(ActionSection {
+                    latency_ms: Some(0),
+                    ..action(l.until_seconds, ActionKind::ApiServerLatency)
+                });
+            }
+        }
+        if let Some(at) = self.ops.kcm_restart_at_seconds {
+            events.push(action(at, ActionKind::ControllerManagerRestart));
+        }
+        if let Some(at) = self.ops.force_delete_db_at_seconds.filter(|_| self.db_replicas > 0) {
+            events.push(ActionSection {
+                pod: Some("db-0".into()),
+                ..action(at, ActionKind::ForceDeletePod)
+            });
+        }
+        if let Some(p) = self.ops.toleration_patch.filter(|_| self.web_replicas > 0) {
+            events.push(ActionSection {
+                workload: Some("web".into()),
+                toleration_seconds: Some(i64::from(p.seconds)),
+                ..action(p.at_seconds, ActionKind::PatchTolerations)
+            });
+        }
+        events
+    }
+
+    /// The nodes the cluster has (1 to [`MAX_NODES`]).
+    fn node_count(&self) -> u32 {
+        self.nodes.clamp(1, MAX_NODES)
+    }
+
+    /// The zones the cluster has (1 to the length of [`ZONES`]).
+    pub fn zone_count(&self) -> u32 {
+        self.zones.clamp(1, ZONES.len() as u32)
+    }
+
+    /// Sets the zone count; a zone outage in a zone that is gone moves to the last zone.
+    pub fn set_zones(&mut self, zones: u32) {
+        self.zones = zones.clamp(1, ZONES.len() as u32);
+        if let Some(z) = self.zone_outage.as_mut() {
+            z.zone = z.zone.min(self.zones - 1);
+        }
+    }
+
     /// The 0-based indices of the nodes the fault takes down: `count` nodes from `fault.node` on,
     /// within the cluster.
     pub fn failed_nodes(&self) -> Vec<u32> {
-        let last = self.nodes.clamp(1, MAX_NODES) - 1;
+        let last = self.node_count() - 1;
         (self.fault.node.min(last)..=last)
-            .take(self.fault.count.clamp(1, 50) as usize)
+            .take(self.fault.count.clamp(1, MAX_NODES) as usize)
             .collect()
+    }
+
+    /// The 0-based indices of the nodes the zone outage takes down: every node of its zone
+    /// (none when the cluster has no such zone).
+    pub fn outage_nodes(&self) -> Vec<u32> {
+        let zones = self.zone_count();
+        match self.zone_outage {
+            Some(z) if z.zone < zones => (z.zone..self.node_count()).step_by(zones as usize).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every node the fault or the zone outage takes down, in order.
+    pub fn down_nodes(&self) -> Vec<u32> {
+        let mut all = self.failed_nodes();
+        all.extend(self.outage_nodes());
+        all.sort_unstable();
+        all.dedup();
+        all
     }
 
     /// Resolves the scenario; on failure, the settings with the offending override dropped are
@@ -454,7 +580,9 @@ impl Settings {
     }
 
     /// The settings a preset stands for: its version, its flags as overrides, its legacy
-    /// toggles. The playground keeps its own cluster shape and fault.
+    /// toggles. A preset that runs the presets' default cluster keeps the playground's own
+    /// cluster shape, workloads and faults; one with a cluster of its own (a size, a zone outage)
+    /// brings it, when the page can show it exactly.
     pub fn from_preset(&self, preset: &Scenario) -> Settings {
         let minor = preset
             .version
@@ -468,10 +596,8 @@ impl Settings {
             taint_based_evictions: true,
             ..self.clone()
         };
-        let (Ok(with), Ok(bare)) = (
-            preset.resolve(),
-            kubelife_engine::presets::default_cluster(&format!("1.{minor}")).resolve(),
-        ) else {
+        let default_cluster = kubelife_engine::presets::default_cluster(&format!("1.{minor}"));
+        let (Ok(with), Ok(bare)) = (preset.resolve(), default_cluster.resolve()) else {
             return out;
         };
         for k in KNOBS.iter().filter(|k| k.available(minor)) {
@@ -482,7 +608,120 @@ impl Settings {
         }
         out.enable_taint_manager = with.controller_manager.enable_taint_manager;
         out.taint_based_evictions = preset.feature_gates.get("TaintBasedEvictions").copied().unwrap_or(true);
-        out
+        let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
+            != (
+                &default_cluster.nodes,
+                &default_cluster.workloads,
+                &default_cluster.events,
+            );
+        match own_cluster.then(|| out.with_cluster_of(preset)).flatten() {
+            Some(shaped) => shaped,
+            None => out,
+        }
+    }
+
+    /// These settings with a preset's cluster: its node count and zones, its `web` and `db`, its
+    /// fault and zone outage, and no operator action. `None` unless the scenario they give has
+    /// exactly the preset's nodes, workloads and events.
+    fn with_cluster_of(&self, preset: &Scenario) -> Option<Settings> {
+        let nodes = u32::try_from(preset.nodes.len()).ok()?;
+        let zone_names: std::collections::BTreeSet<_> = preset.nodes.iter().map(|n| n.zone.as_deref()).collect();
+        let workload = |kind, name: &str| preset.workloads.iter().find(|w| w.kind == kind && w.name == name);
+        let (web, db) = (
+            workload(WorkloadKind::Deployment, "web")?,
+            workload(WorkloadKind::StatefulSet, "db")?,
+        );
+        let mut out = Settings {
+            nodes,
+            zones: u32::try_from(zone_names.len()).ok()?,
+            web_replicas: web.replicas.unwrap_or(1),
+            db_replicas: db.replicas.unwrap_or(1),
+            web: WorkloadExtras::of(web)?,
+            db: WorkloadExtras::of(db)?,
+            zone_outage: None,
+            ops: Operations::default(),
+            ..self.clone()
+        };
+        out.faults_of(&preset.events)?;
+        let shown = out.scenario();
+        let listed = |events: &[ActionSection]| {
+            let mut v: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
+            v.sort();
+            v
+        };
+        let same = shown.nodes == preset.nodes
+            && shown.workloads == preset.workloads
+            && listed(&shown.events) == listed(&preset.events);
+        same.then_some(out)
+    }
+
+    /// Reads a preset's node faults as the fault and the zone outage: the nodes that fail
+    /// together, at one time and in one way, are either every node of one zone (crashing) or a
+    /// run of consecutive nodes. A zone outage alone comes with a fault on its first node at the
+    /// same time, which the scenario does not repeat.
+    fn faults_of(&mut self, events: &[ActionSection]) -> Option<()> {
+        let index = |e: &ActionSection| {
+            e.node
+                .as_deref()?
+                .strip_prefix("node-")?
+                .parse::<u32>()
+                .ok()?
+                .checked_sub(1)
+        };
+        let recover_of = |i: u32| {
+            events
+                .iter()
+                .find(|e| e.action == ActionKind::NodeRecover && index(e) == Some(i))
+                .map(|e| (e.at.0 / SECOND) as u32)
+        };
+        // Groups of (start, kind, nodes), in the order they first appear.
+        let mut groups: Vec<(i64, ActionKind, Vec<u32>)> = Vec::new();
+        for e in events.iter().filter(|e| e.action != ActionKind::NodeRecover) {
+            let i = index(e)?;
+            match groups.iter_mut().find(|g| g.0 == e.at.0 && g.1 == e.action) {
+                Some(g) => g.2.push(i),
+                None => groups.push((e.at.0, e.action, vec![i])),
+            }
+        }
+        let mut fault = None;
+        for (at, kind, mut nodes) in groups {
+            nodes.sort_unstable();
+            let at_seconds = u32::try_from(at / SECOND).ok()?;
+            let end = recover_of(nodes[0]);
+            let zones = self.zone_count();
+            let zone = (0..zones).find(|&z| (z..self.node_count()).step_by(zones as usize).eq(nodes.iter().copied()));
+            match zone.filter(|_| kind == ActionKind::NodeCrash && zones > 1) {
+                Some(zone) if self.zone_outage.is_none() => {
+                    self.zone_outage = Some(ZoneOutage {
+                        zone,
+                        at_seconds,
+                        end_seconds: end,
+                    })
+                }
+                _ if fault.is_none() && nodes.windows(2).all(|w| w[1] == w[0] + 1) => {
+                    fault = Some(Fault {
+                        node: nodes[0],
+                        kind,
+                        at_seconds,
+                        recover_at_seconds: end,
+                        count: nodes.len() as u32,
+                    })
+                }
+                _ => return None,
+            }
+        }
+        self.fault = match (fault, self.zone_outage) {
+            (Some(f), _) => f,
+            (None, Some(z)) => Fault {
+                node: z.zone,
+                kind: ActionKind::NodeCrash,
+                at_seconds: z.at_seconds,
+                recover_at_seconds: z.end_seconds,
+                count: 1,
+            },
+            (None, None) => return None,
+        };
+        Some(())
     }
 
     /// The kubelet refuses shutdownGracePeriodCriticalPods over shutdownGracePeriod
@@ -551,5 +790,120 @@ mod tests {
         );
         assert!(!legacy.taint_based_evictions);
         assert!(!legacy.resolve().0.controller_manager.taint_based_evictions);
+    }
+
+    #[test]
+    fn old_saved_settings_load_without_a_zone_outage() {
+        let mut saved = serde_json::to_value(Settings::default()).expect("serializes");
+        saved.as_object_mut().expect("an object").remove("zone_outage");
+        let s: Settings = serde_json::from_value(saved).expect("loads");
+        assert_eq!(s, Settings::default());
+    }
+
+    /// The nodes an action of `kind` names at `seconds`.
+    fn named(s: &Scenario, kind: ActionKind, seconds: i64) -> Vec<String> {
+        s.events
+            .iter()
+            .filter(|e| e.action == kind && e.at.0 == seconds * SECOND)
+            .filter_map(|e| e.node.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_zone_outage_crashes_and_recovers_every_node_of_its_zone() {
+        let mut s = Settings {
+            nodes: 10,
+            zones: 3,
+            zone_outage: Some(ZoneOutage {
+                zone: 1,
+                at_seconds: 120,
+                end_seconds: Some(600),
+            }),
+            ..Settings::default()
+        };
+        assert_eq!(s.outage_nodes(), [1, 4, 7]);
+        assert_eq!(s.down_nodes(), [0, 1, 4, 7]);
+        let zone_b = ["node-2", "node-5", "node-8"];
+        assert_eq!(named(&s.scenario(), ActionKind::NodeCrash, 120), zone_b);
+        assert_eq!(named(&s.scenario(), ActionKind::NodeRecover, 600), zone_b);
+        assert!(s.resolve().1.is_none());
+        // The fault crashing node-2 at the same time is not repeated; the out-of-service taint
+        // reaches every node that is down.
+        s.fault.node = 1;
+        s.fault.at_seconds = 120;
+        s.ops.out_of_service_at_seconds = Some(300);
+        assert_eq!(named(&s.scenario(), ActionKind::NodeCrash, 120), zone_b);
+        assert_eq!(named(&s.scenario(), ActionKind::OutOfServiceTaint, 300).len(), 3);
+        // Fewer zones move the outage to the last one; a zone the cluster lacks takes no node.
+        s.set_zones(1);
+        assert_eq!(s.zone_outage.map(|z| z.zone), Some(0));
+        s.zones = 3;
+        s.zone_outage = Some(ZoneOutage {
+            zone: 7,
+            at_seconds: 10,
+            end_seconds: None,
+        });
+        assert!(s.outage_nodes().is_empty());
+    }
+
+    #[test]
+    fn the_page_holds_the_largest_cluster_the_engine_runs() {
+        let s = Settings {
+            nodes: PAGE_MAX_NODES,
+            zones: ZONES.len() as u32,
+            web_replicas: PAGE_MAX_WEB,
+            db_replicas: PAGE_MAX_DB,
+            ..Settings::default()
+        };
+        let (cfg, err) = s.resolve();
+        assert_eq!(err, None);
+        assert_eq!(cfg.nodes.len(), 5000);
+        assert_eq!(cfg.nodes[9].zone, "zone-j");
+        assert_eq!(cfg.nodes[4999].name, "node-5000");
+    }
+
+    #[test]
+    fn scale_presets_bring_their_cluster_and_faults() {
+        for name in [
+            "scale-1000-zone-b-outage",
+            "scale-5000-lose-10-percent",
+            "scale-200-partial-disruption",
+            "all-zones-down",
+        ] {
+            let preset = kubelife_engine::presets::preset(name).expect("a preset").scenario;
+            let s = Settings::default().from_preset(&preset);
+            let shown = s.scenario();
+            assert_eq!(shown.nodes, preset.nodes, "{name}: the nodes and their zones");
+            let failing = |sc: &Scenario| {
+                let mut v: Vec<(i64, String)> = sc
+                    .events
+                    .iter()
+                    .filter(|e| e.action == ActionKind::NodeCrash)
+                    .map(|e| (e.at.0, e.node.clone().unwrap_or_default()))
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(failing(&shown), failing(&preset), "{name}: the failing nodes");
+            assert_eq!(shown.resolve(), preset.resolve(), "{name}: the whole run");
+        }
+        let zone_b = kubelife_engine::presets::preset("scale-1000-zone-b-outage").expect("a preset");
+        let s = Settings::default().from_preset(&zone_b.scenario);
+        assert_eq!((s.nodes, s.zones, s.web_replicas), (1000, 3, 2000));
+        let outage = s.zone_outage.expect("a zone outage");
+        assert_eq!(
+            (outage.zone_name(), outage.at_seconds, outage.end_seconds),
+            ("zone-b", 60, None)
+        );
+        let tenth = kubelife_engine::presets::preset("scale-5000-lose-10-percent").expect("a preset");
+        let s = Settings::default().from_preset(&tenth.scenario);
+        assert_eq!((s.fault.node, s.fault.count, s.zone_outage), (0, 500, None));
+        // A preset on the default cluster keeps the page's own.
+        let mine = Settings {
+            nodes: 7,
+            ..Settings::default()
+        };
+        let upstream = kubelife_engine::presets::preset("upstream-1.31").expect("a preset");
+        assert_eq!(mine.from_preset(&upstream.scenario).nodes, 7);
     }
 }

@@ -133,3 +133,20 @@ fn shut_down_dont_crash() {
     s.fault.kind = kubelife_engine::scenario::ActionKind::NodeCrash;
     assert!(!results(9, &s, None)[2]);
 }
+
+#[test]
+fn zone_outage_at_scale() {
+    check(10, &[false, true, true]);
+    let (start, _) = (EXERCISES[10].start)();
+    // The secondary rate is for a zone that is partly down; zone-b has no Ready node.
+    let mut secondary = start.clone();
+    secondary.set("secondary-node-eviction-rate", 1.0);
+    assert!(!results(10, &secondary, None)[0], "the secondary rate changes nothing");
+    // A fault in zone-a taints a node outside zone-b.
+    let (mut elsewhere, _) = (EXERCISES[10].solution)();
+    elsewhere.fault.node = 0;
+    assert_eq!(results(10, &elsewhere, None), [true, false, true]);
+    // A smaller cluster is no solution.
+    let small = kubelife::settings::Settings { nodes: 99, ..start };
+    assert!(!results(10, &small, None)[2]);
+}

@@ -6,7 +6,8 @@ use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
 use kubelife::settings::{
-    Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras,
+    Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras, ZoneOutage,
+    PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
@@ -14,7 +15,7 @@ use proptest::prelude::*;
 fn operations() -> impl Strategy<Value = (u32, Operations)> {
     use proptest::option::of;
     (
-        1u32..=50,
+        prop_oneof![1u32..=50, 1u32..=PAGE_MAX_NODES],
         of((0u32..=3600, 0u32..=3600, 0u32..=60_000)),
         of(0u32..=3600),
         of(0u32..=3600),
@@ -49,19 +50,30 @@ fn extras() -> impl Strategy<Value = WorkloadExtras> {
     })
 }
 
+/// A zone outage (its zone taken modulo the cluster's zones), its start and its end after it.
+fn zone_outage() -> impl Strategy<Value = Option<(u32, u32, Option<u32>)>> {
+    proptest::option::of((0u32..ZONES.len() as u32, 0u32..=3600, proptest::option::of(0u32..=3600)))
+}
+
 fn settings() -> impl Strategy<Value = (Settings, Playback)> {
     (
         (
             12u32..=35,
             any::<u64>(),
-            1u32..=50,
-            1u32..=3,
-            0u32..=30,
-            0u32..=10,
+            prop_oneof![1u32..=50, 1u32..=PAGE_MAX_NODES],
+            1u32..=ZONES.len() as u32,
+            prop_oneof![0u32..=30, 0u32..=PAGE_MAX_WEB],
+            prop_oneof![0u32..=10, 0u32..=PAGE_MAX_DB],
             any::<bool>(),
             any::<bool>(),
         ),
-        (0u32..50, 0usize..5, 0u32..=3600, proptest::option::of(0u32..=3600)),
+        (
+            0u32..PAGE_MAX_NODES,
+            0usize..5,
+            0u32..=3600,
+            proptest::option::of(0u32..=3600),
+            zone_outage(),
+        ),
         proptest::collection::vec((0usize..KNOBS.len(), 0.0f64..1.0), 0..6),
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
         operations(),
@@ -70,7 +82,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         .prop_map(
             |(
                 (minor, seed, nodes, zones, web, db, tm, tbe),
-                (node, kind, at, recover),
+                (node, kind, at, recover, outage),
                 knobs,
                 (t, speed),
                 (count, ops),
@@ -99,6 +111,11 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                         recover_at_seconds: recover.map(|r| r.max(at)),
                         count,
                     },
+                    zone_outage: outage.map(|(zone, at_seconds, end)| ZoneOutage {
+                        zone: zone % zones,
+                        at_seconds,
+                        end_seconds: end.map(|e| e.max(at_seconds)),
+                    }),
                     ops,
                     web: web_extras,
                     db: db_extras,

@@ -68,7 +68,7 @@ fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
         </> },
         Group::Cluster => html! { <>
             { count(lang, Count { key: "ui.count.nodes", value: s.nodes, min: 1, max: PAGE_MAX_NODES, set: |s, v| s.nodes = v }, onedit) }
-            { count(lang, Count { key: "ui.count.zones", value: s.zones, min: 1, max: ZONES.len() as u32, set: |s, v| s.zones = v }, onedit) }
+            { count(lang, Count { key: "ui.count.zones", value: s.zones, min: 1, max: ZONES.len() as u32, set: Settings::set_zones }, onedit) }
             { count(lang, Count { key: "ui.count.seed", value: s.seed as u32, min: 1, max: 1000, set: |s, v| s.seed = u64::from(v) }, onedit) }
         </> },
         _ => html! {},

@@ -1,11 +1,11 @@
-//! The fault panel: which node fails, how, when it starts and ends, how many fail together, and
-//! the operator's actions (out-of-service taint, controller restart, latency spike, toleration
-//! patch).
+//! The fault panel: which node fails, how, when it starts and ends, how many fail together, a
+//! zone outage (every node of one zone losing power, from a start to an optional end), and the
+//! operator's actions (out-of-service taint, controller restart, latency spike, toleration patch).
 
 use crate::components::filtered;
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
-use crate::settings::{LatencySpike, Settings, TolerationPatch};
+use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_OP_SECONDS, ZONES};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -30,6 +30,8 @@ pub fn fault_panel(p: &FaultPanelProps) -> Html {
         <fieldset class="faults" data-tour="faults">
             <legend class="faults-title">{tr(lang, "ui.faults")}</legend>
             { fault_fields(lang, &p.settings, p.nodes, &p.onedit) }
+            <h2 class="faults-heading">{tr(lang, "ui.outage")}</h2>
+            { outage_fields(lang, &p.settings, &p.onedit) }
             <h2 class="faults-heading">{tr(lang, "ui.ops")}</h2>
             { operator_fields(lang, &p.settings, &p.onedit) }
         </fieldset>
@@ -49,13 +51,17 @@ fn secs_or_off(lang: Lang, v: Option<u32>) -> String {
 /// The failing node, the kind of fault, and its times.
 fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -> Html {
     let f = &s.fault;
-    let on_node = filtered(onedit, |e: Event| {
-        let v = e
-            .target_unchecked_into::<HtmlSelectElement>()
-            .value()
-            .parse::<u32>()
-            .ok()?;
-        Some(Edit::Number(|s, v| s.fault.node = v, v))
+    // A list for a small cluster; a number field (node-N as N) for one of thousands.
+    let listed = nodes <= LISTED_NODES;
+    let on_node = filtered(onedit, move |e: Event| {
+        let v = if listed {
+            e.target_unchecked_into::<HtmlSelectElement>().value()
+        } else {
+            e.target_unchecked_into::<HtmlInputElement>().value()
+        };
+        let v = v.trim().parse::<u32>().ok()?;
+        let index = if listed { v } else { v.clamp(1, nodes.max(1)) - 1 };
+        Some(Edit::Number(|s, v| s.fault.node = v, index))
     });
     const KINDS: [(ActionKind, &str, &str); 5] = [
         (ActionKind::NodeCrash, "NodeCrash", "ui.fault.crash"),
@@ -73,9 +79,14 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
         .recover_at_seconds
         .map_or_else(|| tr(lang, "ui.never").to_string(), secs);
     html! { <>
-        <label class="faults-field">{tr(lang, "ui.fault.node")}<select aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node}>
-            { for (0..nodes).map(|i| html!{ <option value={i.to_string()} selected={i == f.node}>{format!("node-{}", i + 1)}</option> }) }
-        </select></label>
+        if listed {
+            <label class="faults-field">{tr(lang, "ui.fault.node")}<select aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node}>
+                { for (0..nodes).map(|i| html!{ <option value={i.to_string()} selected={i == f.node}>{format!("node-{}", i + 1)}</option> }) }
+            </select></label>
+        } else {
+            <label class="faults-field">{tr(lang, "ui.fault.node")}{"node-"}<input type="number" min="1" max={nodes.to_string()} value={(f.node + 1).to_string()}
+                aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node} /></label>
+        }
         <label class="faults-field">{tr(lang, "ui.fault.kind")}<select aria-label={tr(lang, "ui.fault.kind_label")} onchange={on_kind}>
             { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={k == f.kind}>{tr(lang, l)}</option> }) }
         </select></label>
@@ -85,6 +96,52 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
             onedit, |s, v| s.fault.recover_at_seconds = (v > 0).then_some(v)) }
         { range(lang, Range { key: "ui.fault.count", testid: "fault-count", value: f.count, max: nodes.max(1), step: 1, shown: f.count.to_string() },
             onedit, |s, v| s.fault.count = v.max(1)) }
+    </> }
+}
+
+/// The most nodes the fault's node picker lists; a larger cluster gets a number field.
+const LISTED_NODES: u32 = 50;
+
+/// The zone outage: which of the cluster's zones loses power (or none), when, and until when.
+fn outage_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    let outage = s.zone_outage;
+    // The choice is 0 for none, else the zone's index + 1.
+    let on_zone = filtered(onedit, |e: Event| {
+        let v = e
+            .target_unchecked_into::<HtmlSelectElement>()
+            .value()
+            .parse::<u32>()
+            .ok()?;
+        Some(Edit::Number(
+            |s, v| {
+                s.zone_outage = v.checked_sub(1).map(|zone| ZoneOutage {
+                    zone,
+                    ..s.zone_outage.unwrap_or(ZoneOutage {
+                        zone,
+                        at_seconds: 120,
+                        end_seconds: None,
+                    })
+                })
+            },
+            v,
+        ))
+    });
+    let picked = outage.map_or(0, |z| z.zone + 1);
+    html! { <>
+        <label class="faults-field">{tr(lang, "ui.outage.zone")}{" "}<select data-testid="outage-zone" aria-label={tr(lang, "ui.outage.zone")} onchange={on_zone}>
+            <option value="0" selected={picked == 0}>{tr(lang, "ui.off")}</option>
+            { for ZONES.iter().take(s.zone_count() as usize).enumerate().map(|(i, z)| {
+                let v = i as u32 + 1;
+                html!{ <option value={v.to_string()} selected={v == picked}>{*z}</option> }
+            }) }
+        </select></label>
+        if let Some(z) = outage {
+            { range(lang, Range { key: "ui.outage.at", testid: "outage-at", value: z.at_seconds, max: MAX_OP_SECONDS, step: 10, shown: secs(z.at_seconds) },
+                onedit, |s, v| if let Some(z) = s.zone_outage.as_mut() { z.at_seconds = v; z.end_seconds = z.end_seconds.map(|e| e.max(v)) }) }
+            { range(lang, Range { key: "ui.outage.end", testid: "outage-end", value: z.end_seconds.unwrap_or(0), max: MAX_OP_SECONDS, step: 10,
+                shown: z.end_seconds.map_or_else(|| tr(lang, "ui.never").to_string(), secs) },
+                onedit, |s, v| if let Some(z) = s.zone_outage.as_mut() { z.end_seconds = (v > 0).then(|| v.max(z.at_seconds)) }) }
+        }
     </> }
 }
 

@@ -1,11 +1,13 @@
 //! Named scenarios: version defaults, kubespray's three reaction profiles (its
 //! `docs/kubernetes-reliability.md`), rke's examples and a fast-failover
 //! profile. Each runs the same cluster (three zones, a Deployment, a StatefulSet and a DaemonSet)
-//! with one node crashing at 30 s, so that presets compare like for like.
+//! with one node crashing at 30 s, so that presets compare like for like. The scale presets run
+//! clusters of their own (up to 5,000 nodes, zone outages) on the newest defaults, to show how
+//! zone states and eviction rates pace a large failure.
 
 use crate::scenario::{
     ActionKind, ActionSection, ApiServerSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection,
-    Scenario, WorkloadKind, WorkloadSection,
+    Scenario, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use crate::time::SECOND;
 use crate::version::NEWEST_MINOR;
@@ -61,6 +63,79 @@ pub fn default_cluster(version: &str) -> Scenario {
     }
 }
 
+/// A cluster at scale on the newest version: `nodes` nodes named `node-1`… spread round-robin
+/// over the first `zones` of zone-a, zone-b, …; `web` (two pods per node, behind a Service), `db`
+/// (three pods, a ReadWriteOnce volume each) and `agent` (a DaemonSet), so three pods a node;
+/// and `crashed` nodes (0-based) losing power at `at` seconds.
+fn at_scale(nodes: u32, zones: u32, duration: i64, at: i64, crashed: &[u32]) -> Scenario {
+    let nodes = (0..nodes)
+        .map(|i| NodeSection {
+            name: format!("node-{}", i + 1),
+            zone: Some(format!("zone-{}", char::from(b'a' + (i % zones) as u8))),
+            labels: BTreeMap::new(),
+            max_pods: None,
+        })
+        .collect::<Vec<_>>();
+    let web = WorkloadSection {
+        replicas: Some(2 * nodes.len() as u32),
+        service: Some(true),
+        ..WorkloadSection::new(WorkloadKind::Deployment, "web")
+    };
+    let db = WorkloadSection {
+        replicas: Some(3),
+        volume: Some(VolumeSection {
+            access_mode: Some("ReadWriteOnce".into()),
+            per_pod: Some(true),
+        }),
+        ..WorkloadSection::new(WorkloadKind::StatefulSet, "db")
+    };
+    let events = crashed
+        .iter()
+        .map(|&i| ActionSection {
+            node: Some(format!("node-{}", i + 1)),
+            ..ActionSection::new(at * SECOND, ActionKind::NodeCrash)
+        })
+        .collect();
+    Scenario {
+        version: Some(format!("1.{NEWEST_MINOR}")),
+        seed: Some(1),
+        duration_seconds: Some(duration),
+        nodes,
+        workloads: vec![web, db, WorkloadSection::new(WorkloadKind::DaemonSet, "agent")],
+        events,
+        ..Scenario::default()
+    }
+}
+
+/// The presets at real sizes: a zone outage, a tenth of a large cluster, a zone crossing
+/// `--unhealthy-zone-threshold`, and every zone down.
+fn scale_presets() -> Vec<Preset> {
+    let zone_b: Vec<u32> = (1..1000).step_by(3).collect();
+    let first = |n: u32| (0..n).collect::<Vec<u32>>();
+    vec![
+        Preset {
+            name: "scale-1000-zone-b-outage",
+            description: "1,000 nodes in three zones; zone-b's 333 lose power at 1m0s: the zone is FullDisruption and tainted at --node-eviction-rate 0.1/s, one node every 10s, so its last nodes wait about an hour",
+            scenario: at_scale(1000, 3, 3600, 60, &zone_b),
+        },
+        Preset {
+            name: "scale-5000-lose-10-percent",
+            description: "5,000 nodes in three zones; 500 (10%) crash at 1m0s: every zone stays Normal and taints its own share at 0.1/s, so the last of the 500 is tainted about half an hour later",
+            scenario: at_scale(5000, 3, 2400, 60, &first(500)),
+        },
+        Preset {
+            name: "scale-200-partial-disruption",
+            description: "one zone of 200 nodes; 120 (60%) crash at 1m0s: the zone crosses --unhealthy-zone-threshold 0.55, is larger than --large-cluster-size-threshold 50, and goes PartialDisruption: tainting slows to --secondary-node-eviction-rate 0.01/s",
+            scenario: at_scale(200, 1, 1800, 60, &first(120)),
+        },
+        Preset {
+            name: "all-zones-down",
+            description: "six nodes in three zones all crash at 30s: once every zone is FullDisruption the controller assumes its own network failed, removes its NoExecute taints and evicts no pod",
+            scenario: at_scale(6, 3, 900, 30, &first(6)),
+        },
+    ]
+}
+
 fn kcm(period: i64, grace: i64) -> ControllerManagerSection {
     ControllerManagerSection {
         node_monitor_period: secs(period),
@@ -96,7 +171,7 @@ pub fn presets() -> Vec<Preset> {
             };
         }
     };
-    vec![
+    let mut all = vec![
         Preset { name: "upstream-1.12", description: "1.12 defaults: no Lease, legacy eviction 5m after the last heartbeat seen, no NoExecute taint", scenario: default_cluster("1.12") },
         Preset { name: "upstream-1.17", description: "1.17 defaults: Leases every 10s, 40s grace, taint-based eviction after 300s tolerations", scenario: default_cluster("1.17") },
         Preset { name: "upstream-1.31", description: "1.31 defaults: the classic 5m40s from crash to replacement", scenario: default_cluster("1.31") },
@@ -158,7 +233,9 @@ pub fn presets() -> Vec<Preset> {
                 s.controller_manager = kcm(5, 30);
             }),
         },
-    ]
+    ];
+    all.extend(scale_presets());
+    all
 }
 
 /// The preset with this name.
@@ -169,6 +246,7 @@ pub fn preset(name: &str) -> Option<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{EventKind, ZoneState};
 
     #[test]
     fn every_preset_is_valid_and_round_trips() {
@@ -189,5 +267,130 @@ mod tests {
             }
         }
         assert!(preset("upstream-newest").is_some() && preset("nope").is_none());
+    }
+
+    fn run_preset(name: &str) -> crate::Outcome {
+        let p = preset(name).expect("a preset");
+        crate::run(&p.scenario.resolve().expect("valid"), &crate::RunOptions::default())
+    }
+
+    fn of_kind(o: &crate::Outcome, kind: EventKind) -> impl Iterator<Item = &crate::TimelineEvent> {
+        o.events.iter().filter(move |e| e.kind == kind)
+    }
+
+    /// The NoExecute taints the node lifecycle controller adds: (time, node).
+    fn no_execute_taints(o: &crate::Outcome) -> Vec<(i64, String)> {
+        of_kind(o, EventKind::TaintAdded)
+            .filter(|e| e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")))
+            .map(|e| (e.at_ms, e.node.clone().unwrap_or_default()))
+            .collect()
+    }
+
+    /// The 0-based index of `node-N`.
+    fn index(node: &str) -> u32 {
+        node.strip_prefix("node-")
+            .and_then(|i| i.parse::<u32>().ok())
+            .expect("node-N")
+            - 1
+    }
+
+    #[test]
+    fn scale_presets_have_their_sizes() {
+        let size = |name: &str| {
+            let s = preset(name).expect("a preset").scenario;
+            let zones: std::collections::BTreeSet<_> = s.nodes.iter().map(|n| n.zone.clone()).collect();
+            (s.nodes.len(), zones.len(), s.events.len())
+        };
+        assert_eq!(size("scale-1000-zone-b-outage"), (1000, 3, 333));
+        assert_eq!(size("scale-5000-lose-10-percent"), (5000, 3, 500));
+        assert_eq!(size("scale-200-partial-disruption"), (200, 1, 120));
+        assert_eq!(size("all-zones-down"), (6, 3, 6));
+    }
+
+    #[test]
+    fn a_zone_outage_is_tainted_at_the_primary_rate_and_alone() {
+        let o = run_preset("scale-1000-zone-b-outage");
+        let full = of_kind(&o, EventKind::ZoneStateChanged)
+            .find(|e| e.zone.as_deref() == Some("zone-b") && e.state == Some(ZoneState::FullDisruption))
+            .map(|e| e.at_ms)
+            .expect("zone-b goes FullDisruption");
+        assert!(of_kind(&o, EventKind::ZoneStateChanged).all(|e| e.zone.as_deref() == Some("zone-b")));
+        let taints = no_execute_taints(&o);
+        assert!(taints.iter().all(|(_, n)| index(n) % 3 == 1), "only zone-b is tainted");
+        // One token every 10s (--node-eviction-rate 0.1) and a burst of one bound the count.
+        let end = 3_600 * SECOND;
+        assert!(
+            taints.len() as i64 <= 1 + (end - full) / (10 * SECOND),
+            "{} taints",
+            taints.len()
+        );
+        assert!(
+            taints.len() > 300,
+            "most of zone-b's 333 nodes are tainted within the hour"
+        );
+    }
+
+    #[test]
+    fn a_tenth_of_5000_nodes_keeps_every_zone_normal() {
+        let o = run_preset("scale-5000-lose-10-percent");
+        assert_eq!(
+            of_kind(&o, EventKind::ZoneStateChanged).count(),
+            0,
+            "10% stays under 55%"
+        );
+        let taints = no_execute_taints(&o);
+        assert_eq!(taints.len(), 500);
+        assert!(taints.iter().all(|(_, n)| index(n) < 500), "no healthy node is tainted");
+    }
+
+    #[test]
+    fn a_200_node_zone_past_the_threshold_slows_to_the_secondary_rate() {
+        let o = run_preset("scale-200-partial-disruption");
+        let partial = of_kind(&o, EventKind::ZoneStateChanged)
+            .find(|e| e.state == Some(ZoneState::PartialDisruption))
+            .expect("the zone goes PartialDisruption");
+        let why = partial.cause.english();
+        assert!(
+            why.contains("120 of 200") && why.contains("--secondary-node-eviction-rate 0.01"),
+            "{why}"
+        );
+        let after: Vec<i64> = no_execute_taints(&o)
+            .iter()
+            .map(|t| t.0)
+            .filter(|&t| t > partial.at_ms)
+            .collect();
+        assert!(after.len() >= 10, "tainting goes on, slowly: {after:?}");
+        // One token every 100s (0.01/s); a write lands a little after its token.
+        assert!(after.len() as i64 <= 1 + (1800 * SECOND - partial.at_ms) / (100 * SECOND));
+        for w in after.windows(2) {
+            assert!(w[1] - w[0] >= 90 * SECOND, "far slower than the 10s of 0.1/s: {w:?}");
+        }
+        assert!(
+            no_execute_taints(&o).len() < 120,
+            "not every crashed node is tainted in 30 minutes"
+        );
+    }
+
+    #[test]
+    fn every_zone_down_evicts_no_pod() {
+        let o = run_preset("all-zones-down");
+        for zone in ["zone-a", "zone-b", "zone-c"] {
+            assert!(
+                of_kind(&o, EventKind::ZoneStateChanged)
+                    .any(|e| e.zone.as_deref() == Some(zone) && e.state == Some(ZoneState::FullDisruption)),
+                "{zone} goes FullDisruption"
+            );
+        }
+        assert_eq!(
+            of_kind(&o, EventKind::PodDeletionRequested).count(),
+            0,
+            "no pod is evicted"
+        );
+        // The taints added before the last zone went down are removed (master disruption).
+        let added = no_execute_taints(&o).len();
+        let removed = of_kind(&o, EventKind::TaintRemoved)
+            .filter(|e| e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")))
+            .count();
+        assert_eq!(added, removed);
     }
 }
