@@ -15,11 +15,16 @@ import { serve, launch } from './serve.mjs';
 const dist = new URL('../dist/', import.meta.url).pathname;
 // Ratio budgets are about 1.7 times the ratios measured when they were set, so that a busy
 // machine passes and a twofold regression fails. The size budget is today's size with a little
-// room; bringing it down is tracked on its own. It rose from 440 KB to 570 KB with the Import
-// panel, which links the engine's import (every format's reader and a YAML parser, about 90 KB
-// gzipped) into the page, and with the Service, volume and shutdown controls (about 18 KB);
-// loading the import only when the panel is used would win most of it back.
-const budgets = { gzipKB: 570, resimDefault: 0.042, resim1000: 1.75 };
+// room; bringing it down is the issue "A page that loads like a document". It rose from 440 KB to
+// 570 KB with the Import panel (the engine's import and a YAML parser in the page, about 90 KB
+// gzipped) and the Service, volume and shutdown controls, then to 820 KB when the engine moved
+// into its Web Worker: the worker is a second wasm (about 227 KB) that shares the engine's types,
+// serde and the scenario rules with the page, and both are built for speed at opt-level 3.
+// Re-simulation now goes through the worker (settings out, the run back in the engine's wire
+// form, read and laid out by the page), so even a tiny run pays a message each way: the default
+// scenario's budget rose from 0.042 to 0.12 of the floor, the 1,000-node one from 1.75 to 3.1.
+// The page against the native engine on a 5,000-node zone outage is the issue's own bound, 2×.
+const budgets = { gzipKB: 820, resimDefault: 0.12, resim1000: 3.1, pageVsNative: 2 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;

@@ -8,6 +8,9 @@ import pixelmatch from '../tools/node_modules/pixelmatch/index.js';
 const REFERENCES = new URL('./screenshots/', import.meta.url);
 const AXE = new URL('../tools/node_modules/axe-core/axe.min.js', import.meta.url).pathname;
 
+/** A 5,000-node cluster whose zone-b loses power at 2m0s, at 25m0s of a 30-minute run. */
+const SCALE = '?nodes=5000&zones=3&web=15000&zone-outage=zone-b:2m0s&fault=node-2:NodeCrash:120&duration-seconds=1800&t=25m';
+
 /**
  * The page states the screenshot, layout and accessibility tests look at: a query, a viewport,
  * and what to do once the page is open.
@@ -27,6 +30,9 @@ export const STATES = {
   'volumes-360': { query: '?out-of-service=420&t=12m', width: 360, height: 800 },
   'exercise-10': { query: '?exercise=10', width: 1440, height: 900 },
   'partition-1440': { query: '?fault=node-1:NetworkPartition:30&fault-nodes=3', width: 1440, height: 900 },
+  // 5,000 nodes losing zone-b (the scale test's link): the grid and the aggregated timeline.
+  'scale-1440': { query: SCALE, width: 1440, height: 900 },
+  'scale-360': { query: SCALE, width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };
@@ -67,7 +73,7 @@ export async function openState(browser, baseUrl, name) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${baseUrl}${state.query}`);
-  await page.locator('[data-testid=milestone-eviction], [data-testid=instructor]').first().waitFor();
+  await page.locator('[data-testid=milestone-eviction], [data-testid=instructor]').first().waitFor({ timeout: 120_000 });
   if (state.prepare) await state.prepare(page);
   await settle(page);
   return { page, errors, close: () => context.close() };

@@ -21,6 +21,11 @@ const SHOTS = [
   { name: 'volumes-360', fullPage: true },
   { name: 'exercise-10' },
   { name: 'partition-1440', section: '[data-testid=two-views]' },
+  { name: 'scale-1440-grid', state: 'scale-1440', section: '.grid' },
+  { name: 'scale-1440-aggregate', state: 'scale-1440', section: '[data-testid=aggregate-timeline]' },
+  { name: 'scale-1440-spread', state: 'scale-1440', section: '[data-testid=spread]' },
+  { name: 'scale-360-grid', state: 'scale-360', section: '.grid' },
+  { name: 'scale-360-aggregate', state: 'scale-360', section: '[data-testid=aggregate-timeline]' },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
 ];

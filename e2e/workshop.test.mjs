@@ -57,11 +57,11 @@ test('every exercise opens unsolved and its documented solution turns the checkl
   }
   // Progress is kept in the browser, and the instructor view shows it beside links to copy.
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.match(await page.locator('.workshop-count').textContent(), /10 solved/);
+  assert.match(await page.locator('.workshop-count').textContent(), /11 solved/);
   await page.goto(`${fx.server.url}?instructor=1`);
   await page.getByTestId('instructor').waitFor();
-  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 10);
-  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 10);
+  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 11);
+  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 11);
   assert.match(await page.locator('[data-testid=instructor-4] input').inputValue(), /exercise=4/);
   await ctx.close();
 });

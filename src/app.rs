@@ -2,7 +2,7 @@
 //! the sections in place. Sections are components with narrow props (`crate::components`), the
 //! effects are named hooks (`crate::hooks`), and the engine runs in `crate::model`.
 
-use crate::bridge::{use_engine, Arrived, Slot};
+use crate::bridge::{use_engine, Arrived, Landed};
 use crate::components::aggregate::AggregateTimeline;
 use crate::components::breakdown::Breakdown;
 use crate::components::cluster::Cluster;
@@ -20,6 +20,7 @@ use crate::components::notices::notices;
 use crate::components::results::{Results, TransportAction};
 use crate::components::share::{embed_code, share};
 use crate::components::slider::{knob_slider, KnobSide};
+use crate::components::spread::SpreadPanel;
 use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
 use crate::components::warnings::warnings;
@@ -30,7 +31,6 @@ use crate::i18n::{tr, Lang};
 use crate::model::{prepare, Edit, Model, FRAME, GRID_ABOVE};
 use crate::replay::{at, next_event_after};
 use crate::settings::Settings;
-use crate::worker::Answer;
 use kubelife_engine::version::NEWEST_MINOR;
 use kubelife_engine::Millis;
 use std::rc::Rc;
@@ -172,21 +172,11 @@ impl Model {
 
     /// Takes in what the worker sent back; whatever is no longer asked for is dropped.
     fn take_in(self, arrived: Arrived) -> Model {
-        let Arrived { asked, answer } = arrived;
-        match (asked.slot, answer) {
-            (Slot::A, Answer::Run(bytes)) => match kubelife_engine::wire::decode(&bytes.0) {
-                Ok(o) => self.arrived(&asked.settings, o),
-                Err(e) => broken(self, &e),
-            },
-            (Slot::B, Answer::Run(bytes)) => match kubelife_engine::wire::decode(&bytes.0) {
-                Ok(o) => self.arrived_b(&asked.settings, o),
-                Err(e) => broken(self, &e),
-            },
-            (Slot::Spreads, Answer::Spreads(json)) => match serde_json::from_str(&json) {
-                Ok(d) => self.arrived_spreads(&asked.settings, asked.b.as_ref(), d),
-                Err(e) => broken(self, &e.to_string()),
-            },
-            _ => self,
+        let Arrived { asked, landed } = arrived;
+        match landed {
+            Landed::A(fresh) => self.arrived(*fresh),
+            Landed::B(side) => self.arrived_b(*side),
+            Landed::Spreads(d) => self.arrived_spreads(&asked.settings, asked.b.as_ref(), *d),
         }
     }
 
@@ -210,12 +200,6 @@ impl Model {
         }
         self
     }
-}
-
-/// A run that came back unreadable: said on the console, and the page keeps what it shows.
-fn broken(m: Model, why: &str) -> Model {
-    web_sys::console::error_1(&format!("kubelife could not read a run from its worker: {why}").into());
-    m
 }
 
 /// The page as its link describes it; what the link could not apply is listed as notices.
@@ -456,6 +440,9 @@ fn panels(m: &Model, on: &Handlers) -> Html {
         }
         if d.shows("breakdown") {
             <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>
+                if m.spread.nodes_tainted > 1 || m.outcome.summary.nodes.len() > 1 {
+                    <SpreadPanel spread={m.spread.clone()} onseek={on.seek.clone()} />
+                }
                 <Breakdown {segments} database={database_breakdown(&m.outcome, &m.cfg)} /></div>
             if !d.embed { <Download figure={breakdown_figure} /> }
         }
@@ -465,7 +452,7 @@ fn panels(m: &Model, on: &Handlers) -> Html {
 /// How many nodes are Ready=Unknown at the playhead.
 fn nodes_unknown(m: &Model) -> Html {
     html! {
-        <p class="app-unknown">{tr(m.lang, "ui.cluster.unknown")}{": "}
+        <p class="app-unknown">{tr(m.lang, "ui.cluster.unknown")}
             <strong data-testid="nodes-unknown">{m.aggregate.nodes_unknown_at(m.t)}</strong></p>
     }
 }

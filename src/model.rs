@@ -9,6 +9,7 @@ use crate::settings::Settings;
 use kubelife_engine::scenario::{ActionKind, Scenario};
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
+use kubelife_figures::spread::{spread, Spread};
 use std::rc::Rc;
 
 /// Most lanes the timeline draws.
@@ -34,6 +35,8 @@ pub struct Model {
     /// Per zone and per workload, the run's counts over time (the grid, the aggregated timeline,
     /// zone states and the spread of a many-node outage read them).
     pub aggregate: Rc<Aggregate>,
+    /// The outage across nodes: first and last taint and eviction, each workload's way back.
+    pub spread: Rc<Spread>,
     /// Why the settings were refused, when they were (the engine's reason).
     pub error: Option<String>,
     /// The playhead, ms.
@@ -90,7 +93,8 @@ pub enum Edit {
     Reset(&'static str),
     /// Another Kubernetes version, by minor number.
     Version(u32),
-    /// Start from the named preset, keeping the cluster and the fault.
+    /// Start from the named preset: its settings; a scale preset also brings its own cluster,
+    /// fault and zone outage (`Settings::from_preset`).
     Preset(String),
     /// A whole number the function stores: a count, the failed node, a fault or operator time.
     Number(fn(&mut Settings, u32), u32),
@@ -141,17 +145,28 @@ pub struct Prepared {
 /// Resolves `settings` (cheap: no run).
 pub fn prepare(settings: Settings) -> Prepared {
     let (cfg, error) = settings.resolve();
-    let (defaults, _) = Settings {
-        overrides: Default::default(),
-        ..settings.clone()
-    }
-    .resolve();
+    // Without overrides the defaults are these settings (a 5,000-node scenario is not resolved twice).
+    let defaults = if settings.overrides.is_empty() && error.is_none() {
+        cfg.clone()
+    } else {
+        Settings {
+            overrides: Default::default(),
+            ..settings.clone()
+        }
+        .resolve()
+        .0
+    };
     Prepared {
         settings,
         cfg: Rc::new(cfg),
         defaults: Rc::new(defaults),
         error: error.map(|e| e.to_string()),
     }
+}
+
+/// Per zone and per workload, `outcome`'s counts over time.
+pub fn aggregate(p: &Prepared, outcome: &Outcome) -> Aggregate {
+    Aggregate::build(outcome, p.cfg.duration, &EvictionRates::of(&p.cfg))
 }
 
 impl Side {
@@ -186,9 +201,16 @@ pub fn simulate_side(settings: Settings) -> Side {
 impl Model {
     /// The page showing `p`'s run.
     pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
+        let aggregate = aggregate(&p, &outcome);
+        Model::from_parts(p, outcome, aggregate)
+    }
+
+    /// The page showing `p`'s run, whose counts over time are `aggregate` (see [`aggregate`]).
+    pub fn from_parts(p: Prepared, outcome: Outcome, aggregate: Aggregate) -> Model {
         let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
-        let aggregate = Aggregate::build(&outcome, p.cfg.duration, &EvictionRates::of(&p.cfg));
+        let spread = spread(&outcome, &aggregate);
         Model {
+            spread: Rc::new(spread),
             settings: p.settings,
             lanes: Rc::new(lanes),
             aggregate: Rc::new(aggregate),
@@ -269,13 +291,14 @@ impl Model {
         self.next.is_some() || self.b_next.is_some() || self.spreads_asked
     }
 
-    /// Takes in a run of side A; a run of settings no longer asked for is dropped.
-    pub fn arrived(mut self, settings: &Settings, outcome: Outcome) -> Model {
-        let Some(next) = self.next.take().filter(|p| p.settings == *settings) else {
+    /// Takes in a run of side A, laid out as `fresh` (see [`Model::from_run`]); a run of settings
+    /// no longer asked for is dropped.
+    pub fn arrived(mut self, fresh: Model) -> Model {
+        if self.next.take_if(|p| p.settings == fresh.settings).is_none() {
             return self;
-        };
+        }
         let first = !self.loaded;
-        let mut fresh = Model::from_run((*next).clone(), outcome).keeping_view(&mut self);
+        let mut fresh = fresh.keeping_view(&mut self);
         // The opening link's playhead and autoplay apply to the first run.
         fresh.t = self.t.min(fresh.cfg.duration);
         fresh.playing = self.playing && (first || self.t < fresh.cfg.duration);
@@ -287,9 +310,9 @@ impl Model {
     }
 
     /// Takes in a run of side B; a run of settings no longer asked for is dropped.
-    pub fn arrived_b(mut self, settings: &Settings, outcome: Outcome) -> Model {
-        if let Some(next) = self.b_next.take_if(|p| p.settings == *settings) {
-            self.b = Some(Rc::new(Side::from_run((*next).clone(), outcome)));
+    pub fn arrived_b(mut self, side: Side) -> Model {
+        if self.b_next.take_if(|p| p.settings == side.settings).is_some() {
+            self.b = Some(Rc::new(side));
         }
         self
     }

@@ -36,7 +36,7 @@ pub fn cluster_grid(p: &ClusterGridProps) -> Html {
     html! {
         <div class="grid" aria-label={tr(lang, "ui.cluster.label")}>
             { legend(lang) }
-            { for grid.zones.iter().map(|z| zone(lang, z)) }
+            { for grid.zones.iter().enumerate().map(|(i, z)| zone(lang, p, i, z)) }
         </div>
     }
 }
@@ -78,7 +78,7 @@ fn legend(lang: Lang) -> Html {
 }
 
 /// One zone: its header and its cells.
-fn zone(lang: Lang, z: &GridZone) -> Html {
+fn zone(lang: Lang, p: &ClusterGridProps, index: usize, z: &GridZone) -> Html {
     let name = if z.zone.is_empty() {
         tr(lang, "ui.cluster.no_zone").to_string()
     } else {
@@ -95,7 +95,7 @@ fn zone(lang: Lang, z: &GridZone) -> Html {
     } else {
         tr(lang, "ui.grid.rate_zero").to_string()
     };
-    let cells: Rc<Vec<Tip>> = Rc::new(z.cells.iter().map(|c| Tip::of(lang, c)).collect());
+    let states: Rc<Vec<NodeState>> = Rc::new(z.cells.iter().map(|c| c.state).collect());
     html! {
         <section class="grid-zone" data-zone={name.clone()}>
             <header class="grid-zone-head">
@@ -105,22 +105,14 @@ fn zone(lang: Lang, z: &GridZone) -> Html {
                 <span class="grid-zone-rate" data-testid={format!("zone-rate-{}", z.zone)}>{rate}</span>
                 <span class="grid-zone-counts">{counts}</span>
             </header>
-            <ZoneCells {cells} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &z.cells.len().to_string())])} />
+            <ZoneCells {states} aggregate={p.aggregate.clone()} zone={index} now={p.now} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &z.cells.len().to_string())])} />
         </section>
     }
 }
 
-/// What a cell's tooltip says, and how it is drawn.
-#[derive(Clone, PartialEq)]
-pub struct Tip {
-    /// The node's state.
-    pub state: NodeState,
-    /// The text: name, state, taints and pods.
-    pub text: String,
-}
-
-impl Tip {
-    fn of(lang: Lang, c: &kubelife_figures::grid::Cell) -> Tip {
+/// A cell's tooltip: the node's name, state, taints and pods.
+fn tip(lang: Lang, c: &kubelife_figures::grid::Cell) -> String {
+    {
         let taints = if c.taints.is_empty() {
             tr(lang, "ui.grid.no_taints").to_string()
         } else {
@@ -144,27 +136,30 @@ impl Tip {
         } else {
             pods.join(", ")
         };
-        Tip {
-            state: c.state,
-            text: trf(
-                lang,
-                "ui.grid.tip",
-                &[
-                    ("node", &c.node),
-                    ("state", &state_name(lang, c.state)),
-                    ("taints", &taints),
-                    ("pods", &pods),
-                ],
-            ),
-        }
+        trf(
+            lang,
+            "ui.grid.tip",
+            &[
+                ("node", &c.node),
+                ("state", &state_name(lang, c.state)),
+                ("taints", &taints),
+                ("pods", &pods),
+            ],
+        )
     }
 }
 
 /// Properties of [`ZoneCells`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ZoneCellsProps {
-    /// A tip per node, in the zone's order.
-    pub cells: Rc<Vec<Tip>>,
+    /// Each node's state, in the zone's order.
+    pub states: Rc<Vec<NodeState>>,
+    /// The run's histories, for the tooltip of the one cell shown.
+    pub aggregate: Rc<Aggregate>,
+    /// The zone's index in the grid.
+    pub zone: usize,
+    /// The playhead, ms.
+    pub now: Millis,
     /// The group's accessible name.
     pub label: String,
 }
@@ -178,16 +173,16 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
     let hover = use_state(|| None::<usize>);
     let cursor = use_state(|| None::<usize>);
     {
-        let (canvas, columns, cells, cursor) = (canvas.clone(), columns.clone(), p.cells.clone(), *cursor);
-        use_effect_with((p.cells.clone(), cursor), move |_| {
+        let (canvas, columns, states, cursor) = (canvas.clone(), columns.clone(), p.states.clone(), *cursor);
+        use_effect_with((p.states.clone(), cursor), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                *columns.borrow_mut() = draw_cells(&c, &cells, cursor);
+                *columns.borrow_mut() = draw_cells(&c, &states, cursor);
             }
         });
     }
     let at = {
         let columns = columns.clone();
-        let n = p.cells.len();
+        let n = p.states.len();
         move |e: &MouseEvent| {
             let (col, row) = (
                 (e.offset_x() as f64 / PITCH) as usize,
@@ -206,7 +201,7 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
         Callback::from(move |_| hover.set(None))
     };
     let onkeydown = {
-        let (cursor, columns, n) = (cursor.clone(), columns.clone(), p.cells.len());
+        let (cursor, columns, n) = (cursor.clone(), columns.clone(), p.states.len());
         Callback::from(move |e: KeyboardEvent| {
             let cols = *columns.borrow() as isize;
             let step = match e.key().as_str() {
@@ -230,12 +225,20 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
         let cursor = cursor.clone();
         Callback::from(move |_| cursor.set(None))
     };
-    let shown = hover.or(*cursor).and_then(|i| p.cells.get(i));
+    // Only the cell shown is described: the grid at the playhead, read again for it.
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let shown = hover.or(*cursor).and_then(|i| {
+        let grid = p.aggregate.grid_at(p.now);
+        grid.zones
+            .get(p.zone)
+            .and_then(|z| z.cells.get(i))
+            .map(|c| tip(lang, c))
+    });
     html! {
         <div class="grid-cells" role="group" tabindex="0" aria-label={p.label.clone()} {onkeydown} {onfocus} {onblur}>
             <canvas ref={canvas} class="grid-canvas" aria-hidden="true" {onmousemove} {onmouseleave}></canvas>
             <div class="grid-tip" role="status" aria-live="polite">
-                if let Some(t) = shown { {t.text.clone()} }
+                if let Some(t) = shown { {t} }
             </div>
         </div>
     }
@@ -253,7 +256,7 @@ pub fn move_cursor(from: Option<usize>, step: isize, n: usize) -> usize {
 }
 
 /// Draws the cells at the canvas's CSS width; returns the columns used.
-fn draw_cells(c: &HtmlCanvasElement, cells: &[Tip], cursor: Option<usize>) -> usize {
+fn draw_cells(c: &HtmlCanvasElement, cells: &[NodeState], cursor: Option<usize>) -> usize {
     let width = c.client_width().max(PITCH as i32) as f64;
     let cols = ((width / PITCH) as usize).max(1);
     let rows = cells.len().div_ceil(cols).max(1);
@@ -267,9 +270,9 @@ fn draw_cells(c: &HtmlCanvasElement, cells: &[Tip], cursor: Option<usize>) -> us
     else {
         return cols;
     };
-    for (i, t) in cells.iter().enumerate() {
+    for (i, &s) in cells.iter().enumerate() {
         let (x, y) = ((i % cols) as f64 * PITCH, (i / cols) as f64 * PITCH);
-        cell(&ctx, x, y, t.state);
+        cell(&ctx, x, y, s);
     }
     if let Some(i) = cursor.filter(|&i| i < cells.len()) {
         let (x, y) = ((i % cols) as f64 * PITCH, (i / cols) as f64 * PITCH);

@@ -22,6 +22,7 @@ pub mod results;
 pub mod running;
 pub mod share;
 pub mod slider;
+pub mod spread;
 pub mod timeline;
 pub mod tour;
 pub mod warnings;

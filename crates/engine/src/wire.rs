@@ -14,7 +14,6 @@ use crate::{Millis, Outcome, TimelineEvent};
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use serde::de::IntoDeserializer;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
@@ -40,38 +39,81 @@ pub fn encode(o: &Outcome) -> Vec<u8> {
 
 /// Decodes what [`encode`] wrote; a message names what was malformed.
 pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
-    let mut r = Reader {
-        bytes,
-        at: 0,
-        table: Vec::new(),
-        statics: Vec::new(),
-    };
-    if r.take(4)? != MAGIC {
-        return Err("not a kubelife run (bad magic)".into());
+    let mut d = Decoder::new(bytes.to_vec())?;
+    while !d.step(usize::MAX)? {}
+    d.finish()
+}
+
+/// A decode that can be done a few thousand events at a time, so that a page can read a large run
+/// in several short tasks rather than one long one.
+pub struct Decoder {
+    bytes: Vec<u8>,
+    state: State,
+    outcome: Outcome,
+    left: usize,
+}
+
+impl Decoder {
+    /// Reads the magic, the summary and the warnings.
+    pub fn new(bytes: Vec<u8>) -> Result<Decoder, String> {
+        let mut state = State::default();
+        let mut r = Reader {
+            bytes: &bytes,
+            st: &mut state,
+        };
+        if r.take(4)? != MAGIC {
+            return Err("not a kubelife run (bad magic)".into());
+        }
+        let len = r.len()?;
+        let summary: Summary = serde_json::from_slice(r.take(len)?).map_err(|e| format!("summary: {e}"))?;
+        let warnings = (0..r.len()?).map(|_| r.cause(0)).collect::<Result<_, _>>()?;
+        let left = r.len()?;
+        let events = Vec::with_capacity(left.min(bytes.len()));
+        Ok(Decoder {
+            bytes,
+            state,
+            outcome: Outcome {
+                events,
+                summary,
+                warnings,
+            },
+            left,
+        })
     }
-    let len = r.len()?;
-    let summary: Summary = serde_json::from_slice(r.take(len)?).map_err(|e| format!("summary: {e}"))?;
-    let warnings = (0..r.len()?).map(|_| r.cause(0)).collect::<Result<_, _>>()?;
-    let n = r.len()?;
-    let mut events = Vec::with_capacity(n.min(bytes.len()));
-    for _ in 0..n {
-        events.push(r.event()?);
+
+    /// Reads up to `max` more events; true once every event is read.
+    pub fn step(&mut self, max: usize) -> Result<bool, String> {
+        let mut r = Reader {
+            bytes: &self.bytes,
+            st: &mut self.state,
+        };
+        for _ in 0..max.min(self.left) {
+            self.outcome.events.push(r.event()?);
+            self.left -= 1;
+        }
+        Ok(self.left == 0)
     }
-    if r.at != bytes.len() {
-        return Err(format!("{} bytes left over", bytes.len() - r.at));
+
+    /// The run, once [`Decoder::step`] said every event is read.
+    pub fn finish(self) -> Result<Outcome, String> {
+        if self.left > 0 {
+            return Err(format!("{} events not read yet", self.left));
+        }
+        if self.state.at != self.bytes.len() {
+            return Err(format!("{} bytes left over", self.bytes.len() - self.state.at));
+        }
+        Ok(self.outcome)
     }
-    Ok(Outcome {
-        events,
-        summary,
-        warnings,
-    })
 }
 
 /// Writes varints and table-indexed strings.
 #[derive(Default)]
 struct Writer {
     out: Vec<u8>,
-    table: BTreeMap<String, u64>,
+    /// Each string's index.
+    table: Strings,
+    /// Each event kind's index, by the kind's number.
+    kinds: Vec<Option<u64>>,
 }
 
 impl Writer {
@@ -88,15 +130,12 @@ impl Writer {
     }
 
     fn str(&mut self, s: &str) {
-        if let Some(&i) = self.table.get(s) {
-            self.uint(i);
-            return;
-        }
-        let i = self.table.len() as u64;
-        self.table.insert(s.to_string(), i);
+        let (i, new) = self.table.index(s);
         self.uint(i);
-        self.uint(s.len() as u64);
-        self.out.extend_from_slice(s.as_bytes());
+        if new {
+            self.uint(s.len() as u64);
+            self.out.extend_from_slice(s.as_bytes());
+        }
     }
 
     /// An optional string: 0 for none, else 1 and the string.
@@ -132,9 +171,25 @@ impl Writer {
         }
     }
 
+    /// An event kind, by its name's table index (the name is formatted once per kind).
+    fn kind(&mut self, k: EventKind) {
+        let n = k as usize;
+        if self.kinds.len() <= n {
+            self.kinds.resize(n + 1, None);
+        }
+        match self.kinds[n] {
+            Some(i) => self.uint(i),
+            None => {
+                let name = k.to_string();
+                self.str(&name);
+                self.kinds[n] = Some(self.table.index(&name).0);
+            }
+        }
+    }
+
     fn event(&mut self, e: &TimelineEvent) {
         self.int(e.at_ms);
-        self.str(&e.kind.to_string());
+        self.kind(e.kind);
         self.opt(e.node.as_deref());
         self.opt(e.pod.as_deref());
         self.opt(e.taint.as_deref());
@@ -146,13 +201,74 @@ impl Writer {
     }
 }
 
+/// Where a decode is: the read position and the string table.
+#[derive(Default)]
+struct State {
+    at: usize,
+    /// Each string's bytes, as a range of the input (checked to be UTF-8 when first read).
+    table: Vec<(usize, usize)>,
+    /// The table's entries as `&'static str`, once asked for (cause keys and argument names).
+    statics: Vec<Option<&'static str>>,
+    /// The table's entries as event kinds, once asked for.
+    kinds: Vec<Option<EventKind>>,
+}
+
+/// The writer's string table: each distinct string gets the next index. An open-addressing table
+/// keyed by an FNV-1a hash of the string, so that a lookup costs one hash and usually one compare
+/// (an ordered map compared long shared prefixes such as `web-lm9dhxfg9h-` again and again). It
+/// is deterministic and never iterated.
+#[derive(Default)]
+struct Strings {
+    /// Slot to string index plus one (0: empty); the length is a power of two.
+    slots: Vec<u32>,
+    strings: Vec<String>,
+}
+
+impl Strings {
+    /// `s`'s index, and whether it was new.
+    fn index(&mut self, s: &str) -> (u64, bool) {
+        if self.strings.len() * 2 >= self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = fnv(s) as usize & mask;
+        loop {
+            match self.slots[slot] {
+                0 => {
+                    self.strings.push(s.to_string());
+                    self.slots[slot] = self.strings.len() as u32;
+                    return ((self.strings.len() - 1) as u64, true);
+                }
+                i if self.strings[i as usize - 1] == s => return (u64::from(i) - 1, false),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1024);
+        self.slots = vec![0; size];
+        for (i, s) in self.strings.iter().enumerate() {
+            let mut slot = fnv(s) as usize & (size - 1);
+            while self.slots[slot] != 0 {
+                slot = (slot + 1) & (size - 1);
+            }
+            self.slots[slot] = i as u32 + 1;
+        }
+    }
+}
+
+/// The 64-bit FNV-1a hash of `s`.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Reads what [`Writer`] wrote.
 struct Reader<'a> {
     bytes: &'a [u8],
-    at: usize,
-    table: Vec<&'a str>,
-    /// The table's entries as `&'static str`, once asked for (cause keys and argument names).
-    statics: Vec<Option<&'static str>>,
+    st: &'a mut State,
 }
 
 /// How deeply causes may nest before the input is refused (real causes nest two or three deep).
@@ -160,10 +276,10 @@ const MAX_DEPTH: u32 = 16;
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| format!("cut short at byte {}", self.at))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
+        let end = self.st.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("cut short at byte {}", self.st.at))?;
+        let s = &self.bytes[self.st.at..end];
+        self.st.at = end;
         Ok(s)
     }
 
@@ -176,7 +292,7 @@ impl<'a> Reader<'a> {
                 return Ok(v);
             }
         }
-        Err(format!("varint too long at byte {}", self.at))
+        Err(format!("varint too long at byte {}", self.st.at))
     }
 
     fn int(&mut self) -> Result<i64, String> {
@@ -190,28 +306,36 @@ impl<'a> Reader<'a> {
         usize::try_from(n)
             .ok()
             .filter(|&n| n <= self.bytes.len())
-            .ok_or_else(|| format!("length {n} out of range at byte {}", self.at))
+            .ok_or_else(|| format!("length {n} out of range at byte {}", self.st.at))
     }
 
     /// A string's table index, reading its bytes on first use.
     fn index(&mut self) -> Result<usize, String> {
         let i = self.len()?;
-        if i < self.table.len() {
+        if i < self.st.table.len() {
             return Ok(i);
         }
-        if i > self.table.len() {
+        if i > self.st.table.len() {
             return Err(format!("string {i} used before it was written"));
         }
         let n = self.len()?;
-        let s = std::str::from_utf8(self.take(n)?).map_err(|e| e.to_string())?;
-        self.table.push(s);
-        self.statics.push(None);
+        let start = self.st.at;
+        std::str::from_utf8(self.take(n)?).map_err(|e| e.to_string())?;
+        self.st.table.push((start, start + n));
+        self.st.statics.push(None);
+        self.st.kinds.push(None);
         Ok(i)
+    }
+
+    /// Table entry `i` (its bytes were checked to be UTF-8 when it was read).
+    fn entry(&self, i: usize) -> &'a str {
+        let (from, to) = self.st.table[i];
+        std::str::from_utf8(&self.bytes[from..to]).unwrap_or_default()
     }
 
     fn str(&mut self) -> Result<&'a str, String> {
         let i = self.index()?;
-        Ok(self.table[i])
+        Ok(self.entry(i))
     }
 
     fn opt(&mut self) -> Result<Option<&'a str>, String> {
@@ -224,11 +348,11 @@ impl<'a> Reader<'a> {
 
     fn static_str(&mut self) -> Result<&'static str, String> {
         let i = self.index()?;
-        if let Some(s) = self.statics[i] {
+        if let Some(s) = self.st.statics[i] {
             return Ok(s);
         }
-        let s = intern(self.table[i]);
-        self.statics[i] = Some(s);
+        let s = intern(self.entry(i));
+        self.st.statics[i] = Some(s);
         Ok(s)
     }
 
@@ -254,7 +378,15 @@ impl<'a> Reader<'a> {
 
     fn event(&mut self) -> Result<TimelineEvent, String> {
         let at_ms = self.int()?;
-        let kind = named::<EventKind>(self.str()?)?;
+        let i = self.index()?;
+        let kind = match self.st.kinds[i] {
+            Some(k) => k,
+            None => {
+                let k = named::<EventKind>(self.entry(i))?;
+                self.st.kinds[i] = Some(k);
+                k
+            }
+        };
         let own = |s: Option<&str>| s.map(str::to_string);
         Ok(TimelineEvent {
             at_ms,
@@ -324,6 +456,26 @@ mod tests {
             let o = crate::run(&cfg, &RunOptions::default());
             assert_eq!(decode(&encode(&o)).as_ref(), Ok(&o), "{}", p.name);
         }
+    }
+
+    #[test]
+    fn a_decode_in_small_steps_reads_the_same_run() {
+        let o = outcome(
+            r#"{ "version": "1.32", "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+              "workloads": [{"kind": "Deployment", "name": "web", "replicas": 4}],
+              "events": [{"at": "60s", "action": "NodeCrash", "node": "node-1"}] }"#,
+        );
+        let mut d = Decoder::new(encode(&o)).expect("a header");
+        let mut steps = 0;
+        while !d.step(7).expect("events") {
+            steps += 1;
+        }
+        assert!(
+            steps >= o.events.len() / 7 - 1,
+            "{steps} steps for {} events",
+            o.events.len()
+        );
+        assert_eq!(d.finish(), Ok(o));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use crate::cluster::registered_zone;
 use kubelife_engine::{Config, EventKind, Millis, Outcome, TimelineEvent, ZoneState};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Values over time as change points `(ms, value)`, in time order, one per instant, each
 /// different from the one before.
@@ -406,15 +406,17 @@ struct Builder<'o> {
     /// Every zone in FullDisruption: the controller tainted nothing.
     master_disruption: bool,
     /// Each node's zone, from the first pass.
-    node_zone: BTreeMap<&'o str, usize>,
-    node_index: BTreeMap<&'o str, usize>,
+    // Lookups by name are hashed (names share long prefixes, which ordered maps compare again
+    // and again); none of these maps is iterated in an order that shows.
+    node_zone: HashMap<&'o str, usize>,
+    node_index: HashMap<&'o str, usize>,
     nodes: Vec<NodeHistory>,
     now: Vec<NodeNow>,
     workload_names: Vec<&'o str>,
     workloads: Vec<WorkloadSeries>,
     workload_counts: Vec<PodCounts>,
     /// The pod object a name stands for now, and its workload.
-    pod_index: BTreeMap<&'o str, (usize, Option<usize>)>,
+    pod_index: HashMap<&'o str, (usize, Option<usize>)>,
     pods: Vec<PodHistory>,
 }
 
@@ -470,13 +472,13 @@ impl<'o> Builder<'o> {
             zones,
             master_disruption: false,
             node_zone,
-            node_index: BTreeMap::new(),
+            node_index: HashMap::new(),
             nodes: Vec::new(),
             now: Vec::new(),
             workload_counts: vec![PodCounts::default(); workload_names.len()],
             workload_names,
             workloads,
-            pod_index: BTreeMap::new(),
+            pod_index: HashMap::new(),
             pods: Vec::new(),
         }
     }

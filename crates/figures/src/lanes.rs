@@ -4,7 +4,7 @@
 
 use kubelife_engine::network::kube_proxy::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 
 /// A state a lane is in over an interval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,7 @@ type LaneKey<'a> = (bool, &'a str);
 
 /// Closes a lane's current interval at `at` and opens one in state `to` (none: the object is gone).
 fn switch<'a>(
-    states: &mut BTreeMap<LaneKey<'a>, (Millis, LaneState)>,
+    states: &mut HashMap<LaneKey<'a>, (Millis, LaneState)>,
     lane: &mut Lane,
     key: LaneKey<'a>,
     at: Millis,
@@ -239,7 +239,7 @@ fn node_and_pod_lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     // costs only the lanes shown.
     let mut node_order: Vec<&str> = Vec::new();
     let mut pod_order: Vec<&str> = Vec::new();
-    let mut seen: std::collections::BTreeSet<LaneKey> = std::collections::BTreeSet::new();
+    let mut seen: HashSet<LaneKey> = HashSet::new();
     for e in &o.events {
         if let Some(p) = e.pod.as_deref() {
             if seen.insert((false, p)) {
@@ -276,7 +276,8 @@ pub fn lanes_of<'a>(o: &'a Outcome, end: Millis, nodes: &[&'a str], pods: &[&'a 
 
 /// The node and pod lanes of `chosen`, in its order, from one pass over the events.
 fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<Lane> {
-    let mut out: BTreeMap<LaneKey, Lane> = chosen
+    // Hashed lookups by name; the lanes come out in `chosen`'s order, never the maps'.
+    let mut out: HashMap<LaneKey, Lane> = chosen
         .iter()
         .map(|&(node, name)| {
             (
@@ -290,8 +291,8 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
             )
         })
         .collect();
-    let mut states: BTreeMap<LaneKey, (Millis, LaneState)> = BTreeMap::new();
-    let mut last_heartbeat: BTreeMap<&str, Millis> = BTreeMap::new();
+    let mut states: HashMap<LaneKey, (Millis, LaneState)> = HashMap::new();
+    let mut last_heartbeat: HashMap<&str, Millis> = HashMap::new();
     for e in &o.events {
         if e.kind.is_heartbeat() {
             if let Some(n) = e.node.as_deref() {
