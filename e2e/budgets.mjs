@@ -103,7 +103,9 @@ try {
   const big = 'nodes=5000&zones=3&web=15000&zone-outage=zone-b:2m0s';
   const scenarioFile = path.join(os.tmpdir(), `kubelife-budget-${process.pid}.json`);
   fs.writeFileSync(scenarioFile, await page.evaluate((q) => window.wasmBindings.kubelife_scenario_json(q), big));
-  const cli = new URL('../target/release/kubelife', import.meta.url).pathname;
+  // The release CLI the test command builds (in CARGO_TARGET_DIR when set).
+  const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : new URL('../target', import.meta.url).pathname;
+  const cli = path.join(targetDir, 'release', 'kubelife');
   const pages = [], natives = [];
   for (let i = 0; i < 3; i++) {
     pages.push(await page.evaluate(async ([q, n]) => (await window.wasmBindings.kubelife_bench_link(q, n)) * n, [big, slowdown]));
