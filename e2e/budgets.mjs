@@ -42,11 +42,17 @@ const checkRatio = (name, ms, floorMs, limit) => {
 // fails its budgets (the calibration is not repeated).
 const slowdown = Math.max(1, Number(process.env.KUBELIFE_BENCH_SLOWDOWN || 1));
 
+// A served file's size, gzip -9 and brotli (quality 11), bytes.
+const packed = (f) => {
+  const data = fs.readFileSync(path.join(dist, f));
+  return { gzip: zlib.gzipSync(data, { level: 9 }).length, brotli: zlib.brotliCompressSync(data).length };
+};
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 let gz = 0;
 for (const f of fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f))) {
-  const size = zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
-  console.log(`  ${f}: ${(size / 1024).toFixed(1)} KB gzipped`);
-  gz += size;
+  const { gzip, brotli } = packed(f);
+  console.log(`  ${f}: ${kb(gzip)} gzipped, ${kb(brotli)} brotli`);
+  gz += gzip;
 }
 check('dist/ gzipped (wasm + js + css)', gz / 1024, budgets.gzipKB, 'KB');
 
@@ -70,6 +76,27 @@ try {
     await page.close();
   }
   firsts.sort((a, b) => a - b);
+
+  // The critical path as the browser fetched it: every request made before the first result is
+  // drawn (the milestones show), with the served files' sizes. Printed, not gated yet: bringing
+  // it to 200 KB is the issue "A page that loads like a document".
+  {
+    const page = await browser.newPage();
+    const before = [];
+    let drawn = false;
+    page.on('request', (r) => { if (!drawn) before.push(new URL(r.url())); });
+    await page.goto(server.url);
+    await page.getByTestId('milestone-eviction').first().waitFor();
+    drawn = true;
+    const files = [...new Set(before.filter((u) => u.protocol === 'http:' && u.origin === new URL(server.url).origin).map((u) => u.pathname.slice(1) || 'index.html'))];
+    let critical = { gzip: 0, brotli: 0 };
+    for (const f of files.filter((f) => fs.existsSync(path.join(dist, f)))) {
+      const p = packed(f);
+      critical = { gzip: critical.gzip + p.gzip, brotli: critical.brotli + p.brotli };
+    }
+    console.log(`${'critical path (requests before the first result)'.padEnd(44)} ${kb(critical.gzip).padStart(9)} gzipped, ${kb(critical.brotli)} brotli: ${files.join(', ')}  (printed, not gated)`);
+    await page.close();
+  }
 
   const page = await browser.newPage();
   await page.goto(server.url);
@@ -99,7 +126,7 @@ try {
 
   // The page against the native engine on one scenario, both timed in this run: a 5,000-node
   // cluster losing zone-b, re-simulated by the page (worker, transfer, decoding and layout) and
-  // run by the release CLI (`kubelife run --time`, the engine alone).
+  // run by the release CLI (`kubelife run --time`, the engine alone), the fastest of five each.
   const big = 'nodes=5000&zones=3&web=15000&zone-outage=zone-b:2m0s';
   const scenarioFile = path.join(os.tmpdir(), `kubelife-budget-${process.pid}.json`);
   fs.writeFileSync(scenarioFile, await page.evaluate((q) => window.wasmBindings.kubelife_scenario_json(q), big));
@@ -107,7 +134,7 @@ try {
   const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : new URL('../target', import.meta.url).pathname;
   const cli = path.join(targetDir, 'release', 'kubelife');
   const pages = [], natives = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     pages.push(await page.evaluate(async ([q, n]) => (await window.wasmBindings.kubelife_bench_link(q, n)) * n, [big, slowdown]));
     natives.push(Number(execFileSync(cli, ['run', scenarioFile, '--time', '1']).toString()));
   }
