@@ -52,7 +52,7 @@ export async function setup() {
 
 /**
  * Opens `url` in a new page of `target` (a browser or a browser context), collects console and
- * page errors into `errors`, and waits until the milestones are shown.
+ * page errors into `errors`, and waits until the milestones are shown and no run is under way.
  */
 export async function openPage(target, url, width = 1280) {
   const page = await target.newPage();
@@ -62,5 +62,7 @@ export async function openPage(target, url, width = 1280) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.getByTestId('milestone-eviction').first().waitFor();
+  // A compare side or an exercise's B may still be running in the engine's worker.
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
   return { page, errors };
 }

@@ -17,6 +17,13 @@ function seconds(text) {
 }
 const milestone = async (page, id) => seconds(await page.getByTestId(id).textContent());
 const link = (page) => page.getByTestId('share-link').inputValue();
+// Waits until the share link matches `re` (the page re-renders after each edit) and until the
+// engine's worker has no run under way, so what follows reads the new run.
+const linked = async (page, re) => {
+  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid=share-link]').value), re.source);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
+  assert.match(await link(page), re);
+};
 
 test('the Service milestones follow the crash, and the Service switch removes them', async () => {
   const { page, errors } = await open();
@@ -32,7 +39,7 @@ test('the Service milestones follow the crash, and the Service switch removes th
   // Without the Service the traffic milestones go, and the link says so.
   await page.getByTestId('web-service').uncheck();
   await page.getByTestId('milestone-traffic-stopped').waitFor({ state: 'detached' });
-  assert.match(await link(page), /web-service=false/);
+  await linked(page, /web-service=false/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -41,7 +48,7 @@ test('a Deployment with a shared ReadWriteOnce volume waits for it, and the out-
   // One replica, on the node that crashes.
   const { page, errors } = await open('?web=1');
   await page.getByTestId('web-volume').selectOption({ label: 'ReadWriteOnce, shared' });
-  assert.match(await link(page), /web-volume=rwo-shared/);
+  await linked(page, /web-volume=rwo-shared/);
   // The replacement meets a Multi-Attach error: the volume is never free without an operator.
   assert.equal(await milestone(page, 'milestone-volume-free'), null);
   assert.ok((await page.locator('.events').textContent()).includes('MultiAttachError'), 'the event log shows the Multi-Attach error');
@@ -66,7 +73,7 @@ test('a graceful shutdown with shutdown grace periods keeps the Service from a d
   // The pods end Failed and the ReplicaSet replaces them at once, long before any taint.
   const replacement = await milestone(page, 'milestone-replacement');
   assert.ok(replacement < 15, `replacement Ready ${replacement}s after the shutdown`);
-  assert.match(await link(page), /shutdown-grace-period=30s/);
+  await linked(page, /shutdown-grace-period=30s/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -74,9 +81,10 @@ test('a graceful shutdown with shutdown grace periods keeps the Service from a d
 test('a PodDisruptionBudget slows a drain, and a control-plane partition shows two views', async () => {
   const { page, errors } = await open('?fault=node-1:Drain:30&web=3');
   await page.getByTestId('web-pdb').selectOption({ label: 'minAvailable' });
+  await linked(page, /web-pdb=min:1/);
   await page.getByTestId('web-pdb-n').fill('3');
   await page.getByTestId('web-pdb-n').press('Enter');
-  assert.match(await link(page), /web-pdb=min:3/);
+  await linked(page, /web-pdb=min:3/);
   await page.waitForFunction(() => document.querySelector('.events').textContent.includes('EvictionRefused'));
   await page.goto(`${fx.server.url}?fault=node-1:NetworkPartition:30&fault-nodes=3`);
   const views = await page.getByTestId('two-views').textContent();
