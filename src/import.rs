@@ -202,6 +202,18 @@ mod tests {
         assert!(s.resolve().1.is_none());
     }
 
+    /// The default settings with zone-c out from 1m0s.
+    fn with_outage_in_zone_c() -> Settings {
+        Settings {
+            zone_outage: Some(crate::settings::ZoneOutage {
+                zone: 2,
+                at_seconds: 60,
+                end_seconds: None,
+            }),
+            ..Settings::default()
+        }
+    }
+
     #[test]
     fn nodes_set_the_count_and_the_zones() {
         let nodes = nodes_json(&["a", "b", "a", "b", "b"]);
@@ -210,14 +222,7 @@ mod tests {
         assert_eq!((s.nodes, s.zones), (5, 2));
         assert!(lines.iter().any(|c| c.key == "ui.import.page.names"));
         // A zone outage in a zone the imported cluster lacks moves to its last zone.
-        let base = Settings {
-            zone_outage: Some(crate::settings::ZoneOutage {
-                zone: 2,
-                at_seconds: 60,
-                end_seconds: None,
-            }),
-            ..Settings::default()
-        };
+        let base = with_outage_in_zone_c();
         let (s, _) = settings_from_import(&base, &scenario);
         assert_eq!(s.zone_outage.map(|z| z.zone_name()), Some("zone-b"));
     }
@@ -228,14 +233,7 @@ mod tests {
         let refs: Vec<&str> = zones.iter().map(String::as_str).collect();
         let nodes = nodes_json(&refs);
         let (scenario, _) = import(&[("nodes.json", &nodes)], None);
-        let base = Settings {
-            zone_outage: Some(crate::settings::ZoneOutage {
-                zone: 2,
-                at_seconds: 60,
-                end_seconds: None,
-            }),
-            ..Settings::default()
-        };
+        let base = with_outage_in_zone_c();
         let (s, lines) = settings_from_import(&base, &scenario);
         assert_eq!((s.nodes, s.zones), (PAGE_MAX_NODES, 10));
         assert_eq!(s.zone_outage, base.zone_outage, "the zone outage stays");

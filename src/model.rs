@@ -191,13 +191,6 @@ pub fn simulate(settings: Settings) -> Model {
     Model::from_run(p, outcome)
 }
 
-/// Runs the engine for one compare side here and now (see [`simulate`]).
-pub fn simulate_side(settings: Settings) -> Side {
-    let p = prepare(settings);
-    let outcome = crate::worker::run_settings(&p.settings);
-    Side::from_run(p, outcome)
-}
-
 impl Model {
     /// The page showing `p`'s run.
     pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
