@@ -216,9 +216,20 @@ fn opening_model() -> Model {
         Some((a, b)) => (a, b.or(decoded.b)),
         None => (decoded.settings, decoded.b),
     };
-    let mut m = Model::waiting(prepare(settings));
-    // The playhead is clamped to the run's length when the run arrives.
-    m.t = decoded.playback.t;
+    // The default settings' run is made ahead (`first_run`); any other waits for the worker.
+    let mut m = match crate::first_run::outcome_for(&settings) {
+        Some(outcome) => {
+            let mut m = Model::from_run(prepare(settings), outcome);
+            m.t = decoded.playback.t.min(m.cfg.duration);
+            m
+        }
+        // The playhead is clamped to the run's length when the run arrives.
+        None => {
+            let mut m = Model::waiting(prepare(settings));
+            m.t = decoded.playback.t;
+            m
+        }
+    };
     if let Some(e) = decoded.playback.speed_exp {
         m.speed_exp = e;
     }
@@ -226,10 +237,24 @@ fn opening_model() -> Model {
     if let Some(b) = b {
         m.ask_b(b);
     }
-    m.lang = decoded.display.lang.unwrap_or_else(crate::browser::preferred_lang);
+    m.lang = opening_lang(&decoded.display);
     m.playing = decoded.display.autoplay;
     m.display = decoded.display;
     m
+}
+
+/// The language the page opens in: the link's, else the reader's browser's.
+fn opening_lang(display: &crate::link::Display) -> Lang {
+    display.lang.unwrap_or_else(crate::browser::preferred_lang)
+}
+
+/// Shows the page once the language it opens in is at hand (the Chinese
+/// catalogue is fetched first, so a Chinese page never flashes English).
+pub fn start() {
+    let lang = opening_lang(&crate::link::decode(&crate::browser::query()).display);
+    crate::browser::with_catalogue(lang, || {
+        yew::Renderer::<App>::new().render();
+    });
 }
 
 /// The page's callbacks, each dispatching one kind of message.
@@ -258,7 +283,14 @@ impl Handlers {
             transport: to(d, Msg::Transport),
             compare: to(d, Msg::Compare),
             seek: to(d, |t| Msg::Transport(TransportAction::Seek(t))),
-            lang: to(d, Msg::Lang),
+            lang: {
+                // The catalogue first, then the switch: the page never shows half a language.
+                let d = d.clone();
+                Callback::from(move |l| {
+                    let d = d.clone();
+                    crate::browser::with_catalogue(l, move || d.dispatch(Msg::Lang(l)));
+                })
+            },
             exercise: to(d, Msg::Exercise),
             tour: to(d, Msg::Tour),
             cost_nodes: to(d, Msg::CostNodes),

@@ -96,7 +96,7 @@ impl Queue {
 
     /// Sends the next waiting job if the worker is free.
     fn pump(&mut self) {
-        if self.busy.is_some() {
+        if self.busy.is_some() || self.bridge.is_none() {
             return;
         }
         let Some(slot) = self.waiting.keys().next().copied() else {
@@ -118,8 +118,8 @@ impl Queue {
         let id = self.next_id;
         if let Some(bridge) = &self.bridge {
             bridge.send(Request { id, job });
-            self.busy = Some((id, asked));
         }
+        self.busy = Some((id, asked));
     }
 }
 
@@ -130,17 +130,27 @@ pub fn use_engine(wants: Wants, onarrive: Callback<Arrived>) {
     let queue = use_mut_ref(Queue::default);
     {
         let queue = queue.clone();
+        let now = wants != Wants::default();
         use_effect_with((), move |_| {
-            let weak = Rc::downgrade(&queue);
-            let bridge = EngineWorker::spawner()
-                .callback(move |reply| {
-                    if let Some(q) = weak.upgrade() {
-                        on_reply(&q, reply, &onarrive);
-                    }
-                })
-                .spawn(WORKER_SCRIPT);
-            queue.borrow_mut().bridge = Some(bridge);
-            queue.borrow_mut().pump();
+            let spawn = move || {
+                let weak = Rc::downgrade(&queue);
+                let bridge = EngineWorker::spawner()
+                    .callback(move |reply| {
+                        if let Some(q) = weak.upgrade() {
+                            on_reply(&q, reply, &onarrive);
+                        }
+                    })
+                    .spawn(WORKER_SCRIPT);
+                queue.borrow_mut().bridge = Some(bridge);
+                queue.borrow_mut().pump();
+            };
+            // A page that opens on a run made ahead (`first_run`) fetches the worker only after
+            // its first render, in a task of its own; one that waits for a run fetches it at once.
+            if now {
+                spawn();
+            } else {
+                gloo_timers::callback::Timeout::new(0, spawn).forget();
+            }
         });
     }
     use_effect_with(wants, move |wants| {

@@ -43,3 +43,39 @@ pub fn copy_to_clipboard(text: &str) {
 pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
+
+/// Calls `then` once `lang`'s catalogue is at hand: at once for English, or after fetching the
+/// Chinese one (`zh.json` beside the page) the first time. A fetch that fails is said on the
+/// console and `then` still runs, so the page shows in English rather than not at all.
+pub fn with_catalogue(lang: Lang, then: impl FnOnce() + 'static) {
+    let Some(file) = crate::i18n::catalogue_file(lang).filter(|_| !crate::i18n::has(lang)) else {
+        return then();
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(why) = fetch_text(file)
+            .await
+            .and_then(|text| crate::i18n::install(lang, &text))
+        {
+            web_sys::console::error_1(&format!("kubelife could not load {file}: {why}").into());
+        }
+        then();
+    });
+}
+
+/// The text of the file at `url`, relative to the page.
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let why = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(why)?
+        .dyn_into()
+        .map_err(why)?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(why)?).await.map_err(why)?;
+    text.as_string().ok_or_else(|| "not text".to_string())
+}

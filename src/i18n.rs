@@ -10,8 +10,19 @@ use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::sync::OnceLock;
 
-/// The Simplified Chinese catalogue.
+/// The Simplified Chinese catalogue, built into native builds (tests and tools). The page's wasm
+/// leaves it out: the page fetches it (`zh.json`, beside the page) when a reader picks Chinese,
+/// and [`install`]s it.
+#[cfg(not(target_arch = "wasm32"))]
 pub const CHINESE_CATALOGUE: &str = include_str!("../i18n/zh.json");
+
+/// Where the page finds a catalogue it fetches, relative to the page (Trunk copies it there).
+pub fn catalogue_file(lang: Lang) -> Option<&'static str> {
+    match lang {
+        Lang::En => None,
+        Lang::Zh => Some("zh.json"),
+    }
+}
 
 /// A language of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -67,12 +78,40 @@ impl Lang {
     }
 }
 
+static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+#[cfg(target_arch = "wasm32")]
+static EMPTY: BTreeMap<String, String> = BTreeMap::new();
+
 fn catalogue(lang: Lang) -> &'static BTreeMap<String, String> {
-    static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     match lang {
         Lang::En => EN.get_or_init(|| parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default()),
+        #[cfg(not(target_arch = "wasm32"))]
         Lang::Zh => ZH.get_or_init(|| parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default()),
+        // Until the page has fetched it, every lookup falls back to English.
+        #[cfg(target_arch = "wasm32")]
+        Lang::Zh => ZH.get().unwrap_or(&EMPTY),
+    }
+}
+
+/// Whether `lang`'s catalogue is at hand (English always is; Chinese once [`install`]ed).
+pub fn has(lang: Lang) -> bool {
+    match lang {
+        Lang::En => true,
+        Lang::Zh => cfg!(not(target_arch = "wasm32")) || ZH.get().is_some(),
+    }
+}
+
+/// Takes in `lang`'s catalogue from its JSON text; a text that is not a catalogue is refused
+/// with the reason, and the language keeps falling back to English.
+pub fn install(lang: Lang, json: &str) -> Result<(), String> {
+    let parsed = parse_catalogue(json)?;
+    match lang {
+        Lang::En => Ok(()),
+        Lang::Zh => {
+            let _ = ZH.set(parsed);
+            Ok(())
+        }
     }
 }
 

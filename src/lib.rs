@@ -9,6 +9,7 @@ pub mod browser;
 pub mod components;
 pub mod exercises;
 pub mod explain;
+pub mod first_run;
 pub mod hooks;
 pub mod i18n;
 pub mod import;

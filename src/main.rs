@@ -1,7 +1,6 @@
 //! Entry point of the playground in the browser.
 
 use gloo_worker::Spawnable;
-use kubelife::app::App;
 use kubelife::model::{prepare, Model};
 use kubelife::settings::Settings;
 use kubelife::worker::{Answer, EngineWorker, Job, Reply, Request};
@@ -144,5 +143,5 @@ pub async fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
 
 fn main() {
     install_panic_banner();
-    yew::Renderer::<App>::new().render();
+    kubelife::app::start();
 }

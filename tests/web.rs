@@ -83,7 +83,21 @@ fn durations_read_like_go() {
     assert_eq!(milestone_text(Lang::En, Some(352_300)), "5m52.3s");
     assert_eq!(milestone_text(Lang::En, Some(0)), "0s");
     assert_eq!(milestone_text(Lang::En, None), "never");
+    // The page fetches the Chinese catalogue when a reader picks Chinese; until then, English.
+    if !kubelife::i18n::has(Lang::Zh) {
+        assert_eq!(milestone_text(Lang::Zh, None), "never");
+    }
+    kubelife::i18n::install(Lang::Zh, include_str!("../i18n/zh.json")).unwrap();
+    assert!(kubelife::i18n::has(Lang::Zh));
     assert_eq!(milestone_text(Lang::Zh, None), "从未发生");
+    assert!(kubelife::i18n::install(Lang::Zh, "not json").is_err());
+}
+
+#[wasm_bindgen_test]
+fn the_run_made_ahead_is_the_workers_run_in_the_browser() {
+    // The default page draws `first_run::WIRE` without asking the worker: it must be what the
+    // engine's wasm makes.
+    assert!(kubelife::first_run::WIRE == kubelife::first_run::current().as_slice());
 }
 
 #[wasm_bindgen_test]
