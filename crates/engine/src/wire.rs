@@ -44,6 +44,40 @@ pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
     d.finish()
 }
 
+const MESSAGES: &[u8; 4] = b"KLM1";
+
+/// Encodes a list of messages, each with a small tag of the caller's (an import report's entry
+/// kind, an export's format), keeping every cause's key and arguments as [`encode`] does.
+pub fn encode_messages(messages: &[(u8, Cause)]) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.out.extend_from_slice(MESSAGES);
+    w.uint(messages.len() as u64);
+    for (tag, c) in messages {
+        w.uint(u64::from(*tag));
+        w.cause(c);
+    }
+    w.out
+}
+
+/// Decodes what [`encode_messages`] wrote; a message names what was malformed.
+pub fn decode_messages(bytes: &[u8]) -> Result<Vec<(u8, Cause)>, String> {
+    let mut state = State::default();
+    let mut r = Reader { bytes, st: &mut state };
+    if r.take(4)? != MESSAGES {
+        return Err("not a list of kubelife messages (bad magic)".into());
+    }
+    let messages = (0..r.len()?)
+        .map(|_| {
+            let tag = u8::try_from(r.uint()?).map_err(|_| "tag out of range".to_string())?;
+            Ok((tag, r.cause(0)?))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    if state.at != bytes.len() {
+        return Err(format!("{} bytes left over", bytes.len() - state.at));
+    }
+    Ok(messages)
+}
+
 /// A decode that can be done a few thousand events at a time, so that a page can read a large run
 /// in several short tasks rather than one long one.
 pub struct Decoder {
@@ -476,6 +510,20 @@ mod tests {
             o.events.len()
         );
         assert_eq!(d.finish(), Ok(o));
+    }
+
+    #[test]
+    fn messages_come_back_whole() {
+        let nested = Cause::new("cause.part.zone").text("zone", "zone-b");
+        let messages = vec![
+            (0, Cause::new("cause.adc.detached").time("grace", 40_000).sub("why", nested)),
+            (6, Cause::none()),
+        ];
+        let bytes = encode_messages(&messages);
+        assert_eq!(decode_messages(&bytes), Ok(messages));
+        assert!(decode_messages(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_messages(b"KLW1").is_err());
+        assert_eq!(decode_messages(&encode_messages(&[])), Ok(vec![]));
     }
 
     #[test]

@@ -23,6 +23,17 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// Every kind, in a fixed order (a kind's position is its tag in `wire::encode_messages`).
+    pub const ALL: [EntryKind; 7] = [
+        EntryKind::Recognised,
+        EntryKind::Overridden,
+        EntryKind::Ignored,
+        EntryKind::Invalid,
+        EntryKind::Warning,
+        EntryKind::Unreadable,
+        EntryKind::Note,
+    ];
+
     /// The catalogue key of the kind's label.
     pub fn key(self) -> &'static str {
         match self {
