@@ -252,7 +252,8 @@ fn opening_lang(display: &crate::link::Display) -> Lang {
 /// catalogue is fetched first, so a Chinese page never flashes English).
 pub fn start() {
     let lang = opening_lang(&crate::link::decode(&crate::browser::query()).display);
-    crate::browser::with_catalogue(lang, || {
+    crate::browser::with_catalogue(lang, move || {
+        crate::hooks::set_document_lang(lang);
         yew::Renderer::<App>::new().render();
     });
 }
@@ -394,7 +395,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     </> };
     let exercise = m.display.exercise.filter(|&n| crate::exercises::exercise(n).is_some());
     let stage = if !m.loaded {
-        html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel cfg={cfg.clone()} /></> }
+        html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel settings={m.asked().clone()} /></> }
     } else {
         html! { <>
             { running(m) }
@@ -409,9 +410,9 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
             <h2>{tr(lang, "ui.h.cost")}</h2>
             <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
             <h2>{tr(lang, "ui.h.export")}</h2>
-            <ExportPanel cfg={cfg.clone()} />
+            <ExportPanel settings={m.asked().clone()} />
             <h2>{tr(lang, "ui.h.import")}</h2>
-            <ImportPanel onedit={on.edit.clone()} />
+            <ImportPanel settings={m.asked().clone()} onedit={on.edit.clone()} />
             <h2>{tr(lang, "ui.h.events")}</h2>
             <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
         </> }

@@ -180,8 +180,9 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: crate::worker::Reply, onarrive: &
             Ok(d) => Stage::Ready(Landed::Spreads(Box::new(d))),
             Err(why) => return fail(&why.to_string()),
         },
-        Answer::Calibrated(_) => return,
         Answer::Failed(why) => return fail(&why),
+        // The page's runs never ask for these (`worker_line` does).
+        Answer::Calibrated(_) | Answer::Imported { .. } | Answer::Exported(_) | Answer::Text(_) => return,
     };
     later(asked, landed, onarrive.clone());
 }

@@ -95,12 +95,16 @@ pub fn use_keyboard_shortcuts(ontoggle: Callback<()>, onnext: Callback<()>) {
 /// Keeps `<html lang>` in step with the page's language, so screen readers and fonts follow it.
 #[hook]
 pub fn use_document_lang(lang: Lang) {
-    use_effect_with(lang, |lang| {
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = el.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { lang.code() });
-        }
-    });
+    use_effect_with(lang, |lang| set_document_lang(*lang));
+}
+
+/// Sets `<html lang>` to `lang` (the page sets it before its first render too, so that canvases
+/// drawn in that render already pick the language's fonts).
+pub fn set_document_lang(lang: Lang) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = el.set_attribute("lang", if lang == Lang::Zh { "zh-CN" } else { lang.code() });
+    }
 }

@@ -19,3 +19,4 @@ pub mod model;
 pub mod replay;
 pub mod settings;
 pub mod worker;
+pub mod worker_line;

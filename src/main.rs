@@ -1,9 +1,9 @@
 //! Entry point of the playground in the browser.
 
-use gloo_worker::Spawnable;
 use kubelife::model::{prepare, Model};
 use kubelife::settings::Settings;
-use kubelife::worker::{Answer, EngineWorker, Job, Reply, Request};
+use kubelife::worker::{Answer, Job};
+use kubelife::worker_line::ask;
 use wasm_bindgen::prelude::*;
 
 /// Turns any panic into a visible banner with a reload button, instead of a dead page.
@@ -28,48 +28,6 @@ fn install_panic_banner() {
         }
         let _ = body.prepend_with_node_1(&banner);
     }));
-}
-
-/// The budget script's own line to the engine's worker: a second worker, so that measuring never
-/// races the page's own runs.
-fn bench_worker() -> std::rc::Rc<BenchLine> {
-    thread_local! {
-        static LINE: std::rc::Rc<BenchLine> = std::rc::Rc::new(BenchLine::default());
-    }
-    LINE.with(|l| l.clone())
-}
-
-/// A worker bridge and the resolver of the one job under way.
-#[derive(Default)]
-struct BenchLine {
-    bridge: std::cell::OnceCell<gloo_worker::WorkerBridge<EngineWorker>>,
-    reply: std::cell::RefCell<Option<Reply>>,
-    waiting: std::cell::RefCell<Option<js_sys::Function>>,
-}
-
-/// Sends `job` to the bench worker and waits for its reply.
-async fn ask(job: Job) -> Option<Reply> {
-    let line = bench_worker();
-    let bridge = line.bridge.get_or_init(|| {
-        let weak = std::rc::Rc::downgrade(&line);
-        EngineWorker::spawner()
-            .callback(move |reply: Reply| {
-                let Some(line) = weak.upgrade() else { return };
-                *line.reply.borrow_mut() = Some(reply);
-                let resolve = line.waiting.borrow_mut().take();
-                if let Some(resolve) = resolve {
-                    let _ = resolve.call0(&JsValue::NULL);
-                }
-            })
-            .spawn(kubelife::bridge::WORKER_SCRIPT)
-    });
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        *line.waiting.borrow_mut() = Some(resolve);
-    });
-    bridge.send(Request { id: 0, job });
-    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    let reply = line.reply.borrow_mut().take();
-    reply
 }
 
 /// The page's clock, ms.
@@ -102,11 +60,7 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
     let json = serde_json::to_string(&settings).unwrap_or_default();
     let start = now();
     for _ in 0..repeats.max(1) {
-        let Some(Reply {
-            answer: Answer::Run(bytes),
-            ..
-        }) = ask(Job::Run(json.clone())).await
-        else {
+        let Some(Answer::Run(bytes)) = ask(Job::Run(json.clone())).await else {
             return f64::NAN;
         };
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
@@ -121,9 +75,13 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
 /// The scenario JSON (the CLI's input format) of a page link's query string, so the budget
 /// script can time the native engine on exactly what the page runs.
 #[wasm_bindgen]
-pub fn kubelife_scenario_json(query: String) -> String {
+pub async fn kubelife_scenario_json(query: String) -> String {
     let settings = kubelife::link::decode(&query).settings;
-    serde_json::to_string(&settings.scenario()).unwrap_or_default()
+    let json = serde_json::to_string(&settings).unwrap_or_default();
+    match ask(Job::ScenarioJson(json)).await {
+        Some(Answer::Text(text)) => text,
+        _ => String::new(),
+    }
 }
 
 /// Runs the engine's calibration workload (`calibration::heartbeat_floor`: a bare event loop of
@@ -133,10 +91,7 @@ pub fn kubelife_scenario_json(query: String) -> String {
 #[wasm_bindgen]
 pub async fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
     match ask(Job::Calibrate { nodes, repeats }).await {
-        Some(Reply {
-            answer: Answer::Calibrated(ms),
-            ..
-        }) => ms,
+        Some(Answer::Calibrated(ms)) => ms,
         _ => f64::NAN,
     }
 }

@@ -6,7 +6,7 @@ use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
-use kubelife_engine::scenario::{ActionKind, Scenario};
+use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
 use kubelife_figures::spread::{spread, Spread};
@@ -102,8 +102,9 @@ pub enum Edit {
     Switch(fn(&mut Settings, bool), bool),
     /// The kind of fault.
     FaultKind(ActionKind),
-    /// What the import panel read from a cluster's files (`crate::import`).
-    Import(Rc<Scenario>),
+    /// The settings with what the import panel read from a cluster's files applied
+    /// (`crate::import::settings_from_import`, done in the engine's worker).
+    Import(Rc<Settings>),
 }
 
 impl Edit {
@@ -123,7 +124,7 @@ impl Edit {
             Edit::Number(set, v) => set(s, v),
             Edit::Switch(set, on) => set(s, on),
             Edit::FaultKind(kind) => s.fault.kind = kind,
-            Edit::Import(scenario) => *s = crate::import::settings_from_import(s, &scenario).0,
+            Edit::Import(settings) => *s = (*settings).clone(),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::settings::Settings;
 use gloo_worker::{HandlerId, Worker, WorkerScope};
-use kubelife_engine::{distribution, run, Distribution, Outcome, RunOptions};
+use kubelife_engine::{distribution, run, Cause, Distribution, Outcome, RunOptions};
 use serde::{Deserialize, Serialize};
 
 /// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
@@ -27,6 +27,19 @@ pub enum Job {
         /// How many seeds.
         runs: u32,
     },
+    /// Read a cluster's files (name, text) as `kubelife import` does, and apply what they say to
+    /// `base` (JSON of [`Settings`]) as the Import panel does.
+    Import {
+        /// The files, in the order added.
+        files: Vec<(String, String)>,
+        /// The settings the import applies to.
+        base: String,
+    },
+    /// The configuration these settings (JSON of [`Settings`]) stand for, in every export format
+    /// (`Format::ALL`'s order).
+    Export(String),
+    /// The scenario JSON (the CLI's input) of these settings (JSON of [`Settings`]).
+    ScenarioJson(String),
     /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
     /// times, for the budget script's ratios.
     Calibrate {
@@ -55,6 +68,20 @@ pub enum Answer {
     Spreads(String),
     /// The mean time of one calibration run, ms.
     Calibrated(f64),
+    /// What the import read.
+    Imported {
+        /// The settings with the import applied (JSON of [`Settings`]).
+        settings: String,
+        /// The engine's report: its entries as messages tagged by their kind's position in
+        /// `EntryKind::ALL` (`wire::encode_messages`).
+        report: Bytes,
+        /// What the page cannot show of the import, as messages.
+        page: Bytes,
+    },
+    /// Each export format's YAML and its notes (as messages), in `Format::ALL`'s order.
+    Exported(Vec<(String, Bytes)>),
+    /// A text (the scenario JSON).
+    Text(String),
     /// The job could not be read (a message for the console; the page keeps its last result).
     Failed(String),
 }
@@ -124,9 +151,44 @@ pub fn spreads(a: &Settings, b: Option<&Settings>, runs: u32) -> (Distribution, 
     (d(a), b.map(d))
 }
 
-/// Does one job; pure apart from `now` (a clock in ms, for calibration only).
+/// Which worker does a job: runs in the engine's, reading and writing a cluster's files in the
+/// files worker, so that neither wasm carries the other's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Doer {
+    /// The engine's worker (`kubelife-worker`): runs, spreads, calibration.
+    Engine,
+    /// The files worker (`kubelife-files`): import, export, the scenario JSON.
+    Files,
+}
+
+impl Job {
+    /// Which worker does this job.
+    pub fn doer(&self) -> Doer {
+        match self {
+            Job::Run(_) | Job::Spreads { .. } | Job::Calibrate { .. } => Doer::Engine,
+            Job::Import { .. } | Job::Export(_) | Job::ScenarioJson(_) => Doer::Files,
+        }
+    }
+}
+
+fn settings(json: &str) -> Result<Settings, String> {
+    serde_json::from_str::<Settings>(json).map_err(|e| format!("settings: {e}"))
+}
+
+/// Does one job of the files worker (others are refused).
+pub fn answer_files(job: &Job) -> Answer {
+    let result = match job {
+        Job::Import { files, base } => settings(base).map(|base| imported(files, &base)),
+        Job::Export(json) => settings(json).map(|s| exported(&s)),
+        Job::ScenarioJson(json) => settings(json).map(|s| Answer::Text(s.scenario().to_json())),
+        _ => Err(format!("the files worker does not do {:?} jobs", job.doer())),
+    };
+    result.unwrap_or_else(Answer::Failed)
+}
+
+/// Does one job of the engine's worker (others are refused); pure apart from `now` (a clock in
+/// ms, for calibration only).
 pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
-    let settings = |json: &str| serde_json::from_str::<Settings>(json).map_err(|e| format!("settings: {e}"));
     let result = match job {
         Job::Run(json) => settings(json).map(|s| Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(&s))))),
         Job::Spreads { a, b, runs } => settings(a).and_then(|a| {
@@ -144,27 +206,87 @@ pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
             }
             Ok(Answer::Calibrated((now() - start) / f64::from((*repeats).max(1))))
         }
+        _ => Err(format!("the engine's worker does not do {:?} jobs", job.doer())),
     };
     result.unwrap_or_else(Answer::Failed)
 }
 
-/// The worker: answers each request in turn.
-pub struct EngineWorker;
+/// Reads `files` and applies them to `base`, with the engine's report and the page's own lines.
+fn imported(files: &[(String, String)], base: &Settings) -> Answer {
+    use kubelife_engine::import::{import, EntryKind};
+    use kubelife_engine::wire::encode_messages;
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let (scenario, report) = import(&refs, None);
+    let (_, page) = crate::import::settings_from_import(&Settings::default(), &scenario);
+    let (applied, _) = crate::import::settings_from_import(base, &scenario);
+    let tag = |k: EntryKind| EntryKind::ALL.iter().position(|&x| x == k).unwrap_or_default() as u8;
+    let entries: Vec<(u8, Cause)> = report.entries.into_iter().map(|e| (tag(e.kind), e.cause)).collect();
+    let page: Vec<(u8, Cause)> = page.into_iter().map(|c| (0, c)).collect();
+    Answer::Imported {
+        settings: serde_json::to_string(&applied).expect("settings always serialize"),
+        report: Bytes(encode_messages(&entries)),
+        page: Bytes(encode_messages(&page)),
+    }
+}
 
-impl Worker for EngineWorker {
+/// Every export format of `s`'s configuration.
+fn exported(s: &Settings) -> Answer {
+    use kubelife_engine::export::{export, Format};
+    let (cfg, _) = s.resolve();
+    let all = Format::ALL.iter().map(|&(_, f)| {
+        let e = export(&cfg, f);
+        let notes: Vec<(u8, Cause)> = e.notes.into_iter().map(|c| (0, c)).collect();
+        (e.yaml, Bytes(kubelife_engine::wire::encode_messages(&notes)))
+    });
+    Answer::Exported(all.collect())
+}
+
+/// What a worker does with each job.
+pub trait Doing: 'static {
+    /// The answer to `job`.
+    fn answer(job: &Job) -> Answer;
+}
+
+/// The engine's runs ([`answer`]).
+pub struct Runs;
+
+impl Doing for Runs {
+    fn answer(job: &Job) -> Answer {
+        answer(job, &worker_now)
+    }
+}
+
+/// A cluster's files ([`answer_files`]).
+pub struct Files;
+
+impl Doing for Files {
+    fn answer(job: &Job) -> Answer {
+        answer_files(job)
+    }
+}
+
+/// A worker that answers each request in turn, as `D` does.
+pub struct JobWorker<D: Doing>(std::marker::PhantomData<D>);
+
+/// The engine's worker (`kubelife-worker`).
+pub type EngineWorker = JobWorker<Runs>;
+/// The files worker (`kubelife-files`).
+pub type FilesWorker = JobWorker<Files>;
+
+impl<D: Doing> Worker for JobWorker<D> {
     type Message = ();
     type Input = Request;
     type Output = Reply;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        EngineWorker
+        JobWorker(std::marker::PhantomData)
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
 
     fn received(&mut self, scope: &WorkerScope<Self>, req: Request, who: HandlerId) {
         let start = worker_now();
-        let answer = answer(&req.job, &worker_now);
+        let answer = D::answer(&req.job);
         scope.respond(
             who,
             Reply {
@@ -199,5 +321,72 @@ mod tests {
         let o = kubelife_engine::wire::decode(&bytes.0).expect("decodes");
         assert_eq!(o, run_settings(&s));
         assert!(matches!(answer(&Job::Run("{".into()), &|| 0.0), Answer::Failed(m) if m.starts_with("settings:")));
+        // Each worker refuses the other's jobs (neither wasm carries the other's code).
+        assert!(matches!(
+            answer(&Job::Export(String::new()), &|| 0.0),
+            Answer::Failed(_)
+        ));
+        assert!(matches!(answer_files(&Job::Run(String::new())), Answer::Failed(_)));
+    }
+
+    #[test]
+    fn an_import_job_applies_the_files_as_the_panel_did() {
+        use kubelife_engine::import::{import, EntryKind};
+        use kubelife_engine::wire::decode_messages;
+        let files = vec![(
+            "kcm.txt".to_string(),
+            "--node-monitor-grace-period=20s\n--pod-eviction-timeout=30s\n".to_string(),
+        )];
+        let base = Settings {
+            nodes: 7,
+            ..Settings::default()
+        };
+        let job = Job::Import {
+            files: files.clone(),
+            base: serde_json::to_string(&base).unwrap(),
+        };
+        let Answer::Imported { settings, report, page } = answer_files(&job) else {
+            panic!("an import");
+        };
+        let (scenario, expected) = import(&[("kcm.txt", files[0].1.as_str())], None);
+        let applied: Settings = serde_json::from_str(&settings).unwrap();
+        assert_eq!(applied, crate::import::settings_from_import(&base, &scenario).0);
+        assert_ne!(applied, base, "the grace period is taken in");
+        let kinds: Vec<EntryKind> = decode_messages(&report.0)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| EntryKind::ALL[usize::from(t)])
+            .collect();
+        assert_eq!(kinds, expected.entries.iter().map(|e| e.kind).collect::<Vec<_>>());
+        assert!(decode_messages(&page.0).is_ok());
+    }
+
+    #[test]
+    fn an_export_job_gives_every_format_with_its_notes() {
+        use kubelife_engine::export::{export, Format};
+        let s = Settings::default();
+        let Answer::Exported(all) = answer_files(&Job::Export(serde_json::to_string(&s).unwrap())) else {
+            panic!("an export");
+        };
+        let (cfg, _) = s.resolve();
+        assert_eq!(all.len(), Format::ALL.len());
+        for ((_, f), (yaml, notes)) in Format::ALL.iter().zip(&all) {
+            let e = export(&cfg, *f);
+            assert_eq!(*yaml, e.yaml);
+            let notes: Vec<_> = kubelife_engine::wire::decode_messages(&notes.0).unwrap();
+            assert_eq!(notes.into_iter().map(|(_, c)| c).collect::<Vec<_>>(), e.notes);
+        }
+    }
+
+    #[test]
+    fn a_scenario_job_gives_the_clis_input() {
+        let s = Settings::default();
+        let Answer::Text(json) = answer_files(&Job::ScenarioJson(serde_json::to_string(&s).unwrap())) else {
+            panic!("a text");
+        };
+        assert_eq!(
+            kubelife_engine::scenario::Scenario::from_json(&json).ok(),
+            Some(s.scenario())
+        );
     }
 }

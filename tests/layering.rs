@@ -270,3 +270,38 @@ fn function_lengths_count_from_signature_to_closing_brace() {
         vec![("a".to_string(), 1, 3), ("b".to_string(), 5, 5)]
     );
 }
+
+/// The engine's heavy parts each live in one worker's wasm: only `worker` (and `first_run`, which
+/// checks the run made ahead against the worker's) calls the simulation, the import or the export;
+/// anything else would pull that code into the page's wasm.
+#[test]
+fn only_the_workers_run_import_or_export() {
+    let heavy = [
+        "kubelife_engine::run(",
+        "run_settings(",
+        "import::import(",
+        "export::export(",
+        "{import, ",
+        "{export, ",
+    ];
+    // `model::simulate` runs on the spot for tests and tools; the page never calls it.
+    let allowed = ["worker", "first_run", "model"];
+    let mut found = Vec::new();
+    for (module, text) in sources() {
+        if allowed.contains(&module.as_str()) {
+            continue;
+        }
+        // Tests run natively and may call anything.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        found.extend(
+            heavy
+                .iter()
+                .filter(|h| code.contains(*h))
+                .map(|h| format!("{module}: {h}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "the page's own code calls into a worker's part: {found:#?}"
+    );
+}

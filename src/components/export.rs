@@ -1,17 +1,19 @@
 //! "Apply this to a cluster": the current settings as configuration, version-aware, each block
-//! with a copy button. The YAML comes from the engine's serializer-backed export.
+//! with a copy button. The YAML comes from the engine's serializer-backed export, made in the
+//! engine's worker (`worker_line`), so the YAML serializer is not in the page's wasm.
 
-use crate::i18n::{lookup, tr, Lang};
-use kubelife_engine::export::{export, Format};
-use kubelife_engine::Config;
-use std::rc::Rc;
+use crate::i18n::{cause, tr, Lang};
+use crate::settings::Settings;
+use crate::worker::{Answer, Job};
+use crate::worker_line::use_worker_job;
+use kubelife_engine::export::Format;
 use yew::prelude::*;
 
 /// Properties of [`ExportPanel`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ExportProps {
-    /// The current configuration.
-    pub cfg: Rc<Config>,
+    /// The current settings.
+    pub settings: Settings,
 }
 
 fn title(f: Format) -> &'static str {
@@ -30,27 +32,43 @@ fn title(f: Format) -> &'static str {
 #[function_component(ExportPanel)]
 pub fn export_panel(p: &ExportProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    let json = serde_json::to_string(&p.settings).expect("settings always serialize");
+    let answer = use_worker_job(Some(Job::Export(json)));
+    let blocks = match answer.as_deref() {
+        Some(Answer::Exported(all)) => Format::ALL
+            .iter()
+            .zip(all)
+            .map(|(&(name, f), (yaml, notes))| {
+                let notes = kubelife_engine::wire::decode_messages(&notes.0).unwrap_or_default();
+                let mut text: String = notes.iter().map(|(_, c)| format!("# {}\n", cause(lang, c))).collect();
+                text.push_str(yaml);
+                block(lang, name, f, text)
+            })
+            .collect::<Html>(),
+        _ => html! {},
+    };
     html! {
         <div class="export">
             <p class="export-help">{tr(lang, "ui.export.help")}</p>
-            { for Format::ALL.iter().map(|&(name, f)| {
-                let e = export(&p.cfg, f);
-                let text = e.with_comments_in(&|k| lookup(lang, k));
-                let copy = {
-                    let text = text.clone();
-                    Callback::from(move |_| {
-                        if let Some(w) = web_sys::window() {
-                            let _ = w.navigator().clipboard().write_text(&text);
-                        }
-                    })
-                };
-                html! {
-                    <section class="export-block">
-                        <header class="export-head"><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
-                        <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title(f))} data-testid={format!("export-{name}")}>{text}</pre>
-                    </section>
-                }
-            }) }
+            {blocks}
         </div>
+    }
+}
+
+/// One format's block with its copy button.
+fn block(lang: Lang, name: &'static str, f: Format, text: String) -> Html {
+    let copy = {
+        let text = text.clone();
+        Callback::from(move |_| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&text);
+            }
+        })
+    };
+    html! {
+        <section class="export-block">
+            <header class="export-head"><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
+            <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title(f))} data-testid={format!("export-{name}")}>{text}</pre>
+        </section>
     }
 }

@@ -1,13 +1,14 @@
 //! "Bring your own cluster": files pasted or dropped into the page, read by the engine's import
-//! (the same as `kubelife import`) and applied at once to the settings, with the engine's report
-//! and a line for everything the page cannot show.
+//! (the same as `kubelife import`) in the engine's worker (`worker_line`), so the YAML parser is
+//! not in the page's wasm, and applied to the settings as soon as they are read, with the engine's
+//! report and a line for everything the page cannot show.
 
 use crate::i18n::{cause, tr, trf, Lang};
-use crate::import::settings_from_import;
 use crate::model::Edit;
 use crate::settings::Settings;
-use kubelife_engine::import::{import, EntryKind, Report};
-use kubelife_engine::scenario::Scenario;
+use crate::worker::{Answer, Job};
+use kubelife_engine::import::EntryKind;
+use kubelife_engine::wire::decode_messages;
 use kubelife_engine::Cause;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -17,7 +18,9 @@ use yew::prelude::*;
 /// Properties of [`ImportPanel`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ImportProps {
-    /// Called with the imported scenario whenever the list of files changes.
+    /// The current settings, which an import applies to.
+    pub settings: Settings,
+    /// Called with the settings an import gives whenever the list of files changes.
     pub onedit: Callback<Edit>,
 }
 
@@ -49,25 +52,42 @@ impl Reducible for Files {
     }
 }
 
-/// What the files gave: the scenario, the engine's report and the page's own lines.
+/// What the files gave: the settings, the engine's report and the page's own lines.
+#[derive(PartialEq)]
 struct Imported {
-    scenario: Rc<Scenario>,
-    report: Report,
+    settings: Rc<Settings>,
+    report: Vec<(EntryKind, Cause)>,
     page: Vec<Cause>,
 }
 
-fn read(files: &Files) -> Option<Imported> {
-    if files.0.is_empty() {
-        return None;
+impl Imported {
+    /// Reads the worker's answer to an import.
+    fn read(answer: &Answer) -> Result<Imported, String> {
+        let Answer::Imported { settings, report, page } = answer else {
+            return Err(format!("not an import: {answer:?}"));
+        };
+        let kind = |t: u8| EntryKind::ALL.get(usize::from(t)).copied().unwrap_or(EntryKind::Note);
+        Ok(Imported {
+            settings: Rc::new(serde_json::from_str(settings).map_err(|e| e.to_string())?),
+            report: decode_messages(&report.0)?
+                .into_iter()
+                .map(|(t, c)| (kind(t), c))
+                .collect(),
+            page: decode_messages(&page.0)?.into_iter().map(|(_, c)| c).collect(),
+        })
     }
-    let refs: Vec<(&str, &str)> = files.0.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let (scenario, report) = import(&refs, None);
-    let (_, page) = settings_from_import(&Settings::default(), &scenario);
-    Some(Imported {
-        scenario: Rc::new(scenario),
-        report,
-        page,
-    })
+}
+
+/// Has the engine's worker read `files` and apply them to `base`; `then` gets what they gave.
+fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
+    let job = Job::Import {
+        files: files.0.clone(),
+        base: serde_json::to_string(base).expect("settings always serialize"),
+    };
+    crate::worker_line::send(job, move |answer| match Imported::read(&answer) {
+        Ok(i) => then(i),
+        Err(why) => web_sys::console::error_1(&format!("kubelife could not read an import: {why}").into()),
+    });
 }
 
 /// A name for pasted text: the one typed, else `pasted-<n>.yaml`.
@@ -104,13 +124,21 @@ pub fn import_panel(p: &ImportProps) -> Html {
     let files = use_reducer(Files::default);
     let text = use_node_ref();
     let name = use_node_ref();
-    let imported = use_memo((*files).clone(), read);
+    let imported = use_state(|| None::<Rc<Imported>>);
+    // The settings an import applies to: the newest, though only a change of files re-imports.
+    let base = use_mut_ref(Settings::default);
+    *base.borrow_mut() = p.settings.clone();
     {
-        let (imported, onedit) = (imported.clone(), p.onedit.clone());
-        use_effect_with((*files).clone(), move |_| {
-            if let Some(i) = &*imported {
-                onedit.emit(Edit::Import(i.scenario.clone()));
+        let (imported, onedit) = (imported.setter(), p.onedit.clone());
+        use_effect_with((*files).clone(), move |files| {
+            if files.0.is_empty() {
+                imported.set(None);
+                return;
             }
+            read(files, &base.borrow(), move |i| {
+                onedit.emit(Edit::Import(i.settings.clone()));
+                imported.set(Some(Rc::new(i)));
+            });
         });
     }
     let onapply = {
@@ -169,7 +197,7 @@ pub fn import_panel(p: &ImportProps) -> Html {
                 </label>
             </div>
             { file_list(lang, &files) }
-            if let Some(i) = &*imported { { report(lang, i) } }
+            if let Some(i) = (*imported).as_deref().filter(|_| !files.0.is_empty()) { { report(lang, i) } }
         </div>
     }
 }
@@ -220,7 +248,7 @@ fn report(lang: Lang, i: &Imported) -> Html {
         <div class="import-report" data-testid="import-report" tabindex="0" role="region" aria-label={tr(lang, "ui.import.report")}>
             <ul class="import-entries">
                 { for i.page.iter().map(|c| line("ui.import.kind.page", "page", c)) }
-                { for i.report.entries.iter().map(|e| line(e.kind.key(), modifier(e.kind), &e.cause)) }
+                { for i.report.iter().map(|(kind, c)| line(kind.key(), modifier(*kind), c)) }
             </ul>
         </div>
     }

@@ -1,0 +1,110 @@
+//! Lines to the workers for one-off jobs: the Import panel's reading of files and the Export
+//! panel's configuration go to the files worker (`kubelife-files`); the budget script's
+//! measurements go to a second instance of the engine's worker, so that they never race the
+//! page's own runs (`bridge`). Each line is opened the first time a job is sent to it, so a page
+//! that never imports, exports or measures never fetches those. Jobs are answered in the order
+//! sent.
+
+use crate::bridge::WORKER_SCRIPT;
+use crate::worker::{Answer, Doer, EngineWorker, FilesWorker, Job, Reply, Request};
+use gloo_worker::Spawnable;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+/// Where the files worker's script is, beside the page.
+pub const FILES_SCRIPT: &str = "./kubelife-files.js";
+
+/// A worker (its bridge's `send`) and who waits for which job's answer.
+struct Line {
+    send: Box<dyn Fn(Request)>,
+    next_id: u32,
+    waiting: BTreeMap<u32, Box<dyn FnOnce(Answer)>>,
+}
+
+thread_local! {
+    static LINES: RefCell<BTreeMap<Doer, Line>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Sends `job` to the worker that does it and calls `then` with its answer. The first job opens
+/// the line in a task of its own, so that a panel asking during the page's first render does not
+/// hold that render up.
+pub fn send(job: Job, then: impl FnOnce(Answer) + 'static) {
+    if LINES.with(|lines| lines.borrow().contains_key(&job.doer())) {
+        send_now(job, then);
+    } else {
+        gloo_timers::callback::Timeout::new(0, move || send_now(job, then)).forget();
+    }
+}
+
+fn send_now(job: Job, then: impl FnOnce(Answer) + 'static) {
+    let doer = job.doer();
+    LINES.with(|lines| {
+        let mut lines = lines.borrow_mut();
+        let line = lines.entry(doer).or_insert_with(|| open(doer));
+        line.next_id = line.next_id.wrapping_add(1);
+        let id = line.next_id;
+        line.waiting.insert(id, Box::new(then));
+        (line.send)(Request { id, job });
+    });
+}
+
+fn open(doer: Doer) -> Line {
+    let on_reply = move |reply: Reply| {
+        let then = LINES.with(|l| l.borrow_mut().get_mut(&doer).and_then(|l| l.waiting.remove(&reply.id)));
+        if let Some(then) = then {
+            then(reply.answer);
+        }
+    };
+    let send: Box<dyn Fn(Request)> = match doer {
+        Doer::Engine => {
+            let bridge = EngineWorker::spawner().callback(on_reply).spawn(WORKER_SCRIPT);
+            Box::new(move |r| bridge.send(r))
+        }
+        Doer::Files => {
+            let bridge = FilesWorker::spawner().callback(on_reply).spawn(FILES_SCRIPT);
+            Box::new(move |r| bridge.send(r))
+        }
+    };
+    Line {
+        send,
+        next_id: 0,
+        waiting: BTreeMap::new(),
+    }
+}
+
+/// Sends `job` and waits for its answer (`None` if the page is going away).
+pub async fn ask(job: Job) -> Option<Answer> {
+    let answer = Rc::new(RefCell::new(None));
+    let mut job = Some(job);
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let answer = answer.clone();
+        if let Some(job) = job.take() {
+            send(job, move |a| {
+                *answer.borrow_mut() = Some(a);
+                let _ = resolve.call0(&JsValue::NULL);
+            });
+        }
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let answer = answer.borrow_mut().take();
+    answer
+}
+
+/// The answer to `job`, once it is back; while a newer job is under way the last answer stays.
+/// `None` asks nothing.
+#[hook]
+pub fn use_worker_job(job: Option<Job>) -> Option<Rc<Answer>> {
+    let answer = use_state(|| None::<Rc<Answer>>);
+    {
+        let set = answer.setter();
+        use_effect_with(job, move |job| {
+            if let Some(job) = job.clone() {
+                send(job, move |a| set.set(Some(Rc::new(a))));
+            }
+        });
+    }
+    (*answer).clone()
+}
