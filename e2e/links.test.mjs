@@ -19,6 +19,8 @@ test('a copied link reopens the same state with identical milestones', async () 
   await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).fill('45');
   await page.getByLabel('fault kind').selectOption('KubeletStop');
   await page.waitForFunction(() => document.querySelector('[data-testid=milestone-eviction]').textContent !== '5m49.6s');
+  // The first of those edits' runs may show before the last one's is back.
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
   const expected = await milestones(page);
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.evaluate(() => navigator.clipboard.readText());
