@@ -16,15 +16,17 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // Ratio budgets are about 1.7 times the ratios measured when they were set, so that a busy
 // machine passes and a twofold regression fails. Re-simulation goes through the worker (settings
 // out, the run back in the engine's wire form, read and laid out by the page), so even a tiny run
-// pays a message each way. The page against the native engine on a 5,000-node zone outage is the
-// issue's own bound, 2×.
+// pays a message each way; the page reads and lays out a run with code built for size, since it
+// is on the first download (the re-simulations' budgets rose from 0.12 and 3.1 when it was). The
+// page against the native engine on a 5,000-node zone outage is the issue's own bound, 2×.
 //
 // Sizes are gzip -9 of the served files, deterministic, so their budgets are absolute and sit just
 // above today's figures, so that any growth fails. The critical path is every file the browser
 // fetched before the first result was drawn, read from its own request log; the total is every
-// file the page can ever fetch (the worker and the Chinese catalogue are fetched later, or only
-// when wanted). The issue "A page that loads like a document" aims for 200 KB and 320 KB.
-const budgets = { criticalKB: 510, totalKB: 760, resimDefault: 0.12, resim1000: 3.1, pageVsNative: 2 };
+// file the page can ever fetch (the engine's worker after the first render, the files worker and
+// the Chinese catalogue when first wanted). The issue "A page that loads like a document" aims for
+// 200 KB and 320 KB.
+const budgets = { criticalKB: 420, totalKB: 895, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;
