@@ -516,7 +516,12 @@ mod tests {
     fn messages_come_back_whole() {
         let nested = Cause::new("cause.part.zone").text("zone", "zone-b");
         let messages = vec![
-            (0, Cause::new("cause.adc.detached").time("grace", 40_000).sub("why", nested)),
+            (
+                0,
+                Cause::new("cause.adc.detached")
+                    .time("grace", 40_000)
+                    .sub("why", nested),
+            ),
             (6, Cause::none()),
         ];
         let bytes = encode_messages(&messages);
