@@ -85,6 +85,14 @@ export async function openState(browser, baseUrl, name) {
  */
 export async function settle(page) {
   await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
+  // The Export panel fetches its YAML when it comes near the viewport: bring it there and back,
+  // so that a full-page screenshot always shows it.
+  if (await page.getByTestId('export-panel').count()) {
+    const y = await page.evaluate(() => window.scrollY);
+    await page.getByTestId('export-panel').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-testid=export-panel]').dataset.ready === 'true');
+    await page.evaluate((y) => window.scrollTo(0, y), y);
+  }
   await page.evaluate(() => document.fonts.ready.then(() => true));
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }

@@ -45,11 +45,22 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
 });
 
 test('exported YAML parses back to the values set', async () => {
-  const { page, errors } = await open(fx.server.url);
+  // The files worker (import and export) is fetched only once the Export panel comes near.
+  const context = await fx.browser.newContext();
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const { page, errors } = await openPage(context, fx.server.url);
+  const filesWorker = () => fetched.some((p) => p.includes('kubelife-files'));
+  await page.waitForTimeout(500);
+  assert.ok(fetched.some((p) => p.includes('kubelife-worker')), `the engine's worker is fetched: ${fetched}`);
+  assert.equal(await filesWorker(), false, 'the files worker was fetched before the Export panel came near');
   await page.getByRole('slider', { name: /node-monitor-grace-period/ }).first().fill('20');
   await page.getByRole('slider', { name: /node-status-update-frequency/ }).first().fill('4');
   await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).first().fill('30');
-  await page.waitForFunction(() => document.querySelector('[data-testid=export-kcm]').textContent.includes('20s'));
+  // The panel asks the files worker for its YAML once it comes near the viewport.
+  await page.getByTestId('export-panel').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=export-kcm]')?.textContent.includes('20s'));
+  assert.equal(await filesWorker(), true);
   const kcm = YAML.parse(await page.getByTestId('export-kcm').textContent());
   assert.ok(kcm.command.includes('--node-monitor-grace-period=20s'), JSON.stringify(kcm));
   const kubelet = YAML.parse(await page.getByTestId('export-kubelet').textContent());
@@ -61,9 +72,10 @@ test('exported YAML parses back to the values set', async () => {
   assert.equal(rke.services['kube-api'].extra_args['default-unreachable-toleration-seconds'], '30');
   // 1.12 has no --pod-eviction-timeout removal problem, 1.30 never gets the flag.
   await page.getByLabel('Kubernetes version').selectOption('30');
+  await page.waitForFunction(() => document.querySelector('[data-testid=export-panel]').dataset.ready === 'true');
   assert.doesNotMatch(await page.getByTestId('export-kcm').textContent(), /pod-eviction-timeout/);
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
 test('the embed example works from a sub-path, resizes both embeds, and fetches only its own files', async () => {

@@ -1,5 +1,6 @@
 //! The page's effects on the world outside its components, as named hooks: the address bar, the
-//! parent frame of an embed, the playback clock, keyboard shortcuts and the document's language.
+//! parent frame of an embed, the playback clock, keyboard shortcuts, the document's language, and
+//! whether an element has come near the viewport.
 //! Each takes what it needs as values and callbacks, so none knows the page's reducer. The clock
 //! and the keyboard keep the callbacks they are first given, for as long as the page lives: give
 //! them callbacks that stay valid, such as ones that dispatch to a reducer.
@@ -107,4 +108,53 @@ pub fn set_document_lang(lang: Lang) {
     {
         let _ = el.set_attribute("lang", if lang == Lang::Zh { "zh-CN" } else { lang.code() });
     }
+}
+
+/// How near the viewport an element counts as seen, so that what it fetches is there by the time
+/// it scrolls in.
+const NEAR: &str = "600px";
+
+/// Whether the element `node` refers to has come near the viewport yet ([`NEAR`]); once true it
+/// stays true. Where the browser has no `IntersectionObserver`, true at once.
+#[hook]
+pub fn use_seen(node: NodeRef) -> bool {
+    let seen = use_state(|| false);
+    {
+        let set = seen.setter();
+        use_effect_with(node, move |node| {
+            let watch = node.cast::<web_sys::Element>().and_then(|el| watch(&el, set.clone()));
+            if watch.is_none() {
+                set.set(true);
+            }
+            move || {
+                if let Some((observer, _closure)) = watch {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *seen
+}
+
+/// Observes `el` until it intersects the viewport widened by [`NEAR`], then sets `seen`.
+fn watch(
+    el: &web_sys::Element,
+    seen: UseStateSetter<bool>,
+) -> Option<(web_sys::IntersectionObserver, Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>)> {
+    let closure = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let near = entries
+                .iter()
+                .any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+            if near {
+                seen.set(true);
+                observer.disconnect();
+            }
+        },
+    );
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin(NEAR);
+    let observer = web_sys::IntersectionObserver::new_with_options(closure.as_ref().unchecked_ref(), &init).ok()?;
+    observer.observe(el);
+    Some((observer, closure))
 }

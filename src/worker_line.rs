@@ -93,18 +93,31 @@ pub async fn ask(job: Job) -> Option<Answer> {
     answer
 }
 
-/// The answer to `job`, once it is back; while a newer job is under way the last answer stays.
-/// `None` asks nothing.
+/// An answer a hook holds, and whether it answers the job asked last.
+#[derive(Clone, PartialEq)]
+pub struct Answered {
+    /// The answer.
+    pub answer: Rc<Answer>,
+    /// Whether it answers the newest job (false while a newer one is under way).
+    pub current: bool,
+}
+
+/// The answer to `job`, once it is back; while a newer job is under way the last answer stays,
+/// not `current`. `None` asks nothing.
 #[hook]
-pub fn use_worker_job(job: Option<Job>) -> Option<Rc<Answer>> {
-    let answer = use_state(|| None::<Rc<Answer>>);
+pub fn use_worker_job(job: Option<Job>) -> Option<Answered> {
+    let answer = use_state(|| None::<(Job, Rc<Answer>)>);
     {
         let set = answer.setter();
-        use_effect_with(job, move |job| {
+        use_effect_with(job.clone(), move |job| {
             if let Some(job) = job.clone() {
-                send(job, move |a| set.set(Some(Rc::new(a))));
+                let asked = job.clone();
+                send(job, move |a| set.set(Some((asked, Rc::new(a)))));
             }
         });
     }
-    (*answer).clone()
+    (*answer).as_ref().map(|(answered, a)| Answered {
+        answer: a.clone(),
+        current: job.as_ref() == Some(answered),
+    })
 }

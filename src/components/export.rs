@@ -1,10 +1,13 @@
 //! "Apply this to a cluster": the current settings as configuration, version-aware, each block
 //! with a copy button. The YAML comes from the engine's serializer-backed export, made in the
-//! engine's worker (`worker_line`), so the YAML serializer is not in the page's wasm.
+//! files worker (`worker_line`), so the YAML serializer is not in the page's wasm; the panel asks
+//! for it when it first comes near the viewport, so a reader who never scrolls there never
+//! fetches that worker.
 
 use crate::i18n::{cause, tr, Lang};
 use crate::settings::Settings;
 use crate::worker::{Answer, Job};
+use crate::hooks::use_seen;
 use crate::worker_line::use_worker_job;
 use kubelife_engine::export::Format;
 use yew::prelude::*;
@@ -32,9 +35,12 @@ fn title(f: Format) -> &'static str {
 #[function_component(ExportPanel)]
 pub fn export_panel(p: &ExportProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // The files worker is fetched only once the panel comes near the viewport.
+    let node = use_node_ref();
+    let seen = use_seen(node.clone());
     let json = serde_json::to_string(&p.settings).expect("settings always serialize");
-    let answer = use_worker_job(Some(Job::Export(json)));
-    let blocks = match answer.as_deref() {
+    let answer = use_worker_job(seen.then_some(Job::Export(json)));
+    let blocks = match answer.as_ref().map(|a| &*a.answer) {
         Some(Answer::Exported(all)) => Format::ALL
             .iter()
             .zip(all)
@@ -48,7 +54,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
         _ => html! {},
     };
     html! {
-        <div class="export">
+        <div class="export" ref={node} data-testid="export-panel" data-ready={answer.as_ref().is_some_and(|a| a.current).to_string()}>
             <p class="export-help">{tr(lang, "ui.export.help")}</p>
             {blocks}
         </div>
