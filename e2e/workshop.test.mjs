@@ -145,3 +145,21 @@ test('a Chinese browser gets Chinese, and switching language keeps the state', a
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('Chinese is fetched when first picked, and the page switches whole', async () => {
+  const ctx = await fx.browser.newContext({ locale: 'en-US' });
+  const fetched = [];
+  ctx.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const { page, errors } = await openPage(ctx, `${fx.server.url}?node-monitor-grace-period=20s`);
+  const eviction = await page.getByTestId('milestone-eviction').textContent();
+  assert.ok(!fetched.some((p) => p.endsWith('zh.json')), 'an English page does not fetch the Chinese catalogue');
+  await page.getByTestId('language').selectOption('zh');
+  await page.getByRole('button', { name: '与 B 对比' }).waitFor();
+  assert.ok(fetched.some((p) => p.endsWith('zh.json')));
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.match(await page.locator('.results-milestones').textContent(), /故障之后/);
+  assert.equal(await page.getByTestId('milestone-eviction').textContent(), eviction);
+  assert.match(page.url(), /lang=zh/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
