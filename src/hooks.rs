@@ -136,16 +136,20 @@ pub fn use_seen(node: NodeRef) -> bool {
     *seen
 }
 
+/// An `IntersectionObserver` and the callback it calls (dropped together).
+type Watch = (
+    web_sys::IntersectionObserver,
+    Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>,
+);
+
 /// Observes `el` until it intersects the viewport widened by [`NEAR`], then sets `seen`.
-fn watch(
-    el: &web_sys::Element,
-    seen: UseStateSetter<bool>,
-) -> Option<(web_sys::IntersectionObserver, Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>)> {
+fn watch(el: &web_sys::Element, seen: UseStateSetter<bool>) -> Option<Watch> {
     let closure = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
         move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
-            let near = entries
-                .iter()
-                .any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+            let near = entries.iter().any(|e| {
+                e.unchecked_into::<web_sys::IntersectionObserverEntry>()
+                    .is_intersecting()
+            });
             if near {
                 seen.set(true);
                 observer.disconnect();

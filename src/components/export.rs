@@ -4,10 +4,10 @@
 //! for it when it first comes near the viewport, so a reader who never scrolls there never
 //! fetches that worker.
 
+use crate::hooks::use_seen;
 use crate::i18n::{cause, tr, Lang};
 use crate::settings::Settings;
 use crate::worker::{Answer, Job};
-use crate::hooks::use_seen;
 use crate::worker_line::use_worker_job;
 use kubelife_engine::export::Format;
 use yew::prelude::*;
