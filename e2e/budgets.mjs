@@ -137,8 +137,8 @@ try {
   await browser.close();
   await server.close();
 }
-// The page's files fetched before the milestones first show,
-// by the browser's request log: each request's start, and the first render, in the wall clock.
+// The page's files fetched before the milestones first show, by the browser's request log: each
+// request's start, and the first render, in the wall clock.
 async function requestsBeforeFirstRender(browser, url) {
   const page = await browser.newPage();
   const requests = [];

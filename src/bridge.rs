@@ -94,11 +94,12 @@ impl Queue {
         put(Slot::Spreads, &a, b);
     }
 
-    /// Sends the next waiting job if the worker is free.
+    /// Sends the next waiting job if the worker is there (it is spawned a moment after the first
+    /// render) and free.
     fn pump(&mut self) {
-        if self.busy.is_some() || self.bridge.is_none() {
+        let Some(bridge) = self.bridge.as_ref().filter(|_| self.busy.is_none()) else {
             return;
-        }
+        };
         let Some(slot) = self.waiting.keys().next().copied() else {
             return;
         };
@@ -116,9 +117,7 @@ impl Queue {
         };
         self.next_id = self.next_id.wrapping_add(1);
         let id = self.next_id;
-        if let Some(bridge) = &self.bridge {
-            bridge.send(Request { id, job });
-        }
+        bridge.send(Request { id, job });
         self.busy = Some((id, asked));
     }
 }

@@ -103,7 +103,8 @@ pub fn has(lang: Lang) -> bool {
 }
 
 /// Takes in `lang`'s catalogue from its JSON text; a text that is not a catalogue is refused
-/// with the reason, and the language keeps falling back to English.
+/// with the reason, and the language keeps falling back to English. English is built in, so
+/// its text is only checked; a catalogue already taken in stays.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
     let parsed = parse_catalogue(json)?;
     match lang {

@@ -103,7 +103,7 @@ pub enum Edit {
     /// The kind of fault.
     FaultKind(ActionKind),
     /// The settings with what the import panel read from a cluster's files applied
-    /// (`crate::import::settings_from_import`, done in the engine's worker).
+    /// (`crate::import::settings_from_import`, done in the files worker).
     Import(Rc<Settings>),
 }
 

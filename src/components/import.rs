@@ -1,5 +1,5 @@
 //! "Bring your own cluster": files pasted or dropped into the page, read by the engine's import
-//! (the same as `kubelife import`) in the engine's worker (`worker_line`), so the YAML parser is
+//! (the same as `kubelife import`) in the files worker (`worker_line`), so the YAML parser is
 //! not in the page's wasm, and applied to the settings as soon as they are read, with the engine's
 //! report and a line for everything the page cannot show.
 
@@ -78,7 +78,7 @@ impl Imported {
     }
 }
 
-/// Has the engine's worker read `files` and apply them to `base`; `then` gets what they gave.
+/// Has the files worker read `files` and apply them to `base`; `then` gets what they gave.
 fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
     let job = Job::Import {
         files: files.0.clone(),
