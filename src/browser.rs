@@ -1,10 +1,16 @@
 //! What the page reads from, and hands to, the browser around it: its address, the reader's
 //! languages, the clipboard and local storage.
+//!
+//! Natively there is no browser (the first view, `first_view`, is rendered there ahead of time):
+//! the page is then the plain address in English, with nothing stored.
 
 use crate::i18n::Lang;
 
 /// The query string the page was opened with (`?v=1&…`), or empty.
 pub fn query() -> String {
+    if !in_browser() {
+        return String::new();
+    }
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default()
@@ -12,6 +18,9 @@ pub fn query() -> String {
 
 /// The address of this page without its query (`https://host/path/`).
 pub fn page_address() -> String {
+    if !in_browser() {
+        return String::new();
+    }
     web_sys::window()
         .map(|w| {
             let l = w.location();
@@ -22,6 +31,9 @@ pub fn page_address() -> String {
 
 /// The browser's preferred language among those the page offers.
 pub fn preferred_lang() -> Lang {
+    if !in_browser() {
+        return Lang::default();
+    }
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
         return Lang::default();
     };
@@ -41,7 +53,15 @@ pub fn copy_to_clipboard(text: &str) {
 
 /// This browser's local storage, when it allows it.
 pub fn storage() -> Option<web_sys::Storage> {
+    if !in_browser() {
+        return None;
+    }
     web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Whether the page runs in a browser: false natively, where web-sys' calls would panic.
+const fn in_browser() -> bool {
+    cfg!(target_arch = "wasm32")
 }
 
 /// Calls `then` once `lang`'s catalogue is at hand: at once for English, or after fetching the
