@@ -157,6 +157,12 @@ fn marker_of(e: &Event) -> Option<usize> {
     el.get_attribute("data-k")?.parse().ok()
 }
 
+/// The canvas's height for `lanes`, px: set in the markup too, so the first view (which has no
+/// canvas drawn) takes the same room as the page.
+fn plot_height(lanes: &[Lane]) -> u32 {
+    (TOP + LANE * lanes.len() as i32 + 4) as u32
+}
+
 /// The timeline component.
 #[function_component(Timeline)]
 pub fn timeline(p: &TimelineProps) -> Html {
@@ -175,7 +181,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 if c.width() != w {
                     c.set_width(w);
                 }
-                c.set_height((TOP + LANE * props.lanes.len() as i32 + 4) as u32);
+                c.set_height(plot_height(&props.lanes));
                 draw(c, &props);
             }
         });
@@ -232,6 +238,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
         <div class="timeline">
             <div class="timeline-plot">
                 <canvas class="timeline-canvas" ref={canvas} role="img" aria-label={tr(lang, "ui.timeline.label")}
+                    style={format!("height: {}px", plot_height(&p.lanes))}
                     onmousemove={pointer.0} onclick={pointer.1} onmouseleave={pointer.2}></canvas>
                 <div class="timeline-marks" ref={keys} role="group" aria-label={tr(lang, "ui.timeline.marks_label")} {onkeydown} {onfocusin} {onfocusout} {onclick}>
                 { for order.iter().enumerate().map(|(k, &(l, i))| {
