@@ -26,7 +26,10 @@ use crate::components::tour::{Tour, STEPS};
 use crate::components::warnings::warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::explain::{breakdown, database_breakdown};
-use crate::hooks::{use_address_bar, use_document_lang, use_embed_height, use_keyboard_shortcuts, use_playback_clock};
+use crate::hooks::{
+    use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
+    use_playback_clock,
+};
 use crate::i18n::{tr, Lang};
 use crate::model::{prepare, Edit, Model, FRAME, GRID_ABOVE};
 use crate::replay::{at, next_event_after};
@@ -312,6 +315,7 @@ pub fn app() -> Html {
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
     use_document_lang(model.lang);
+    use_first_view_removed();
     use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
     let m = &*model;
     let page = if m.display.instructor && !m.display.embed {

@@ -99,6 +99,19 @@ pub fn use_document_lang(lang: Lang) {
     use_effect_with(lang, |lang| set_document_lang(*lang));
 }
 
+/// Removes the first view (`first_view`) once the page has drawn its own first render.
+#[hook]
+pub fn use_first_view_removed() {
+    use_effect_with((), |_| {
+        let first = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(crate::first_view::ID));
+        if let Some(el) = first {
+            el.remove();
+        }
+    });
+}
+
 /// Sets `<html lang>` to `lang` (the page sets it before its first render too, so that canvases
 /// drawn in that render already pick the language's fonts).
 pub fn set_document_lang(lang: Lang) {

@@ -10,6 +10,7 @@ pub mod components;
 pub mod exercises;
 pub mod explain;
 pub mod first_run;
+pub mod first_view;
 pub mod hooks;
 pub mod i18n;
 pub mod import;
