@@ -20,13 +20,15 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // is on the first download (the re-simulations' budgets rose from 0.12 and 3.1 when it was). The
 // page against the native engine on a 5,000-node zone outage is the issue's own bound, 2×.
 //
-// Sizes are gzip -9 of the served files, deterministic, so their budgets are absolute and sit just
-// above today's figures, so that any growth fails. The critical path is every file the browser
-// fetched before the first result was drawn, read from its own request log; the total is every
-// file the page can ever fetch (the engine's worker after the first render, the files worker and
-// the Chinese catalogue when first wanted). The issue "A page that loads like a document" aims for
-// 200 KB and 320 KB.
-const budgets = { criticalKB: 420, totalKB: 895, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// Sizes are gzip -9 of the served files, deterministic, so their budgets are absolute. The
+// critical path is every file the browser fetched before the first result was drawn, read from its
+// own request log: on the plain address that is the HTML, with the first view in it, and the CSS.
+// Its budget is the issue "A page that loads like a document"'s 200 KB. The files fetched until
+// the page is live (its script and wasm) and every file the page can ever fetch (the engine's
+// worker after the first render, the files worker and the Chinese catalogue when first wanted)
+// have budgets just above today's figures, so that any growth fails; the issue aims for 320 KB in
+// all, which they are far from.
+const budgets = { criticalKB: 200, liveKB: 430, totalKB: 905, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;
@@ -53,39 +55,57 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 // Every file of the page (the embed example is a sample for documentation writers, not the page).
 const pageFiles = fs.readdirSync(dist).filter((f) => /\.(html|wasm|js|css|json|svg)$/.test(f) && f !== 'embed-example.html');
 
+// Marks, in the page, when the first result is drawn (a milestone visible, at the next frame:
+// from the first view in the HTML on the plain address) and when the page is live (its own
+// render, whose milestones carry test ids), each by the browser's clock.
+const watchRenders = () => {
+  const at = () => ({ now: performance.now(), epoch: performance.timeOrigin + performance.now() });
+  new MutationObserver((_, obs) => {
+    const drawn = [...document.querySelectorAll('[data-tour=milestone-eviction]')].some((e) => e.checkVisibility());
+    if (drawn && !window.__drawnSeen) {
+      window.__drawnSeen = true;
+      requestAnimationFrame(() => { window.__drawn = at(); });
+    }
+    if (document.querySelector('[data-testid=milestone-eviction]')) {
+      window.__live = at();
+      obs.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+};
+
 const server = await serve(dist);
 const browser = await launch();
 try {
-  const firsts = [];
+  const firsts = [], lives = [];
   for (let i = 0; i < 5; i++) {
     const page = await browser.newPage();
-    await page.addInitScript(() => {
-      new MutationObserver((_, obs) => {
-        if (document.querySelector('[data-testid=milestone-eviction]')) {
-          window.__firstRender = performance.now();
-          obs.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await page.addInitScript(watchRenders);
     await page.goto(server.url);
-    await page.waitForFunction(() => window.__firstRender !== undefined);
-    firsts.push(await page.evaluate(() => window.__firstRender));
+    await page.waitForFunction(() => window.__drawn !== undefined && window.__live !== undefined);
+    firsts.push(await page.evaluate(() => window.__drawn.now));
+    lives.push(await page.evaluate(() => window.__live.now));
     await page.close();
   }
   firsts.sort((a, b) => a - b);
+  lives.sort((a, b) => a - b);
 
-  // The critical path as the browser fetched it: every request (the page's and its worker's)
-  // started before the first result was drawn, by the browser's own clock.
-  const critical = new Set(await requestsBeforeFirstRender(browser, server.url));
+  // The critical path as the browser fetched it: every request (the page's and its workers')
+  // started before the first result was drawn, by the browser's own clock; and every one started
+  // before the page was live.
+  const { drawn, live } = await requestsBeforeRenders(browser, server.url);
+  const [critical, beforeLive] = [new Set(drawn), new Set(live)];
   const sum = (files) => files.reduce((t, f) => { const p = packed(f); return { gzip: t.gzip + p.gzip, brotli: t.brotli + p.brotli }; }, { gzip: 0, brotli: 0 });
   console.log('  file (gzip -9, brotli)                        when fetched');
+  const when = (f) => critical.has(f) ? 'before the first result' : beforeLive.has(f) ? 'after it, before the page is live' : 'later, or when wanted';
   for (const f of pageFiles) {
     const { gzip, brotli } = packed(f);
-    console.log(`  ${f.padEnd(44)} ${kb(gzip).padStart(9)} ${kb(brotli).padStart(9)}  ${critical.has(f) ? 'before the first result' : 'later, or when wanted'}`);
+    console.log(`  ${f.padEnd(44)} ${kb(gzip).padStart(9)} ${kb(brotli).padStart(9)}  ${when(f)}`);
   }
   const onPath = sum(pageFiles.filter((f) => critical.has(f)));
   const all = sum(pageFiles);
   check(`critical path (${kb(onPath.brotli)} brotli)`, onPath.gzip / 1024, budgets.criticalKB, 'KB');
+  const toLive = sum(pageFiles.filter((f) => beforeLive.has(f)));
+  check(`until the page is live (${kb(toLive.brotli)} brotli)`, toLive.gzip / 1024, budgets.liveKB, 'KB');
   check(`everything the page can fetch (${kb(all.brotli)} brotli)`, all.gzip / 1024, budgets.totalKB, 'KB');
 
   const page = await browser.newPage();
@@ -111,6 +131,8 @@ try {
   // within one hour on the same machine), so no ratio of it is stable enough to fail a run on.
   const first = firsts[0] * slowdown;
   console.log(`${'first render from navigation (fastest of 5)'.padEnd(44)} ${first.toFixed(2).padStart(9)} ms / floor ${floor.toFixed(2)} ms = ${(first / floor).toFixed(3)}×  (printed, not gated)`);
+  const liveMs = lives[0] * slowdown;
+  console.log(`${'the page live from navigation (fastest of 5)'.padEnd(44)} ${liveMs.toFixed(2).padStart(9)} ms / floor ${floor.toFixed(2)} ms = ${(liveMs / floor).toFixed(3)}×  (printed, not gated)`);
   checkRatio('re-simulation, default scenario (fastest of 9)', fastest(defaults), floor, budgets.resimDefault);
   checkRatio('re-simulation, 1,000 nodes, 3,000 pods (fastest of 9)', fastest(thousands), floor, budgets.resim1000);
 
@@ -137,32 +159,26 @@ try {
   await browser.close();
   await server.close();
 }
-// The page's files fetched before the milestones first show, by the browser's request log: each
-// request's start, and the first render, in the wall clock.
-async function requestsBeforeFirstRender(browser, url) {
+// The page's files fetched before the first result was drawn, and before the page was live, by
+// the browser's request log: each request's start against both moments, in the wall clock.
+async function requestsBeforeRenders(browser, url) {
   const page = await browser.newPage();
   const requests = [];
   page.on('requestfinished', (r) => requests.push(r));
-  await page.addInitScript(() => {
-    new MutationObserver((_, obs) => {
-      if (document.querySelector('[data-testid=milestone-eviction]')) {
-        window.__firstRenderEpoch = performance.timeOrigin + performance.now();
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await page.addInitScript(watchRenders);
   await page.goto(url);
-  await page.waitForFunction(() => window.__firstRenderEpoch !== undefined);
-  const drawn = await page.evaluate(() => window.__firstRenderEpoch);
+  await page.waitForFunction(() => window.__drawn !== undefined && window.__live !== undefined);
+  const [drawn, live] = await page.evaluate(() => [window.__drawn.epoch, window.__live.epoch]);
   // Whatever the page fetches right after its first render (the worker) shows in the log too.
   await page.waitForTimeout(1000);
   await page.close();
   const origin = new URL(url).origin;
-  return requests
-    .filter((r) => r.timing().startTime <= drawn)
+  const before = (t) => requests
+    .filter((r) => r.timing().startTime <= t)
     .map((r) => new URL(r.url()))
     .filter((u) => u.origin === origin)
     .map((u) => u.pathname.slice(1) || 'index.html');
+  return { drawn: before(drawn), live: before(live) };
 }
 
 if (over.length) {
