@@ -76,6 +76,8 @@ test('the page takes over in place: same layout, same scroll, the first view gon
 
 // The page's own choice (browser::preferred_lang) and the script in index.html must agree.
 const OTHERS = [
+  { name: "the default page's own link", query: '?v=1', shown: true },
+  { name: 'a link with an unknown format', query: '?v=2', shown: false },
   { name: 'a link with settings', query: '?nodes=4', shown: false },
   { name: 'a link picking Chinese', query: '?lang=zh', shown: false },
   { name: 'a Chinese browser', locale: 'zh-CN', shown: false },

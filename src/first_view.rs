@@ -45,7 +45,10 @@ mod tests {
 
     #[test]
     fn test_ids_are_taken_out_whole() {
-        assert_eq!(without_test_ids(r#"<b data-testid="x" class="y">z</b>"#), r#"<b class="y">z</b>"#);
+        assert_eq!(
+            without_test_ids(r#"<b data-testid="x" class="y">z</b>"#),
+            r#"<b class="y">z</b>"#
+        );
         assert_eq!(without_test_ids("<i>plain</i>"), "<i>plain</i>");
         assert_eq!(without_test_ids(r#"<b data-testid="unclosed"#), "<b");
     }
