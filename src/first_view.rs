@@ -16,13 +16,14 @@
 /// The element id of the first view.
 pub const ID: &str = "first-view";
 
+/// The first view's wrapper: inert, busy until the page takes over, and laid out as if it were
+/// not there (`.first-view` in the stylesheet).
+const OPEN: &str = r#"<div id="first-view" class="first-view" inert aria-busy="true">"#;
+
 /// `html` (the page's server-rendered markup) as the first view: test ids taken out, in an
-/// inert wrapper that lays out as if it were not there.
+/// inert wrapper.
 pub fn wrap(html: &str) -> String {
-    format!(
-        "<div id=\"{ID}\" class=\"first-view\" inert aria-busy=\"true\">{}</div>\n",
-        without_test_ids(html)
-    )
+    format!("{OPEN}{}</div>\n", without_test_ids(html))
 }
 
 /// `html` without its `data-testid="…"` attributes.
@@ -44,10 +45,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_wrapper_has_the_id_the_page_removes() {
+        assert!(wrap("").starts_with(&format!("<div id=\"{ID}\"")));
+    }
+
+    #[test]
     fn test_ids_are_taken_out_whole() {
         assert_eq!(
-            without_test_ids(r#"<b data-testid="x" class="y">z</b>"#),
-            r#"<b class="y">z</b>"#
+            without_test_ids(r#"<b data-testid="x" title="y">z</b>"#),
+            r#"<b title="y">z</b>"#
         );
         assert_eq!(without_test_ids("<i>plain</i>"), "<i>plain</i>");
         assert_eq!(without_test_ids(r#"<b data-testid="unclosed"#), "<b");

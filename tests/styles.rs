@@ -40,7 +40,12 @@ fn sources() -> Vec<(String, Option<String>, String)> {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "rs") {
             let stem = path.file_stem().expect("name").to_string_lossy().into_owned();
-            let owner = (stem == "app").then(|| stem.clone());
+            // `app` and the first view's wrapper (`first-view`) own classes of their own.
+            let owner = match stem.as_str() {
+                "app" => Some("app".to_string()),
+                "first_view" => Some("first-view".to_string()),
+                _ => None,
+            };
             out.push((
                 format!("src/{stem}.rs"),
                 owner,
