@@ -106,12 +106,12 @@ impl Queue {
         let Some(asked) = self.waiting.remove(&slot) else {
             return;
         };
-        let json = |s: &Settings| serde_json::to_string(s).expect("settings always serialize");
+        let boxed = |s: &Settings| Box::new(s.clone());
         let job = match slot {
-            Slot::A | Slot::B => Job::Run(json(&asked.settings)),
+            Slot::A | Slot::B => Job::Run(boxed(&asked.settings)),
             Slot::Spreads => Job::Spreads {
-                a: json(&asked.settings),
-                b: asked.b.as_ref().map(json),
+                a: boxed(&asked.settings),
+                b: asked.b.as_ref().map(boxed),
                 runs: SPREAD_RUNS,
             },
         };
@@ -175,10 +175,7 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: crate::worker::Reply, onarrive: &
     let fail = |why: &str| web_sys::console::error_1(&format!("kubelife's engine worker: {why}").into());
     let landed = match reply.answer {
         Answer::Run(bytes) => Stage::Received(bytes.0),
-        Answer::Spreads(json) => match serde_json::from_str(&json) {
-            Ok(d) => Stage::Ready(Landed::Spreads(Box::new(d))),
-            Err(why) => return fail(&why.to_string()),
-        },
+        Answer::Spreads(pair) => Stage::Ready(Landed::Spreads(pair)),
         Answer::Failed(why) => return fail(&why),
         // The page's runs never ask for these (`worker_line` does).
         Answer::Calibrated(_) | Answer::Imported { .. } | Answer::Exported(_) | Answer::Text(_) => return,

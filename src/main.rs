@@ -57,10 +57,9 @@ pub async fn kubelife_bench_link(query: String, repeats: u32) -> f64 {
 }
 
 async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
-    let json = serde_json::to_string(&settings).unwrap_or_default();
     let start = now();
     for _ in 0..repeats.max(1) {
-        let Some(Answer::Run(bytes)) = ask(Job::Run(json.clone())).await else {
+        let Some(Answer::Run(bytes)) = ask(Job::Run(Box::new(settings.clone()))).await else {
             return f64::NAN;
         };
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
@@ -77,8 +76,7 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
 #[wasm_bindgen]
 pub async fn kubelife_scenario_json(query: String) -> String {
     let settings = kubelife::link::decode(&query).settings;
-    let json = serde_json::to_string(&settings).unwrap_or_default();
-    match ask(Job::ScenarioJson(json)).await {
+    match ask(Job::ScenarioJson(Box::new(settings))).await {
         Some(Answer::Text(text)) => text,
         _ => String::new(),
     }

@@ -2,8 +2,9 @@
 //! 5,000 nodes never blocks the page. The worker is its own wasm (`src/bin/worker.rs`, built by
 //! Trunk from `<link data-trunk rel="rust" data-type="worker">`); the simulation lives only there.
 //!
-//! Messages travel with `gloo-worker`. Settings go as JSON; a run comes back in the engine's wire
-//! form (`kubelife_engine::wire`), which keeps every cause's key and arguments.
+//! Messages travel with `gloo-worker` (its bincode codec): settings and spreads as themselves, a
+//! run in the engine's wire form (`kubelife_engine::wire`), which keeps every cause's key and
+//! arguments. No JSON crosses, so the page's wasm carries no JSON code of its own.
 
 use crate::settings::Settings;
 use gloo_worker::{HandlerId, Worker, WorkerScope};
@@ -16,30 +17,30 @@ pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
 /// Something for the worker to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Job {
-    /// One run of these settings (JSON of [`Settings`]).
-    Run(String),
-    /// Milestones over `runs` seeds for A and, when comparing, B (JSON of [`Settings`]).
+    /// One run of these settings.
+    Run(Box<Settings>),
+    /// Milestones over `runs` seeds for A and, when comparing, B.
     Spreads {
         /// Side A.
-        a: String,
+        a: Box<Settings>,
         /// Side B.
-        b: Option<String>,
+        b: Option<Box<Settings>>,
         /// How many seeds.
         runs: u32,
     },
     /// Read a cluster's files (name, text) as `kubelife import` does, and apply what they say to
-    /// `base` (JSON of [`Settings`]) as the Import panel does.
+    /// `base` as the Import panel does.
     Import {
         /// The files, in the order added.
         files: Vec<(String, String)>,
         /// The settings the import applies to.
-        base: String,
+        base: Box<Settings>,
     },
-    /// The configuration these settings (JSON of [`Settings`]) stand for, in every export format
-    /// (`Format::ALL`'s order).
-    Export(String),
-    /// The scenario JSON (the CLI's input) of these settings (JSON of [`Settings`]).
-    ScenarioJson(String),
+    /// The configuration these settings stand for, in every export format (`Format::ALL`'s
+    /// order).
+    Export(Box<Settings>),
+    /// The scenario JSON (the CLI's input) of these settings.
+    ScenarioJson(Box<Settings>),
     /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
     /// times, for the budget script's ratios.
     Calibrate {
@@ -64,14 +65,14 @@ pub struct Request {
 pub enum Answer {
     /// A run in the engine's wire form.
     Run(Bytes),
-    /// The spreads of A and B, as JSON.
-    Spreads(String),
+    /// The spreads of A and B.
+    Spreads(Box<(Distribution, Option<Distribution>)>),
     /// The mean time of one calibration run, ms.
     Calibrated(f64),
     /// What the import read.
     Imported {
-        /// The settings with the import applied (JSON of [`Settings`]).
-        settings: String,
+        /// The settings with the import applied.
+        settings: Box<Settings>,
         /// The engine's report: its entries as messages tagged by their kind's position in
         /// `EntryKind::ALL` (`wire::encode_messages`).
         report: Bytes,
@@ -171,16 +172,12 @@ impl Job {
     }
 }
 
-fn settings(json: &str) -> Result<Settings, String> {
-    serde_json::from_str::<Settings>(json).map_err(|e| format!("settings: {e}"))
-}
-
 /// Does one job of the files worker (others are refused).
 pub fn answer_files(job: &Job) -> Answer {
     let result = match job {
-        Job::Import { files, base } => settings(base).map(|base| imported(files, &base)),
-        Job::Export(json) => settings(json).map(|s| exported(&s)),
-        Job::ScenarioJson(json) => settings(json).map(|s| Answer::Text(s.scenario().to_json())),
+        Job::Import { files, base } => Ok(imported(files, base)),
+        Job::Export(s) => Ok(exported(s)),
+        Job::ScenarioJson(s) => Ok(Answer::Text(s.scenario().to_json())),
         _ => Err(format!("the files worker does not do {:?} jobs", job.doer())),
     };
     result.unwrap_or_else(Answer::Failed)
@@ -190,14 +187,8 @@ pub fn answer_files(job: &Job) -> Answer {
 /// ms, for calibration only).
 pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
     let result = match job {
-        Job::Run(json) => settings(json).map(|s| Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(&s))))),
-        Job::Spreads { a, b, runs } => settings(a).and_then(|a| {
-            let b = b.as_deref().map(settings).transpose()?;
-            let pair = spreads(&a, b.as_ref(), *runs);
-            serde_json::to_string(&pair)
-                .map(Answer::Spreads)
-                .map_err(|e| e.to_string())
-        }),
+        Job::Run(s) => Ok(Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(s))))),
+        Job::Spreads { a, b, runs } => Ok(Answer::Spreads(Box::new(spreads(a, b.as_deref(), *runs)))),
         Job::Calibrate { nodes, repeats } => {
             let start = now();
             for seed in 0..(*repeats).max(1) {
@@ -223,7 +214,7 @@ fn imported(files: &[(String, String)], base: &Settings) -> Answer {
     let entries: Vec<(u8, Cause)> = report.entries.into_iter().map(|e| (tag(e.kind), e.cause)).collect();
     let page: Vec<(u8, Cause)> = page.into_iter().map(|c| (0, c)).collect();
     Answer::Imported {
-        settings: serde_json::to_string(&applied).expect("settings always serialize"),
+        settings: Box::new(applied),
         report: Bytes(encode_messages(&entries)),
         page: Bytes(encode_messages(&page)),
     }
@@ -315,18 +306,15 @@ mod tests {
     #[test]
     fn a_run_job_answers_with_the_run_the_page_would_show() {
         let s = Settings::default();
-        let Answer::Run(bytes) = answer(&Job::Run(serde_json::to_string(&s).unwrap()), &|| 0.0) else {
+        let Answer::Run(bytes) = answer(&Job::Run(Box::new(s.clone())), &|| 0.0) else {
             panic!("a run");
         };
         let o = kubelife_engine::wire::decode(&bytes.0).expect("decodes");
         assert_eq!(o, run_settings(&s));
-        assert!(matches!(answer(&Job::Run("{".into()), &|| 0.0), Answer::Failed(m) if m.starts_with("settings:")));
         // Each worker refuses the other's jobs (neither wasm carries the other's code).
-        assert!(matches!(
-            answer(&Job::Export(String::new()), &|| 0.0),
-            Answer::Failed(_)
-        ));
-        assert!(matches!(answer_files(&Job::Run(String::new())), Answer::Failed(_)));
+        let refused = |a: Answer| matches!(a, Answer::Failed(m) if m.contains("does not do"));
+        assert!(refused(answer(&Job::Export(Box::default()), &|| 0.0)));
+        assert!(refused(answer_files(&Job::Run(Box::default()))));
     }
 
     #[test]
@@ -343,13 +331,13 @@ mod tests {
         };
         let job = Job::Import {
             files: files.clone(),
-            base: serde_json::to_string(&base).unwrap(),
+            base: Box::new(base.clone()),
         };
         let Answer::Imported { settings, report, page } = answer_files(&job) else {
             panic!("an import");
         };
         let (scenario, expected) = import(&[("kcm.txt", files[0].1.as_str())], None);
-        let applied: Settings = serde_json::from_str(&settings).unwrap();
+        let applied = *settings;
         assert_eq!(applied, crate::import::settings_from_import(&base, &scenario).0);
         assert_ne!(applied, base, "the grace period is taken in");
         let kinds: Vec<EntryKind> = decode_messages(&report.0)
@@ -365,7 +353,7 @@ mod tests {
     fn an_export_job_gives_every_format_with_its_notes() {
         use kubelife_engine::export::{export, Format};
         let s = Settings::default();
-        let Answer::Exported(all) = answer_files(&Job::Export(serde_json::to_string(&s).unwrap())) else {
+        let Answer::Exported(all) = answer_files(&Job::Export(Box::new(s.clone()))) else {
             panic!("an export");
         };
         let (cfg, _) = s.resolve();
@@ -379,9 +367,40 @@ mod tests {
     }
 
     #[test]
+    fn jobs_and_answers_cross_as_the_workers_codec_carries_them() {
+        // gloo-worker's codec (`gloo_worker::Bincode`) is bincode 1, which needs every field
+        // written (no skipped ones); natively there is no JavaScript array to put it in.
+        let s = Settings {
+            nodes: 7,
+            overrides: [("node-monitor-grace-period".to_string(), 20.0)].into(),
+            ..Settings::default()
+        };
+        let job = Request {
+            id: 3,
+            job: Job::Spreads {
+                a: Box::new(s.clone()),
+                b: Some(Box::default()),
+                runs: 4,
+            },
+        };
+        let back: Request = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
+        assert_eq!(back, job);
+        let Answer::Spreads(pair) = answer(&job.job, &|| 0.0) else {
+            panic!("spreads");
+        };
+        let reply = Reply {
+            id: 3,
+            answer: Answer::Spreads(pair),
+            worker_ms: 1.5,
+        };
+        let back: Reply = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        assert_eq!(back, reply);
+    }
+
+    #[test]
     fn a_scenario_job_gives_the_clis_input() {
         let s = Settings::default();
-        let Answer::Text(json) = answer_files(&Job::ScenarioJson(serde_json::to_string(&s).unwrap())) else {
+        let Answer::Text(json) = answer_files(&Job::ScenarioJson(Box::new(s.clone()))) else {
             panic!("a text");
         };
         assert_eq!(

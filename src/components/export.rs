@@ -38,8 +38,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
     // The files worker is fetched only once the panel comes near the viewport.
     let node = use_node_ref();
     let seen = use_seen(node.clone());
-    let json = serde_json::to_string(&p.settings).expect("settings always serialize");
-    let answer = use_worker_job(seen.then_some(Job::Export(json)));
+    let answer = use_worker_job(seen.then_some(Job::Export(Box::new(p.settings.clone()))));
     let blocks = match answer.as_ref().map(|a| &*a.answer) {
         Some(Answer::Exported(all)) => Format::ALL
             .iter()

@@ -68,7 +68,7 @@ impl Imported {
         };
         let kind = |t: u8| EntryKind::ALL.get(usize::from(t)).copied().unwrap_or(EntryKind::Note);
         Ok(Imported {
-            settings: Rc::new(serde_json::from_str(settings).map_err(|e| e.to_string())?),
+            settings: Rc::new((**settings).clone()),
             report: decode_messages(&report.0)?
                 .into_iter()
                 .map(|(t, c)| (kind(t), c))
@@ -82,7 +82,7 @@ impl Imported {
 fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
     let job = Job::Import {
         files: files.0.clone(),
-        base: serde_json::to_string(base).expect("settings always serialize"),
+        base: Box::new(base.clone()),
     };
     crate::worker_line::send(job, move |answer| match Imported::read(&answer) {
         Ok(i) => then(i),
