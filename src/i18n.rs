@@ -5,7 +5,7 @@
 //! use the same catalogues, so a timeline reads in the reader's language. Kubernetes names (flags,
 //! taints, kinds, conditions) stay as upstream spells them in both.
 
-use kubelife_engine::cause::{fill, parse_catalogue, Cause, ENGLISH_CATALOGUE};
+use kubelife_engine::cause::{fill, Cause, ENGLISH_CATALOGUE};
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::sync::OnceLock;
@@ -83,11 +83,37 @@ static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
+/// Parses a catalogue, one JSON object of key to template. In the browser the browser's own JSON
+/// parser reads it, so the page's wasm carries no JSON parser; natively the engine's does.
+#[cfg(target_arch = "wasm32")]
+fn parse(text: &str) -> Result<BTreeMap<String, String>, String> {
+    use wasm_bindgen::JsCast;
+    let value = js_sys::JSON::parse(text).map_err(|_| "not JSON".to_string())?;
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err("not a JSON object".into());
+    }
+    let mut out = BTreeMap::new();
+    for entry in js_sys::Object::entries(value.unchecked_ref()).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let key = pair.get(0).as_string().unwrap_or_default();
+        let Some(template) = pair.get(1).as_string() else {
+            return Err(format!("{key}: not a string"));
+        };
+        out.insert(key, template);
+    }
+    Ok(out)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse(text: &str) -> Result<BTreeMap<String, String>, String> {
+    kubelife_engine::cause::parse_catalogue(text)
+}
+
 fn catalogue(lang: Lang) -> &'static BTreeMap<String, String> {
     match lang {
-        Lang::En => EN.get_or_init(|| parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default()),
+        Lang::En => EN.get_or_init(|| parse(ENGLISH_CATALOGUE).unwrap_or_default()),
         #[cfg(not(target_arch = "wasm32"))]
-        Lang::Zh => ZH.get_or_init(|| parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default()),
+        Lang::Zh => ZH.get_or_init(|| parse(CHINESE_CATALOGUE).unwrap_or_default()),
         // Until the page has fetched it, every lookup falls back to English.
         #[cfg(target_arch = "wasm32")]
         Lang::Zh => ZH.get().unwrap_or(&EMPTY),
@@ -106,7 +132,7 @@ pub fn has(lang: Lang) -> bool {
 /// with the reason, and the language keeps falling back to English. English is built in, so
 /// its text is only checked; a catalogue already taken in stays.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    let parsed = parse_catalogue(json)?;
+    let parsed = parse(json)?;
     match lang {
         Lang::En => Ok(()),
         Lang::Zh => {
