@@ -2,28 +2,86 @@
 //! page. The pinned JSON form (`Outcome::to_json`) writes causes as English text; this form keeps
 //! every cause's key and arguments, so the page can still show them in the reader's language.
 //!
-//! The layout: the magic `KLW1`, the summary as JSON, the warnings, then the events. Numbers are
+//! The layout: the magic `KLW2`, the summary in bincode, the warnings, then the events. Numbers are
 //! LEB128 varints (times zigzag-encoded). Every string goes through a table: its first use writes
 //! its index followed by its bytes, later uses only the index, so a name repeated across thousands
 //! of events is written once. A 5,000-node zone outage (about 93,000 events) encodes to a few MB.
 
 use crate::cause::{Arg, Cause};
-use crate::summary::Summary;
+use crate::network::kube_proxy::ServiceSummary;
+use crate::summary::{ApiWrites, NodeMilestones, Summary, VolumeSummary, WorkloadSummary};
 use crate::timeline::{EventKind, ZoneState};
 use crate::{Millis, Outcome, TimelineEvent};
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use serde::de::IntoDeserializer;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-const MAGIC: &[u8; 4] = b"KLW1";
+const MAGIC: &[u8; 4] = b"KLW2";
+
+/// A [`Summary`]'s fields with every one written, for bincode (the summary's own serde form
+/// leaves empty lists out, as its JSON does, and bincode cannot read a field it cannot see). Both
+/// the page and its workers carry bincode already (gloo-worker's messages), and neither then
+/// needs a JSON parser to read a run.
+#[derive(Serialize)]
+struct SummaryOut<'a> {
+    version: &'a str,
+    seed: u64,
+    duration_ms: Millis,
+    api_writes: &'a ApiWrites,
+    nodes: &'a [NodeMilestones],
+    workloads: &'a [WorkloadSummary],
+    services: &'a [ServiceSummary],
+    volumes: &'a [VolumeSummary],
+}
+
+/// What [`SummaryOut`] wrote.
+#[derive(Deserialize)]
+struct SummaryIn {
+    version: String,
+    seed: u64,
+    duration_ms: Millis,
+    api_writes: ApiWrites,
+    nodes: Vec<NodeMilestones>,
+    workloads: Vec<WorkloadSummary>,
+    services: Vec<ServiceSummary>,
+    volumes: Vec<VolumeSummary>,
+}
+
+fn summary_bytes(s: &Summary) -> Vec<u8> {
+    let out = SummaryOut {
+        version: &s.version,
+        seed: s.seed,
+        duration_ms: s.duration_ms,
+        api_writes: &s.api_writes,
+        nodes: &s.nodes,
+        workloads: &s.workloads,
+        services: &s.services,
+        volumes: &s.volumes,
+    };
+    bincode::serialize(&out).expect("a Summary always serializes")
+}
+
+fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
+    let s: SummaryIn = bincode::deserialize(bytes).map_err(|e| format!("summary: {e}"))?;
+    Ok(Summary {
+        version: s.version,
+        seed: s.seed,
+        duration_ms: s.duration_ms,
+        api_writes: s.api_writes,
+        nodes: s.nodes,
+        workloads: s.workloads,
+        services: s.services,
+        volumes: s.volumes,
+    })
+}
 
 /// Encodes `o`.
 pub fn encode(o: &Outcome) -> Vec<u8> {
     let mut w = Writer::default();
     w.out.extend_from_slice(MAGIC);
-    let summary = serde_json::to_vec(&o.summary).expect("a Summary always serializes");
+    let summary = summary_bytes(&o.summary);
     w.uint(summary.len() as u64);
     w.out.extend_from_slice(&summary);
     w.uint(o.warnings.len() as u64);
@@ -99,7 +157,7 @@ impl Decoder {
             return Err("not a kubelife run (bad magic)".into());
         }
         let len = r.len()?;
-        let summary: Summary = serde_json::from_slice(r.take(len)?).map_err(|e| format!("summary: {e}"))?;
+        let summary = summary_from(r.take(len)?)?;
         let warnings = (0..r.len()?).map(|_| r.cause(0)).collect::<Result<_, _>>()?;
         let left = r.len()?;
         let events = Vec::with_capacity(left.min(bytes.len()));
