@@ -74,6 +74,18 @@ test('the page takes over in place: same layout, same scroll, the first view gon
   await close();
 });
 
+test("a page whose code cannot be fetched says so above the first view", async () => {
+  const context = await fx.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.route(PAGE_CODE, (route) => route.abort());
+  await page.goto(fx.server.url);
+  const banner = page.getByRole('alert');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /kubelife could not start .*nothing on the page responds/);
+  assert.equal(await firstViewShown(page), true, 'the default results still show');
+  await context.close();
+});
+
 // The page's own choice (browser::preferred_lang) and the script in index.html must agree.
 const OTHERS = [
   { name: "the default page's own link", query: '?v=1', shown: true },
