@@ -45,11 +45,12 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
 });
 
 test('exported YAML parses back to the values set', async () => {
-  // The files worker (import and export) is fetched only once the Export panel comes near.
+  // The files worker (import and export) is fetched only once the Export panel comes near: not
+  // on load, even in the widest layout (1440 px by 900 px), where the panel is highest.
   const context = await fx.browser.newContext();
   const fetched = [];
   context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  const { page, errors } = await openPage(context, fx.server.url);
+  const { page, errors } = await openPage(context, fx.server.url, 1440);
   const filesWorker = () => fetched.some((p) => p.includes('kubelife-files'));
   await page.waitForTimeout(500);
   assert.ok(fetched.some((p) => p.includes('kubelife-worker')), `the engine's worker is fetched: ${fetched}`);
