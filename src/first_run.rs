@@ -10,7 +10,7 @@
 use crate::settings::Settings;
 use kubelife_engine::Outcome;
 
-/// The default settings' run, in the engine's wire form (about 8 KB).
+/// The default settings' run, in the engine's wire form (about 7.5 KB).
 pub const WIRE: &[u8] = include_bytes!("first_run.wire");
 
 /// The run of `settings`, when it is the one made ahead.

@@ -83,7 +83,7 @@ pub enum Answer {
     Exported(Vec<(String, Bytes)>),
     /// A text (the scenario JSON).
     Text(String),
-    /// The job could not be read (a message for the console; the page keeps its last result).
+    /// The job is not this worker's (a message for the console; the page keeps its last result).
     Failed(String),
 }
 
@@ -174,32 +174,30 @@ impl Job {
 
 /// Does one job of the files worker (others are refused).
 pub fn answer_files(job: &Job) -> Answer {
-    let result = match job {
-        Job::Import { files, base } => Ok(imported(files, base)),
-        Job::Export(s) => Ok(exported(s)),
-        Job::ScenarioJson(s) => Ok(Answer::Text(s.scenario().to_json())),
-        _ => Err(format!("the files worker does not do {:?} jobs", job.doer())),
-    };
-    result.unwrap_or_else(Answer::Failed)
+    match job {
+        Job::Import { files, base } => imported(files, base),
+        Job::Export(s) => exported(s),
+        Job::ScenarioJson(s) => Answer::Text(s.scenario().to_json()),
+        _ => Answer::Failed(format!("the files worker does not do {:?} jobs", job.doer())),
+    }
 }
 
 /// Does one job of the engine's worker (others are refused); pure apart from `now` (a clock in
 /// ms, for calibration only).
 pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
-    let result = match job {
-        Job::Run(s) => Ok(Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(s))))),
-        Job::Spreads { a, b, runs } => Ok(Answer::Spreads(Box::new(spreads(a, b.as_deref(), *runs)))),
+    match job {
+        Job::Run(s) => Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(s)))),
+        Job::Spreads { a, b, runs } => Answer::Spreads(Box::new(spreads(a, b.as_deref(), *runs))),
         Job::Calibrate { nodes, repeats } => {
             let start = now();
             for seed in 0..(*repeats).max(1) {
                 let sum = kubelife_engine::calibration::heartbeat_floor(*nodes as usize, 15 * 60_000, u64::from(seed));
                 std::hint::black_box(sum);
             }
-            Ok(Answer::Calibrated((now() - start) / f64::from((*repeats).max(1))))
+            Answer::Calibrated((now() - start) / f64::from((*repeats).max(1)))
         }
-        _ => Err(format!("the engine's worker does not do {:?} jobs", job.doer())),
-    };
-    result.unwrap_or_else(Answer::Failed)
+        _ => Answer::Failed(format!("the engine's worker does not do {:?} jobs", job.doer())),
+    }
 }
 
 /// Reads `files` and applies them to `base`, with the engine's report and the page's own lines.

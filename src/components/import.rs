@@ -62,13 +62,13 @@ struct Imported {
 
 impl Imported {
     /// Reads the worker's answer to an import.
-    fn read(answer: &Answer) -> Result<Imported, String> {
+    fn read(answer: Answer) -> Result<Imported, String> {
         let Answer::Imported { settings, report, page } = answer else {
             return Err(format!("not an import: {answer:?}"));
         };
         let kind = |t: u8| EntryKind::ALL.get(usize::from(t)).copied().unwrap_or(EntryKind::Note);
         Ok(Imported {
-            settings: Rc::new((**settings).clone()),
+            settings: Rc::from(settings),
             report: decode_messages(&report.0)?
                 .into_iter()
                 .map(|(t, c)| (kind(t), c))
@@ -84,7 +84,7 @@ fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
         files: files.0.clone(),
         base: Box::new(base.clone()),
     };
-    crate::worker_line::send(job, move |answer| match Imported::read(&answer) {
+    crate::worker_line::send(job, move |answer| match Imported::read(answer) {
         Ok(i) => then(i),
         Err(why) => web_sys::console::error_1(&format!("kubelife could not read an import: {why}").into()),
     });

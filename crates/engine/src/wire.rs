@@ -8,72 +8,58 @@
 //! of events is written once. A 5,000-node zone outage (about 93,000 events) encodes to a few MB.
 
 use crate::cause::{Arg, Cause};
-use crate::network::kube_proxy::ServiceSummary;
-use crate::summary::{ApiWrites, NodeMilestones, Summary, VolumeSummary, WorkloadSummary};
+use crate::summary::Summary;
 use crate::timeline::{EventKind, ZoneState};
 use crate::{Millis, Outcome, TimelineEvent};
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use serde::de::IntoDeserializer;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 const MAGIC: &[u8; 4] = b"KLW2";
 
-/// A [`Summary`]'s fields with every one written, for bincode (the summary's own serde form
-/// leaves empty lists out, as its JSON does, and bincode cannot read a field it cannot see). Both
-/// the page and its workers carry bincode already (gloo-worker's messages), and neither then
-/// needs a JSON parser to read a run.
-#[derive(Serialize)]
-struct SummaryOut<'a> {
-    version: &'a str,
-    seed: u64,
-    duration_ms: Millis,
-    api_writes: &'a ApiWrites,
-    nodes: &'a [NodeMilestones],
-    workloads: &'a [WorkloadSummary],
-    services: &'a [ServiceSummary],
-    volumes: &'a [VolumeSummary],
-}
-
-/// What [`SummaryOut`] wrote.
-#[derive(Deserialize)]
-struct SummaryIn {
-    version: String,
-    seed: u64,
-    duration_ms: Millis,
-    api_writes: ApiWrites,
-    nodes: Vec<NodeMilestones>,
-    workloads: Vec<WorkloadSummary>,
-    services: Vec<ServiceSummary>,
-    volumes: Vec<VolumeSummary>,
-}
-
+/// A [`Summary`] in bincode, the codec the page's workers already carry (gloo-worker's
+/// messages), so that reading a run needs no JSON parser. Its fields go as one tuple, every one
+/// written: the summary's own serde form leaves empty lists out, as its JSON does, and bincode
+/// cannot read a field it cannot see.
 fn summary_bytes(s: &Summary) -> Vec<u8> {
-    let out = SummaryOut {
-        version: &s.version,
-        seed: s.seed,
-        duration_ms: s.duration_ms,
-        api_writes: &s.api_writes,
-        nodes: &s.nodes,
-        workloads: &s.workloads,
-        services: &s.services,
-        volumes: &s.volumes,
-    };
-    bincode::serialize(&out).expect("a Summary always serializes")
+    let Summary {
+        version,
+        seed,
+        duration_ms,
+        api_writes,
+        nodes,
+        workloads,
+        services,
+        volumes,
+    } = s;
+    let fields = (
+        version,
+        seed,
+        duration_ms,
+        api_writes,
+        nodes,
+        workloads,
+        services,
+        volumes,
+    );
+    bincode::serialize(&fields).expect("a Summary always serializes")
 }
 
+/// The summary [`summary_bytes`] wrote.
 fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
-    let s: SummaryIn = bincode::deserialize(bytes).map_err(|e| format!("summary: {e}"))?;
+    let (version, seed, duration_ms, api_writes, nodes, workloads, services, volumes) =
+        bincode::deserialize(bytes).map_err(|e| format!("summary: {e}"))?;
     Ok(Summary {
-        version: s.version,
-        seed: s.seed,
-        duration_ms: s.duration_ms,
-        api_writes: s.api_writes,
-        nodes: s.nodes,
-        workloads: s.workloads,
-        services: s.services,
-        volumes: s.volumes,
+        version,
+        seed,
+        duration_ms,
+        api_writes,
+        nodes,
+        workloads,
+        services,
+        volumes,
     })
 }
 
