@@ -287,7 +287,7 @@ pub fn decode(query: &str) -> Decoded {
                 Some(t) => playback.t = t,
                 None => notices.push(bad(Cause::new("link.why.t"))),
             },
-            "speed" => match v.parse::<f64>().ok().filter(|x| (1.0..=1000.0).contains(x)) {
+            "speed" => match crate::browser::decimal(&v).filter(|x| (1.0..=1000.0).contains(x)) {
                 Some(x) => playback.speed_exp = Some(x.log10()),
                 None => notices.push(bad(Cause::new("link.why.speed"))),
             },
@@ -451,8 +451,8 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                         Unit::Seconds => parse_go_duration(v)
                             .ok()
                             .map(|ms| ms as f64 / 1000.0)
-                            .or_else(|| v.parse::<f64>().ok()),
-                        _ => v.parse::<f64>().ok(),
+                            .or_else(|| crate::browser::decimal(v)),
+                        _ => crate::browser::decimal(v),
                     };
                     match value {
                         Some(x) if x.is_finite() && x >= kn.min && x <= kn.max => {

@@ -44,7 +44,7 @@ pub fn cost(p: &CostProps) -> Html {
         let cb = p.onnodes.clone();
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().parse::<f64>() {
+            if let Some(v) = crate::browser::decimal(&input.value()) {
                 // The slider is logarithmic: 10^v nodes.
                 cb.emit(10f64.powf(v).round().clamp(10.0, 5000.0) as u32);
             }

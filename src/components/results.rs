@@ -123,7 +123,7 @@ fn transport(lang: Lang, p: &ResultsProps, fault: Option<Millis>) -> Html {
     let act = |a: TransportAction| p.onaction.reform(move |_: MouseEvent| a);
     let read = |e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value();
     let speed = filtered(&p.onaction, move |e: InputEvent| {
-        read(e).parse::<f64>().ok().map(TransportAction::Speed)
+        crate::browser::decimal(&read(e)).map(TransportAction::Speed)
     });
     let scrub = filtered(&p.onaction, move |e: InputEvent| {
         read(e).parse::<i64>().ok().map(TransportAction::Seek)

@@ -59,7 +59,7 @@ pub fn slider(p: &SliderProps) -> Html {
     let read = |cb: Callback<f64>| {
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().trim().parse::<f64>() {
+            if let Some(v) = crate::browser::decimal(input.value().trim()) {
                 cb.emit(v);
             }
         })
@@ -85,7 +85,7 @@ pub fn slider(p: &SliderProps) -> Html {
                     value={p.value.to_string()} aria-label={format!("{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
                     onchange={Callback::from({ let cb = p.onchange.clone(); move |e: Event| {
                         let input: HtmlInputElement = e.target_unchecked_into();
-                        if let Ok(v) = input.value().trim().parse::<f64>() { cb.emit(v) }
+                        if let Some(v) = crate::browser::decimal(input.value().trim()) { cb.emit(v) }
                     }})} />
                 <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
             </div>
