@@ -185,7 +185,7 @@ pub fn draw_aggregate<DB: DrawingBackend>(
     let (rows, headings, bottom) = f.layout();
     root.fill(&WHITE)?;
     draw_axis(root, f.duration, width, bottom)?;
-    let bold = ("sans-serif", 13).into_font().style(FontStyle::Bold);
+    let bold = (FontFamily::SansSerif, 13).into_font().style(FontStyle::Bold);
     for (text, y) in [&f.texts.zones, &f.texts.workloads].into_iter().zip(headings) {
         root.draw(&Text::new(text.clone(), (4, y + 4), bold.clone()))?;
     }
@@ -211,8 +211,8 @@ pub fn draw_aggregate<DB: DrawingBackend>(
 
 /// The row's label: its name, then up to two lines below.
 fn draw_label<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: i32, name: &str, lines: &[String]) -> Drawn<DB> {
-    let bold = ("sans-serif", 12).into_font().style(FontStyle::Bold);
-    let font = ("sans-serif", 11).into_font().color(&RGBColor(91, 100, 117));
+    let bold = (FontFamily::SansSerif, 12).into_font().style(FontStyle::Bold);
+    let font = (FontFamily::SansSerif, 11).into_font().color(&RGBColor(91, 100, 117));
     root.draw(&Text::new(name.to_string(), (8, y + 3), bold))?;
     for (i, line) in lines.iter().enumerate() {
         root.draw(&Text::new(line.clone(), (8, y + 17 + 13 * i as i32), font.clone()))?;
@@ -389,7 +389,7 @@ fn legend_rows(entries: usize, width: i32) -> i32 {
 
 /// The legend, a line per kind of row, its title where the rows' labels are.
 fn draw_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, t: &AggregateTexts, y: i32, width: i32) -> Drawn<DB> {
-    let font = ("sans-serif", 12).into_font();
+    let font = (FontFamily::SansSerif, 12).into_font();
     let mut y = y;
     for (title, entries) in legend_lines(t) {
         root.draw(&Text::new(title.to_string(), (8, y + 3), font.clone()))?;

@@ -59,8 +59,12 @@ pub fn draw_breakdown<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let width = root.dim_in_pixel().0 as i32;
     root.fill(&WHITE)?;
-    let font = ("sans-serif", 12).into_font();
-    root.draw(&Text::new(texts.title.clone(), (8, 6), ("sans-serif", 15).into_font()))?;
+    let font = (FontFamily::SansSerif, 12).into_font();
+    root.draw(&Text::new(
+        texts.title.clone(),
+        (8, 6),
+        (FontFamily::SansSerif, 15).into_font(),
+    ))?;
     let total: Millis = bars.iter().map(|b| b.ms.max(0)).sum::<Millis>().max(1);
     let plot = (width - 16).max(1) as f64;
     let (mut x, mut elapsed) = (8, 0);

@@ -281,9 +281,9 @@ pub fn draw_cluster<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Clust
     root.draw(&Text::new(
         f.texts.title.clone(),
         (PAD, PAD),
-        ("sans-serif", 15).into_font(),
+        (FontFamily::SansSerif, 15).into_font(),
     ))?;
-    let bold = ("sans-serif", 13).into_font().style(FontStyle::Bold);
+    let bold = (FontFamily::SansSerif, 13).into_font().style(FontStyle::Bold);
     for (zone, y) in headings {
         root.draw(&Text::new(zone, (PAD, y + 4), bold.clone()))?;
         root.draw(&PathElement::new(
@@ -295,7 +295,7 @@ pub fn draw_cluster<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Clust
         draw_card(root, card, f)?;
     }
     // Pods no node took yet.
-    let font = ("sans-serif", 11).into_font();
+    let font = (FontFamily::SansSerif, 11).into_font();
     let unscheduled = f.view.pods.iter().filter(|p| p.node.is_none());
     for (i, pod) in unscheduled.enumerate() {
         let y = bottom - PAD - (i as i32 + 1) * ROW;
@@ -333,8 +333,8 @@ fn draw_card<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Card, f: &Cl
         ))?;
     }
     let inset = if healthy { 6 } else { 9 };
-    let font = ("sans-serif", 11).into_font();
-    let bold = ("sans-serif", 12).into_font().style(FontStyle::Bold);
+    let font = (FontFamily::SansSerif, 11).into_font();
+    let bold = (FontFamily::SansSerif, 12).into_font().style(FontStyle::Bold);
     let mut y = y0 + inset;
     let line = |text: String, style: TextStyle, dx: i32, y: &mut i32| {
         let drawn = root.draw(&Text::new(text, (x0 + inset + dx, *y), style));

@@ -171,7 +171,7 @@ pub(crate) fn draw_axis<DB: DrawingBackend>(
     width: i32,
     bottom: i32,
 ) -> Drawn<DB> {
-    let font = ("sans-serif", 12).into_font();
+    let font = (FontFamily::SansSerif, 12).into_font();
     let step = tick_step(duration, width);
     let mut t = 0;
     while t <= duration {
@@ -195,7 +195,7 @@ fn draw_lane<DB: DrawingBackend>(
     duration: Millis,
     width: i32,
 ) -> Drawn<DB> {
-    let font = ("sans-serif", 12).into_font();
+    let font = (FontFamily::SansSerif, 12).into_font();
     // A glyph before the name tells the kinds apart: a filled square for a node, a ring for a
     // Service, an open box for a volume; pods are indented.
     match lane.kind {
@@ -223,7 +223,7 @@ fn draw_lane<DB: DrawingBackend>(
 }
 
 fn draw_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, legend: &Legend, y: i32, width: i32) -> Drawn<DB> {
-    let font = ("sans-serif", 12).into_font();
+    let font = (FontFamily::SansSerif, 12).into_font();
     let columns = (width - 8).max(4) / 4;
     for (i, (s, text)) in LaneState::ALL.iter().zip(&legend.states).enumerate() {
         // Four to a row.
