@@ -171,9 +171,8 @@ fn fast_profile() -> Settings {
 }
 fn ex5_versions(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
-    let mut v = [c.a.settings.minor, b.settings.minor];
-    v.sort_unstable();
-    v == [12, 32]
+    let (x, y) = (c.a.settings.minor, b.settings.minor);
+    [x.min(y), x.max(y)] == [12, 32]
 }
 fn ex5_same_profile(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
@@ -302,21 +301,18 @@ fn ex11_start() -> Settings {
 }
 /// Names of the nodes the zone outage takes down.
 fn outage_nodes(r: &Run) -> BTreeSet<String> {
-    r.settings
-        .outage_nodes()
-        .iter()
-        .map(|i| format!("node-{}", i + 1))
-        .collect()
+    kubelife_engine::order::set(r.settings.outage_nodes().iter().map(|i| format!("node-{}", i + 1)))
 }
 fn ex11_all_tainted(c: &Ctx) -> bool {
     let (Some(z), outage) = (c.a.settings.zone_outage, outage_nodes(&c.a)) else {
         return false;
     };
     let by = i64::from(z.at_seconds) * SECOND + 20 * MINUTE;
-    let tainted: BTreeSet<&String> = events(&c.a, EventKind::TaintAdded)
-        .filter(|e| is_no_execute(e) && e.at_ms <= by)
-        .filter_map(|e| e.node.as_ref())
-        .collect();
+    let tainted = kubelife_engine::order::set(
+        events(&c.a, EventKind::TaintAdded)
+            .filter(|e| is_no_execute(e) && e.at_ms <= by)
+            .filter_map(|e| e.node.as_ref()),
+    );
     !outage.is_empty() && outage.iter().all(|n| tainted.contains(n))
 }
 fn ex11_others_untouched(c: &Ctx) -> bool {

@@ -9,7 +9,6 @@ use crate::link::knob_text;
 use crate::settings::{Settings, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES};
 use kubelife_engine::scenario::{Scenario, WorkloadKind, WorkloadSection};
 use kubelife_engine::Cause;
-use std::collections::BTreeSet;
 
 /// The settings that show `imported`, starting from `base` (whose fault, zone outage and operator
 /// actions stay), and one line for each thing the page cannot show.
@@ -68,7 +67,7 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
                 .text("count", thousands(count)),
         );
     }
-    let zones: BTreeSet<&str> = imported.nodes.iter().map(|n| n.zone.as_deref().unwrap_or("")).collect();
+    let zones = kubelife_engine::order::set(imported.nodes.iter().map(|n| n.zone.as_deref().unwrap_or("")));
     let max_zones = ZONES.len() as u32;
     out.set_zones((zones.len() as u32).clamp(1, max_zones));
     if zones.len() as u32 > max_zones {
@@ -83,7 +82,7 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
             .text("nodes", out.nodes)
             .text("zones", ZONES[..out.zones as usize].join(", ")),
     );
-    let max_pods: BTreeSet<u32> = imported.nodes.iter().filter_map(|n| n.max_pods).collect();
+    let max_pods = kubelife_engine::order::set(imported.nodes.iter().filter_map(|n| n.max_pods));
     if !max_pods.is_empty() {
         let values: Vec<String> = max_pods.iter().map(u32::to_string).collect();
         lines.push(Cause::new("ui.import.limit.max_pods").text("values", values.join(", ")));

@@ -382,7 +382,7 @@ impl Settings {
         let mut events = self.fault_events();
         events.extend(self.ops_events());
         events.retain(|e| e.at.0 as f64 <= end * SECOND as f64);
-        events.sort_by_key(|e| e.at.0);
+        kubelife_engine::order::sort_by_key(&mut events, |e| e.at.0);
         let mut s = Scenario {
             version: Some(format!("1.{}", self.minor)),
             seed: Some(self.seed),
@@ -528,7 +528,7 @@ impl Settings {
     pub fn down_nodes(&self) -> Vec<u32> {
         let mut all = self.failed_nodes();
         all.extend(self.outage_nodes());
-        all.sort_unstable();
+        kubelife_engine::order::sort(&mut all);
         all.dedup();
         all
     }
@@ -625,7 +625,7 @@ impl Settings {
     /// exactly the preset's nodes, workloads and events.
     fn with_cluster_of(&self, preset: &Scenario) -> Option<Settings> {
         let nodes = u32::try_from(preset.nodes.len()).ok()?;
-        let zone_names: std::collections::BTreeSet<_> = preset.nodes.iter().map(|n| n.zone.as_deref()).collect();
+        let zone_names = kubelife_engine::order::set(preset.nodes.iter().map(|n| n.zone.as_deref()));
         let workload = |kind, name: &str| preset.workloads.iter().find(|w| w.kind == kind && w.name == name);
         let (web, db) = (
             workload(WorkloadKind::Deployment, "web")?,
@@ -644,14 +644,9 @@ impl Settings {
         };
         out.faults_of(&preset.events)?;
         let shown = out.scenario();
-        let listed = |events: &[ActionSection]| {
-            let mut v: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
-            v.sort();
-            v
-        };
         let same = shown.nodes == preset.nodes
             && shown.workloads == preset.workloads
-            && listed(&shown.events) == listed(&preset.events);
+            && same_in_any_order(&shown.events, &preset.events);
         same.then_some(out)
     }
 
@@ -685,7 +680,7 @@ impl Settings {
         }
         let mut fault = None;
         for (at, kind, mut nodes) in groups {
-            nodes.sort_unstable();
+            kubelife_engine::order::sort(&mut nodes);
             let at_seconds = u32::try_from(at / SECOND).ok()?;
             let end = recover_of(nodes[0]);
             let zones = self.zone_count();
@@ -749,6 +744,16 @@ impl Settings {
             }
         }
     }
+}
+
+/// Whether `a` and `b` hold the same events, each as often, in any order.
+fn same_in_any_order(a: &[ActionSection], b: &[ActionSection]) -> bool {
+    let mut used = vec![false; b.len()];
+    a.len() == b.len()
+        && a.iter().all(|x| {
+            let found = (0..b.len()).find(|&i| !used[i] && b[i] == *x);
+            found.map(|i| used[i] = true).is_some()
+        })
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub fn cluster(p: &ClusterProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let mut zones: Vec<String> = p.view.nodes.iter().map(|n| n.zone.clone()).collect();
     zones.dedup();
-    zones.sort();
+    kubelife_engine::order::sort(&mut zones);
     zones.dedup();
     html! {
         <div class="cluster" aria-label={tr(lang, "ui.cluster.label")}>

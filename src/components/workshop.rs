@@ -26,10 +26,11 @@ pub fn solved() -> BTreeSet<String> {
 /// Exercise ids from their stored form, a JSON array of strings (`["why-5m50s"]`). Ids are
 /// lowercase words and dashes, so anything else in the text is not an id.
 pub fn read_solved(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(|id| !id.is_empty())
-        .map(str::to_string)
-        .collect()
+    kubelife_engine::order::set(
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|id| !id.is_empty())
+            .map(str::to_string),
+    )
 }
 
 /// The stored form of exercise ids: a JSON array of strings.

@@ -352,7 +352,7 @@ fn pdbs(cfg: &Config, notes: &mut Vec<Cause>) -> String {
                     min_available: pdb.min_available.map(int_or_string),
                     max_unavailable: pdb.max_unavailable.map(int_or_string),
                     selector: MatchLabels {
-                        match_labels: BTreeMap::from([("app", w.name.clone())]),
+                        match_labels: crate::order::map([("app", w.name.clone())]),
                     },
                     unhealthy_pod_eviction_policy: (cfg.profile.has_unhealthy_pod_eviction_policy
                         && pdb.always_allow_unhealthy)
@@ -460,7 +460,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
                     services.insert(
                         service,
                         ExtraArgs {
-                            extra_args: flags.into_iter().collect(),
+                            extra_args: crate::order::map(flags),
                         },
                     );
                 }

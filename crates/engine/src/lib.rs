@@ -27,6 +27,7 @@ pub mod export;
 pub mod import;
 pub mod kubelet;
 pub mod network;
+pub mod order;
 pub mod presets;
 pub mod render;
 pub mod rng;

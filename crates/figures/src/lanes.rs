@@ -112,7 +112,7 @@ pub fn service_segments(s: &ServiceSummary, end: Millis) -> Vec<(Millis, Millis,
     cuts.extend(s.blackholes.iter().flat_map(|h| [h.0, h.1]));
     cuts.push(0);
     cuts.retain(|&t| (0..end).contains(&t));
-    cuts.sort_unstable();
+    kubelife_engine::order::sort(&mut cuts);
     cuts.dedup();
     let (mut step, mut hole) = (0, 0);
     let mut serving = 0;

@@ -262,7 +262,14 @@ fn yaml_to_json(v: serde_yaml_ng::Value) -> Value {
         }
         Y::String(s) => Value::String(s),
         Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
-        Y::Mapping(m) => Value::Object(m.into_iter().map(|(k, v)| (key_text(k), yaml_to_json(v))).collect()),
+        Y::Mapping(m) => {
+            // Inserted one by one, as `order::map` does: collecting compiles a sort of its own.
+            let mut object = serde_json::Map::new();
+            for (k, v) in m {
+                object.insert(key_text(k), yaml_to_json(v));
+            }
+            Value::Object(object)
+        }
         Y::Tagged(t) => yaml_to_json(t.value),
     }
 }

@@ -482,7 +482,7 @@ impl Scenario {
             actions.push(resolve_action(e, &format!("events[{i}]"), ctx, warnings)?);
         }
         let unsorted = actions.clone();
-        actions.sort_by_key(|a| a.at);
+        crate::order::sort_by_key(&mut actions, |a| a.at);
         // A node that joins is absent until its first NodeJoin, and nothing may happen to it before.
         for a in &actions {
             if let (ActionKind::NodeJoin, Some(n)) = (a.action, a.node) {
