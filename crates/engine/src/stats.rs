@@ -32,7 +32,7 @@ pub struct Spread {
 impl Spread {
     /// The spread of `values` (those that happened) over `runs`.
     pub fn of(milestone: &str, mut values: Vec<Millis>, runs: u32) -> Spread {
-        values.sort_unstable();
+        crate::order::sort(&mut values);
         let rank = |q: f64| -> Option<Millis> {
             if values.is_empty() {
                 return None;

@@ -57,7 +57,7 @@ impl PodGc {
                 out.extend(node.pods.iter().copied());
             }
         }
-        out.sort_unstable();
+        crate::order::sort(&mut out);
         out
     }
 

@@ -71,7 +71,7 @@ impl NodeIndex {
             .filter(|t| matches!(t.effect, Effect::NoSchedule | Effect::NoExecute))
             .map(|t| (t.key.clone(), t.value.clone(), t.effect))
             .collect();
-        taints.sort();
+        crate::order::sort(&mut taints);
         let full = node.pods.len() >= node.max_pods as usize;
         let open = !full && !node.unschedulable && taints.is_empty();
         Entry {

@@ -107,7 +107,13 @@ impl Workloads {
                 .map(|d| if d { vec![None; nodes] } else { Vec::new() })
                 .collect(),
             daemon_missing: kind_is(WorkloadKind::DaemonSet)
-                .map(|d| if d { (0..nodes).collect() } else { BTreeSet::new() })
+                .map(|d| {
+                    if d {
+                        crate::order::set(0..nodes)
+                    } else {
+                        BTreeSet::new()
+                    }
+                })
                 .collect(),
             daemon_tolerations,
             bare_created: vec![false; count],

@@ -165,7 +165,7 @@ impl KubeProxy {
             .map(|&p| (p, slice.get(&p).is_some_and(|e| e.ready)))
             .collect();
         // A pod changed twice counts once, as it is now.
-        out.sort_by_key(|c| c.0);
+        crate::order::sort_by_key(&mut out, |c| c.0);
         out.dedup_by_key(|c| c.0);
         Pending::Changes(out)
     }
@@ -313,7 +313,7 @@ impl KubeProxy {
                     holes.push((d.max(0), end));
                 }
             }
-            holes.sort_unstable();
+            crate::order::sort(&mut holes);
             let blackhole_ms = union_length(&holes);
             let fewer_serving_ms = time_below(&self.sizes[w], *desired as usize, end);
             out.push(ServiceSummary {
