@@ -28,7 +28,7 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // worker after the first render, the files worker and the Chinese catalogue when first wanted)
 // have budgets just above today's figures, so that any growth fails; the issue aims for 320 KB in
 // all, which they are far from.
-const budgets = { criticalKB: 200, liveKB: 402, totalKB: 850, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+const budgets = { criticalKB: 200, liveKB: 367, totalKB: 793, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 const check = (name, value, limit, unit) => {
   const ok = value <= limit;
