@@ -330,6 +330,28 @@ mod tests {
         );
     }
 
+    /// In a zone outage the first pass past the grace period marks only the nodes whose grace
+    /// had run out; its writes then wait for the controller's client, so the next pass, which
+    /// marks the rest, comes late, and their NodeUnknown says why.
+    #[test]
+    fn an_unknown_mark_held_back_by_the_clients_rate_limit_says_so() {
+        let o = run_preset("scale-1000-zone-b-outage");
+        let unknown: Vec<_> = of_kind(&o, EventKind::NodeUnknown).collect();
+        let first = unknown[0].at_ms;
+        let (on_time, late): (Vec<&&crate::TimelineEvent>, Vec<_>) = unknown.iter().partition(|e| e.at_ms == first);
+        assert!(on_time.iter().all(|e| e.cause.key == "cause.nlc.unknown"));
+        assert!(!late.is_empty(), "some nodes are marked by a later pass");
+        for e in late {
+            let text = e.cause.english();
+            assert_eq!(e.cause.key, "cause.nlc.unknown_late", "{text}");
+            assert!(
+                text.contains("late: the pass before this one, at t=1m44.812s"),
+                "{text}"
+            );
+            assert!(text.contains("(--kube-api-qps 20, --kube-api-burst 30)"), "{text}");
+        }
+    }
+
     #[test]
     fn a_tenth_of_5000_nodes_keeps_every_zone_normal() {
         let o = run_preset("scale-5000-lose-10-percent");

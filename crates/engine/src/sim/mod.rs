@@ -22,7 +22,7 @@ use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
 use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
-use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
+use crate::control_plane::node_lifecycle::{LatePass, NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::TaintEvictionController;
@@ -579,10 +579,17 @@ impl Simulation {
                 // The pass waits for its own requests (wait.Until slides: the next pass starts
                 // --node-monitor-period after this one ends).
                 let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
-                let next = finished
-                    + self.cfg.simulation.monitor_pass_duration
-                    + self.cfg.controller_manager.node_monitor_period;
-                self.push(next, Wake::MonitorPass { kcm });
+                let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
+                let kcm_flags = &self.cfg.controller_manager;
+                self.nlc.late_pass = (finished > now).then(|| LatePass {
+                    previous: now,
+                    sent: finished,
+                    due: now + after,
+                    step: after,
+                    qps: kcm_flags.kube_api_qps,
+                    burst: kcm_flags.kube_api_burst,
+                });
+                self.push(finished + after, Wake::MonitorPass { kcm });
             }
             Wake::TaintingTick { kcm } if kcm_live(kcm, self) => {
                 if self.cfg.controller_manager.taint_based_evictions {

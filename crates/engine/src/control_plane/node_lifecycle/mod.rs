@@ -98,6 +98,37 @@ pub enum EvictionStatus {
     Evicted,
 }
 
+/// A monitor pass that began later than `--node-monitor-period` after the one before it ended
+/// its work, because that one waited for its requests to pass the controller's client rate
+/// limiter (`monitorNodeHealth` runs under `wait.Until`, which starts the next pass a period
+/// after the last one returns). Times in ms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LatePass {
+    /// When the pass before began.
+    pub previous: Millis,
+    /// When that pass's last request went out.
+    pub sent: Millis,
+    /// When this pass would have begun had its requests gone out at once.
+    pub due: Millis,
+    /// From one pass to the next without waits (the pass itself and `--node-monitor-period`).
+    pub step: Millis,
+    /// `--kube-api-qps`, requests/s.
+    pub qps: f64,
+    /// `--kube-api-burst`.
+    pub burst: u32,
+}
+
+impl LatePass {
+    /// The first pass after `t` had the passes kept their pace from `due` (a node whose grace
+    /// period ends at `t` is marked by it).
+    pub fn first_after(&self, t: Millis) -> Millis {
+        if t < self.due || self.step <= 0 {
+            return self.due;
+        }
+        self.due + ((t - self.due) / self.step + 1) * self.step
+    }
+}
+
 /// What the controller remembers of one node (`nodeHealthData`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeHealth {
@@ -151,6 +182,8 @@ pub struct NodeLifecycleController {
     pub eviction: Vec<EvictionStatus>,
     /// Injected failures (tests only).
     pub failures: InjectedFailures,
+    /// Whether this pass came late, set by the driver when it schedules the pass.
+    pub late_pass: Option<LatePass>,
 }
 
 fn grace_flag(startup: bool) -> &'static str {
@@ -193,6 +226,7 @@ impl NodeLifecycleController {
             live_lease_gets: 0,
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
+            late_pass: None,
         }
     }
 
@@ -498,6 +532,17 @@ impl NodeLifecycleController {
                 .time("probe", probe)
                 .text("flag", grace_flag(startup))
                 .time("grace", grace);
+            let cause = match self.late_pass.map(|late| (late, late.first_after(probe + grace))) {
+                // Without the wait, a pass before this one would have marked the node.
+                Some((late, would)) if would < now => Cause::new("cause.nlc.unknown_late")
+                    .sub("unknown", cause)
+                    .time("late", now - would)
+                    .time("previous", late.previous)
+                    .time("sent", late.sent)
+                    .text("qps", late.qps)
+                    .text("burst", late.burst),
+                _ => cause,
+            };
             log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n));
         }
         (observed, status.ready)
