@@ -11,6 +11,9 @@ const AXE = new URL('../tools/node_modules/axe-core/axe.min.js', import.meta.url
 /** A 5,000-node cluster whose zone-b loses power at 2m0s, at 25m0s of a 30-minute run. */
 const SCALE = '?nodes=5000&zones=3&web=15000&zone-outage=zone-b:2m0s&fault=node-2:NodeCrash:120&duration-seconds=1800&t=25m';
 
+/** 1,000 nodes whose zone-b loses power at 1m0s, at 2m55s, when the late Unknown marks come. */
+const LATE_MARKS = '?nodes=1000&zones=3&web=2000&zone-outage=zone-b:1m0s&t=2m55s';
+
 /**
  * The page states the screenshot, layout and accessibility tests look at: a query, a viewport,
  * and what to do once the page is open.
@@ -33,6 +36,9 @@ export const STATES = {
   // 5,000 nodes losing zone-b (the scale test's link): the grid and the aggregated timeline.
   'scale-1440': { query: SCALE, width: 1440, height: 900 },
   'scale-360': { query: SCALE, width: 360, height: 800 },
+  // A log longer than a page, at the playhead where zone-b's late Unknown marks are.
+  'events-1440': { query: LATE_MARKS, width: 1440, height: 900 },
+  'events-360': { query: LATE_MARKS, width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };

@@ -71,3 +71,27 @@ test('a 5,000-node zone outage re-simulates in the worker without blocking the p
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a large run\'s event log shows the page at the playhead, where late Unknown marks say they waited for the client', async () => {
+  const page = await fx.browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // 1,000 nodes; zone-b's 333 lose power at 1m0s. The node lifecycle controller marks half of
+  // them Unknown at 1m44.8s; its writes then wait on its client (--kube-api-qps 20), so the pass
+  // that marks the rest comes at 2m55s.
+  await page.goto(`${fx.server.url}?nodes=1000&zones=3&web=2000&zone-outage=zone-b:1m0s&t=2m55s`);
+  await page.getByTestId('nodes-unknown').waitFor({ timeout: 120_000 });
+  const window = page.getByTestId('events-window');
+  const [, from, to, total] = (await window.textContent()).match(/^Events ([\d,]+)–([\d,]+) of ([\d,]+):/).map((s) => Number(s.replaceAll(',', '')));
+  assert.ok(from > 1 && to - from + 1 === 400 && total > to, `a middle page of the log: ${from}–${to} of ${total}`);
+  const late = page.locator('.events-row', { hasText: 'the mark comes' });
+  assert.ok(await late.count() > 0, 'the late marks are on the page at the playhead');
+  assert.match(await late.first().textContent(), /NodeUnknown.*late: the pass before this one, at t=1m44\.812s.*--kube-api-qps 20, --kube-api-burst 30/);
+
+  // Clicking a row moves the playhead to it and keeps the page.
+  const before = await window.textContent();
+  await late.last().click();
+  assert.equal(await window.textContent(), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -26,6 +26,8 @@ const SHOTS = [
   { name: 'scale-1440-spread', state: 'scale-1440', section: '[data-testid=spread]' },
   { name: 'scale-360-grid', state: 'scale-360', section: '.grid' },
   { name: 'scale-360-aggregate', state: 'scale-360', section: '[data-testid=aggregate-timeline]' },
+  { name: 'events-1440', section: '[data-tour=events]' },
+  { name: 'events-360', section: '[data-tour=events]' },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
 ];

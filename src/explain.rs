@@ -6,6 +6,19 @@ use kubelife_engine::{Cause, Config, Millis, Outcome};
 
 pub use kubelife_figures::explain::{breakdown, database_breakdown, milestones, Milestones, Restored, Segment};
 
+/// A count as a reader writes it: 3,000.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A milestone as the page shows it: a Go duration to a tenth of a second, or `never`.
 pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
     v.map_or_else(

@@ -141,15 +141,7 @@ fn workloads(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
 
 /// A count as a reader writes it: 3,000.
 fn thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::explain::thousands(u64::from(n))
 }
 
 fn set_web(s: &mut Settings, v: u32) {

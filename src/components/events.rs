@@ -1,7 +1,7 @@
 //! The event log, in the style of `kubectl get events`: each row shows its cause, and clicking a
 //! row seeks the playhead to it.
 
-use crate::i18n::{cause, tr, Lang};
+use crate::i18n::{cause, tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
 use std::rc::Rc;
@@ -31,18 +31,57 @@ fn warning(kind: EventKind) -> bool {
     )
 }
 
+/// Rows the log shows at once; a larger run's log is shown a page at a time.
+pub const PAGE: usize = 400;
+
+/// The page of `events` (in time order) to show with the playhead at `now`: the one shown so far,
+/// starting at `shown`, while its rows' times still span the playhead (so clicking a row, which
+/// moves the playhead to the row's time, keeps the page even when many events share that time);
+/// otherwise the page with the first event at or after the playhead, or the last page once the
+/// run has ended.
+pub fn page_at(events: &[&TimelineEvent], now: Millis, shown: usize) -> std::ops::Range<usize> {
+    let page = |start: usize| start..(start + PAGE).min(events.len());
+    let kept = page(shown.min(events.len()));
+    if let (Some(first), Some(last)) = (events.get(kept.start), events.get(kept.end.wrapping_sub(1))) {
+        if first.at_ms <= now && now <= last.at_ms {
+            return kept;
+        }
+    }
+    let at = events
+        .partition_point(|e| e.at_ms < now)
+        .min(events.len().saturating_sub(1));
+    page(at / PAGE * PAGE)
+}
+
 /// The log.
 #[function_component(EventLog)]
 pub fn event_log(p: &EventLogProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let rows: Vec<&TimelineEvent> = p
+    let all: Vec<&TimelineEvent> = p
         .outcome
         .events
         .iter()
         .filter(|e| !e.kind.is_heartbeat() && !e.cause.is_initial())
-        .take(400)
         .collect();
+    let shown = use_mut_ref(|| 0usize);
+    let page = page_at(&all, p.now, *shown.borrow());
+    *shown.borrow_mut() = page.start;
+    let window = (all.len() > PAGE).then(|| {
+        let count = |n: usize| crate::explain::thousands(n as u64);
+        trf(
+            lang,
+            "ui.events.window",
+            &[
+                ("from", &count(page.start + 1)),
+                ("to", &count(page.end)),
+                ("total", &count(all.len())),
+            ],
+        )
+    });
+    let rows = &all[page];
     html! {
+        <>
+        if let Some(window) = window { <p class="events-window" data-testid="events-window">{window}</p> }
         <div class="events" role="region" aria-label={tr(lang, "ui.events.label")} tabindex="0">
             <table class="events-table">
                 <thead><tr>
@@ -74,5 +113,62 @@ pub fn event_log(p: &EventLogProps) -> Html {
                 </tbody>
             </table>
         </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{page_at, PAGE};
+    use kubelife_engine::{Cause, EventKind, Millis, TimelineEvent};
+
+    /// With `count` events in pairs two seconds apart (rows 2k and 2k+1 at 2k s), the playhead
+    /// at `now` ms, after the page from row `shown` was shown, shows rows `expect`.
+    fn check(count: usize, now: Millis, shown: usize, expect: std::ops::Range<usize>) {
+        let events: Vec<TimelineEvent> = (0..count)
+            .map(|i| TimelineEvent {
+                at_ms: (i / 2 * 2000) as Millis,
+                kind: EventKind::PodCreated,
+                node: None,
+                pod: None,
+                taint: None,
+                zone: None,
+                state: None,
+                service: None,
+                volume: None,
+                cause: Cause::none(),
+            })
+            .collect();
+        let refs: Vec<&TimelineEvent> = events.iter().collect();
+        assert_eq!(
+            page_at(&refs, now, shown),
+            expect,
+            "{count} events, playhead at {now} ms, from row {shown}"
+        );
+    }
+
+    #[test]
+    fn the_log_shows_the_page_at_the_playhead() {
+        for (count, now, shown, expect) in [
+            (0, 0, 0, 0..0),
+            (10, 0, 0, 0..10),
+            (10, 99_000, 0, 0..10),
+            (PAGE, 0, 0, 0..PAGE),
+            (1000, 0, 0, 0..PAGE),
+            // Row 400 is the first at 400s or later: the second page.
+            (1000, 400_000, 0, PAGE..2 * PAGE),
+            (1000, 399_000, 0, PAGE..2 * PAGE),
+            (1000, 398_000, 0, 0..PAGE),
+            // A click on the last row of the second page (798s) keeps it.
+            (1000, 798_000, PAGE, PAGE..2 * PAGE),
+            // Playback past a page's last row moves on.
+            (1000, 799_000, PAGE, 2 * PAGE..1000),
+            // Past the end: the last page, which is shorter.
+            (1000, 5_000_000, 0, 2 * PAGE..1000),
+            // A page shown before a shorter run came is not kept.
+            (10, 0, PAGE, 0..10),
+        ] {
+            check(count, now, shown, expect);
+        }
     }
 }
