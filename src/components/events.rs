@@ -34,39 +34,56 @@ fn warning(kind: EventKind) -> bool {
 /// Rows the log shows at once; a larger run's log is shown a page at a time.
 pub const PAGE: usize = 400;
 
-/// The page of `events` (in time order) to show with the playhead at `now`: the one shown so far,
-/// starting at `shown`, while its rows' times still span the playhead (so clicking a row, which
-/// moves the playhead to the row's time, keeps the page even when many events share that time);
-/// otherwise the page with the first event at or after the playhead, or the last page once the
-/// run has ended.
-pub fn page_at(events: &[&TimelineEvent], now: Millis, shown: usize) -> std::ops::Range<usize> {
-    let page = |start: usize| start..(start + PAGE).min(events.len());
-    let kept = page(shown.min(events.len()));
-    if let (Some(first), Some(last)) = (events.get(kept.start), events.get(kept.end.wrapping_sub(1))) {
-        if first.at_ms <= now && now <= last.at_ms {
+/// The page of the log's events, given their `times` (ms, in order), to show with the playhead
+/// at `now`: the one shown so far, starting at `shown`, while its rows' times still span the
+/// playhead (so clicking a row, which moves the playhead to the row's time, keeps the page even
+/// when many events share that time); otherwise the page with the first event at or after the
+/// playhead, or the last page once the run has ended.
+pub fn page_at(times: &[Millis], now: Millis, shown: usize) -> std::ops::Range<usize> {
+    let page = |start: usize| start..(start + PAGE).min(times.len());
+    let kept = page(shown.min(times.len()));
+    if let (Some(&first), Some(&last)) = (times.get(kept.start), times.get(kept.end.wrapping_sub(1))) {
+        if first <= now && now <= last {
             return kept;
         }
     }
-    let at = events
-        .partition_point(|e| e.at_ms < now)
-        .min(events.len().saturating_sub(1));
+    let at = times.partition_point(|&t| t < now).min(times.len().saturating_sub(1));
     page(at / PAGE * PAGE)
+}
+
+/// A run, equal to another only if it is the same one (comparing two runs' events would cost
+/// what the memo saves).
+#[derive(Clone)]
+struct SameRun(Rc<Outcome>);
+
+impl PartialEq for SameRun {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The positions and times of the events the log lists (no heartbeats, nothing of the initial
+/// state), once per run rather than at every move of the playhead.
+fn listed(run: &Outcome) -> (Vec<usize>, Vec<Millis>) {
+    run.events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.kind.is_heartbeat() && !e.cause.is_initial())
+        .map(|(i, e)| (i, e.at_ms))
+        .unzip()
 }
 
 /// The log.
 #[function_component(EventLog)]
 pub fn event_log(p: &EventLogProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let all: Vec<&TimelineEvent> = p
-        .outcome
-        .events
-        .iter()
-        .filter(|e| !e.kind.is_heartbeat() && !e.cause.is_initial())
-        .collect();
+    let listed = use_memo(SameRun(p.outcome.clone()), |run| listed(&run.0));
+    let (index, times) = &*listed;
     let shown = use_mut_ref(|| 0usize);
-    let page = page_at(&all, p.now, *shown.borrow());
+    let page = page_at(times, p.now, *shown.borrow());
     *shown.borrow_mut() = page.start;
-    let window = (all.len() > PAGE).then(|| {
+    let rows: Vec<&TimelineEvent> = index[page.clone()].iter().map(|&i| &p.outcome.events[i]).collect();
+    let window = (times.len() > PAGE).then(|| {
         let count = |n: usize| crate::explain::thousands(n as u64);
         trf(
             lang,
@@ -74,11 +91,10 @@ pub fn event_log(p: &EventLogProps) -> Html {
             &[
                 ("from", &count(page.start + 1)),
                 ("to", &count(page.end)),
-                ("total", &count(all.len())),
+                ("total", &count(times.len())),
             ],
         )
     });
-    let rows = &all[page];
     html! {
         <>
         if let Some(window) = window { <p class="events-window" data-testid="events-window">{window}</p> }
@@ -120,28 +136,14 @@ pub fn event_log(p: &EventLogProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::{page_at, PAGE};
-    use kubelife_engine::{Cause, EventKind, Millis, TimelineEvent};
+    use kubelife_engine::Millis;
 
     /// With `count` events in pairs two seconds apart (rows 2k and 2k+1 at 2k s), the playhead
     /// at `now` ms, after the page from row `shown` was shown, shows rows `expect`.
     fn check(count: usize, now: Millis, shown: usize, expect: std::ops::Range<usize>) {
-        let events: Vec<TimelineEvent> = (0..count)
-            .map(|i| TimelineEvent {
-                at_ms: (i / 2 * 2000) as Millis,
-                kind: EventKind::PodCreated,
-                node: None,
-                pod: None,
-                taint: None,
-                zone: None,
-                state: None,
-                service: None,
-                volume: None,
-                cause: Cause::none(),
-            })
-            .collect();
-        let refs: Vec<&TimelineEvent> = events.iter().collect();
+        let times: Vec<Millis> = (0..count).map(|i| (i / 2 * 2000) as Millis).collect();
         assert_eq!(
-            page_at(&refs, now, shown),
+            page_at(&times, now, shown),
             expect,
             "{count} events, playhead at {now} ms, from row {shown}"
         );
