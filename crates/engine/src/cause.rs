@@ -69,6 +69,15 @@ impl Cause {
         self.key.starts_with("cause.initial.")
     }
 
+    /// The cause of a write itself: without the client wait (`cause.client_wait`) that wraps it
+    /// when a controller's rate limit held the write back.
+    pub fn written(&self) -> &Cause {
+        match (self.key, self.arg("cause")) {
+            ("cause.client_wait", Some(Arg::Cause(inner))) => inner,
+            _ => self,
+        }
+    }
+
     /// The argument called `name`, if any.
     pub fn arg(&self, name: &str) -> Option<&Arg> {
         self.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a)

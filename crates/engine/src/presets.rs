@@ -352,6 +352,28 @@ mod tests {
         }
     }
 
+    /// The controller's taint PATCHes in the same outage queue behind its status updates and
+    /// MarkPodsNotReady on its client: each says when it was asked for and what held it back,
+    /// and still reads as the tainting it is.
+    #[test]
+    fn a_write_held_back_by_the_clients_rate_limit_says_so() {
+        let o = run_preset("scale-1000-zone-b-outage");
+        let held: Vec<_> = of_kind(&o, EventKind::TaintAdded)
+            .filter(|e| e.cause.key == "cause.client_wait")
+            .collect();
+        assert!(!held.is_empty(), "some taints wait for the client");
+        for e in held {
+            let text = e.cause.english();
+            assert!(e.cause.written().key.starts_with("cause.nlc."), "{text}");
+            assert!(
+                text.contains(
+                    "held back by the node-controller client's rate limit (--kube-api-qps 20, --kube-api-burst 30)"
+                ),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn a_tenth_of_5000_nodes_keeps_every_zone_normal() {
         let o = run_preset("scale-5000-lose-10-percent");

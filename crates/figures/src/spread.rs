@@ -63,9 +63,10 @@ const EVICTING_TAINTS: [&str; 2] = [
 /// (`cause.te.*`) or the legacy `--pod-eviction-timeout` (`cause.legacy.*`), not a drain, a
 /// force delete or the pod garbage collector.
 pub fn is_eviction(e: &TimelineEvent) -> bool {
+    let cause = e.cause.written();
     e.kind == EventKind::PodDeletionRequested
-        && e.cause.key == "cause.delete"
-        && matches!(e.cause.arg("why"), Some(Arg::Cause(why))
+        && cause.key == "cause.delete"
+        && matches!(cause.arg("why"), Some(Arg::Cause(why))
             if why.key.starts_with("cause.te.") || why.key.starts_with("cause.legacy."))
 }
 

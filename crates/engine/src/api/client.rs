@@ -148,6 +148,11 @@ impl Clients {
         }
     }
 
+    /// `--kube-api-qps` (requests/s) and `--kube-api-burst`, every client's.
+    pub fn limits(&self) -> (f64, u32) {
+        (self.qps, self.burst)
+    }
+
     /// When `who`'s last reserved request goes out (`Millis::MIN` before any), ms.
     pub fn last_sent(&self, who: Controller) -> Millis {
         let key = if who == Controller::TaintEviction && !self.separate_taint_eviction {

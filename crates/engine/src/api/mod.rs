@@ -429,6 +429,35 @@ pub enum DeferredWrite {
     },
 }
 
+impl DeferredWrite {
+    /// This write with each of its events' causes saying that it was asked for at `asked` and
+    /// went out at `sent`, held back by `who`'s client rate limit (`(qps, burst)`) behind its
+    /// earlier requests.
+    fn held_back(
+        mut self,
+        who: client::Controller,
+        asked: Millis,
+        sent: Millis,
+        (qps, burst): (f64, u32),
+    ) -> DeferredWrite {
+        let wrap = |event: &mut crate::timeline::Event| {
+            let why = std::mem::replace(&mut event.cause, crate::cause::Cause::none());
+            event.cause = crate::cause::Cause::new("cause.client_wait")
+                .sub("cause", why)
+                .time("waited", sent - asked)
+                .time("asked", asked)
+                .text("client", who.client_name())
+                .text("qps", qps)
+                .text("burst", burst);
+        };
+        match &mut self {
+            DeferredWrite::PodNotReady { event, .. } | DeferredWrite::PodDelete { event, .. } => wrap(event),
+            DeferredWrite::Taints { events, .. } => events.iter_mut().for_each(wrap),
+        }
+        self
+    }
+}
+
 impl Api {
     /// Adds a node object; returns its index.
     pub fn add_node(&mut self, node: Node) -> NodeId {
@@ -456,6 +485,7 @@ impl Api {
             self.apply(now, write, log);
             true
         } else {
+            let write = write.held_back(who, now, at, self.clients.limits());
             self.pending.push(Pending { at, write });
             false
         }
