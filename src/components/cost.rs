@@ -21,17 +21,9 @@ pub struct CostProps {
     pub onnodes: Callback<u32>,
 }
 
+/// A rate or a count, rounded, as a reader writes it: 6,078.
 fn fmt(v: f64) -> String {
-    let v = v.round() as i64;
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::explain::thousands(v.round().max(0.0) as u64)
 }
 
 /// The readout.
