@@ -1,8 +1,9 @@
 //! Sorting with one copy of the sort in the binary. Each `sort`, `sort_by_key` and
 //! `collect::<BTreeSet<_>>()` in Rust compiles its own copy of the standard library's sort for
-//! its element type and order, 3–5 KB of wasm each. The page and the files worker, built for
-//! size, sort through here instead: the elements' positions are sorted by one shared, non-generic
-//! copy, and each call site adds only its comparison and the moving of its elements.
+//! its element type and order, 3–5 KB of wasm each. The page and the files worker (built for
+//! size) and the engine's short or cold lists sort through here instead: the elements' positions
+//! are sorted by one shared, non-generic copy, and each call site adds only its comparison and
+//! the moving of its elements.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};

@@ -432,7 +432,8 @@ pub enum DeferredWrite {
 impl DeferredWrite {
     /// This write with each of its events' causes saying that it was asked for at `asked` and
     /// went out at `sent`, held back by `who`'s client rate limit (`(qps, burst)`) behind its
-    /// earlier requests.
+    /// earlier requests: client-go's `Request` waits on the clientset's `flowcontrol` token
+    /// bucket before it is sent.
     fn held_back(
         mut self,
         who: client::Controller,

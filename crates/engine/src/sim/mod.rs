@@ -580,14 +580,10 @@ impl Simulation {
                 // --node-monitor-period after this one ends).
                 let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
                 let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
-                let kcm_flags = &self.cfg.controller_manager;
-                self.nlc.late_pass = (finished > now).then(|| LatePass {
+                self.nlc.late_pass = (finished > now).then_some(LatePass {
                     previous: now,
                     sent: finished,
-                    due: now + after,
                     step: after,
-                    qps: kcm_flags.kube_api_qps,
-                    burst: kcm_flags.kube_api_burst,
                 });
                 self.push(finished + after, Wake::MonitorPass { kcm });
             }

@@ -108,24 +108,19 @@ pub struct LatePass {
     pub previous: Millis,
     /// When that pass's last request went out.
     pub sent: Millis,
-    /// When this pass would have begun had its requests gone out at once.
-    pub due: Millis,
     /// From one pass to the next without waits (the pass itself and `--node-monitor-period`).
     pub step: Millis,
-    /// `--kube-api-qps`, requests/s.
-    pub qps: f64,
-    /// `--kube-api-burst`.
-    pub burst: u32,
 }
 
 impl LatePass {
-    /// The first pass after `t` had the passes kept their pace from `due` (a node whose grace
-    /// period ends at `t` is marked by it).
+    /// The first pass after `t` had the passes kept their pace after the previous one (a node
+    /// whose grace period ends at `t` is marked by it).
     pub fn first_after(&self, t: Millis) -> Millis {
-        if t < self.due || self.step <= 0 {
-            return self.due;
+        let due = self.previous + self.step;
+        if t < due || self.step <= 0 {
+            return due;
         }
-        self.due + ((t - self.due) / self.step + 1) * self.step
+        due + ((t - due) / self.step + 1) * self.step
     }
 }
 
@@ -534,13 +529,16 @@ impl NodeLifecycleController {
                 .time("grace", grace);
             let cause = match self.late_pass.map(|late| (late, late.first_after(probe + grace))) {
                 // Without the wait, a pass before this one would have marked the node.
-                Some((late, would)) if would < now => Cause::new("cause.nlc.unknown_late")
-                    .sub("unknown", cause)
-                    .time("late", now - would)
-                    .time("previous", late.previous)
-                    .time("sent", late.sent)
-                    .text("qps", late.qps)
-                    .text("burst", late.burst),
+                Some((late, would)) if would < now => {
+                    let (qps, burst) = api.clients.limits();
+                    Cause::new("cause.nlc.unknown_late")
+                        .sub("unknown", cause)
+                        .time("late", now - would)
+                        .time("previous", late.previous)
+                        .time("sent", late.sent)
+                        .text("qps", qps)
+                        .text("burst", burst)
+                }
                 _ => cause,
             };
             log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n));
