@@ -1,6 +1,8 @@
 //! Persistent volumes as the apiserver holds them: one per claim, with the nodes it is attached
 //! to (`node.status.volumesAttached`, written by the attach-detach controller) and the nodes
-//! whose kubelet reports it mounted (`node.status.volumesInUse`).
+//! whose kubelet reports it mounted (`node.status.volumesInUse`), and the attaches and detaches
+//! the storage driver has under way (the `VolumeAttachment` objects the attach-detach controller
+//! created or deleted: they outlive a restart of kube-controller-manager).
 
 use super::{NodeId, PodId};
 use std::collections::BTreeSet;
@@ -32,6 +34,10 @@ pub struct Volume {
     pub attached_to: BTreeSet<NodeId>,
     /// Nodes whose kubelet reports it in use (mounted).
     pub in_use_by: BTreeSet<NodeId>,
+    /// Nodes it is being attached to: a `VolumeAttachment` exists, not yet `status.attached`.
+    pub attaching: BTreeSet<NodeId>,
+    /// Nodes it is being detached from: their `VolumeAttachment` is being deleted.
+    pub detaching: BTreeSet<NodeId>,
     /// Every pod that ever used it.
     pub pods: Vec<PodId>,
 }
@@ -63,6 +69,8 @@ impl Volumes {
                     many: c.many,
                     attached_to: BTreeSet::new(),
                     in_use_by: BTreeSet::new(),
+                    attaching: BTreeSet::new(),
+                    detaching: BTreeSet::new(),
                     pods: Vec::new(),
                 });
                 v.list.len() - 1

@@ -76,8 +76,6 @@ pub enum Operation {
 pub struct AttachDetachController {
     settings: AdcSettings,
     detach_requested: BTreeMap<(VolumeId, NodeId), Millis>,
-    attaching: BTreeSet<(VolumeId, NodeId)>,
-    detaching: BTreeSet<(VolumeId, NodeId)>,
     reported: BTreeSet<(VolumeId, NodeId)>,
     /// Volumes whose desired and actual states may differ: the reconciler looks at them.
     pub busy: BTreeSet<VolumeId>,
@@ -95,15 +93,17 @@ impl AttachDetachController {
         AttachDetachController {
             settings,
             detach_requested: BTreeMap::new(),
-            attaching: BTreeSet::new(),
-            detaching: BTreeSet::new(),
             reported: BTreeSet::new(),
             busy: BTreeSet::new(),
         }
     }
 
-    /// A restarted kube-controller-manager rebuilds its state from the objects: timers start
-    /// over, operations in flight are forgotten (their results still land in the objects).
+    /// A restarted kube-controller-manager rebuilds its state from the objects
+    /// (`populateActualStateOfWorld`, `processVolumeAttachments`): timers start over and every
+    /// volume is looked at again. An attach or detach under way is not started twice: its
+    /// `VolumeAttachment` is there, the new controller marks it uncertain, and its repeated
+    /// attach finds the object already exists and waits for the same one (the CSI attacher's
+    /// `Attach` on `AlreadyExists`); the driver finishes it once.
     pub fn restart(&mut self, api: &Api) {
         let settings = self.settings.clone();
         *self = AttachDetachController::new(settings);
@@ -153,7 +153,7 @@ impl AttachDetachController {
                 self.detach_requested.remove(&(v, n));
                 continue;
             }
-            if self.detaching.contains(&(v, n)) {
+            if api.volumes.list[v].detaching.contains(&n) {
                 waiting = true;
                 continue;
             }
@@ -192,7 +192,7 @@ impl AttachDetachController {
                 log.push(volume_event(now, EventKind::VolumeForceDetached, api, v, n, cause));
             }
             api.clients.send(Controller::AttachDetach, now, 1);
-            self.detaching.insert((v, n));
+            api.volumes.list[v].detaching.insert(n);
             waiting = true;
             ops.push(Operation::Detach {
                 volume: v,
@@ -216,12 +216,11 @@ impl AttachDetachController {
         let mut waiting = false;
         for (&n, pods) in desired {
             let vol = &api.volumes.list[v];
-            if vol.attached_to.contains(&n) || self.attaching.contains(&(v, n)) {
-                waiting |= self.attaching.contains(&(v, n));
+            if vol.attached_to.contains(&n) || vol.attaching.contains(&n) {
+                waiting |= vol.attaching.contains(&n);
                 continue;
             }
-            let elsewhere =
-                vol.attached_to.iter().any(|&o| o != n) || self.attaching.iter().any(|&(av, o)| av == v && o != n);
+            let elsewhere = vol.attached_to.iter().chain(&vol.attaching).any(|&o| o != n);
             if !vol.many && elsewhere {
                 waiting = true;
                 if self.reported.insert((v, n)) {
@@ -230,7 +229,7 @@ impl AttachDetachController {
                 continue;
             }
             api.clients.send(Controller::AttachDetach, now, 1);
-            self.attaching.insert((v, n));
+            api.volumes.list[v].attaching.insert(n);
             waiting = true;
             ops.push(Operation::Attach {
                 volume: v,
@@ -280,7 +279,7 @@ impl AttachDetachController {
 
     /// The driver finished an attach.
     pub fn attach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
-        self.attaching.remove(&(v, n));
+        api.volumes.list[v].attaching.remove(&n);
         api.volumes.list[v].attached_to.insert(n);
         let cause = Cause::new("cause.adc.attached").time("took", self.settings.attach_duration);
         log.push(volume_event(now, EventKind::VolumeAttached, api, v, n, cause));
@@ -289,7 +288,7 @@ impl AttachDetachController {
 
     /// The driver finished a detach.
     pub fn detach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
-        self.detaching.remove(&(v, n));
+        api.volumes.list[v].detaching.remove(&n);
         self.detach_requested.remove(&(v, n));
         api.volumes.list[v].attached_to.remove(&n);
         api.volumes.list[v].in_use_by.remove(&n);

@@ -366,3 +366,74 @@ fn s57_without_a_budget_both_pods_go_at_once() {
         }
     });
 }
+
+/// `Test_ADC_VolumeAttachmentRecovery` ("Scheduled pod": a `VolumeAttachment` not yet attached
+/// when the controller starts is attached once): kube-controller-manager restarts while the
+/// storage driver attaches db-0's volume to node-2, or while it detaches it from node-1. The new
+/// attach-detach controller finds the `VolumeAttachment` and waits for it; the driver finishes
+/// each operation once, at the time it would have without the restart.
+#[test]
+fn adc_volume_attachment_recovery_an_operation_under_way_at_a_restart_finishes_once() {
+    let base = r#"{"at":"1m","action":"OutOfServiceTaint","node":"node-1","effect":"NoExecute"}"#;
+    let plain = run_ok(&scenario("1.31", STS, &format!(",{base}")));
+    let attached = times(&plain, EventKind::VolumeAttached);
+    let detached = times(&plain, EventKind::VolumeDetached);
+    assert_eq!(
+        (attached.len(), detached.len()),
+        (1, 1),
+        "the case needs one attach and one detach"
+    );
+    // Restart halfway through the detach (5s), then halfway through the attach (10s).
+    for (what, at) in [("detach", detached[0] - 2_500), ("attach", attached[0] - 5_000)] {
+        let restart = format!(
+            r#",{base},{{"at":"{}ms","action":"ControllerManagerRestart","duration":"0s"}}"#,
+            at + CRASH
+        );
+        check(
+            &format!("restart during the {what}"),
+            &scenario("1.31", STS, &restart),
+            |o| {
+                let (a, d) = (times(o, EventKind::VolumeAttached), times(o, EventKind::VolumeDetached));
+                if a != attached || d != detached {
+                    return Err(format!(
+                        "attached at {a:?} and detached at {d:?}, expected {attached:?} and {detached:?}"
+                    ));
+                }
+                Ok(())
+            },
+        );
+    }
+}
+
+/// The case the volume property found: an out-of-service taint frees data-w0-0, whose attach to
+/// n1 is under way when kube-controller-manager restarts at 1m6.336s. It was attached twice (at
+/// 1m6.435s and again at 1m16.336s); the restarted controller now waits for the attach it finds.
+#[test]
+fn adc_volume_attachment_recovery_the_double_attach_the_property_found() {
+    let json = r#"{"version":"1.14","seed":9910650994332490414,"durationSeconds":269,
+      "kubelet":{"nodeStatusUpdateFrequency":"12s","nodeStatusReportFrequency":"21s","nodeLeaseDurationSeconds":5},
+      "controllerManager":{"nodeMonitorPeriod":"5s","nodeMonitorGracePeriod":"2s","nodeEvictionRate":0.1},
+      "featureGates":{"TaintBasedEvictions":true},
+      "nodes":[{"name":"n0","zone":"a","maxPods":4},{"name":"n1","zone":"a","maxPods":4},
+               {"name":"n2","zone":"a","maxPods":4},{"name":"late","zone":"a","maxPods":4}],
+      "workloads":[{"kind":"StatefulSet","name":"w0","replicas":3,"terminationGracePeriodSeconds":30,
+                    "volume":{"accessMode":"ReadWriteMany","perPod":true}}],
+      "events":[{"at":"0s","action":"NodeCrash","node":"n0"},{"at":"0s","action":"NodeCrash","node":"n0"},
+                {"at":"66.336s","action":"ControllerManagerRestart","duration":"0s"},
+                {"at":"0s","action":"NodeRecover","node":"n0"},
+                {"at":"55.27s","action":"OutOfServiceTaint","node":"n0","effect":"NoExecute"},
+                {"at":"4m29s","action":"NodeJoin","node":"late"}]}"#;
+    check("ADC recovery", json, |o| {
+        let on_n1: Vec<i64> = of_kind(o, EventKind::VolumeAttached)
+            .iter()
+            .filter(|e| e.node.as_deref() == Some("n1") && e.volume.as_deref() == Some("data-w0-0"))
+            .map(|e| e.at_ms)
+            .collect();
+        match on_n1[..] {
+            [66_435] => Ok(()),
+            _ => Err(format!(
+                "data-w0-0 attached to n1 at {on_n1:?} ms, expected once at 66435"
+            )),
+        }
+    });
+}
