@@ -2,6 +2,9 @@
 //! so the same scenario), and decoding any text never panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../crates/engine/tests/engine/seeded.rs"]
+mod seeded;
+
 use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
@@ -148,7 +151,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(seeded::config(2000))]
 
     #[test]
     fn encoding_then_decoding_gives_the_same_state((s, p) in settings()) {

@@ -651,7 +651,7 @@ fn reimport(docs: &[(&str, String)], version: &str) -> (kubelife_engine::Config,
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeded::config(96))]
 
     #[test]
     fn import_of_export_gives_the_settings_back(s in settings()) {
@@ -748,7 +748,7 @@ fn kubespray_and_config_maps_import() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeded::config(256))]
 
     #[test]
     fn truncated_and_garbled_files_give_a_report_and_a_valid_scenario(

@@ -7,6 +7,7 @@ mod golden;
 mod import;
 mod properties;
 mod scenario_errors;
+mod seeded;
 mod service_storage;
 mod shutdown_eviction;
 mod snapshots;

@@ -228,7 +228,7 @@ fn outcome(s: &Scenario) -> Outcome {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeded::config(200))]
 
     #[test]
     fn events_are_ordered_and_runs_repeat(s in scenario()) {
@@ -523,7 +523,7 @@ fn desired_healthy(s: &Scenario, replicas: u32) -> i64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeded::config(150))]
 
     /// An eviction through the API never takes the Ready, non-terminating pods below the
     /// budget's desiredHealthy (`checkAndDecrement`): every pod it removes from that count leaves
