@@ -1,34 +1,59 @@
-//! "Bring your own cluster" in the page: the engine's import (`kubelife_engine::import`) reads
-//! the files; this module maps the scenario it gives onto the page's [`Settings`]. The page
-//! draws a smaller cluster than a scenario may hold (node-1 to node-5000 over zone-a to zone-j,
-//! one `web` Deployment and one `db` StatefulSet), so everything it cannot show becomes a line of
-//! its own in the report instead of being lost without a word.
+//! "Bring your own cluster" in the page: the engine's import (`kubelife_engine::import`, the
+//! one `kubelife import` calls) reads the files; this module maps the scenario it gives onto the
+//! page's [`Settings`]. The page draws a smaller cluster than a scenario may hold (node-1 to
+//! node-5000 over zone-a to zone-j, one `web` Deployment and one `db` StatefulSet), so everything
+//! it cannot show becomes a line of its own in the report instead of being lost without a word.
+//!
+//! What the page can show resolves to what the CLI's scenario resolves to: the settings are
+//! read as a preset's are (`Settings::from_preset`), which keeps every value the page's own
+//! scenario would otherwise resolve differently.
 
 use crate::knobs::KNOBS;
 use crate::link::knob_text;
 use crate::settings::{Settings, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES};
+use kubelife_engine::import::Imported;
 use kubelife_engine::scenario::{Scenario, WorkloadKind, WorkloadSection};
 use kubelife_engine::Cause;
 
-/// The settings that show `imported`, starting from `base` (whose fault, zone outage and operator
-/// actions stay), and one line for each thing the page cannot show.
-pub fn settings_from_import(base: &Settings, imported: &Scenario) -> (Settings, Vec<Cause>) {
+/// The settings that show `imported` (read by the engine for `Reader::Page`), starting from
+/// `base` (whose fault, zone outage and operator actions stay, and whose nodes and workloads stay
+/// where the files give none), and one line for each thing the page cannot show or keeps.
+pub fn settings_from_import(base: &Settings, imported: &Imported) -> (Settings, Vec<Cause>) {
     let mut lines = Vec::new();
+    let scenario = &imported.scenario;
     // The knobs are read against the version's bare default cluster, on that cluster, so that
     // neither the imported cluster's size nor a missing node list changes what they read.
-    let version = imported.version.clone().unwrap_or_else(|| format!("1.{}", base.minor));
+    let version = scenario.version.clone().unwrap_or_else(|| format!("1.{}", base.minor));
     let bare = kubelife_engine::presets::default_cluster(&version);
     let probe = Scenario {
         nodes: bare.nodes,
         workloads: bare.workloads,
         events: bare.events,
         duration_seconds: bare.duration_seconds,
-        ..imported.clone()
+        ..scenario.clone()
     };
     let mut out = base.from_preset(&probe);
     clamp_knobs(&mut out, &mut lines);
-    cluster(&mut out, imported, &mut lines);
-    workloads(&mut out, imported, &mut lines);
+    if imported.nodes_read {
+        cluster(&mut out, scenario, &mut lines);
+    } else {
+        lines.push(
+            Cause::new("ui.import.page.nodes_kept")
+                .text("nodes", out.nodes)
+                .text("zones", ZONES[..out.zone_count() as usize].join(", ")),
+        );
+    }
+    max_pods(scenario, &mut lines);
+    if imported.workloads_read {
+        workloads(&mut out, scenario, &mut lines);
+    } else if !imported.nodes_read {
+        // Where `kubelife import` fills in the default cluster's workloads, the page keeps its own.
+        lines.push(
+            Cause::new("ui.import.page.workloads_kept")
+                .text("web", out.web_replicas)
+                .text("db", out.db_replicas),
+        );
+    }
     (out, lines)
 }
 
@@ -82,13 +107,18 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
             .text("nodes", out.nodes)
             .text("zones", ZONES[..out.zones as usize].join(", ")),
     );
+    out.fault.node = out.fault.node.min(out.nodes - 1);
+    out.fault.count = out.fault.count.min(out.nodes);
+}
+
+/// Every node in the page has the default `maxPods`: the imported nodes' own, or the kubelet's
+/// for every node, are not shown.
+fn max_pods(imported: &Scenario, lines: &mut Vec<Cause>) {
     let max_pods = kubelife_engine::order::set(imported.nodes.iter().filter_map(|n| n.max_pods));
     if !max_pods.is_empty() {
         let values: Vec<String> = max_pods.iter().map(u32::to_string).collect();
         lines.push(Cause::new("ui.import.limit.max_pods").text("values", values.join(", ")));
     }
-    out.fault.node = out.fault.node.min(out.nodes - 1);
-    out.fault.count = out.fault.count.min(out.nodes);
 }
 
 /// The first Deployment's replicas become `web`'s and the first StatefulSet's `db`'s; the rest
@@ -155,7 +185,13 @@ fn set_db(s: &mut Settings, v: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kubelife_engine::import::import;
+    use kubelife_engine::import::{import, Reader};
+
+    /// The page's import of `files` on `base`, as the files worker does it.
+    fn page(files: &[(&str, &str)], base: &Settings) -> (Settings, Vec<Cause>) {
+        let read = import(files, Reader::Page(kubelife_engine::Version { minor: base.minor }));
+        settings_from_import(base, &read)
+    }
 
     const KUBEADM: &str = include_str!("../crates/engine/tests/fixtures/import/kubeadm-1.31.yaml");
 
@@ -181,8 +217,7 @@ mod tests {
 
     #[test]
     fn a_kubeadm_configuration_sets_the_version_and_the_flags() {
-        let (scenario, _) = import(&[("kubeadm.yaml", KUBEADM)], None);
-        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        let (s, lines) = page(&[("kubeadm.yaml", KUBEADM)], &Settings::default());
         assert_eq!(s.minor, 31);
         assert_eq!(s.overrides.get("node-monitor-grace-period"), Some(&20.0));
         assert_eq!(s.overrides.get("node-monitor-period"), Some(&2.0));
@@ -191,6 +226,50 @@ mod tests {
         assert_eq!((s.nodes, s.zones), (3, 3));
         assert!(lines.iter().all(|c| c.key != "ui.import.limit.nodes"), "{lines:?}");
         assert!(s.resolve().1.is_none());
+    }
+
+    #[test]
+    fn the_report_speaks_of_the_page() {
+        const KUBELET: &str = include_str!("../crates/engine/tests/fixtures/import/kubelet-config.yaml");
+        let base = Settings {
+            minor: 29,
+            nodes: 7,
+            zones: 2,
+            web_replicas: 5,
+            ..Settings::default()
+        };
+        let read = import(
+            &[("kubelet.yaml", KUBELET)],
+            Reader::Page(kubelife_engine::Version { minor: 29 }),
+        );
+        let (s, lines) = settings_from_import(&base, &read);
+        assert_eq!((s.minor, s.nodes, s.zones, s.web_replicas), (29, 7, 2, 5));
+        let mut text: Vec<String> = read.report.entries.iter().map(|e| e.cause.english()).collect();
+        text.extend(lines.iter().map(Cause::english));
+        for said in [
+            "no file names a version: checked against 1.29, the version the page shows",
+            "no file gives nodes: the page keeps its own 7 nodes over zone-a, zone-b",
+            "no file gives workloads: the page keeps its own web and db (replicas: 5 and 1)",
+            "the imported maxPods 90 is not shown",
+        ] {
+            assert!(text.iter().any(|l| l.contains(said)), "{said:?} missing from {text:#?}");
+        }
+        for never in ["--version", "add nodes", "the scenario runs on"] {
+            assert!(text.iter().all(|l| !l.contains(never)), "{never:?} in {text:#?}");
+        }
+        // A file that names a version: the page checks against it and shows it.
+        let read = import(
+            &[("kubeadm.yaml", KUBEADM)],
+            Reader::Page(kubelife_engine::Version { minor: 29 }),
+        );
+        let (s, _) = settings_from_import(&base, &read);
+        assert_eq!(s.minor, 31);
+        let said = "checked against 1.31, the version the files name, which the page now shows";
+        assert!(
+            read.report.entries.iter().any(|e| e.cause.english() == said),
+            "{}",
+            read.report.text()
+        );
     }
 
     /// The default settings with zone-c out from 1m0s.
@@ -208,13 +287,12 @@ mod tests {
     #[test]
     fn nodes_set_the_count_and_the_zones() {
         let nodes = nodes_json(&["a", "b", "a", "b", "b"]);
-        let (scenario, _) = import(&[("nodes.json", &nodes)], None);
-        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        let (s, lines) = page(&[("nodes.json", &nodes)], &Settings::default());
         assert_eq!((s.nodes, s.zones), (5, 2));
         assert!(lines.iter().any(|c| c.key == "ui.import.page.names"));
         // A zone outage in a zone the imported cluster lacks moves to its last zone.
         let base = with_outage_in_zone_c();
-        let (s, _) = settings_from_import(&base, &scenario);
+        let (s, _) = page(&[("nodes.json", &nodes)], &base);
         assert_eq!(s.zone_outage.map(|z| z.zone_name()), Some("zone-b"));
     }
 
@@ -223,9 +301,8 @@ mod tests {
         let zones: Vec<String> = (0..5001).map(|i| format!("z{}", i % 40)).collect();
         let refs: Vec<&str> = zones.iter().map(String::as_str).collect();
         let nodes = nodes_json(&refs);
-        let (scenario, _) = import(&[("nodes.json", &nodes)], None);
         let base = with_outage_in_zone_c();
-        let (s, lines) = settings_from_import(&base, &scenario);
+        let (s, lines) = page(&[("nodes.json", &nodes)], &base);
         assert_eq!((s.nodes, s.zones), (PAGE_MAX_NODES, 10));
         assert_eq!(s.zone_outage, base.zone_outage, "the zone outage stays");
         let text: Vec<String> = lines.iter().map(Cause::english).collect();
@@ -240,8 +317,7 @@ mod tests {
         );
         // A grace period beyond the slider is set to its end, and said so.
         let flags = "--node-monitor-grace-period=5h\n";
-        let (scenario, _) = import(&[("kcm.txt", flags)], Some("1.31"));
-        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        let (s, lines) = page(&[("kcm.txt", flags)], &Settings::default());
         let max = KNOBS
             .iter()
             .find(|k| k.flag == "node-monitor-grace-period")
@@ -257,8 +333,7 @@ mod tests {
           {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api","namespace":"prod"},"spec":{"replicas":160000,"template":{"spec":{}}}},
           {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"cache","namespace":"prod"},"spec":{"replicas":2,"template":{"spec":{}}}},
           {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"pg","namespace":"prod"},"spec":{"replicas":4,"template":{"spec":{}}}}]}"#;
-        let (scenario, _) = import(&[("workloads.json", list)], None);
-        let (s, lines) = settings_from_import(&Settings::default(), &scenario);
+        let (s, lines) = page(&[("workloads.json", list)], &Settings::default());
         assert_eq!((s.web_replicas, s.db_replicas), (PAGE_MAX_WEB, 4));
         let text: Vec<String> = lines.iter().map(Cause::english).collect();
         assert!(text.iter().any(|l| l.contains("cache")), "{text:?}");
@@ -268,8 +343,10 @@ mod tests {
     #[test]
     fn the_link_carries_the_import() {
         let nodes = nodes_json(&["a", "b", "a", "b"]);
-        let (scenario, _) = import(&[("kubeadm.yaml", KUBEADM), ("nodes.json", &nodes)], None);
-        let (s, _) = settings_from_import(&Settings::default(), &scenario);
+        let (s, _) = page(
+            &[("kubeadm.yaml", KUBEADM), ("nodes.json", &nodes)],
+            &Settings::default(),
+        );
         let link = crate::link::encode(&s, crate::link::Playback::default());
         assert!(link.contains("node-monitor-grace-period=20s"), "{link}");
         assert!(

@@ -28,8 +28,9 @@ pub enum Job {
         /// How many seeds.
         runs: u32,
     },
-    /// Read a cluster's files (name, text) as `kubelife import` does, and apply what they say to
-    /// `base` as the Import panel does.
+    /// Read a cluster's files (name, text) with the import `kubelife import` calls, checking
+    /// against `base`'s version where no file names one, and apply what they say to `base` as the
+    /// Import panel does.
     Import {
         /// The files, in the order added.
         files: Vec<(String, String)>,
@@ -200,16 +201,22 @@ pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
     }
 }
 
-/// Reads `files` and applies them to `base`, with the engine's report and the page's own lines.
+/// Reads `files` with the engine's import as `kubelife import` does, checking against `base`'s
+/// version where no file names one, and applies them to `base`, with the engine's report and the
+/// page's own lines.
 fn imported(files: &[(String, String)], base: &Settings) -> Answer {
-    use kubelife_engine::import::{import, EntryKind};
+    use kubelife_engine::import::{import, EntryKind, Reader};
     use kubelife_engine::wire::encode_messages;
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let (scenario, report) = import(&refs, None);
-    let (_, page) = crate::import::settings_from_import(&Settings::default(), &scenario);
-    let (applied, _) = crate::import::settings_from_import(base, &scenario);
+    let read = import(&refs, Reader::Page(kubelife_engine::Version { minor: base.minor }));
+    let (applied, page) = crate::import::settings_from_import(base, &read);
     let tag = |k: EntryKind| EntryKind::ALL.iter().position(|&x| x == k).unwrap_or_default() as u8;
-    let entries: Vec<(u8, Cause)> = report.entries.into_iter().map(|e| (tag(e.kind), e.cause)).collect();
+    let entries: Vec<(u8, Cause)> = read
+        .report
+        .entries
+        .into_iter()
+        .map(|e| (tag(e.kind), e.cause))
+        .collect();
     let page: Vec<(u8, Cause)> = page.into_iter().map(|c| (0, c)).collect();
     Answer::Imported {
         settings: Box::new(applied),
@@ -317,7 +324,7 @@ mod tests {
 
     #[test]
     fn an_import_job_applies_the_files_as_the_panel_did() {
-        use kubelife_engine::import::{import, EntryKind};
+        use kubelife_engine::import::{import, EntryKind, Reader};
         use kubelife_engine::wire::decode_messages;
         let files = vec![(
             "kcm.txt".to_string(),
@@ -334,9 +341,14 @@ mod tests {
         let Answer::Imported { settings, report, page } = answer_files(&job) else {
             panic!("an import");
         };
-        let (scenario, expected) = import(&[("kcm.txt", files[0].1.as_str())], None);
+        let read = import(
+            &[("kcm.txt", files[0].1.as_str())],
+            Reader::Page(kubelife_engine::Version { minor: base.minor }),
+        );
         let applied = *settings;
-        assert_eq!(applied, crate::import::settings_from_import(&base, &scenario).0);
+        let (expected_settings, expected_page) = crate::import::settings_from_import(&base, &read);
+        assert_eq!(applied, expected_settings);
+        let expected = read.report;
         assert_ne!(applied, base, "the grace period is taken in");
         let kinds: Vec<EntryKind> = decode_messages(&report.0)
             .unwrap()
@@ -344,7 +356,8 @@ mod tests {
             .map(|(t, _)| EntryKind::ALL[usize::from(t)])
             .collect();
         assert_eq!(kinds, expected.entries.iter().map(|e| e.kind).collect::<Vec<_>>());
-        assert!(decode_messages(&page.0).is_ok());
+        let page: Vec<Cause> = decode_messages(&page.0).unwrap().into_iter().map(|(_, c)| c).collect();
+        assert_eq!(page, expected_page);
     }
 
     #[test]

@@ -38,7 +38,10 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
   import FILE... read a cluster's configuration and kubectl output (KubeletConfiguration,
                  flags, static pod manifests, kubeadm, kubespray group_vars, rke cluster.yml,
                  RKE2/k3s config.yaml, kubectl get nodes / deploy,sts,ds -o json|yaml) into one
-                 scenario on stdout; the report (recognised, ignored, invalid) goes to stderr
+                 scenario on stdout that kubelife run takes as it is: without nodes in the
+                 files it is on the page's default cluster (3 nodes in 3 zones), and without
+                 workloads either on its web, db and agent; the report (recognised, ignored,
+                 invalid, notes) goes to stderr
   --version V    the Kubernetes version to check against (default: the one the files name)
   render FILE    draw the scenario's timeline (a lane per node and pod, with a legend), its
                  \"where does the time go?\" breakdown or its cluster (node cards by zone)
@@ -142,8 +145,11 @@ fn export_command(args: &[String]) -> ExitCode {
 }
 
 /// `kubelife import FILE... [--version V]`: the scenario on stdout, the report on stderr; exit 0
-/// when anything was recognised, 1 when nothing was, 2 on a usage or read error.
+/// when anything was recognised, 1 when nothing was, 2 on a usage or read error. The scenario is
+/// the one the page's Import panel reads from the same files (the same `import`), and it runs as
+/// it is: without nodes in the files it is on the page's default cluster.
 fn import_command(args: &[String]) -> ExitCode {
+    use kubelife_engine::import::{import, Reader};
     let mut names = Vec::new();
     let mut version = None;
     let mut it = args.iter();
@@ -179,7 +185,8 @@ fn import_command(args: &[String]) -> ExitCode {
         .map(String::as_str)
         .zip(texts.iter().map(String::as_str))
         .collect();
-    let (scenario, report) = kubelife_engine::import::import(&files, version.as_deref());
+    let imported = import(&files, Reader::Cli(version.as_deref()));
+    let (scenario, report) = (imported.scenario, imported.report);
     eprint!("{}", report.text());
     if !kubelife_engine::import::recognised_anything(&report) {
         eprintln!(

@@ -1,7 +1,11 @@
 //! The `kubelife` binary: pinned output shapes and exit codes.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+#[path = "../../engine/tests/support/shared_fixtures.rs"]
+mod shared_fixtures;
 
 fn kubelife(args: &[&str], stdin: &str) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kubelife"))
@@ -257,4 +261,80 @@ fn import_of_nothing_usable_exits_1_with_a_clear_message() {
     let (code, _, err) = kubelife(&["import", "/nonexistent/file.yaml"], "");
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/file.yaml"), "{err}");
+}
+
+/// Every file under `dir`, sorted, but SOURCES.md.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else if p.file_name().is_some_and(|n| n != "SOURCES.md") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The fixtures from which nothing can be imported: `kubelife import` exits 1 on them.
+const NOTHING_TO_IMPORT: [&str; 2] = [
+    "openshift-kubeletconfig.yaml",
+    "wrong-kind-openshift-kubeletconfig.yaml",
+];
+
+/// `kubelife import FILE` prints a scenario that `kubelife run` runs as it is (on the page's
+/// default cluster when the file has no nodes), or, for a file with nothing to import, exits 1.
+fn check_import_then_run(file: &Path) {
+    let name = file.file_name().unwrap().to_string_lossy();
+    let (code, out, err) = kubelife(&["import", &file.to_string_lossy()], "");
+    if NOTHING_TO_IMPORT.contains(&name.as_ref()) {
+        assert_eq!((code, out.as_str()), (1, ""), "{name}: {err}");
+        return;
+    }
+    assert_eq!(code, 0, "{name}: {err}");
+    let (code, timeline, run_err) = kubelife(&["run", "-"], &out);
+    assert_eq!(
+        code, 0,
+        "{name}: kubelife run refuses the import: {run_err}\n{out}\n{err}"
+    );
+    assert!(timeline.contains("initial state"), "{name}: {timeline}");
+}
+
+#[test]
+fn import_of_each_single_file_fixture_gives_a_scenario_that_runs() {
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = files_under(&checkout.join("crates/engine/tests/fixtures/import"));
+    let what = "the shared part of import_of_each_single_file_fixture_gives_a_scenario_that_runs";
+    if let Some(dir) = shared_fixtures::shared_import_fixtures(&checkout, what) {
+        files.extend(files_under(&dir));
+    }
+    for file in files {
+        check_import_then_run(&file);
+    }
+}
+
+#[test]
+fn import_of_a_file_without_nodes_runs_on_the_pages_default_cluster() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/fixtures/import");
+    let (code, out, err) = kubelife(&["import", &format!("{dir}/kubelet-config.yaml")], "");
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = s["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["node-1", "node-2", "node-3"]);
+    assert_eq!(s["nodes"][0]["maxPods"], 90, "the kubelet's maxPods applies to them");
+    assert_eq!(s["workloads"].as_array().unwrap().len(), 3);
+    for said in [
+        "note: no file gives nodes: the scenario runs on the page's default cluster, 3 nodes (node-1, node-2, node-3) in zone-a, zone-b, zone-c",
+        "note: no file gives workloads: the scenario runs the page's default ones, Deployment web (3), StatefulSet db (1), DaemonSet agent",
+    ] {
+        assert!(err.contains(said), "{said:?} missing from\n{err}");
+    }
+    assert!(!err.contains("add nodes"), "{err}");
 }

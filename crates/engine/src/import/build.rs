@@ -5,6 +5,7 @@
 use super::collect::{Collector, Setting};
 use super::field::{Field, Layer, Value};
 use super::report::EntryKind;
+use super::Reader;
 use crate::cause::Cause;
 use crate::scenario::{Defaults, GoDuration, NodeSection, Scenario, MAX_NODES};
 use crate::version::Version;
@@ -104,7 +105,7 @@ fn control_plane(c: &Collector, s: &mut Scenario) {
     }
 }
 
-/// Nodes (at most the format's limit) with the kubelet's `maxPods` where a node has none.
+/// Nodes, at most the format's limit.
 fn nodes(c: &mut Collector, s: &mut Scenario) {
     if c.nodes.len() > MAX_NODES {
         let cause = Cause::new("import.nodes.truncated")
@@ -113,20 +114,55 @@ fn nodes(c: &mut Collector, s: &mut Scenario) {
         c.push(EntryKind::Ignored, cause);
         c.truncate_nodes(MAX_NODES);
     }
-    let max_pods = int(c, Field::MaxPods).and_then(|i| u32::try_from(i).ok());
     s.nodes = c.nodes.iter().map(|n| n.section.clone()).collect();
-    if let Some(m) = max_pods {
+}
+
+/// Without nodes in the files, the scenario runs on the default cluster
+/// (`presets::default_cluster`: the page's first visit, three nodes in three zones), and on its
+/// workloads too when the files give none, so that `kubelife run` takes it as it is. The CLI's
+/// report says so; the page keeps its own cluster and says that itself.
+fn default_cluster(c: &mut Collector, s: &mut Scenario, v: Version, reader: Reader) {
+    if !s.nodes.is_empty() {
+        return;
+    }
+    let cluster = crate::presets::default_cluster(&v.to_string());
+    s.nodes = cluster.nodes;
+    let workloads = s.workloads.is_empty();
+    if workloads {
+        s.workloads = cluster.workloads;
+    }
+    if !matches!(reader, Reader::Cli(_)) {
+        return;
+    }
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+    let zones = crate::order::set(s.nodes.iter().filter_map(|n| n.zone.as_deref()));
+    let zones: Vec<&str> = zones.into_iter().collect();
+    let cause = Cause::new("import.default_cluster")
+        .text("count", names.len())
+        .text("nodes", names.join(", "))
+        .text("zones", zones.join(", "));
+    c.push(EntryKind::Note, cause);
+    if workloads {
+        let listed: Vec<String> = s
+            .workloads
+            .iter()
+            .map(|w| match w.replicas {
+                Some(r) => format!("{:?} {} ({r})", w.kind, w.name),
+                None => format!("{:?} {}", w.kind, w.name),
+            })
+            .collect();
+        let cause = Cause::new("import.default_workloads").text("workloads", listed.join(", "));
+        c.push(EntryKind::Note, cause);
+    }
+}
+
+/// The kubelet's `maxPods` for every node that has none of its own.
+fn max_pods(c: &Collector, s: &mut Scenario) {
+    if let Some(m) = int(c, Field::MaxPods).and_then(|i| u32::try_from(i).ok()) {
         s.nodes
             .iter_mut()
             .filter(|n| n.max_pods.is_none())
             .for_each(|n| n.max_pods = Some(m));
-        if s.nodes.is_empty() {
-            let cause = Cause::new("import.max_pods.no_nodes").text("value", m);
-            c.push(EntryKind::Note, cause);
-        }
-    }
-    if s.nodes.is_empty() {
-        c.push(EntryKind::Note, Cause::new("import.no_nodes"));
     }
 }
 
@@ -176,7 +212,7 @@ fn flags_over_files(c: &mut Collector) {
 }
 
 /// Builds the scenario for `version` (none: the format's default, the newest).
-pub fn build(c: &mut Collector, version: Option<Version>) -> Scenario {
+pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Scenario {
     let mut s = Scenario {
         version: version.map(|v| v.to_string()),
         ..Default::default()
@@ -187,12 +223,15 @@ pub fn build(c: &mut Collector, version: Option<Version>) -> Scenario {
     control_plane(c, &mut s);
     nodes(c, &mut s);
     workloads(c, &mut s);
+    default_cluster(c, &mut s, v, reader);
+    max_pods(c, &mut s);
     validate(c, &mut s);
     s
 }
 
-/// Resolves the scenario as a run would, with a stand-in node when none was imported; every
-/// refused value is dropped and reported, then the warnings are added to the report.
+/// Resolves the scenario as a run would, with a stand-in node should every node have been
+/// dropped; every refused value is dropped and reported, then the warnings are added to the
+/// report.
 fn validate(c: &mut Collector, s: &mut Scenario) {
     for _ in 0..MAX_DROPS {
         let mut trial = s.clone();

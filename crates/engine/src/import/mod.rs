@@ -10,8 +10,14 @@
 //! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
 //!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] and [`workloads`] read them.
 //! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
-//! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating.
+//! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating,
+//!   and the default cluster where the files give no nodes.
 //! - [`place`], [`report`]: where a setting lives, and the report.
+//!
+//! `kubelife import` and the page's Import panel both call [`import`]: for the same files and
+//! version they get the same scenario. Only the [`Reader`] differs: which version it checks
+//! against when no file names one, and how the report speaks (of `--version` and the scenario's
+//! nodes, or of the page's version and the page's own nodes).
 
 pub mod build;
 pub mod collect;
@@ -32,22 +38,56 @@ pub mod workloads;
 pub use report::{Entry, EntryKind, Report};
 
 use crate::scenario::Scenario;
+use crate::version::Version;
 use collect::Collector;
 use field::Component;
 use place::Place;
 use text::Parsed;
 
+/// Who an import is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader<'a> {
+    /// `kubelife import [--version V]`: the version `V` when given (over the one the files
+    /// name), else the files' version, else the newest. The report speaks of `--version` and of
+    /// the scenario's nodes.
+    Cli(Option<&'a str>),
+    /// The page's Import panel, on the version it shows: the files' version, else the page's.
+    /// The report says which it checked against; the page speaks of its own nodes itself.
+    Page(Version),
+}
+
+/// What an import gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The scenario. It always runs: where the files give no nodes it has the default cluster's
+    /// (`presets::default_cluster`, the page's first visit), and that cluster's workloads too
+    /// where they give none either.
+    pub scenario: Scenario,
+    /// What was recognised, ignored, refused and filled in, and why.
+    pub report: Report,
+    /// Whether the scenario's nodes are the files' (else the default cluster's).
+    pub nodes_read: bool,
+    /// Whether the files gave workloads.
+    pub workloads_read: bool,
+}
+
 /// Imports files (name, text) in order, a later file's value replacing an earlier one's, for
-/// `version` (`None`: the version the files suggest).
-pub fn import(files: &[(&str, &str)], version: Option<&str>) -> (Scenario, Report) {
+/// `reader`.
+pub fn import(files: &[(&str, &str)], reader: Reader) -> Imported {
     let mut c = Collector::default();
     for (name, text) in files {
         read_file(&mut c, name, text);
         c.finish_file(name);
     }
-    let chosen = versions::choose(&mut c, version);
-    let scenario = build::build(&mut c, chosen);
-    (scenario, c.report)
+    let chosen = versions::choose(&mut c, reader);
+    let (nodes_read, workloads_read) = (!c.nodes.is_empty(), !c.workloads.is_empty());
+    let scenario = build::build(&mut c, chosen, reader);
+    Imported {
+        scenario,
+        report: c.report,
+        nodes_read,
+        workloads_read,
+    }
 }
 
 /// Whether a report recognised anything a scenario can use.

@@ -8,6 +8,7 @@
 
 use super::collect::Collector;
 use super::report::EntryKind;
+use super::Reader;
 use crate::cause::Cause;
 use crate::version::{Version, NEWEST_MINOR, OLDEST_MINOR};
 
@@ -81,19 +82,18 @@ impl VersionText {
 }
 
 /// The version to simulate: `--version` if given, else the control plane's as the files name it,
-/// else the kubelets' most common minor (the newer one on a tie), else none (the newest). Says
-/// which in the report.
-pub fn choose(c: &mut Collector, requested: Option<&str>) -> Option<Version> {
+/// else the kubelets' most common minor (the newer one on a tie), else the page's version for the
+/// page and none (the newest) for the CLI. Says which in the report.
+pub fn choose(c: &mut Collector, reader: Reader) -> Option<Version> {
     let from_nodes = most_common_kubelet(c);
     let claimed = c.version.as_ref().map(|v| v.version);
-    if let Some(text) = requested {
-        match Version::parse(text) {
+    let named = claimed.or(from_nodes);
+    match reader {
+        Reader::Cli(Some(text)) => match Version::parse(text) {
             Ok(v) => {
-                let suggested = claimed.or(from_nodes);
-                let cause = Cause::new("import.version.requested").text("version", v).text(
-                    "suggested",
-                    suggested.map_or_else(|| "-".to_string(), |s| s.to_string()),
-                );
+                let cause = Cause::new("import.version.requested")
+                    .text("version", v)
+                    .text("suggested", named.map_or_else(|| "-".to_string(), |s| s.to_string()));
                 c.push(EntryKind::Note, cause);
                 return Some(v);
             }
@@ -103,8 +103,29 @@ pub fn choose(c: &mut Collector, requested: Option<&str>) -> Option<Version> {
                     .text("error", e);
                 c.push(EntryKind::Invalid, cause);
             }
+        },
+        Reader::Cli(None) => {}
+        Reader::Page(page) => {
+            skew(c, claimed, from_nodes);
+            // The page shows the version it checked against: the files', else its own.
+            let (key, version) = match named {
+                Some(v) => ("import.version.page_files", v),
+                None => ("import.version.page", page),
+            };
+            c.push(EntryKind::Note, Cause::new(key).text("version", version));
+            return Some(version);
         }
     }
+    skew(c, claimed, from_nodes);
+    if named.is_none() {
+        let cause = Cause::new("import.version.default").text("version", Version::default());
+        c.push(EntryKind::Note, cause);
+    }
+    named
+}
+
+/// Says so when the control plane and most kubelets run different versions.
+fn skew(c: &mut Collector, claimed: Option<Version>, from_nodes: Option<Version>) {
     if let (Some(control), Some(kubelets)) = (claimed, from_nodes) {
         if control != kubelets {
             let cause = Cause::new("import.version.skew")
@@ -113,12 +134,6 @@ pub fn choose(c: &mut Collector, requested: Option<&str>) -> Option<Version> {
             c.push(EntryKind::Note, cause);
         }
     }
-    let chosen = claimed.or(from_nodes);
-    if chosen.is_none() {
-        let cause = Cause::new("import.version.default").text("version", Version::default());
-        c.push(EntryKind::Note, cause);
-    }
-    chosen
 }
 
 /// The kubelets' most common supported minor; mixed minors are reported.

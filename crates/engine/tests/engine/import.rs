@@ -5,7 +5,7 @@
 //! panic.
 
 use kubelife_engine::export::{export, Format};
-use kubelife_engine::import::{import, EntryKind, Report};
+use kubelife_engine::import::{EntryKind, Reader, Report};
 use kubelife_engine::scenario::{
     ApiServerSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection, Scenario,
 };
@@ -27,6 +27,12 @@ fn shared(test: &str) -> Option<PathBuf> {
 
 fn own() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import")
+}
+
+/// `kubelife import`'s reading of files (name, text) for `--version`.
+fn import(files: &[(&str, &str)], version: Option<&str>) -> (Scenario, Report) {
+    let read = kubelife_engine::import::import(files, Reader::Cli(version));
+    (read.scenario, read.report)
 }
 
 /// Every file under `dir`, sorted, but SOURCES.md.
@@ -67,6 +73,27 @@ fn scenario(v: Value) -> Scenario {
     Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("expected scenario is valid JSON: {e}"))
 }
 
+/// `expected` on the page's default cluster, as an import of files without nodes gives it: the
+/// three nodes of `presets::default_cluster`, each with the kubelet's `maxPods` when the files
+/// set one, and its workloads unless `expected` has its own.
+fn on_default_cluster(mut expected: Value, max_pods: Option<u32>) -> Value {
+    let version = expected["version"]
+        .as_str()
+        .map_or_else(|| Version::default().to_string(), str::to_string);
+    let cluster = kubelife_engine::presets::default_cluster(&version);
+    let mut nodes = serde_json::to_value(&cluster.nodes).unwrap();
+    for n in nodes.as_array_mut().unwrap() {
+        if let Some(m) = max_pods {
+            n["maxPods"] = json!(m);
+        }
+    }
+    expected["nodes"] = nodes;
+    if expected.get("workloads").is_none() {
+        expected["workloads"] = serde_json::to_value(&cluster.workloads).unwrap();
+    }
+    expected
+}
+
 /// What a report must say: the kinds of entry it must have, and words each of those has.
 type Says<'a> = &'a [(EntryKind, &'a str)];
 
@@ -84,15 +111,8 @@ fn check(label: &str, (got, report): (Scenario, Report), expected: Value, says: 
             report.text()
         );
     }
-    // Whatever was imported runs once it has a node.
-    let mut runnable = got.clone();
-    if runnable.nodes.is_empty() {
-        runnable.nodes.push(NodeSection {
-            name: "n".into(),
-            ..Default::default()
-        });
-    }
-    if let Err(e) = runnable.resolve() {
+    // Whatever was imported runs as it is.
+    if let Err(e) = got.resolve() {
         panic!(
             "{label}: the imported scenario does not resolve: {e}\nreport:\n{}",
             report.text()
@@ -128,19 +148,30 @@ fn own_config_cases() -> Vec<Case> {
     use EntryKind::*;
     vec![
         // A KubeletConfiguration that sets nodeStatusUpdateFrequency alone: the report frequency
-        // follows it (SetDefaults_KubeletConfiguration), so the scenario leaves it unwritten.
+        // follows it (SetDefaults_KubeletConfiguration), so the scenario leaves it unwritten. No
+        // nodes: the page's default cluster, with the file's maxPods, and its workloads.
         Case {
             paths: &["kubelet-config.yaml"],
             version: None,
             expected: || {
                 json!({"kubelet": {"nodeStatusUpdateFrequency": "6s", "nodeLeaseDurationSeconds": 24,
                                    "shutdownGracePeriod": "45s", "shutdownGracePeriodCriticalPods": "15s"},
-                       "featureGates": {"GracefulNodeShutdown": true}})
+                       "featureGates": {"GracefulNodeShutdown": true},
+                       "nodes": [{"name": "node-1", "zone": "zone-a", "maxPods": 90},
+                                 {"name": "node-2", "zone": "zone-b", "maxPods": 90},
+                                 {"name": "node-3", "zone": "zone-c", "maxPods": 90}],
+                       "workloads": [{"kind": "Deployment", "name": "web", "replicas": 3},
+                                     {"kind": "StatefulSet", "name": "db", "replicas": 1},
+                                     {"kind": "DaemonSet", "name": "agent"}]})
             },
             says: &[
                 (Ignored, "KubeletTracing"),
                 (Ignored, "evictionHard"),
-                (Note, "maxPods 90 applies to every imported node"),
+                (
+                    Note,
+                    "the page's default cluster, 3 nodes (node-1, node-2, node-3) in zone-a, zone-b, zone-c",
+                ),
+                (Note, "Deployment web (3), StatefulSet db (1), DaemonSet agent"),
                 (Note, "checking against 1.37, the newest; pass --version"),
             ],
         },
@@ -148,7 +179,12 @@ fn own_config_cases() -> Vec<Case> {
         Case {
             paths: &["kubelet-config.json"],
             version: None,
-            expected: || json!({"kubelet": {"nodeStatusReportFrequency": "2m0s", "nodeLeaseDurationSeconds": 40}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusReportFrequency": "2m0s", "nodeLeaseDurationSeconds": 40}}),
+                    None,
+                )
+            },
             says: &[
                 (Note, "nodeStatusUpdateFrequency is 0"),
                 (Ignored, "RotateKubeletServerCertificate"),
@@ -159,8 +195,11 @@ fn own_config_cases() -> Vec<Case> {
             paths: &["kubeadm-v1beta3.yaml"],
             version: None,
             expected: || {
-                json!({"controllerManager": {"nodeMonitorPeriod": "3s", "nodeMonitorGracePeriod": "24s", "nodeEvictionRate": 0.5},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 45, "defaultUnreachableTolerationSeconds": 45}})
+                on_default_cluster(
+                    json!({"controllerManager": {"nodeMonitorPeriod": "3s", "nodeMonitorGracePeriod": "24s", "nodeEvictionRate": 0.5},
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 45, "defaultUnreachableTolerationSeconds": 45}}),
+                    None,
+                )
             },
             says: &[
                 (Ignored, "template"),
@@ -176,12 +215,15 @@ fn own_config_cases() -> Vec<Case> {
             paths: &["kubeadm-1.31.yaml"],
             version: None,
             expected: || {
-                json!({"version": "1.31",
+                on_default_cluster(
+                    json!({"version": "1.31",
                            "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "10s",
                                        "nodeLeaseDurationSeconds": 30, "shutdownGracePeriod": "30s", "shutdownGracePeriodCriticalPods": "10s"},
                            "controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "20s",
                                                  "largeClusterSizeThreshold": 20, "unhealthyZoneThreshold": 0.4},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 60, "defaultUnreachableTolerationSeconds": 60}})
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 60, "defaultUnreachableTolerationSeconds": 60}}),
+                    Some(150),
+                )
             },
             says: &[
                 (Recognised, "kubernetesVersion v1.31.2 names Kubernetes 1.31"),
@@ -195,9 +237,12 @@ fn own_config_cases() -> Vec<Case> {
             paths: &["kubeadm-config-configmap.yaml"],
             version: None,
             expected: || {
-                json!({"version": "1.27",
+                on_default_cluster(
+                    json!({"version": "1.27",
                            "controllerManager": {"nodeMonitorGracePeriod": "30s", "nodeStartupGracePeriod": "1m30s"},
-                           "apiServer": {"defaultUnreachableTolerationSeconds": 120}})
+                           "apiServer": {"defaultUnreachableTolerationSeconds": 120}}),
+                    None,
+                )
             },
             says: &[(Recognised, "extraArgs of the kubeadm-config ConfigMap")],
         },
@@ -205,7 +250,12 @@ fn own_config_cases() -> Vec<Case> {
         Case {
             paths: &["kubeadm-flags.env"],
             version: None,
-            expected: || json!({"kubelet": {"nodeStatusUpdateFrequency": "7s", "nodeStatusReportFrequency": "5m0s"}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "7s", "nodeStatusReportFrequency": "5m0s"}}),
+                    None,
+                )
+            },
             says: &[
                 (Recognised, "/var/lib/kubelet/kubeadm-flags.env"),
                 (Ignored, "--pod-infra-container-image"),
@@ -216,10 +266,13 @@ fn own_config_cases() -> Vec<Case> {
             paths: &["kube-controller-manager.yaml"],
             version: None,
             expected: || {
-                json!({"version": "1.28",
+                on_default_cluster(
+                    json!({"version": "1.28",
                            "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "40s",
                                                  "secondaryNodeEvictionRate": 0.02, "largeClusterSizeThreshold": 10,
-                                                 "kubeApiQps": 40.0, "kubeApiBurst": 60}})
+                                                 "kubeApiQps": 40.0, "kubeApiBurst": 60}}),
+                    None,
+                )
             },
             says: &[
                 (Recognised, "image v1.28.4 names Kubernetes 1.28"),
@@ -238,11 +291,14 @@ fn own_distro_cases() -> Vec<Case> {
             paths: &["rke-1.17-cluster.yml"],
             version: None,
             expected: || {
-                json!({"version": "1.17",
+                on_default_cluster(
+                    json!({"version": "1.17",
                            "featureGates": {"NodeLease": true, "TaintBasedEvictions": false},
                            "kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                            "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "30s", "podEvictionTimeout": "1m0s"},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}})
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}}),
+                    Some(80),
+                )
             },
             says: &[
                 (Recognised, "services.kubelet.extra_args node-status-update-frequency"),
@@ -254,9 +310,12 @@ fn own_distro_cases() -> Vec<Case> {
             paths: &["rke2-config.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                            "controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "20s", "nodeEvictionRate": 0.2},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}})
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}}),
+                    Some(200),
+                )
             },
             says: &[(Ignored, "--eviction-hard"), (Recognised, "nodes[].maxPods = 200")],
         },
@@ -265,9 +324,12 @@ fn own_distro_cases() -> Vec<Case> {
             paths: &["k3s-config.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                            "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "16s"},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
             },
             says: &[(Recognised, "a kubelet-arg entry node-status-update-frequency")],
         },
@@ -276,10 +338,13 @@ fn own_distro_cases() -> Vec<Case> {
             paths: &["kubespray-k8s-cluster.yml"],
             version: None,
             expected: || {
-                json!({"version": "1.29",
+                on_default_cluster(
+                    json!({"version": "1.29",
                            "kubelet": {"nodeStatusUpdateFrequency": "8s"},
                            "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "32s"},
-                           "apiServer": {"defaultNotReadyTolerationSeconds": 60, "defaultUnreachableTolerationSeconds": 60}})
+                           "apiServer": {"defaultNotReadyTolerationSeconds": 60, "defaultUnreachableTolerationSeconds": 60}}),
+                    Some(120),
+                )
             },
             says: &[(Recognised, "kubespray variable kubelet_status_update_frequency")],
         },
@@ -327,7 +392,8 @@ fn own_output_cases() -> Vec<Case> {
             paths: &["workloads-list.json"],
             version: None,
             expected: || {
-                json!({"workloads": [
+                on_default_cluster(
+                    json!({"workloads": [
                         {"kind": "Deployment", "name": "web", "replicas": 6, "terminationGracePeriodSeconds": 45,
                          "tolerations": [
                             {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
@@ -335,36 +401,51 @@ fn own_output_cases() -> Vec<Case> {
                         {"kind": "StatefulSet", "name": "db", "replicas": 3},
                         {"kind": "DaemonSet", "name": "node-exporter", "tolerations": [{"operator": "Exists"}]},
                         // apps/v1 defaults replicas to 1; the name is taken in another namespace.
-                        {"kind": "Deployment", "name": "web-staging", "replicas": 1}]})
+                        {"kind": "Deployment", "name": "web-staging", "replicas": 1}]}),
+                    None,
+                )
             },
             says: &[(Note, "this one is named web-staging"), (Ignored, "Service (1)")],
         },
         Case {
             paths: &["workloads-list.yaml"],
             version: None,
-            expected: || json!({"workloads": [{"kind": "StatefulSet", "name": "grafana", "replicas": 2, "terminationGracePeriodSeconds": 60}]}),
+            expected: || {
+                on_default_cluster(
+                    json!({"workloads": [{"kind": "StatefulSet", "name": "grafana", "replicas": 2, "terminationGracePeriodSeconds": 60}]}),
+                    None,
+                )
+            },
             says: &[(Ignored, "Secret (1), Service (1)")],
         },
         // Cut inside a quoted value: what comes before the cut is kept.
         Case {
             paths: &["broken/truncated-kubeadm.yaml"],
             version: None,
-            expected: || json!({"apiServer": {"defaultNotReadyTolerationSeconds": 25, "defaultUnreachableTolerationSeconds": 25}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"apiServer": {"defaultNotReadyTolerationSeconds": 25, "defaultUnreachableTolerationSeconds": 25}}),
+                    None,
+                )
+            },
             says: &[(Unreadable, "YAML error"), (Unreadable, "--node-monitor-grace-period")],
         },
         Case {
             paths: &["broken/malformed-duration-k3s-config.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
-                           "controllerManager": {"nodeMonitorPeriod": "4s"}})
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                           "controllerManager": {"nodeMonitorPeriod": "4s"}}),
+                    None,
+                )
             },
             says: &[(Unreadable, "missing unit")],
         },
         Case {
             paths: &["broken/openshift-kubeletconfig.yaml"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[(Ignored, "OpenShift KubeletConfig")],
         },
     ]
@@ -388,8 +469,11 @@ fn config_cases() -> Vec<Case> {
             paths: &["kubeadm/easy-way-v1beta3.yaml"],
             version: None,
             expected: || {
-                json!({"controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "16s"},
-                       "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}})
+                on_default_cluster(
+                    json!({"controllerManager": {"nodeMonitorPeriod": "2s", "nodeMonitorGracePeriod": "16s"},
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 30, "defaultUnreachableTolerationSeconds": 30}}),
+                    None,
+                )
             },
             says: &[
                 (Ignored, "template"),
@@ -402,9 +486,12 @@ fn config_cases() -> Vec<Case> {
             paths: &["kubeadm/devsecops-v1beta4.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
                        "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "20s", "nodeStartupGracePeriod": "30s"},
-                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
             },
             says: &[
                 (Ignored, "--node-ip"),
@@ -419,14 +506,19 @@ fn config_cases() -> Vec<Case> {
         Case {
             paths: &["kubelet-config/k8s1.12-ecosphere-config.yaml"],
             version: Some("1.12"),
-            expected: || json!({"version": "1.12", "kubelet": {"nodeStatusUpdateFrequency": "10s"}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"version": "1.12", "kubelet": {"nodeStatusUpdateFrequency": "10s"}}),
+                    Some(110),
+                )
+            },
             says: &[(Recognised, "nodes[].maxPods = 110"), (Ignored, "evictionHard")],
         },
         // kubeadm's generated file writes 0s for unset durations: all defaults.
         Case {
             paths: &["kubelet-config/kubeadm-generated-zero-durations.yaml"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[
                 (Note, "nodeStatusUpdateFrequency is 0"),
                 (Note, "nodeStatusReportFrequency is 0"),
@@ -435,7 +527,7 @@ fn config_cases() -> Vec<Case> {
         Case {
             paths: &["kubelet-config/eks-al2-kubelet-config.json"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[
                 (Ignored, "RotateKubeletServerCertificate"),
                 (Recognised, "KubeletConfiguration"),
@@ -453,9 +545,12 @@ fn distro_cases() -> Vec<Case> {
             paths: &["rke/folio-rancher-rke-1.18.yml"],
             version: None,
             expected: || {
-                json!({"version": "1.18",
+                on_default_cluster(
+                    json!({"version": "1.18",
                        "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5m0s"},
-                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s", "podEvictionTimeout": "2m0s"}})
+                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s", "podEvictionTimeout": "2m0s"}}),
+                    None,
+                )
             },
             says: &[
                 (Recognised, "services.kube-controller.extra_args"),
@@ -468,9 +563,12 @@ fn distro_cases() -> Vec<Case> {
             paths: &["rke/folio-rancher-rke-1.18.yml"],
             version: Some("1.30"),
             expected: || {
-                json!({"version": "1.30",
+                on_default_cluster(
+                    json!({"version": "1.30",
                        "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5m0s"},
-                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s"}})
+                       "controllerManager": {"nodeMonitorPeriod": "10s", "nodeMonitorGracePeriod": "1m0s"}}),
+                    None,
+                )
             },
             says: &[
                 (Invalid, "--pod-eviction-timeout was removed in Kubernetes 1.27"),
@@ -480,7 +578,7 @@ fn distro_cases() -> Vec<Case> {
         Case {
             paths: &["rke/rke-config-generated-7-nodes.yml"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[(Recognised, "rke cluster.yml")],
         },
         // k3s: kubelet-arg as a plain string; pod-eviction-timeout is refused on the newest version.
@@ -488,9 +586,12 @@ fn distro_cases() -> Vec<Case> {
             paths: &["rke2-k3s/ertis-k3s-config.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                        "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "16s"},
-                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
             },
             says: &[
                 (Invalid, "controllerManager.podEvictionTimeout"),
@@ -501,36 +602,44 @@ fn distro_cases() -> Vec<Case> {
             paths: &["rke2-k3s/ertis-k3s-config.yaml"],
             version: Some("1.20"),
             expected: || {
-                json!({"version": "1.20",
+                on_default_cluster(
+                    json!({"version": "1.20",
                        "kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                        "controllerManager": {"nodeMonitorPeriod": "4s", "nodeMonitorGracePeriod": "16s", "podEvictionTimeout": "20s"},
-                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
             },
             says: &[(Warning, "--pod-eviction-timeout has no effect")],
         },
         Case {
             paths: &["rke2-k3s/ryutkc-rke2-server-config.yaml"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[(Ignored, "--runtime-request-timeout")],
         },
         // The version comes from the image tag.
         Case {
             paths: &["static-pod/docker-desktop-kube-controller-manager.yaml"],
             version: None,
-            expected: || json!({"version": "1.25", "controllerManager": {"nodeMonitorPeriod": "30s", "nodeMonitorGracePeriod": "3m0s"}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"version": "1.25", "controllerManager": {"nodeMonitorPeriod": "30s", "nodeMonitorGracePeriod": "3m0s"}}),
+                    None,
+                )
+            },
             says: &[(Recognised, "kube-controller-manager static pod manifest")],
         },
         Case {
             paths: &["static-pod/kubeadm-1.29-kube-controller-manager.yaml"],
             version: None,
-            expected: || json!({"version": "1.29"}),
+            expected: || on_default_cluster(json!({"version": "1.29"}), None),
             says: &[(Ignored, "--allocate-node-cidrs")],
         },
         Case {
             paths: &["flags/kubeadm-flags.env"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[(Ignored, "--cgroup-driver"), (Recognised, "environment file")],
         },
     ]
@@ -574,30 +683,43 @@ fn object_cases() -> Vec<Case> {
         Case {
             paths: &["workloads/alertmanager-bot-list.yaml"],
             version: None,
-            expected: || json!({"workloads": [{"kind": "StatefulSet", "name": "alertmanager-bot", "replicas": 1}]}),
+            expected: || {
+                on_default_cluster(
+                    json!({"workloads": [{"kind": "StatefulSet", "name": "alertmanager-bot", "replicas": 1}]}),
+                    None,
+                )
+            },
             says: &[(Ignored, "Secret (1), Service (1)")],
         },
         // Cut inside a quoted value: what comes before the cut is kept.
         Case {
             paths: &["broken/truncated-kubeadm-v1beta4.yaml"],
             version: None,
-            expected: || json!({"apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+            expected: || {
+                on_default_cluster(
+                    json!({"apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
+            },
             says: &[(Unreadable, "YAML error"), (Unreadable, "--node-monitor-grace-period")],
         },
         Case {
             paths: &["broken/malformed-duration-k3s-config.yaml"],
             version: None,
             expected: || {
-                json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
+                on_default_cluster(
+                    json!({"kubelet": {"nodeStatusUpdateFrequency": "4s", "nodeStatusReportFrequency": "5m0s"},
                        "controllerManager": {"nodeMonitorPeriod": "4s"},
-                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}})
+                       "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20}}),
+                    None,
+                )
             },
             says: &[(Unreadable, "missing unit"), (Invalid, "podEvictionTimeout")],
         },
         Case {
             paths: &["broken/wrong-kind-openshift-kubeletconfig.yaml"],
             version: None,
-            expected: || json!({}),
+            expected: || on_default_cluster(json!({}), None),
             says: &[(Ignored, "OpenShift KubeletConfig")],
         },
         // Several files combine: kubeadm settings, nodes (which name the version) and workloads.
@@ -669,14 +791,20 @@ fn controller_client_limits_and_the_force_detach_switch_import_where_the_version
     check(
         "1.30 flags",
         import(&[("kcm.txt", flags)], Some("1.30")),
-        json!({"version": "1.30", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80, "disableForceDetachOnTimeout": true}}),
+        on_default_cluster(
+            json!({"version": "1.30", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80, "disableForceDetachOnTimeout": true}}),
+            None,
+        ),
         &[(EntryKind::Recognised, "--kube-api-qps")],
     );
     // 1.29 has no --disable-force-detach-on-timeout: it is reported, not imported.
     check(
         "1.29 flags",
         import(&[("kcm.txt", flags)], Some("1.29")),
-        json!({"version": "1.29", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80}}),
+        on_default_cluster(
+            json!({"version": "1.29", "controllerManager": {"kubeApiQps": 50.0, "kubeApiBurst": 80}}),
+            None,
+        ),
         &[(EntryKind::Invalid, "disableForceDetachOnTimeout")],
     );
 }
@@ -795,11 +923,7 @@ fn settings() -> impl Strategy<Value = Scenario> {
 /// Imports exported documents (with their comments, as a user would save them) and resolves.
 fn reimport(docs: &[(&str, String)], version: &str) -> (kubelife_engine::Config, Report) {
     let files: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (*n, t.as_str())).collect();
-    let (mut s, report) = import(&files, Some(version));
-    s.nodes.push(NodeSection {
-        name: "n".into(),
-        ..Default::default()
-    });
+    let (s, report) = import(&files, Some(version));
     let cfg = s
         .resolve()
         .unwrap_or_else(|e| panic!("re-import resolves: {e}\n{}", report.text()));
@@ -943,7 +1067,8 @@ proptest! {
         let (whole, _) = import(&[("f", text)], None);
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let prefix = lines[..cut.index(lines.len() + 1)].concat();
-        let (part, report) = import(&[("f", &prefix)], None);
+        let part_read = kubelife_engine::import::import(&[("f", &prefix)], Reader::Cli(None));
+        let (part, report) = (part_read.scenario, part_read.report);
         let (cw, cp) = (serde_json::to_value(&whole.controller_manager).unwrap(), serde_json::to_value(&part.controller_manager).unwrap());
         let (aw, ap) = (serde_json::to_value(&whole.api_server).unwrap(), serde_json::to_value(&part.api_server).unwrap());
         for (w, p) in [(cw, cp), (aw, ap)] {
@@ -955,7 +1080,7 @@ proptest! {
             }
         }
         // A node of the prefix is one of the whole file's, though the cut may leave out what
-        // came after its name.
+        // came after its name; where the prefix has no nodes left, the default cluster stands in.
         let known = |n: &NodeSection| {
             whole.nodes.iter().any(|w| {
                 w.name == n.name
@@ -964,7 +1089,7 @@ proptest! {
                     && n.labels.iter().all(|(k, v)| w.labels.get(k) == Some(v))
             })
         };
-        prop_assert!(part.nodes.iter().all(known), "{}", report.text());
+        prop_assert!(!part_read.nodes_read || part.nodes.iter().all(known), "{}", report.text());
     }
 
     #[test]
