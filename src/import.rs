@@ -272,6 +272,26 @@ mod tests {
         );
     }
 
+    /// k3s passes `kubelet-arg` to the kubelet as flags, and a `--node-status-update-frequency`
+    /// flag leaves the report frequency at 5m0s: the page keeps 5m0s, and so does its export.
+    #[test]
+    fn a_kubelet_flag_keeps_the_report_frequency_in_the_page_and_its_export() {
+        const K3S: &str = include_str!("../crates/engine/tests/fixtures/import/k3s-config.yaml");
+        let (s, _) = page(&[("config.yaml", K3S)], &Settings::default());
+        let (cfg, refused) = s.resolve();
+        assert_eq!(refused, None);
+        let k = &cfg.kubelet;
+        assert_eq!(
+            (k.node_status_update_frequency, k.node_status_report_frequency),
+            (4_000, 300_000)
+        );
+        let yaml = kubelife_engine::export::export(&cfg, kubelife_engine::export::Format::Kubelet).yaml;
+        assert!(
+            yaml.contains("nodeStatusUpdateFrequency: 4s") && yaml.contains("nodeStatusReportFrequency: 5m0s"),
+            "{yaml}"
+        );
+    }
+
     /// The default settings with zone-c out from 1m0s.
     fn with_outage_in_zone_c() -> Settings {
         Settings {

@@ -1,6 +1,6 @@
 //! The playground's state as the user sets it, and the scenario it stands for.
 
-use crate::knobs::{knob, KNOBS};
+use crate::knobs::{knob, Knob, KNOBS};
 use kubelife_engine::scenario::{
     ActionKind, ActionSection, IntOrString, NodeSection, PdbSection, Scenario, VolumeSection, WorkloadKind,
     WorkloadSection,
@@ -608,6 +608,7 @@ impl Settings {
         }
         out.enable_taint_manager = with.controller_manager.enable_taint_manager;
         out.taint_based_evictions = preset.feature_gates.get("TaintBasedEvictions").copied().unwrap_or(true);
+        out.keep_defaults_of(&with);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
             != (
                 &default_cluster.nodes,
@@ -617,6 +618,43 @@ impl Settings {
         match own_cluster.then(|| out.with_cluster_of(preset)).flatten() {
             Some(shaped) => shaped,
             None => out,
+        }
+    }
+
+    /// Writes out each knob that the scenario of these settings resolves differently from
+    /// `with` though `with` has the version's default there. A knob left out of the settings is
+    /// left out of their scenario, and the scenario format reads an absent value as a
+    /// KubeletConfiguration file does: without `nodeStatusReportFrequency`, a
+    /// `nodeStatusUpdateFrequency` sets the report frequency to itself
+    /// (`SetDefaults_KubeletConfiguration`). A kubelet flag does not (it is applied after
+    /// defaulting), so a scenario read from `--node-status-update-frequency=4s` keeps the report
+    /// frequency at its default 5m0s, and these settings must say 5m0s to keep it too.
+    fn keep_defaults_of(&mut self, with: &Config) {
+        for _ in KNOBS {
+            // What the knobs resolve to does not depend on the cluster: read them on the first
+            // visit's, which is small and always valid.
+            let probe = Settings {
+                minor: self.minor,
+                overrides: self.overrides.clone(),
+                enable_taint_manager: self.enable_taint_manager,
+                taint_based_evictions: self.taint_based_evictions,
+                disable_force_detach: self.disable_force_detach,
+                ..Settings::default()
+            };
+            let Ok(shown) = probe.scenario().resolve() else {
+                return;
+            };
+            let differ: Vec<&Knob> = KNOBS
+                .iter()
+                .filter(|k| k.available(self.minor) && !self.overrides.contains_key(k.flag))
+                .filter(|k| ((k.read)(&shown) - (k.read)(with)).abs() > 1e-9)
+                .collect();
+            if differ.is_empty() {
+                return;
+            }
+            for k in differ {
+                self.overrides.insert(k.flag.to_string(), (k.read)(with));
+            }
         }
     }
 
