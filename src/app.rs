@@ -25,7 +25,6 @@ use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
 use crate::components::warnings::warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
-use crate::explain::{breakdown, database_breakdown};
 use crate::hooks::{
     use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
     use_playback_clock,
@@ -453,14 +452,13 @@ fn results(m: &Model, on: &Handlers) -> Html {
 fn panels(m: &Model, on: &Handlers) -> Html {
     let d = &m.display;
     let grace = m.cfg.controller_manager.node_monitor_grace_period;
-    let segments = breakdown(&m.outcome, &m.cfg);
     // Downloads belong to the full page; an embed stays a picture.
     let timeline_figure = Figure::Timeline {
         lanes: m.lanes.clone(),
         duration: m.cfg.duration,
         now: m.t,
     };
-    let breakdown_figure = Figure::Breakdown(Rc::new(segments.clone()));
+    let breakdown_figure = Figure::Breakdown(m.bars.clone(), m.outcome.clone());
     let big = m.cfg.nodes.len() > GRID_ABOVE;
     html! { <>
         if d.shows("cluster") {
@@ -480,7 +478,7 @@ fn panels(m: &Model, on: &Handlers) -> Html {
                 if m.spread.nodes_tainted > 1 || m.outcome.summary.nodes.len() > 1 {
                     <SpreadPanel spread={m.spread.clone()} onseek={on.seek.clone()} />
                 }
-                <Breakdown {segments} database={database_breakdown(&m.outcome, &m.cfg)} /></div>
+                <Breakdown bars={m.bars.clone()} outcome={m.outcome.clone()} /></div>
             if !d.embed { <Download figure={breakdown_figure} /> }
         }
     </> }

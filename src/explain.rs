@@ -4,7 +4,9 @@
 use kubelife_engine::time::{format_go_duration_tenths, MINUTE, SECOND};
 use kubelife_engine::{Cause, Config, Millis, Outcome};
 
-pub use kubelife_figures::explain::{breakdown, database_breakdown, milestones, Milestones, Restored, Segment};
+pub use kubelife_figures::explain::{
+    bars, figure_bars, milestones, segments, Bar, Goal, Milestones, Restored, Segment,
+};
 
 /// A count as a reader writes it: 3,000.
 pub fn thousands(n: u64) -> String {
@@ -108,7 +110,7 @@ pub fn two_views(o: &Outcome) -> Vec<Cause> {
 
 /// The fingerprint of the default settings' run with heartbeats, as computed natively. The
 /// browser test asserts the same value, so both targets must agree.
-pub const DEFAULT_FINGERPRINT: u64 = 3_660_811_027_701_678_399;
+pub const DEFAULT_FINGERPRINT: u64 = 18_155_061_111_873_048_337;
 
 #[cfg(test)]
 mod tests {
@@ -116,53 +118,69 @@ mod tests {
     use crate::settings::Settings;
     use kubelife_engine::RunOptions;
 
-    #[test]
-    fn breakdown_adds_up_to_the_replacement() {
-        let (cfg, _) = Settings::default().resolve();
-        let o = kubelife_engine::run(&cfg, &RunOptions::default());
-        let segs = breakdown(&o, &cfg);
-        assert_eq!(segs.len(), 6, "{segs:?}");
-        let total: Millis = segs[..5].iter().map(|s| s.ms).sum();
-        assert_eq!(Some(total), milestones(&o).replacement);
-        assert!(segs[2].flag.contains("300"));
-        // The Service in front of web is whole again once the proxies send to the replacement.
-        assert_eq!(segs[5].label, "ui.seg.service");
-        let whole: Millis = segs.iter().map(|s| s.ms).sum();
-        assert_eq!(milestones(&o).service_restored, Restored::At(whole));
+    /// The cause keys of a bar's segments.
+    fn keys(bar: &Bar) -> Vec<&'static str> {
+        bar.segments.iter().map(|s| s.cause.written().key).collect()
     }
 
     #[test]
-    fn the_database_waits_for_its_old_pod_and_then_its_volume() {
-        // Defaults: db-0's object stays Terminating on the dead node, so the chain stops at the
-        // eviction.
+    fn the_default_bar_follows_the_replacement_to_the_service() {
         let (cfg, _) = Settings::default().resolve();
         let o = kubelife_engine::run(&cfg, &RunOptions::default());
-        let (pod, segs) = database_breakdown(&o, &cfg).expect("db-0 was on node-1");
-        assert_eq!(pod, "db-0");
-        assert_eq!(segs.last().map(|s| s.label), Some("ui.seg.toleration"));
-        // The out-of-service taint at 7m0s: the old object goes, then the volume moves.
+        let all = bars(&o, &cfg);
+        let bar = &all[0];
+        assert_eq!(bar.goal, Goal::ServiceRestored, "{all:?}");
+        assert_eq!(
+            keys(bar),
+            [
+                "cause.nlc.unknown",
+                "cause.nlc.tainted_tick",
+                "cause.te.planned",
+                "cause.delete",
+                "cause.rs.replacement",
+                "cause.sched.bound",
+                "cause.pod_ready.started",
+                "cause.eps.ready",
+                "cause.proxy.started"
+            ]
+        );
+        let m = milestones(&o);
+        let (goal, upto) = bar.passes.clone().expect("passes the replacement");
+        assert_eq!(goal, Goal::Replacement);
+        assert_eq!(Some(bar.segments[..upto].iter().map(|s| s.ms).sum()), m.replacement);
+        assert_eq!(m.service_restored, Restored::At(bar.total()));
+        let label = bar.segments[3].label(&|k| crate::i18n::lookup(crate::i18n::Lang::En, k));
+        assert!(label.contains("tolerationSeconds 300"), "{label}");
+    }
+
+    #[test]
+    fn the_database_bar_is_read_off_the_run() {
+        // Defaults: db-0's object stays Terminating on the dead node: no bar, and the reason.
+        let (cfg, _) = Settings::default().resolve();
+        let o = kubelife_engine::run(&cfg, &RunOptions::default());
+        let db = bars(&o, &cfg).pop().expect("db-0 was on node-1");
+        assert_eq!(db.goal, Goal::Database("db-0".into()));
+        assert!(!db.reached() && db.stuck.is_some_and(|s| s.old_object_left), "{db:?}");
+        // The out-of-service taint at 7m0s: PodGC removes the old object, then the volume moves.
         let mut s = Settings::default();
         s.ops.out_of_service_at_seconds = Some(420);
         let (cfg, _) = s.resolve();
         let o = kubelife_engine::run(&cfg, &RunOptions::default());
-        let (_, segs) = database_breakdown(&o, &cfg).unwrap();
-        let labels: Vec<&str> = segs.iter().map(|s| s.label).collect();
+        let db = bars(&o, &cfg).pop().unwrap();
+        let keys = keys(&db);
         assert_eq!(
-            labels,
+            &keys[keys.len() - 6..],
             [
-                "ui.seg.grace",
-                "ui.seg.taint",
-                "ui.seg.toleration",
-                "ui.seg.old_pod",
-                "ui.seg.volume",
-                "ui.seg.started"
-            ]
+                "cause.adc.detach_requested",
+                "cause.adc.force_detached",
+                "cause.adc.detached",
+                "cause.adc.attached",
+                "cause.kubelet.mounted_late",
+                "cause.pod_ready.started"
+            ],
+            "{keys:?}"
         );
-        let volume = segs[4].ms;
-        assert!(
-            (10_000..60_000).contains(&volume),
-            "detach, attach and mount take {volume}ms"
-        );
+        assert!(keys.contains(&"cause.podgc.terminating"), "{keys:?}");
         let m = milestones(&o);
         assert!(m.volume_free.is_some_and(|t| t > 390_000), "{:?}", m.volume_free);
     }

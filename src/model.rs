@@ -37,6 +37,8 @@ pub struct Model {
     pub aggregate: Rc<Aggregate>,
     /// The outage across nodes: first and last taint and eviction, each workload's way back.
     pub spread: Rc<Spread>,
+    /// "Where does the time go?": the chains of events to the run's milestones.
+    pub bars: Rc<Vec<crate::explain::Bar>>,
     /// Why the settings were refused, when they were (the engine's reason).
     pub error: Option<String>,
     /// The playhead, ms.
@@ -203,8 +205,10 @@ impl Model {
     pub fn from_parts(p: Prepared, outcome: Outcome, aggregate: Aggregate) -> Model {
         let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
         let spread = spread(&outcome, &aggregate);
+        let bars = crate::explain::bars(&outcome, &p.cfg);
         Model {
             spread: Rc::new(spread),
+            bars: Rc::new(bars),
             settings: p.settings,
             lanes: Rc::new(lanes),
             aggregate: Rc::new(aggregate),

@@ -88,8 +88,18 @@ fn every_key_is_used() {
     for p in kubelife_engine::presets::presets() {
         built.insert(format!("preset.{}", p.name));
     }
+    // A segment's brief label (`seg.X`) is its cause's (`cause.X`) other template.
+    for k in keys(Lang::En) {
+        if let Some(rest) = k.strip_prefix("seg.") {
+            built.insert(format!("cause.{rest}"));
+        }
+    }
+    let used = |k: &str| built.contains(k) || code.contains(&format!("\"{k}\""));
     let unused: Vec<&str> = keys(Lang::En)
-        .filter(|k| !built.contains(*k) && !code.contains(&format!("\"{k}\"")))
+        .filter(|k| match k.strip_prefix("seg.") {
+            Some(rest) => !code.contains(&format!("\"cause.{rest}\"")),
+            None => !used(k),
+        })
         .collect();
     assert!(unused.is_empty(), "catalogue keys nothing uses: {unused:?}");
     // And every exercise and tour text the code asks for exists.
@@ -99,6 +109,21 @@ fn every_key_is_used() {
         .filter(|k| !en.contains(k.as_str()) && !k.ends_with(".missing"))
         .collect();
     assert!(absent.is_empty(), "texts missing from the catalogues: {absent:?}");
+}
+
+/// Every cause that can end a segment of "where does the time go?" has a brief template
+/// (`seg.X` beside `cause.X`), so no bar shows a whole sentence where a label belongs.
+#[test]
+fn every_event_cause_has_a_brief_label() {
+    let en: BTreeSet<&str> = keys(Lang::En).collect();
+    let missing: Vec<&&str> = en
+        .iter()
+        .filter_map(|k| k.strip_prefix("cause.").map(|rest| (k, rest)))
+        .filter(|(_, rest)| !["part.", "initial.", "lease.", "kubelet.patched"].iter().any(|p| rest.starts_with(p)))
+        .filter(|(_, rest)| !en.contains(format!("seg.{rest}").as_str()))
+        .map(|(k, _)| k)
+        .collect();
+    assert!(missing.is_empty(), "causes without a seg.* label: {missing:?}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use kubelife::components::breakdown::Breakdown;
 use kubelife::components::slider::Slider;
-use kubelife::explain::{breakdown, milestone_text};
+use kubelife::explain::{bars, milestone_text};
 use kubelife::i18n::Lang;
 use kubelife::knobs::Unit;
 use kubelife::settings::Settings;
@@ -111,29 +111,36 @@ fn the_engine_gives_the_native_timeline_in_the_browser() {
 }
 
 #[wasm_bindgen_test]
-async fn breakdown_panel_labels_each_segment_with_its_flag() {
+async fn breakdown_panel_labels_each_segment_with_its_cause_and_flag() {
     let (cfg, _) = Settings::default().resolve();
     let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+    let bars = std::rc::Rc::new(bars(&o, &cfg));
+    let segments = bars[0].segments.len();
     let root = mount::<Breakdown>(yew::props!(kubelife::components::breakdown::BreakdownProps {
-        segments: breakdown(&o, &cfg)
+        bars,
+        outcome: std::rc::Rc::new(o)
     }));
     settle().await;
     let text = root.text_content().unwrap();
     for flag in [
         "--node-monitor-grace-period 50s",
         "--node-monitor-period 5s",
-        "--default-unreachable-toleration-seconds 300",
+        "tolerationSeconds 300",
+        "--default-unreachable-toleration-seconds",
         "podStartup 5s",
-        "--iptables-min-sync-period 1s",
+        "minSyncPeriod 1s",
+        "replacement Ready here",
+        "db-0",
     ] {
         assert!(text.contains(flag), "{flag} missing from {text}");
     }
-    // Five to the first replacement Ready, and one to the Service in front of web whole again.
+    // The first bar walks the chain from the fault to the Service whole again, one segment per
+    // link; db-0's bar is not reached in the default run, so it draws none.
     assert_eq!(
         root.query_selector_all(".breakdown-bar .breakdown-seg")
             .unwrap()
-            .length(),
-        6
+            .length() as usize,
+        segments
     );
 }
 

@@ -1,62 +1,74 @@
-//! "Where does the time go?": the time from the fault to the first replacement Ready (and to the
-//! Service whole again) as a stacked bar, each segment labelled with its flag and value; with a
-//! StatefulSet pod that has a volume on the failed node, a second bar to that database Ready again,
-//! the wait for the old pod object and for the volume as segments of their own.
+//! "Where does the time go?": for each milestone the run reaches (the first replacement Ready,
+//! the Service whole again, a StatefulSet pod with a volume Ready again), the chain of events
+//! that led to it from the fault as a stacked bar, each segment labelled with the cause of the
+//! event that ends it; a milestone not reached says where its way stopped. Everything is read off
+//! the run (`kubelife_figures::explain`).
 
-use crate::explain::Segment;
-use crate::i18n::{tr, trf, Lang};
-use kubelife_engine::time::format_go_duration_tenths;
+use crate::explain::{figure_bars, Bar, Goal};
+use crate::i18n::{lookup, trf, Lang};
+use kubelife_engine::time::{format_go_duration, format_go_duration_span};
+use kubelife_engine::Outcome;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`Breakdown`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct BreakdownProps {
-    /// The segments, in order.
-    pub segments: Vec<Segment>,
-    /// A second bar for a StatefulSet pod with a volume: its name and segments.
-    #[prop_or_default]
-    pub database: Option<(String, Vec<Segment>)>,
+    /// The bars, read off the run.
+    pub bars: Rc<Vec<Bar>>,
+    /// The run they were read off.
+    pub outcome: Rc<Outcome>,
 }
 
-/// One stacked bar and its legend.
-fn bar(lang: Lang, segments: &[Segment]) -> Html {
+/// The test id of a bar's title.
+fn test_id(goal: &Goal) -> &'static str {
+    match goal {
+        Goal::Replacement => "breakdown-replacement",
+        Goal::ServiceRestored => "breakdown-service",
+        Goal::Database(_) => "breakdown-database",
+    }
+}
+
+/// One bar: its title, the stacked segments, and a legend line per segment with its length,
+/// what happened and the event that ends it.
+fn bar(lang: Lang, bar: &Bar, drawn: &kubelife_figures::Bar, o: &Outcome) -> Html {
+    let passes = drawn.passes.clone();
     html! { <>
-        <div class="breakdown-bar">
-        { for segments.iter().enumerate().map(|(i, s)| html! {
-            <div class={format!("breakdown-seg breakdown-seg-{i}")} style={format!("flex-grow: {}", s.ms.max(1))}
-                title={format!("{}: {} ({})", tr(lang, s.label), format_go_duration_tenths(s.ms), s.flag)}></div>
-        }) }
-        </div>
-        <ol class="breakdown-legend">
-        { for segments.iter().enumerate().map(|(i, s)| html! {
-            <li><span class={format!("breakdown-swatch breakdown-seg-{i}")}></span>
-                <strong>{format_go_duration_tenths(s.ms)}</strong>{" "}{tr(lang, s.label)}{" "}<code>{s.flag.clone()}</code></li>
-        }) }
-        </ol>
+        <h3 class="breakdown-sub" data-testid={test_id(&bar.goal)}>{drawn.title.clone()}</h3>
+        if bar.reached() {
+            <div class="breakdown-bar" aria-hidden="true">
+            { for bar.segments.iter().zip(&drawn.pieces).enumerate().map(|(i, (s, piece))| html! {
+                <div class={format!("breakdown-seg breakdown-seg-{}", i % 6)} style={format!("flex-grow: {}", s.ms.max(1))}
+                    title={format!("{}: {}", format_go_duration_span(s.ms), piece.label)}></div>
+            }) }
+            </div>
+            <ol class="breakdown-legend">
+            { for bar.segments.iter().zip(&drawn.pieces).enumerate().map(|(i, (s, piece))| {
+                let e = &o.events[s.event];
+                let ends = trf(lang, "ui.breakdown.ends", &[("kind", &e.kind), ("at", &format_go_duration(e.at_ms))]);
+                html! { <>
+                    <li><span class={format!("breakdown-swatch breakdown-seg-{}", i % 6)}></span>
+                        <strong>{format_go_duration_span(s.ms)}</strong>{" "}{piece.label.clone()}
+                        {" "}<span class="breakdown-event">{ends}</span></li>
+                    if let Some((_, text)) = passes.as_ref().filter(|(after, _)| *after == i + 1) {
+                        <li class="breakdown-passes">{text.clone()}</li>
+                    }
+                </> }
+            }) }
+            </ol>
+        }
+        <p class="breakdown-total">{drawn.total.clone()}</p>
     </> }
 }
 
-/// The stacked bar.
+/// The bars.
 #[function_component(Breakdown)]
 pub fn breakdown(p: &BreakdownProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let total: i64 = p.segments.iter().map(|s| s.ms).sum::<i64>().max(1);
+    let drawn = figure_bars(&p.bars, &p.outcome.events, &|k| lookup(lang, k));
     html! {
-        <div class="breakdown" aria-label={tr(lang, "ui.breakdown.title")}>
-            { bar(lang, &p.segments) }
-            <p class="breakdown-total">{trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(total))])}</p>
-            if let Some((pod, segs)) = &p.database {
-                <h3 class="breakdown-sub" data-testid="breakdown-database">{trf(lang, "ui.breakdown.database", &[("pod", pod)])}</h3>
-                { bar(lang, segs) }
-                <p class="breakdown-total">{
-                    // The chain reaches its last step only when the pod is Ready again.
-                    if segs.last().is_some_and(|s| s.label == "ui.seg.started") {
-                        trf(lang, "ui.breakdown.total", &[("total", &format_go_duration_tenths(segs.iter().map(|s| s.ms).sum()))])
-                    } else {
-                        trf(lang, "ui.breakdown.database_never", &[("pod", pod)])
-                    }
-                }</p>
-            }
+        <div class="breakdown" aria-label={crate::i18n::tr(lang, "ui.breakdown.title")}>
+            { for p.bars.iter().zip(&drawn).map(|(b, d)| bar(lang, b, d, &p.outcome)) }
         </div>
     }
 }

@@ -2,11 +2,10 @@
 //! the same kubelife-figures functions as `kubelife render`, on plotters' SVG backend or on an
 //! offscreen canvas, saved through a temporary `<a download>`.
 
-use crate::explain::Segment;
-use crate::i18n::{tr, trf, Lang};
+use crate::explain::{figure_bars, Bar as ExplainedBar};
+use crate::i18n::{lookup, tr, Lang};
 use crate::replay::Lane;
-use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::Millis;
+use kubelife_engine::{Millis, Outcome};
 use kubelife_figures::{
     breakdown_height, draw_breakdown, draw_timeline, Bar, BreakdownTexts, Legend, LegendTexts, TimelineFigure,
 };
@@ -32,8 +31,8 @@ pub enum Figure {
         /// The playhead, ms.
         now: Millis,
     },
-    /// "Where does the time go?".
-    Breakdown(Rc<Vec<Segment>>),
+    /// "Where does the time go?": its bars and the run they were read off.
+    Breakdown(Rc<Vec<ExplainedBar>>, Rc<Outcome>),
 }
 
 impl Figure {
@@ -41,7 +40,7 @@ impl Figure {
     fn name(&self) -> (&'static str, &'static str) {
         match self {
             Figure::Timeline { .. } => ("timeline", "ui.download.timeline"),
-            Figure::Breakdown(_) => ("breakdown", "ui.breakdown.title"),
+            Figure::Breakdown(..) => ("breakdown", "ui.breakdown.title"),
         }
     }
 }
@@ -68,21 +67,12 @@ impl<'a> Picture<'a> {
                 now: Some(*now),
                 legend: Some(legend),
             }),
-            Figure::Breakdown(segments) => {
-                let bars: Vec<Bar> = segments
-                    .iter()
-                    .map(|s| Bar {
-                        label: tr(lang, s.label).to_string(),
-                        flag: s.flag.clone(),
-                        ms: s.ms,
-                    })
-                    .collect();
-                let total = format_go_duration_tenths(bars.iter().map(|b| b.ms).sum());
+            Figure::Breakdown(bars, outcome) => {
+                let drawn = figure_bars(bars, &outcome.events, &|k| lookup(lang, k));
                 let texts = BreakdownTexts {
                     title: tr(lang, "ui.breakdown.title").to_string(),
-                    total: trf(lang, "ui.breakdown.total", &[("total", &total)]),
                 };
-                Picture::Breakdown(bars, texts)
+                Picture::Breakdown(drawn, texts)
             }
         }
     }
@@ -90,7 +80,7 @@ impl<'a> Picture<'a> {
     fn size(&self) -> (u32, u32) {
         match self {
             Picture::Timeline(t) => (WIDTH, t.height()),
-            Picture::Breakdown(bars, _) => (WIDTH, breakdown_height(bars.len())),
+            Picture::Breakdown(bars, _) => (WIDTH, breakdown_height(bars, WIDTH)),
         }
     }
 

@@ -14,6 +14,7 @@ use kubelife_engine::{distribution, render::render_timeline, run, Distribution, 
 use std::io::Write;
 use std::process::ExitCode;
 
+mod explain;
 mod render;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
@@ -302,7 +303,7 @@ fn run_command(args: &[String]) -> ExitCode {
     let out = if json {
         outcome.to_json() + "\n"
     } else {
-        render_timeline(&outcome)
+        render_timeline(&outcome) + &explain::where_the_time_goes(&outcome, &cfg)
     };
     print(&out)
 }

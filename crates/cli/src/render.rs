@@ -4,12 +4,14 @@
 
 use kubelife_engine::time::{format_go_duration_tenths, parse_go_duration};
 use kubelife_engine::{Config, Millis, RunOptions};
+use kubelife_figures::explain::figure_bars;
 use kubelife_figures::{
     breakdown_height, draw_breakdown, draw_cluster, draw_timeline, Bar, BreakdownTexts, ClusterFigure, ClusterTexts,
     Legend, LegendTexts, TimelineFigure,
 };
 use plotters::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// The most lanes a picture shows (the page's limit).
 const MAX_LANES: usize = 60;
@@ -110,20 +112,29 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// The texts of one language: the page's catalogue.
-struct Texts(BTreeMap<String, String>);
+/// A catalogue, read once per process.
+pub struct Texts(&'static BTreeMap<String, String>);
 
 impl Texts {
-    fn new(zh: bool) -> Self {
-        let json = if zh {
-            include_str!("../../../i18n/zh.json")
+    /// The Chinese catalogue, or the English one.
+    pub fn new(zh: bool) -> Self {
+        static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+        static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+        let read = |json: &str| serde_json::from_str(json).expect("the catalogues are flat JSON objects of strings");
+        Texts(if zh {
+            ZH.get_or_init(|| read(include_str!("../../../i18n/zh.json")))
         } else {
-            include_str!("../../../i18n/en.json")
-        };
-        Texts(serde_json::from_str(json).expect("the catalogues are flat JSON objects of strings"))
+            EN.get_or_init(|| read(include_str!("../../../i18n/en.json")))
+        })
+    }
+
+    /// The template for `key`, if the catalogue has it.
+    pub fn get(&self, key: &str) -> Option<&'static str> {
+        self.0.get(key).map(String::as_str)
     }
 
     fn tr(&self, key: &str) -> String {
-        self.0.get(key).cloned().unwrap_or_else(|| key.to_string())
+        self.get(key).unwrap_or(key).to_string()
     }
 
     fn legend(&self) -> Legend {
@@ -153,20 +164,10 @@ pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
         now: o.at,
         legend: Some(&legend),
     };
-    let bars: Vec<Bar> = kubelife_figures::explain::breakdown(&outcome, cfg)
-        .into_iter()
-        .map(|s| Bar {
-            label: texts.tr(s.label),
-            flag: s.flag,
-            ms: s.ms,
-        })
-        .collect();
-    let total: Millis = bars.iter().map(|b| b.ms).sum();
+    let explained = kubelife_figures::bars(&outcome, cfg);
+    let bars: Vec<Bar> = figure_bars(&explained, &outcome.events, &|k| texts.get(k));
     let bar_texts = BreakdownTexts {
         title: texts.tr("ui.breakdown.title"),
-        total: texts
-            .tr("ui.breakdown.total")
-            .replace("{total}", &format_go_duration_tenths(total)),
     };
     // The cluster at --at, or at the end of the run.
     let now = o.at.unwrap_or(cfg.duration).clamp(0, cfg.duration);
@@ -187,7 +188,7 @@ pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
         o.width,
         match o.view {
             View::Timeline => timeline.height(),
-            View::Breakdown => breakdown_height(bars.len()),
+            View::Breakdown => breakdown_height(&bars, o.width),
             View::Cluster => cluster.height(o.width),
         },
     );

@@ -64,6 +64,19 @@ impl Cause {
         self
     }
 
+    /// `cause` for a write that `client` was asked for at `asked` and sent at `sent`, held back
+    /// by its rate limit (`(qps, burst)`) behind its earlier requests: client-go's `Request`
+    /// waits on the clientset's `flowcontrol` token bucket before it is sent.
+    pub fn client_wait(cause: Cause, client: &str, (asked, sent): (Millis, Millis), (qps, burst): (f64, u32)) -> Cause {
+        Cause::new("cause.client_wait")
+            .sub("cause", cause)
+            .time("waited", sent - asked)
+            .time("asked", asked)
+            .text("client", client)
+            .text("qps", qps)
+            .text("burst", burst)
+    }
+
     /// Whether this describes the state at time 0 rather than something that happened.
     pub fn is_initial(&self) -> bool {
         self.key.starts_with("cause.initial.")
@@ -109,6 +122,16 @@ impl Cause {
             }
             None => false,
         });
+    }
+
+    /// The message in brief, for a label: each part through its `seg.*` template (the key
+    /// without its `cause.` prefix, so `cause.te.evicted` reads `seg.te.evicted`) where the
+    /// catalogue has one, through its full template where it has not.
+    pub fn render_brief(&self, lookup: &dyn Fn(&str) -> Option<&'static str>) -> String {
+        self.render(&|k| {
+            let brief = format!("seg.{}", k.strip_prefix("cause.").unwrap_or(k));
+            lookup(&brief).or_else(|| lookup(k))
+        })
     }
 
     /// The English text.

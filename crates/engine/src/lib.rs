@@ -22,6 +22,7 @@
 pub mod api;
 pub mod calibration;
 pub mod cause;
+pub mod chain;
 pub mod control_plane;
 pub mod export;
 pub mod import;
@@ -61,6 +62,8 @@ pub struct RunOptions {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelineEvent {
+    /// Its place in [`Outcome::events`], which other events' `after` name.
+    pub id: usize,
     /// When, ms from the start of the run.
     pub at_ms: Millis,
     /// What.
@@ -85,6 +88,10 @@ pub struct TimelineEvent {
     pub volume: Option<String>,
     /// Why it happened (serialized as its English text).
     pub cause: Cause,
+    /// The event that made this one possible (its `id`), if any: following `after` back walks
+    /// the chain that led here, to a fault or an operator's action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<usize>,
 }
 
 /// What a run produced.
@@ -130,7 +137,9 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let api = &sim.api;
     let named: Vec<TimelineEvent> = events
         .into_iter()
-        .map(|e| TimelineEvent {
+        .enumerate()
+        .map(|(id, e)| TimelineEvent {
+            id,
             at_ms: e.at,
             kind: e.kind,
             node: e.node.map(|n| api.nodes[n].name.clone()),
@@ -141,6 +150,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             service: e.service.map(|w| cfg.workloads[w].name.clone()),
             volume: e.volume,
             cause: e.cause,
+            after: e.after,
         })
         .collect();
     summary.volumes = summary::volume_summaries(&named);

@@ -134,6 +134,16 @@ pub fn format_go_duration(ms: Millis) -> String {
     out
 }
 
+/// Formats a span as a figure shows it: rounded to tenths of a second from one second up
+/// (`52.3s`), in whole milliseconds below (`15ms`), so that a short step never reads `0s`.
+pub fn format_go_duration_span(ms: Millis) -> String {
+    if ms.abs() < 1_000 {
+        format_go_duration(ms)
+    } else {
+        format_go_duration_tenths(ms)
+    }
+}
+
 /// Formats milliseconds as a Go duration rounded to tenths of a second (`52.3s`, `5m52.3s`), the
 /// precision the timeline shows people.
 pub fn format_go_duration_tenths(ms: Millis) -> String {
@@ -148,6 +158,15 @@ pub fn format_go_duration_tenths(ms: Millis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_keep_short_steps_in_milliseconds() {
+        assert_eq!(format_go_duration_span(15), "15ms");
+        assert_eq!(format_go_duration_span(999), "999ms");
+        assert_eq!(format_go_duration_span(1_049), "1s");
+        assert_eq!(format_go_duration_span(44_512), "44.5s");
+        assert_eq!(format_go_duration_span(0), "0s");
+    }
 
     #[test]
     fn parses_go_forms() {

@@ -1,11 +1,16 @@
 //! The timeline: what happened, when, and why.
 //!
-//! Every event carries a `cause`, a message naming the rule that fired and the values involved.
-//! Explaining the cause is the product; the UI shows these messages in the reader's language.
+//! Every event carries a `cause`, a message naming the rule that fired and the values involved,
+//! and, where another event made it possible, that event (`after`): the deletion that let the
+//! replacement be created, the detach that let the attach happen, the taint that started the
+//! eviction timer. Following `after` back from any event walks the chain that led to it, which is
+//! how every explanation of where the time went is read off the run. Explaining the cause is the
+//! product; the UI shows these messages in the reader's language.
 
 use crate::cause::Cause;
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// What kind of thing happened.
@@ -61,12 +66,16 @@ pub enum EventKind {
     ApiServerLatencyChanged,
     /// An operator changed the tolerationSeconds of a pod's NoExecute tolerations.
     PodTolerationsPatched,
+    /// A Service's EndpointSlice lists a pod's endpoint as ready.
+    EndpointReady,
     /// A Service's EndpointSlice marks a pod's endpoint not ready.
     EndpointNotReady,
     /// A Service's EndpointSlice no longer lists a pod.
     EndpointRemoved,
     /// The last connected kube-proxy stopped sending new connections to a pod.
     TrafficStopped,
+    /// The connected kube-proxies started sending new connections to a pod.
+    TrafficStarted,
     /// The attach-detach controller starts the clock to detach a volume from a node.
     VolumeDetachRequested,
     /// A volume is detached without waiting for its unmount (6-minute timeout or out-of-service).
@@ -127,6 +136,8 @@ impl fmt::Display for ZoneState {
 type NodeId = usize;
 /// A pod's index in the apiserver's pod list (`api::PodId`).
 type PodId = usize;
+/// An event's index in the recorded log (and in [`crate::Outcome::events`]).
+pub type EventId = usize;
 
 /// One event, with ids rather than names (see [`crate::Outcome`] for the named form).
 #[derive(Debug, Clone, PartialEq)]
@@ -151,6 +162,9 @@ pub struct Event {
     pub volume: Option<String>,
     /// Why it happened.
     pub cause: Cause,
+    /// The event that made this one possible, if the log recorded it: the link its cause
+    /// describes (from a deletion back to the taint whose toleration ran out, say).
+    pub after: Option<EventId>,
 }
 
 impl Event {
@@ -167,7 +181,14 @@ impl Event {
             service: None,
             volume: None,
             cause,
+            after: None,
         }
+    }
+
+    /// Sets the event that made this one possible.
+    pub fn after(mut self, id: Option<EventId>) -> Event {
+        self.after = id;
+        self
     }
 
     /// Sets the node.
@@ -196,19 +217,249 @@ pub struct Log {
     pub events: Vec<Event>,
     /// Whether heartbeat events are kept.
     pub heartbeats: bool,
+    /// The last recorded event of each kind that matters for later links, per object.
+    pub index: Index,
 }
 
 impl Log {
-    /// Records `e` if it falls in the recorded window.
-    pub fn push(&mut self, e: Event) {
-        if e.at >= 0 && (self.heartbeats || !e.kind.is_heartbeat()) {
-            self.events.push(e);
+    /// Records `e` if it falls in the recorded window; returns its id then.
+    pub fn push(&mut self, e: Event) -> Option<EventId> {
+        if !self.wants(e.at, e.kind) {
+            return None;
         }
+        let id = self.events.len();
+        self.index.note(&e, id);
+        self.events.push(e);
+        Some(id)
     }
 
     /// Whether an event of this kind at this time would be kept; lets callers skip building
     /// causes that would be dropped.
     pub fn wants(&self, at: Millis, kind: EventKind) -> bool {
         at >= 0 && (self.heartbeats || !kind.is_heartbeat())
+    }
+}
+
+/// Of several events that each had to happen first, the last one: the one that made the next
+/// possible.
+pub fn latest(ids: impl IntoIterator<Item = Option<EventId>>) -> Option<EventId> {
+    ids.into_iter().flatten().max()
+}
+
+/// What happened last to a node, by the events recorded about it.
+#[derive(Debug, Clone, Default)]
+pub struct NodeMarks {
+    /// The fault that stopped its heartbeats (`FaultStarted`, or `NodePoweredOff` at the end of
+    /// a graceful shutdown), while it lasts: cleared by `FaultEnded` and `NodeCreated`.
+    pub silenced: Option<EventId>,
+    /// The last `FaultEnded` or `NodeCreated`: its kubelet runs and reaches the apiserver again.
+    pub back: Option<EventId>,
+    /// The last change of its Ready condition (`NodeUnknown`, `NodeNotReady`, `NodeReady`).
+    pub ready: Option<EventId>,
+    /// `NodeCordoned`.
+    pub cordoned: Option<EventId>,
+    /// `NodeDeleted`.
+    pub deleted: Option<EventId>,
+    /// The taints it carries, each with the `TaintAdded` that put it there.
+    pub taints: Vec<(String, EventId)>,
+    /// The last `TaintRemoved`.
+    pub untainted: Option<EventId>,
+    /// The last `PodRemoved` of a pod bound to it: room for another.
+    pub pod_left: Option<EventId>,
+}
+
+/// What happened last to a pod, by the events recorded about it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PodMarks {
+    /// `PodCreated`.
+    pub created: Option<EventId>,
+    /// `PodScheduled`.
+    pub scheduled: Option<EventId>,
+    /// The last `PodReady`.
+    pub ready: Option<EventId>,
+    /// The last `PodNotReady`.
+    pub not_ready: Option<EventId>,
+    /// `PodEvictionScheduled`, while its timer stands (cleared by `PodEvictionCancelled`).
+    pub eviction_scheduled: Option<EventId>,
+    /// `PodDeletionRequested`.
+    pub deleting: Option<EventId>,
+    /// `PodFailed`.
+    pub failed: Option<EventId>,
+    /// `PodRemoved`.
+    pub removed: Option<EventId>,
+    /// `VolumeMounted`.
+    pub mounted: Option<EventId>,
+    /// The last change of its endpoint (`EndpointReady`, `EndpointNotReady`, `EndpointRemoved`).
+    pub endpoint: Option<EventId>,
+    /// The last `PodTolerationsPatched`.
+    pub tolerations: Option<EventId>,
+    /// The last `EvictionRefused`.
+    pub refused: Option<EventId>,
+}
+
+/// What happened last to a volume on one node, by the events recorded about it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VolumeMarks {
+    /// `VolumeDetachRequested`.
+    pub detach_requested: Option<EventId>,
+    /// `VolumeForceDetached`.
+    pub force_detached: Option<EventId>,
+    /// `VolumeDetached`.
+    pub detached: Option<EventId>,
+    /// `VolumeAttached`.
+    pub attached: Option<EventId>,
+}
+
+/// The last recorded events per object, so that a later event can name the one that made it
+/// possible. Kept as events are recorded: its cost follows what happens, not what exists.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    nodes: Vec<NodeMarks>,
+    pods: Vec<PodMarks>,
+    volumes: BTreeMap<String, Vec<(NodeId, VolumeMarks)>>,
+    /// The last `ControllerManagerStopped`.
+    pub controller_manager_stopped: Option<EventId>,
+    /// The last `ControllerManagerStarted`.
+    pub controller_manager_started: Option<EventId>,
+    /// The last `ApiServerLatencyChanged`.
+    pub api_latency: Option<EventId>,
+}
+
+impl Index {
+    /// What the log recorded of node `n`.
+    pub fn node(&self, n: NodeId) -> Option<&NodeMarks> {
+        self.nodes.get(n)
+    }
+
+    /// The fault that silenced node `n`, while it lasts.
+    pub fn silenced(&self, n: NodeId) -> Option<EventId> {
+        self.node(n).and_then(|m| m.silenced)
+    }
+
+    /// The last change of node `n`'s Ready condition.
+    pub fn ready(&self, n: NodeId) -> Option<EventId> {
+        self.node(n).and_then(|m| m.ready)
+    }
+
+    /// The `TaintAdded` that put the taint `label` (`key:Effect`) on node `n`.
+    pub fn taint(&self, n: NodeId, label: &str) -> Option<EventId> {
+        let marks = self.node(n)?;
+        marks.taints.iter().find(|(l, _)| l == label).map(|&(_, id)| id)
+    }
+
+    /// What the log recorded of pod `p`.
+    pub fn pod(&self, p: PodId) -> PodMarks {
+        self.pods.get(p).copied().unwrap_or_default()
+    }
+
+    /// What the log recorded of volume `v` on node `n`.
+    pub fn volume(&self, v: &str, n: NodeId) -> VolumeMarks {
+        self.volumes
+            .get(v)
+            .and_then(|on| on.iter().find(|(m, _)| *m == n))
+            .map(|&(_, marks)| marks)
+            .unwrap_or_default()
+    }
+
+    /// The last `VolumeDetached` of the volume `v`, from any node.
+    pub fn volume_detached(&self, v: &str) -> Option<EventId> {
+        latest(self.volumes.get(v)?.iter().map(|(_, m)| m.detached))
+    }
+
+    fn node_mut(&mut self, n: NodeId) -> &mut NodeMarks {
+        if self.nodes.len() <= n {
+            self.nodes.resize(n + 1, NodeMarks::default());
+        }
+        &mut self.nodes[n]
+    }
+
+    fn pod_mut(&mut self, p: PodId) -> &mut PodMarks {
+        if self.pods.len() <= p {
+            self.pods.resize(p + 1, PodMarks::default());
+        }
+        &mut self.pods[p]
+    }
+
+    fn volume_mut(&mut self, v: &str, n: NodeId) -> &mut VolumeMarks {
+        if !self.volumes.contains_key(v) {
+            self.volumes.insert(v.to_string(), Vec::new());
+        }
+        let on = self.volumes.get_mut(v).expect("inserted above");
+        let i = match on.iter().position(|(m, _)| *m == n) {
+            Some(i) => i,
+            None => {
+                on.push((n, VolumeMarks::default()));
+                on.len() - 1
+            }
+        };
+        &mut on[i].1
+    }
+
+    /// Remembers event `e`, recorded as `id`.
+    fn note(&mut self, e: &Event, id: EventId) {
+        use EventKind as K;
+        match (e.kind, e.node, e.pod) {
+            (K::ControllerManagerStopped, ..) => self.controller_manager_stopped = Some(id),
+            (K::ControllerManagerStarted, ..) => self.controller_manager_started = Some(id),
+            (K::ApiServerLatencyChanged, ..) => self.api_latency = Some(id),
+            (K::FaultStarted | K::NodePoweredOff, Some(n), _) => self.node_mut(n).silenced = Some(id),
+            (K::FaultEnded | K::NodeCreated, Some(n), _) => {
+                let marks = self.node_mut(n);
+                marks.silenced = None;
+                marks.back = Some(id);
+            }
+            (K::NodeUnknown | K::NodeNotReady | K::NodeReady, Some(n), _) => self.node_mut(n).ready = Some(id),
+            (K::NodeCordoned, Some(n), _) => self.node_mut(n).cordoned = Some(id),
+            (K::NodeDeleted, Some(n), _) => self.node_mut(n).deleted = Some(id),
+            (K::TaintAdded, Some(n), _) => {
+                let label = e.taint.clone().unwrap_or_default();
+                let taints = &mut self.node_mut(n).taints;
+                taints.retain(|(l, _)| *l != label);
+                taints.push((label, id));
+            }
+            (K::TaintRemoved, Some(n), _) => {
+                let label = e.taint.as_deref().unwrap_or_default();
+                let marks = self.node_mut(n);
+                marks.taints.retain(|(l, _)| l != label);
+                marks.untainted = Some(id);
+            }
+            (K::VolumeDetachRequested | K::VolumeForceDetached | K::VolumeDetached | K::VolumeAttached, Some(n), _) => {
+                let marks = self.volume_mut(e.volume.as_deref().unwrap_or_default(), n);
+                let slot = match e.kind {
+                    K::VolumeDetachRequested => &mut marks.detach_requested,
+                    K::VolumeForceDetached => &mut marks.force_detached,
+                    K::VolumeDetached => &mut marks.detached,
+                    _ => &mut marks.attached,
+                };
+                *slot = Some(id);
+            }
+            (kind, node, Some(p)) => {
+                if let (K::PodRemoved, Some(n)) = (kind, node) {
+                    self.node_mut(n).pod_left = Some(id);
+                }
+                let marks = self.pod_mut(p);
+                let slot = match kind {
+                    K::PodCreated => &mut marks.created,
+                    K::PodScheduled => &mut marks.scheduled,
+                    K::PodReady => &mut marks.ready,
+                    K::PodNotReady => &mut marks.not_ready,
+                    K::PodEvictionScheduled => &mut marks.eviction_scheduled,
+                    K::PodEvictionCancelled => {
+                        marks.eviction_scheduled = None;
+                        return;
+                    }
+                    K::PodDeletionRequested => &mut marks.deleting,
+                    K::PodFailed => &mut marks.failed,
+                    K::PodRemoved => &mut marks.removed,
+                    K::VolumeMounted => &mut marks.mounted,
+                    K::EndpointReady | K::EndpointNotReady | K::EndpointRemoved => &mut marks.endpoint,
+                    K::PodTolerationsPatched => &mut marks.tolerations,
+                    K::EvictionRefused => &mut marks.refused,
+                    _ => return,
+                };
+                *slot = Some(id);
+            }
+            _ => {}
+        }
     }
 }

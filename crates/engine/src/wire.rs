@@ -166,7 +166,8 @@ impl Decoder {
             st: &mut self.state,
         };
         for _ in 0..max.min(self.left) {
-            self.outcome.events.push(r.event()?);
+            let id = self.outcome.events.len();
+            self.outcome.events.push(r.event(id)?);
             self.left -= 1;
         }
         Ok(self.left == 0)
@@ -276,6 +277,8 @@ impl Writer {
         self.opt(e.service.as_deref());
         self.opt(e.volume.as_deref());
         self.cause(&e.cause);
+        // How far back the event before it is (0: none), which is short for most links.
+        self.uint(e.after.map_or(0, |a| (e.id - a) as u64));
     }
 }
 
@@ -454,7 +457,7 @@ impl<'a> Reader<'a> {
         Ok(Cause { key, args })
     }
 
-    fn event(&mut self) -> Result<TimelineEvent, String> {
+    fn event(&mut self, id: usize) -> Result<TimelineEvent, String> {
         let at_ms = self.int()?;
         let i = self.index()?;
         let kind = match self.st.kinds[i] {
@@ -467,6 +470,7 @@ impl<'a> Reader<'a> {
         };
         let own = |s: Option<&str>| s.map(str::to_string);
         Ok(TimelineEvent {
+            id,
             at_ms,
             kind,
             node: own(self.opt()?),
@@ -477,6 +481,11 @@ impl<'a> Reader<'a> {
             service: own(self.opt()?),
             volume: own(self.opt()?),
             cause: self.cause(0)?,
+            after: match self.uint()? {
+                0 => None,
+                back if back <= id as u64 => Some(id - back as usize),
+                back => return Err(format!("event {id} names an event {back} before it, before the first")),
+            },
         })
     }
 }

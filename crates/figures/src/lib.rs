@@ -21,7 +21,7 @@ pub mod timeline;
 
 pub use aggregate::{Aggregate, EvictionRates, NodeCounts, NodeState, PodCounts, PodState};
 pub use areas::{draw_aggregate, AggregateFigure, AggregateTexts, Row, RowKind};
-pub use breakdown::{breakdown_height, draw_breakdown, Bar, BreakdownTexts};
+pub use breakdown::{breakdown_height, draw_breakdown, Bar, BreakdownTexts, Piece};
 pub use cluster::{draw_cluster, ClusterFigure, ClusterTexts};
-pub use explain::{database_breakdown, Restored};
+pub use explain::{bars, milestones, Goal, Milestones, Restored, Segment};
 pub use timeline::{draw_timeline, Legend, LegendTexts, TimelineFigure};

@@ -443,13 +443,7 @@ impl DeferredWrite {
     ) -> DeferredWrite {
         let wrap = |event: &mut crate::timeline::Event| {
             let why = std::mem::replace(&mut event.cause, crate::cause::Cause::none());
-            event.cause = crate::cause::Cause::new("cause.client_wait")
-                .sub("cause", why)
-                .time("waited", sent - asked)
-                .time("asked", asked)
-                .text("client", who.client_name())
-                .text("qps", qps)
-                .text("burst", burst);
+            event.cause = crate::cause::Cause::client_wait(why, who.client_name(), (asked, sent), (qps, burst));
         };
         match &mut self {
             DeferredWrite::PodNotReady { event, .. } | DeferredWrite::PodDelete { event, .. } => wrap(event),

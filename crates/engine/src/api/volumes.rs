@@ -5,7 +5,8 @@
 //! created or deleted: they outlive a restart of kube-controller-manager).
 
 use super::{NodeId, PodId};
-use std::collections::BTreeSet;
+use crate::timeline::EventId;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a workload claims: its name, whether the volume is `ReadWriteMany`, and, for a claim
 /// per pod, how many ordinals.
@@ -34,10 +35,12 @@ pub struct Volume {
     pub attached_to: BTreeSet<NodeId>,
     /// Nodes whose kubelet reports it in use (mounted).
     pub in_use_by: BTreeSet<NodeId>,
-    /// Nodes it is being attached to: a `VolumeAttachment` exists, not yet `status.attached`.
-    pub attaching: BTreeSet<NodeId>,
-    /// Nodes it is being detached from: their `VolumeAttachment` is being deleted.
-    pub detaching: BTreeSet<NodeId>,
+    /// Nodes it is being attached to (a `VolumeAttachment` exists, not yet `status.attached`),
+    /// each with the event that let the attach start, for the one that ends it.
+    pub attaching: BTreeMap<NodeId, Option<EventId>>,
+    /// Nodes it is being detached from (their `VolumeAttachment` is being deleted), each with
+    /// the event that let the detach start.
+    pub detaching: BTreeMap<NodeId, Option<EventId>>,
     /// Every pod that ever used it.
     pub pods: Vec<PodId>,
 }
@@ -69,8 +72,8 @@ impl Volumes {
                     many: c.many,
                     attached_to: BTreeSet::new(),
                     in_use_by: BTreeSet::new(),
-                    attaching: BTreeSet::new(),
-                    detaching: BTreeSet::new(),
+                    attaching: BTreeMap::new(),
+                    detaching: BTreeMap::new(),
                     pods: Vec::new(),
                 });
                 v.list.len() - 1

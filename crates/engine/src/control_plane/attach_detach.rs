@@ -23,7 +23,7 @@ use crate::api::{Api, CondStatus, NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
 use crate::time::{Millis, MINUTE};
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind, Log};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `ReconcilerMaxWaitForUnmountDuration`, ms.
@@ -153,7 +153,7 @@ impl AttachDetachController {
                 self.detach_requested.remove(&(v, n));
                 continue;
             }
-            if api.volumes.list[v].detaching.contains(&n) {
+            if api.volumes.list[v].detaching.contains_key(&n) {
                 waiting = true;
                 continue;
             }
@@ -166,7 +166,7 @@ impl AttachDetachController {
                     n,
                     Cause::new("cause.adc.detach_requested"),
                 );
-                log.push(e);
+                log.push(e.after(left_desired(api, log, v, n)));
                 now
             });
             let node = &api.nodes[n];
@@ -179,6 +179,9 @@ impl AttachDetachController {
                 waiting = true;
                 continue;
             }
+            // Asked for, and unmounted or given up on: the last of these let the detach start.
+            let name = api.volumes.list[v].name.as_str();
+            let mut after = latest([log.index.volume(name, n).detach_requested, left_desired(api, log, v, n)]);
             if mounted {
                 // verifySafeToDetach is false: the volume goes although the node may still use it.
                 let why = if oos {
@@ -189,10 +192,17 @@ impl AttachDetachController {
                         .time("wait", MAX_WAIT_FOR_UNMOUNT)
                 };
                 let cause = Cause::new("cause.adc.force_detached").sub("why", why);
-                log.push(volume_event(now, EventKind::VolumeForceDetached, api, v, n, cause));
+                // The 6-minute wait runs from the detach request; the taint is an operator's.
+                let oos_taint = node.taints.iter().find(|t| t.key == TAINT_OUT_OF_SERVICE);
+                let before = match oos_taint {
+                    Some(t) if oos => latest([after, log.index.taint(n, &t.label())]),
+                    _ => log.index.volume(name, n).detach_requested,
+                };
+                let e = volume_event(now, EventKind::VolumeForceDetached, api, v, n, cause);
+                after = log.push(e.after(before)).or(before);
             }
             api.clients.send(Controller::AttachDetach, now, 1);
-            api.volumes.list[v].detaching.insert(n);
+            api.volumes.list[v].detaching.insert(n, after);
             waiting = true;
             ops.push(Operation::Detach {
                 volume: v,
@@ -216,11 +226,11 @@ impl AttachDetachController {
         let mut waiting = false;
         for (&n, pods) in desired {
             let vol = &api.volumes.list[v];
-            if vol.attached_to.contains(&n) || vol.attaching.contains(&n) {
-                waiting |= vol.attaching.contains(&n);
+            if vol.attached_to.contains(&n) || vol.attaching.contains_key(&n) {
+                waiting |= vol.attaching.contains_key(&n);
                 continue;
             }
-            let elsewhere = vol.attached_to.iter().chain(&vol.attaching).any(|&o| o != n);
+            let elsewhere = vol.attached_to.iter().chain(vol.attaching.keys()).any(|&o| o != n);
             if !vol.many && elsewhere {
                 waiting = true;
                 if self.reported.insert((v, n)) {
@@ -229,7 +239,8 @@ impl AttachDetachController {
                 continue;
             }
             api.clients.send(Controller::AttachDetach, now, 1);
-            api.volumes.list[v].attaching.insert(n);
+            let after = attach_after(log, &vol.name, pods, log.index.controller_manager_started);
+            api.volumes.list[v].attaching.insert(n, after);
             waiting = true;
             ops.push(Operation::Attach {
                 volume: v,
@@ -273,27 +284,28 @@ impl AttachDetachController {
             let cause = Cause::new("cause.adc.multi_attach").text("message", &message);
             let mut e = volume_event(now, EventKind::MultiAttachError, api, v, n, cause);
             e.pod = Some(p);
-            log.push(e);
+            let scheduled = log.index.pod(p).scheduled;
+            log.push(e.after(scheduled));
         }
     }
 
     /// The driver finished an attach.
     pub fn attach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
-        api.volumes.list[v].attaching.remove(&n);
+        let after = api.volumes.list[v].attaching.remove(&n).flatten();
         api.volumes.list[v].attached_to.insert(n);
         let cause = Cause::new("cause.adc.attached").time("took", self.settings.attach_duration);
-        log.push(volume_event(now, EventKind::VolumeAttached, api, v, n, cause));
+        log.push(volume_event(now, EventKind::VolumeAttached, api, v, n, cause).after(after));
         self.busy.insert(v);
     }
 
     /// The driver finished a detach.
     pub fn detach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
-        api.volumes.list[v].detaching.remove(&n);
+        let after = api.volumes.list[v].detaching.remove(&n).flatten();
         self.detach_requested.remove(&(v, n));
         api.volumes.list[v].attached_to.remove(&n);
         api.volumes.list[v].in_use_by.remove(&n);
         let cause = Cause::new("cause.adc.detached").time("took", self.settings.detach_duration);
-        log.push(volume_event(now, EventKind::VolumeDetached, api, v, n, cause));
+        log.push(volume_event(now, EventKind::VolumeDetached, api, v, n, cause).after(after));
         self.busy.insert(v);
     }
 
@@ -310,6 +322,26 @@ impl AttachDetachController {
             }
         }
     }
+}
+
+/// The event that took volume `v` out of node `n`'s desired state: the last of its pods there to
+/// be removed or to fail (`IsPodTerminated`).
+fn left_desired(api: &Api, log: &Log, v: VolumeId, n: NodeId) -> Option<EventId> {
+    let pods = api.volumes.list[v]
+        .pods
+        .iter()
+        .filter(|&&p| api.pods[p].node == Some(n));
+    latest(pods.flat_map(|&p| {
+        let m = log.index.pod(p);
+        [m.removed, m.failed]
+    }))
+}
+
+/// The event that let an attach of the volume called `name` start: its pods being bound to the
+/// node, its last detach from another node, or the controller's restart, whichever came last.
+fn attach_after(log: &Log, name: &str, pods: &[PodId], restarted: Option<EventId>) -> Option<EventId> {
+    let bound = pods.iter().map(|&p| log.index.pod(p).scheduled);
+    latest(bound.chain([log.index.volume_detached(name), restarted]))
 }
 
 fn volume_event(now: Millis, kind: EventKind, api: &Api, v: VolumeId, n: NodeId, cause: Cause) -> Event {

@@ -15,7 +15,7 @@ use crate::api::{Api, NodeId, Pod, PodId, Watch};
 use crate::cause::Cause;
 use crate::scenario::WorkloadSpec;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{Event, EventId, EventKind, Log, PodMarks};
 use crate::version::Profile;
 use std::collections::BTreeSet;
 
@@ -28,6 +28,8 @@ pub struct EndpointSliceController {
     dirty: Vec<BTreeSet<PodId>>,
     /// Per Service: whether a write waits for the rate limiter.
     writing: Vec<bool>,
+    /// Per Service: when the write waiting for the rate limiter was asked for, ms.
+    asked: Vec<Millis>,
     terminating_kept: bool,
     terminal_unpublished: bool,
     /// Per Service, how many ready endpoints its slice lists from each time on: (time, count).
@@ -55,6 +57,9 @@ pub fn endpoint(pod: &Pod, terminating_kept: bool, terminal_unpublished: bool) -
 
 /// What a slice write reports for one pod whose endpoint changed, if anything.
 fn endpoint_event(old: Option<Endpoint>, new: Option<Endpoint>, pod: &Pod) -> Option<(EventKind, Cause)> {
+    if new.is_some_and(|e| e.ready) && !old.is_some_and(|e| e.ready) {
+        return Some((EventKind::EndpointReady, Cause::new("cause.eps.ready")));
+    }
     let why = if pod.failed {
         "cause.part.ep_failed"
     } else if !pod.exists() {
@@ -80,6 +85,21 @@ fn endpoint_event(old: Option<Endpoint>, new: Option<Endpoint>, pod: &Pod) -> Op
     }
 }
 
+/// The pod's change its endpoint follows: gone, Failed, deleted, NotReady or Ready.
+fn changed_by(pod: &Pod, m: PodMarks) -> Option<EventId> {
+    if !pod.exists() {
+        m.removed
+    } else if pod.failed {
+        m.failed
+    } else if pod.deletion_requested_at.is_some() {
+        m.deleting
+    } else if pod.ready == Some(true) {
+        m.ready
+    } else {
+        m.not_ready
+    }
+}
+
 fn ready_count(slice: &crate::api::endpoints::Slice) -> usize {
     slice.values().filter(|e| e.ready).count()
 }
@@ -93,6 +113,7 @@ impl EndpointSliceController {
             services,
             dirty: vec![BTreeSet::new(); n],
             writing: vec![false; n],
+            asked: vec![0; n],
             terminating_kept: p.terminating_endpoints_kept,
             terminal_unpublished: p.terminal_pods_unpublished,
             ready_counts: vec![Vec::new(); n],
@@ -159,13 +180,14 @@ impl EndpointSliceController {
             None
         } else {
             self.writing[w] = true;
+            self.asked[w] = now;
             Some((at, w))
         }
     }
 
     /// Writes Service `w`'s slice with every change since the last write.
     pub fn write(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) {
-        self.writing[w] = false;
+        let asked = std::mem::take(&mut self.writing[w]).then_some(self.asked[w]);
         let mut changed = false;
         for p in std::mem::take(&mut self.dirty[w]) {
             let pod = &api.pods[p];
@@ -177,7 +199,16 @@ impl EndpointSliceController {
             changed = true;
             if let Some((kind, cause)) = endpoint_event(old, new, pod) {
                 let node: Option<NodeId> = pod.node;
-                let mut e = Event::new(now, kind, cause).pod(p);
+                let cause = match asked {
+                    Some(asked) if asked < now => {
+                        let limits = api.clients.limits();
+                        Cause::client_wait(cause, Controller::EndpointSlice.client_name(), (asked, now), limits)
+                    }
+                    _ => cause,
+                };
+                let mut e = Event::new(now, kind, cause)
+                    .pod(p)
+                    .after(changed_by(pod, log.index.pod(p)));
                 e.node = node;
                 e.service = Some(w);
                 log.push(e);

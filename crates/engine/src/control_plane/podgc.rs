@@ -10,7 +10,7 @@ use crate::api::client::Controller;
 use crate::api::{Api, CondStatus, PodId};
 use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind, Log};
 use std::collections::BTreeMap;
 
 /// How often PodGC runs (`gcCheckPeriod`), ms.
@@ -63,7 +63,7 @@ impl PodGc {
 
     /// One run at `now`.
     pub fn run(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
-        let mut doomed: Vec<(PodId, Cause)> = Vec::new();
+        let mut doomed: Vec<(PodId, Cause, Option<EventId>)> = Vec::new();
         for p in self.candidates(api) {
             let pod = &api.pods[p];
             if !pod.exists() {
@@ -81,13 +81,18 @@ impl PodGc {
                         let cause = Cause::new("cause.podgc.terminating")
                             .text("node", &node.name)
                             .text("taint", TAINT_OUT_OF_SERVICE);
-                        doomed.push((p, cause));
+                        // Its three conditions; the last to hold made the deletion possible.
+                        let oos = node.taints.iter().find(|t| t.key == TAINT_OUT_OF_SERVICE);
+                        let tainted = oos.and_then(|t| log.index.taint(n, &t.label()));
+                        let after = latest([tainted, log.index.pod(p).deleting, log.index.ready(n)]);
+                        doomed.push((p, cause, after));
                     }
                 }
                 Some(n) => {
                     let name = api.nodes[n].name.clone();
+                    let deleted = log.index.node(n).and_then(|m| m.deleted);
                     if !self.quarantine {
-                        doomed.push((p, Cause::new("cause.podgc.orphaned").text("node", &name)));
+                        doomed.push((p, Cause::new("cause.podgc.orphaned").text("node", &name), deleted));
                         continue;
                     }
                     let seen = *self.orphans.entry(p).or_insert(now);
@@ -96,22 +101,23 @@ impl PodGc {
                             .text("node", &name)
                             .time("seen", seen)
                             .time("quarantine", QUARANTINE);
-                        doomed.push((p, cause));
+                        doomed.push((p, cause, deleted));
                     }
                 }
                 None if pod.deletion_requested_at.is_some() => {
-                    doomed.push((p, Cause::new("cause.podgc.unscheduled")));
+                    let after = log.index.pod(p).deleting;
+                    doomed.push((p, Cause::new("cause.podgc.unscheduled"), after));
                 }
                 None => {}
             }
         }
-        for (p, cause) in doomed {
+        for (p, cause, after) in doomed {
             self.orphans.remove(&p);
             // A status PATCH (phase Failed) and a DELETE with grace 0, through PodGC's client.
             api.clients.send(Controller::PodGc, now, 2);
             api.count(now, |w| w.pod_status_updates += 1);
             if api.remove_pod(now, p) {
-                let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);
+                let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p).after(after);
                 e.node = api.pods[p].node;
                 log.push(e);
             }

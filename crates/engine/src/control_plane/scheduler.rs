@@ -9,7 +9,7 @@ use super::scheduler_index::NodeIndex;
 use crate::api::{tolerates, Api, Effect, NodeId, PodId};
 use crate::cause::Cause;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventKind, Log};
 use std::collections::BTreeMap;
 
 /// The scheduler: its index of the nodes, and its queue of pods that fit nowhere.
@@ -170,7 +170,16 @@ impl Scheduler {
                         .text("node", &node.name)
                         .text("pods", node.pods.len())
                         .text("max", node.max_pods);
-                    log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(p));
+                    // Bound once the pod existed and the node had room for it, whichever came
+                    // last: a node that appeared, lost a taint or saw a pod leave.
+                    let room = log.index.node(n).map(|m| [m.back, m.untainted, m.pod_left]);
+                    let after = latest(room.into_iter().flatten().chain([log.index.pod(p).created]));
+                    log.push(
+                        Event::new(now, EventKind::PodScheduled, cause)
+                            .node(n)
+                            .pod(p)
+                            .after(after),
+                    );
                 }
             }
             None => {
@@ -186,7 +195,8 @@ impl Scheduler {
                             EventKind::PodUnschedulable,
                             Cause::new("cause.sched.pending").sub("why", why),
                         )
-                        .pod(p),
+                        .pod(p)
+                        .after(log.index.pod(p).created),
                     );
                 }
             }

@@ -11,7 +11,7 @@ use crate::api::{matching_tolerations, min_toleration_seconds, Api, DeferredWrit
 use crate::api::{Toleration, TolerationSource};
 use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind, Log};
 
 /// A scheduled deletion.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +24,9 @@ pub struct EvictionTimer {
     pub generation: u64,
     /// Why, for the deletion event.
     pub cause: Cause,
+    /// The event the deletion follows: the timer being set, or, for a deletion at once, the
+    /// taint (or the pod's tolerations) that called for it.
+    pub after: Option<EventId>,
 }
 
 /// The controller's in-memory state.
@@ -51,11 +54,20 @@ pub struct Wake {
     pub generation: u64,
 }
 
-fn describe(t: &Toleration) -> &'static str {
+/// Where a toleration came from; one that admission added names the kube-apiserver flag that
+/// set its seconds.
+fn describe(t: &Toleration) -> Cause {
     match t.source {
-        TolerationSource::Spec => "cause.part.tol_spec",
-        TolerationSource::DefaultTolerationSeconds => "cause.part.tol_admission",
-        TolerationSource::DaemonSet => "cause.part.tol_daemonset",
+        TolerationSource::Spec => Cause::new("cause.part.tol_spec"),
+        TolerationSource::DefaultTolerationSeconds => {
+            let flag = if t.key == crate::api::TAINT_NOT_READY {
+                "--default-not-ready-toleration-seconds"
+            } else {
+                "--default-unreachable-toleration-seconds"
+            };
+            Cause::new("cause.part.tol_admission").text("flag", flag)
+        }
+        TolerationSource::DaemonSet => Cause::new("cause.part.tol_daemonset"),
     }
 }
 
@@ -124,6 +136,11 @@ impl TaintEvictionController {
 
     fn cancel(&mut self, now: Millis, p: PodId, n: NodeId, log: &mut Log, why: &'static str) {
         if let Some(t) = self.timers[p].take() {
+            // The taint's removal, or the pod's tolerations changed to tolerate it for ever.
+            let after = match why {
+                "cause.part.no_taint" => log.index.node(n).and_then(|m| m.untainted),
+                _ => log.index.pod(p).tolerations,
+            };
             log.push(
                 Event::new(
                     now,
@@ -134,7 +151,8 @@ impl TaintEvictionController {
                         .sub("why", Cause::new(why)),
                 )
                 .node(n)
-                .pod(p),
+                .pod(p)
+                .after(after),
             );
         }
     }
@@ -183,10 +201,8 @@ impl TaintEvictionController {
                 let fire_at = now + seconds * SECOND;
                 let binding = used_tols
                     .iter()
-                    .filter(|t| t.toleration_seconds == Some(seconds) || seconds == 0)
-                    .map(|t| describe(t))
-                    .next()
-                    .unwrap_or("cause.part.tol_spec");
+                    .find(|t| t.toleration_seconds == Some(seconds) || seconds == 0)
+                    .map_or(Cause::new("cause.part.tol_spec"), |t| describe(t));
                 let key = if seconds == 0 {
                     "cause.te.at_once"
                 } else {
@@ -197,7 +213,7 @@ impl TaintEvictionController {
                     .text("taints", &taint_list)
                     .time("at", now)
                     .text("seconds", seconds)
-                    .sub("binding", Cause::new(binding));
+                    .sub("binding", binding);
                 self.schedule(now, p, n, fire_at, cause, log, wakes);
             }
         }
@@ -216,8 +232,13 @@ impl TaintEvictionController {
     ) {
         self.next_generation += 1;
         let generation = self.next_generation;
+        // Seen because of the newest of the node's NoExecute taints, a patch of the pod's
+        // tolerations, or the controller's (re)start, whichever came last.
+        let taints = self.tainted[n].iter().map(|t| log.index.taint(n, &t.label()));
+        let others = [log.index.pod(p).tolerations, log.index.controller_manager_started];
+        let mut after = latest(taints.chain(others));
         if fire_at > now && log.wants(now, EventKind::PodEvictionScheduled) {
-            log.push(
+            let scheduled = log.push(
                 Event::new(
                     now,
                     EventKind::PodEvictionScheduled,
@@ -227,14 +248,17 @@ impl TaintEvictionController {
                         .sub("why", cause.clone()),
                 )
                 .node(n)
-                .pod(p),
+                .pod(p)
+                .after(after),
             );
+            after = scheduled.or(after);
         }
         self.timers[p] = Some(EvictionTimer {
             created_at: now,
             fire_at,
             generation,
             cause,
+            after,
         });
         wakes.push(Wake {
             pod: p,
@@ -262,7 +286,9 @@ impl TaintEvictionController {
         }
         let grace = api.pods[p].grace_seconds;
         let cause = Cause::new("cause.delete").sub("why", t.cause).text("grace", grace);
-        let mut event = Event::new(now, EventKind::PodDeletionRequested, cause).pod(p);
+        let mut event = Event::new(now, EventKind::PodDeletionRequested, cause)
+            .pod(p)
+            .after(t.after);
         event.node = api.pods[p].node;
         api.issue(
             Controller::TaintEviction,

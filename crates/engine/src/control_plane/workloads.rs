@@ -12,7 +12,7 @@ use crate::control_plane::admission::{daemonset_tolerations, default_toleration_
 use crate::rng::{Rng, Stream};
 use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind, Log};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -208,7 +208,9 @@ impl Workloads {
                 let cause = Cause::new("cause.sts.delete_failed")
                     .text("owner", self.owner_name(w))
                     .text("pod", &api.pods[p].name);
-                let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);
+                let mut e = Event::new(now, EventKind::PodRemoved, cause)
+                    .pod(p)
+                    .after(log.index.pod(p).failed);
                 e.node = api.pods[p].node;
                 log.push(e);
             }
@@ -340,19 +342,41 @@ impl Workloads {
             _ => Controller::ReplicaSet,
         };
         api.clients.send(who, now, 2);
+        let after = created_after(log, replaces, node, spec.kind);
         let id = api.create_pod(now, pod);
-        log.push(Event::new(now, EventKind::PodCreated, cause).pod(id));
+        let created = log.push(Event::new(now, EventKind::PodCreated, cause).pod(id).after(after));
         if let Some(n) = node {
             api.bind_pod(now, id, n);
             if log.wants(now, EventKind::PodScheduled) {
                 let cause = Cause::new("cause.ds.bind")
                     .text("owner", self.owner_name(w))
                     .text("node", &api.nodes[n].name);
-                log.push(Event::new(now, EventKind::PodScheduled, cause).node(n).pod(id));
+                log.push(
+                    Event::new(now, EventKind::PodScheduled, cause)
+                        .node(n)
+                        .pod(id)
+                        .after(created),
+                );
             }
         }
         id
     }
+}
+
+/// The event that let a controller create a pod: for a replacement, the old pod's leaving (a
+/// StatefulSet waits for its object to be gone; a ReplicaSet replaces it as soon as it stops
+/// being active: deleted, Failed or gone, whichever came first); for a DaemonSet's pod, its node
+/// appearing or losing the taint that kept the pod off, whichever came last.
+fn created_after(log: &Log, replaces: Option<PodId>, node: Option<NodeId>, kind: WorkloadKind) -> Option<EventId> {
+    if let Some(old) = replaces {
+        let m = log.index.pod(old);
+        return match kind {
+            WorkloadKind::StatefulSet => m.removed,
+            _ => [m.deleting, m.failed, m.removed].into_iter().flatten().min(),
+        };
+    }
+    let n = log.index.node(node?)?;
+    latest([n.back, n.untainted])
 }
 
 /// FNV-1a over the name's bytes.

@@ -173,13 +173,15 @@ impl Kubelet {
             && log.wants(now, EventKind::NodeNotReady)
         {
             let cause = Cause::new("cause.kubelet.shutting_down").text("message", shutdown::NODE_SHUTTING_DOWN_MESSAGE);
-            log.push(Event::new(now, EventKind::NodeNotReady, cause).node(n));
+            let shutdown = log.index.silenced(n);
+            log.push(Event::new(now, EventKind::NodeNotReady, cause).node(n).after(shutdown));
         } else if changed && !self.shutting_down && log.wants(now, EventKind::NodeReady) {
             let before = current.ready_status().map_or(Cause::new("cause.part.no_ready"), |c| {
                 Cause::new("cause.part.ready_was").text("status", c)
             });
             let cause = Cause::new("cause.kubelet.ready").sub("before", before);
-            log.push(Event::new(now, EventKind::NodeReady, cause).node(n));
+            let back = log.index.node(n).and_then(|m| m.back);
+            log.push(Event::new(now, EventKind::NodeReady, cause).node(n).after(back));
         }
         if log.wants(now, EventKind::NodeStatusPatched) {
             let why = if changed {

@@ -232,26 +232,30 @@ impl KubeProxy {
         let new = std::mem::take(&mut self.in_progress);
         for (w, pending) in new.into_iter().enumerate() {
             let before = self.programmed[w].len();
-            let gone: Vec<PodId> = match pending {
+            let (gone, came): (Vec<PodId>, Vec<PodId>) = match pending {
                 Pending::Full(rules) => {
                     let gone = self.programmed[w].difference(&rules).copied().collect();
+                    let came = rules.difference(&self.programmed[w]).copied().collect();
                     self.programmed[w] = rules;
-                    gone
+                    (gone, came)
                 }
                 Pending::Changes(changes) => {
-                    // Sorted by pod, as the set difference above is.
+                    // Sorted by pod, as the set differences above are.
                     let rules = &mut self.programmed[w];
-                    let mut gone = Vec::new();
+                    let (mut gone, mut came) = (Vec::new(), Vec::new());
                     for (p, keep) in changes {
                         if keep {
-                            rules.insert(p);
+                            if rules.insert(p) {
+                                came.push(p);
+                            }
                         } else if rules.remove(&p) {
                             gone.push(p);
                         }
                     }
-                    gone
+                    (gone, came)
                 }
             };
+            self.record_started(now, w, &came, api, log, connected);
             for p in gone {
                 let pod = &api.pods[p];
                 let dead_since = pod.stopped_at.filter(|_| !pod.running);
@@ -277,7 +281,9 @@ impl KubeProxy {
                     .time("sync", self.sync_duration)
                     .sub("what", what)
                     .sub("others", others);
-                let mut e = Event::new(now, EventKind::TrafficStopped, cause).pod(p);
+                // The slice change the proxies acted on.
+                let after = log.index.pod(p).endpoint;
+                let mut e = Event::new(now, EventKind::TrafficStopped, cause).pod(p).after(after);
                 e.node = pod.node;
                 e.service = Some(w);
                 log.push(e);
@@ -285,6 +291,25 @@ impl KubeProxy {
             if self.programmed[w].len() != before {
                 self.sizes[w].push((now, self.programmed[w].len()));
             }
+        }
+    }
+
+    /// Records `TrafficStarted` for each pod of Service `w` that the rules now send to.
+    fn record_started(&self, now: Millis, w: usize, came: &[PodId], api: &Api, log: &mut Log, connected: usize) {
+        if !log.wants(now, EventKind::TrafficStarted) {
+            return;
+        }
+        for &p in came {
+            let cause = Cause::new("cause.proxy.started")
+                .text("connected", connected)
+                .text("mode", self.cfg.mode.name())
+                .time("min", self.cfg.min_sync_period)
+                .time("sync", self.sync_duration);
+            let after = log.index.pod(p).endpoint;
+            let mut e = Event::new(now, EventKind::TrafficStarted, cause).pod(p).after(after);
+            e.node = api.pods[p].node;
+            e.service = Some(w);
+            log.push(e);
         }
     }
 

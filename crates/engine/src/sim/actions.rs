@@ -40,8 +40,10 @@ impl Simulation {
         self.api.node_changed(n);
         self.api.patch_node_status(now, n, status);
         self.kubelets[n].last_report = Some(now);
-        self.log
-            .push(Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created")).node(n));
+        // A kubelet restarted on a node whose object was deleted registers it again.
+        let back = self.log.index.node(n).and_then(|m| m.back);
+        let e = Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created"));
+        self.log.push(e.node(n).after(back));
         let u = self.kubelet_settings.update;
         self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
         if self.kubelet_settings.node_lease {
@@ -178,8 +180,9 @@ impl Simulation {
         } else {
             "cause.fault.ended_reconnect"
         };
-        self.log
-            .push(Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why)).node(n));
+        let fault = self.log.index.silenced(n);
+        let e = Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why));
+        self.log.push(e.node(n).after(fault));
         // The node's kube-proxy is back in touch with the apiserver: it resyncs.
         if self.eps.any() {
             self.proxy_changed();
@@ -245,11 +248,13 @@ impl Simulation {
         self.nlc.restart();
         self.taint_eviction.restart();
         self.podgc.restart();
-        self.log.push(Event::new(
+        let stopped = self.log.index.controller_manager_stopped;
+        let started = Event::new(
             now,
             EventKind::ControllerManagerStarted,
             Cause::new("cause.kcm.started"),
-        ));
+        );
+        self.log.push(started.after(stopped));
         // Informers deliver every object again: taint eviction sees each node, workload controllers resync.
         let mut wakes = Vec::new();
         if self.cfg.controller_manager.enable_taint_manager {

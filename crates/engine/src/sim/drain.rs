@@ -48,6 +48,9 @@ impl Simulation {
         let was_deleting = self.api.pods[p].deletion_requested_at.is_some();
         let pdb = self.api.pdb_of(p).map(|b| (b.name.clone(), b.status.clone()));
         let pdb_name = pdb.as_ref().map(|b| b.0.clone()).unwrap_or_default();
+        // The drain's cordon, or this goroutine's last 429 that it slept on.
+        let cordoned = n.and_then(|n| self.log.index.node(n)).and_then(|m| m.cordoned);
+        let after = self.log.index.pod(p).refused.or(cordoned);
         match self.api.evict(now, p) {
             Eviction::Granted(g) => {
                 if was_deleting {
@@ -80,7 +83,9 @@ impl Simulation {
                     .text("grace", self.api.pods[p].grace_seconds)
                     .text("attempt", attempt)
                     .sub("then", Cause::new(then));
-                let mut e = Event::new(now, EventKind::PodDeletionRequested, cause).pod(p);
+                let mut e = Event::new(now, EventKind::PodDeletionRequested, cause)
+                    .pod(p)
+                    .after(after);
                 e.node = n;
                 self.log.push(e);
             }
@@ -90,7 +95,7 @@ impl Simulation {
                     .text("detail", refusal_cause(&pdb_name, desired, current))
                     .text("attempt", attempt)
                     .time("retry", EVICT_ERROR_RETRY_DELAY);
-                let mut e = Event::new(now, EventKind::EvictionRefused, cause).pod(p);
+                let mut e = Event::new(now, EventKind::EvictionRefused, cause).pod(p).after(after);
                 e.node = n;
                 self.log.push(e);
                 // The 429 comes back, drain sleeps, GETs the pod and POSTs again.

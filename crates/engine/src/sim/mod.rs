@@ -98,16 +98,21 @@ enum Wake {
         volume: usize,
         node: NodeId,
     },
-    /// The kubelet checks whether its pod's volume is attached.
+    /// The kubelet checks whether its pod's volume is attached; `waited` is the backoff that
+    /// led to this check (0 for the first), `gap` the one after it if it fails.
     VolumeVerify {
         pod: PodId,
         epoch: u32,
+        waited: Millis,
         gap: Millis,
     },
-    /// The kubelet finished mounting its pod's volume.
+    /// The kubelet finished mounting its pod's volume, found attached by the check at
+    /// `checked` after a backoff of `waited`.
     VolumeMountDone {
         pod: PodId,
         epoch: u32,
+        checked: Millis,
+        waited: Millis,
     },
     /// The connected kube-proxies start a sync.
     ProxySync,
@@ -285,6 +290,7 @@ impl Simulation {
         let nlc = NodeLifecycleController::new(NlcSettings {
             grace: kcm.node_monitor_grace_period,
             startup_grace: kcm.node_startup_grace_period,
+            monitor_period: kcm.node_monitor_period,
             eviction_qps: kcm.node_eviction_rate,
             secondary_qps: kcm.secondary_node_eviction_rate,
             large_cluster_threshold: kcm.large_cluster_size_threshold,
@@ -336,8 +342,8 @@ impl Simulation {
             adc,
             adc_asleep: None,
             log: Log {
-                events: Vec::new(),
                 heartbeats: record_heartbeats,
+                ..Log::default()
             },
             api,
             kubelets,
@@ -623,8 +629,18 @@ impl Simulation {
             }
             Wake::AttachDone { volume, node } => self.adc.attach_done(now, volume, node, &mut self.api, &mut self.log),
             Wake::DetachDone { volume, node } => self.adc.detach_done(now, volume, node, &mut self.api, &mut self.log),
-            Wake::VolumeVerify { pod, epoch, gap } => self.verify_volume(pod, epoch, gap),
-            Wake::VolumeMountDone { pod, epoch } => self.volume_mounted(pod, epoch),
+            Wake::VolumeVerify {
+                pod,
+                epoch,
+                waited,
+                gap,
+            } => self.verify_volume(pod, epoch, (waited, gap)),
+            Wake::VolumeMountDone {
+                pod,
+                epoch,
+                checked,
+                waited,
+            } => self.volume_mounted(pod, epoch, (checked, waited)),
             Wake::ProxySyncDone => {
                 let connected = self.connected_proxies();
                 self.proxy.finish(now, &self.api, &mut self.log, connected);
@@ -659,7 +675,11 @@ impl Simulation {
                 self.unmount(pod);
                 if self.api.remove_pod(now, pod) {
                     let n = self.api.pods[pod].node;
-                    let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed"));
+                    // Confirmed once deleted and its kubelet up, whichever came last.
+                    let back = n.and_then(|n| self.log.index.node(n)).and_then(|m| m.back);
+                    let after = crate::timeline::latest([self.log.index.pod(pod).deleting, back]);
+                    let mut e =
+                        Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed")).after(after);
                     e.node = n;
                     self.log.push(e.pod(pod));
                 }

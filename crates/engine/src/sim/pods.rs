@@ -4,7 +4,7 @@ use super::{Simulation, Wake, CONTAINER_STOP};
 use crate::api::PodId;
 use crate::cause::Cause;
 use crate::time::SECOND;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventKind};
 
 impl Simulation {
     /// The kubelet notices a pod bound to its node and starts it, if it can (its pod worker's
@@ -64,8 +64,16 @@ impl Simulation {
                     .time("startup", self.cfg.simulation.pod_startup)
                     .sub("replaces", replaces)
             };
+            // Started once bound (and its volume mounted) with its kubelet up, whichever came
+            // last; Ready again once its kubelet is back.
+            let (m, back) = (self.log.index.pod(p), self.log.index.node(n).and_then(|m| m.back));
+            let after = if was_running {
+                back
+            } else {
+                latest([m.scheduled, m.mounted, back])
+            };
             self.log
-                .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p));
+                .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p).after(after));
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::kubelet::shutdown::{
 };
 use crate::scenario::ActionKind;
 use crate::time::SECOND;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventKind};
 
 impl Simulation {
     fn shutdown_groups(&self) -> Vec<ShutdownGroup> {
@@ -149,8 +149,14 @@ impl Simulation {
             .text("reason", reason)
             .text("message", shutdown::NODE_SHUTDOWN_MESSAGE)
             .sub("condition", condition);
-        self.log
-            .push(Event::new(now, EventKind::PodFailed, cause).node(n).pod(p));
+        // Killed by the shutdown under way.
+        let shutdown = self.log.index.silenced(n);
+        self.log.push(
+            Event::new(now, EventKind::PodFailed, cause)
+                .node(n)
+                .pod(p)
+                .after(shutdown),
+        );
     }
 
     /// The kubelet refuses a pod bound to a node that is shutting down (`Admit`): it fails with
@@ -162,8 +168,9 @@ impl Simulation {
             let cause = Cause::new("cause.shutdown.rejected")
                 .text("reason", shutdown::NODE_SHUTDOWN_NOT_ADMITTED_REASON)
                 .text("message", shutdown::NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE);
+            let after = latest([self.log.index.pod(p).scheduled, self.log.index.silenced(n)]);
             self.log
-                .push(Event::new(now, EventKind::PodFailed, cause).node(n).pod(p));
+                .push(Event::new(now, EventKind::PodFailed, cause).node(n).pod(p).after(after));
         }
     }
 
@@ -183,6 +190,11 @@ impl Simulation {
             "cause.part.volumes_left"
         };
         let cause = Cause::new("cause.shutdown.power_off").sub("volumes", Cause::new(volumes));
-        self.log.push(Event::new(now, EventKind::NodePoweredOff, cause).node(n));
+        let shutdown = self.log.index.silenced(n);
+        self.log.push(
+            Event::new(now, EventKind::NodePoweredOff, cause)
+                .node(n)
+                .after(shutdown),
+        );
     }
 }

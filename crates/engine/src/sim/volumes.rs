@@ -5,8 +5,9 @@ use super::{Simulation, Wake};
 use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{Operation, RECONCILER_LOOP_PERIOD};
-use crate::kubelet::volume_manager::{on_tick, retry, INITIAL_BACKOFF};
-use crate::timeline::{Event, EventKind};
+use crate::kubelet::volume_manager::{on_tick, retry, INITIAL_BACKOFF, MAX_BACKOFF};
+use crate::time::Millis;
+use crate::timeline::{latest, Event, EventKind};
 
 impl Simulation {
     /// One pass of the attach-detach reconciler; it keeps ticking while some volume waits.
@@ -67,6 +68,7 @@ impl Simulation {
             Wake::VolumeVerify {
                 pod: p,
                 epoch,
+                waited: 0,
                 gap: INITIAL_BACKOFF,
             },
         );
@@ -74,7 +76,7 @@ impl Simulation {
 
     /// `VerifyControllerAttachedVolume`: mounts if the volume is attached to the pod's node,
     /// retries after the backoff otherwise.
-    pub(super) fn verify_volume(&mut self, p: PodId, epoch: u32, gap: i64) {
+    pub(super) fn verify_volume(&mut self, p: PodId, epoch: u32, (waited, gap): (Millis, Millis)) {
         let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
         if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
@@ -86,15 +88,32 @@ impl Simulation {
         };
         if self.api.volumes.list[v].attached_to.contains(&n) {
             let at = self.now + self.cfg.simulation.mount_duration;
-            self.push(at, Wake::VolumeMountDone { pod: p, epoch });
+            let checked = self.now;
+            self.push(
+                at,
+                Wake::VolumeMountDone {
+                    pod: p,
+                    epoch,
+                    checked,
+                    waited,
+                },
+            );
         } else {
-            let (at, gap) = retry(self.now, gap);
-            self.push(at, Wake::VolumeVerify { pod: p, epoch, gap });
+            let (at, next) = retry(self.now, gap);
+            self.push(
+                at,
+                Wake::VolumeVerify {
+                    pod: p,
+                    epoch,
+                    waited: gap,
+                    gap: next,
+                },
+            );
         }
     }
 
     /// The mount finished: the volume is in use on the node, and the containers start.
-    pub(super) fn volume_mounted(&mut self, p: PodId, epoch: u32) {
+    pub(super) fn volume_mounted(&mut self, p: PodId, epoch: u32, (checked, waited): (Millis, Millis)) {
         let Some(n) = self.api.pods[p].node else { return };
         if self.kubelets[n].epoch != epoch || !self.api.pods[p].is_active() {
             return;
@@ -104,9 +123,30 @@ impl Simulation {
             return;
         };
         self.api.volumes.list[v].in_use_by.insert(n);
-        let cause = Cause::new("cause.kubelet.mounted").time("took", self.cfg.simulation.mount_duration);
-        let mut e = Event::new(self.now, EventKind::VolumeMounted, cause).node(n).pod(p);
-        e.volume = Some(self.api.volumes.list[v].name.clone());
+        let took = self.cfg.simulation.mount_duration;
+        let name = self.api.volumes.list[v].name.clone();
+        // Mounted once the pod was bound, its kubelet up and the volume attached there,
+        // whichever came last; a check that had failed first found the attach late.
+        let (m, attached) = (self.log.index.pod(p), self.log.index.volume(&name, n).attached);
+        let back = self.log.index.node(n).and_then(|m| m.back);
+        let after = latest([m.scheduled, back, attached]);
+        let attached_at = attached.map(|id| self.log.events[id].at);
+        let cause = match attached_at {
+            Some(at) if waited > 0 && checked > at => Cause::new("cause.kubelet.mounted_late")
+                .time("checked", checked)
+                .time("late", checked - at)
+                .time("attached", at)
+                .time("waited", waited)
+                .time("initial", INITIAL_BACKOFF)
+                .time("max", MAX_BACKOFF)
+                .time("took", took),
+            _ => Cause::new("cause.kubelet.mounted").time("took", took),
+        };
+        let mut e = Event::new(self.now, EventKind::VolumeMounted, cause)
+            .node(n)
+            .pod(p)
+            .after(after);
+        e.volume = Some(name);
         self.log.push(e);
         let at = self.now + self.cfg.simulation.pod_startup;
         self.push(at, Wake::PodStarted { pod: p, epoch });

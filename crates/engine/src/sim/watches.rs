@@ -151,7 +151,10 @@ impl Simulation {
     fn remove_if_terminal(&mut self, p: PodId) {
         let now = self.now;
         if self.api.pods[p].failed && self.api.remove_pod(now, p) {
-            let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.terminal")).pod(p);
+            let cause = Cause::new("cause.pod_removed.terminal");
+            let mut e = Event::new(now, EventKind::PodRemoved, cause)
+                .pod(p)
+                .after(self.log.index.pod(p).failed);
             e.node = self.api.pods[p].node;
             self.log.push(e);
         }

@@ -7,6 +7,8 @@ mod golden;
 mod import;
 mod properties;
 mod scenario_errors;
+#[path = "../support/scenarios.rs"]
+mod scenarios;
 mod seeded;
 mod service_storage;
 mod shutdown_eviction;

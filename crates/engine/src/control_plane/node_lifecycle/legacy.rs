@@ -145,7 +145,12 @@ pub fn delete_pods(now: Millis, n: NodeId, api: &mut Api, log: &mut Log, cause: 
         let cause = Cause::new("cause.delete")
             .sub("why", cause.clone())
             .text("grace", grace);
-        let event = Event::new(now, EventKind::PodDeletionRequested, cause).node(n).pod(p);
+        // The timeout runs from the node's Ready change that the controller recorded.
+        let after = log.index.ready(n);
+        let event = Event::new(now, EventKind::PodDeletionRequested, cause)
+            .node(n)
+            .pod(p)
+            .after(after);
         api.issue(
             Controller::NodeLifecycle,
             now,

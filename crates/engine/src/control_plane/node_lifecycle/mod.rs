@@ -39,6 +39,8 @@ pub struct NlcSettings {
     pub grace: Millis,
     /// `--node-startup-grace-period`, ms.
     pub startup_grace: Millis,
+    /// `--node-monitor-period`, ms (for causes: the driver runs the passes).
+    pub monitor_period: Millis,
     /// `--node-eviction-rate`, nodes/s.
     pub eviction_qps: f64,
     /// `--secondary-node-eviction-rate`, nodes/s.
@@ -73,6 +75,7 @@ impl NlcSettings {
         NlcSettings {
             grace,
             startup_grace,
+            monitor_period: 5 * crate::time::SECOND,
             eviction_qps,
             secondary_qps,
             large_cluster_threshold,
@@ -179,6 +182,9 @@ pub struct NodeLifecycleController {
     pub failures: InjectedFailures,
     /// Whether this pass came late, set by the driver when it schedules the pass.
     pub late_pass: Option<LatePass>,
+    /// Per node queued for tainting: whether the pass that queued it came late, for the taint's
+    /// cause.
+    queued_late: Vec<Option<LatePass>>,
 }
 
 fn grace_flag(startup: bool) -> &'static str {
@@ -222,6 +228,7 @@ impl NodeLifecycleController {
             eviction: Vec::new(),
             failures: InjectedFailures::default(),
             late_pass: None,
+            queued_late: Vec::new(),
         }
     }
 
@@ -243,6 +250,7 @@ impl NodeLifecycleController {
             self.nodes_to_retry.resize(n, false);
             self.quiet.resize(n, false);
             self.quiet_zone.resize(n, 0);
+            self.queued_late.resize(n, None);
             self.eviction.resize(n, EvictionStatus::Unmarked);
         }
         self.dormancy.grow(n);
@@ -340,7 +348,10 @@ impl NodeLifecycleController {
             api.clients.send(Controller::NodeLifecycle, now, 1);
         }
         if transition && current.status == CondStatus::False && log.wants(now, EventKind::NodeNotReady) {
-            log.push(Event::new(now, EventKind::NodeNotReady, Cause::new("cause.nlc.not_ready")).node(n));
+            // The kubelet's own report (a shutdown), or what silenced it.
+            let after = log.index.ready(n).or(log.index.silenced(n));
+            let cause = Cause::new("cause.nlc.not_ready");
+            log.push(Event::new(now, EventKind::NodeNotReady, cause).node(n).after(after));
         }
         if transition || (needs_retry && observed.status != CondStatus::True) {
             let why = if transition {
@@ -413,19 +424,24 @@ impl NodeLifecycleController {
             }
             self.known[n] = true;
             self.ensure_zone(api, n);
+            let mut registered = None;
             if log.wants(now, EventKind::NodeRegistered) {
                 let zone = &api.nodes[n].zone;
-                log.push(
+                // Registered once the Node exists and the controller runs, whichever came last.
+                let created = log.index.node(n).and_then(|m| m.back);
+                let after = crate::timeline::latest([created, log.index.controller_manager_started]);
+                registered = log.push(
                     Event::new(
                         now,
                         EventKind::NodeRegistered,
                         Cause::new("cause.nlc.registered").text("zone", format!("{zone:?}")),
                     )
-                    .node(n),
+                    .node(n)
+                    .after(after),
                 );
             }
             let cause = Cause::new("cause.nlc.reachable_startup");
-            self.mark_node_as_reachable(now, n, api, log, &cause);
+            self.mark_node_as_reachable(now, n, api, log, (&cause, registered));
         }
         nodes
     }
@@ -541,7 +557,9 @@ impl NodeLifecycleController {
                 }
                 _ => cause,
             };
-            log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n));
+            // What stopped the heartbeats: the node's fault while it lasts, else a slow apiserver.
+            let after = log.index.silenced(n).or(log.index.api_latency);
+            log.push(Event::new(now, EventKind::NodeUnknown, cause).node(n).after(after));
         }
         (observed, status.ready)
     }
@@ -741,7 +759,11 @@ impl NodeLifecycleController {
             .text("node", &api.nodes[n].name)
             .text("ready", node_ready)
             .sub("why", why.clone());
-        let event = Event::new(now, EventKind::PodNotReady, cause).node(n).pod(p);
+        let after = log.index.ready(n);
+        let event = Event::new(now, EventKind::PodNotReady, cause)
+            .node(n)
+            .pod(p)
+            .after(after);
         let events = u32::from(self.settings.pod_not_ready_events);
         api.issue(
             Controller::NodeLifecycle,

@@ -11,7 +11,7 @@ use crate::api::{
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::TryResult;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{Event, EventId, EventKind, Log};
 
 impl NodeLifecycleController {
     /// `processTaintBaseEviction`: acts on the Ready status observed at the start of the pass.
@@ -43,7 +43,8 @@ impl NodeLifecycleController {
             }
             CondStatus::True => {
                 let cause = Cause::new("cause.nlc.reachable_again");
-                self.mark_node_as_reachable(now, n, api, log, &cause);
+                let after = log.index.ready(n);
+                self.mark_node_as_reachable(now, n, api, log, (&cause, after));
             }
         }
     }
@@ -64,23 +65,30 @@ impl NodeLifecycleController {
         if !node.has_taint(key, Effect::NoExecute) {
             zone.queue.remove(&n);
         }
-        zone.queue.add(n, now)
+        let added = zone.queue.add(n, now);
+        if added {
+            // A pass that waited for its predecessor's requests queues its nodes late.
+            self.queued_late[n] = self.late_pass.filter(|l| l.sent > l.previous);
+        }
+        added
     }
 
     /// `markNodeAsReachable`: removes both NoExecute taints and drops the node from its queue.
+    /// `after` is the event that made the node count as reachable.
     pub fn mark_node_as_reachable(
         &mut self,
         now: Millis,
         n: NodeId,
         api: &mut Api,
         log: &mut Log,
-        cause: &Cause,
+        (cause, after): (&Cause, Option<EventId>),
     ) -> bool {
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             if api.nodes[n].has_taint(key, Effect::NoExecute) {
                 let event = Event::new(now, EventKind::TaintRemoved, cause.clone())
                     .node(n)
-                    .taint(format!("{key}:NoExecute"));
+                    .taint(format!("{key}:NoExecute"))
+                    .after(after);
                 patch_taints(
                     now,
                     n,
@@ -99,6 +107,9 @@ impl NodeLifecycleController {
     /// One tick of the NoExecute tainting loop (`doNoExecuteTaintingPass`, every 100 ms).
     pub fn do_no_execute_tainting_pass(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
         let eviction_qps = self.settings.eviction_qps;
+        let period = self.settings.monitor_period;
+        let queued_late = &self.queued_late;
+        let limits = api.clients.limits();
         for id in self.zones.live_ids() {
             let zone = self.zones.get_mut(id).expect("live");
             if zone.queue.is_empty() {
@@ -135,8 +146,19 @@ impl NodeLifecycleController {
                 }
                 .text("ready", ready.status)
                 .time("added", item.added_at)
+                .time("period", period)
                 .text("zone", format!("{zone_name:?}"))
                 .sub("rate", rate);
+                let cause = match queued_late.get(n).copied().flatten() {
+                    Some(late) => Cause::new("cause.nlc.queued_late")
+                        .sub("taint", cause)
+                        .time("late", late.sent - late.previous)
+                        .time("previous", late.previous)
+                        .time("sent", late.sent)
+                        .text("qps", limits.0)
+                        .text("burst", limits.1),
+                    None => cause,
+                };
                 swap_no_execute(now, n, want, other, api, log, &cause);
                 TryResult::Done
             });
@@ -221,7 +243,13 @@ impl NodeLifecycleController {
             .collect();
         for (t, why) in &add {
             let cause = Cause::new("cause.nlc.no_schedule_added").text("why", why);
-            events.push(Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label()));
+            // A cordon's taint follows the cordon; the others follow the node's conditions.
+            let after = match t.key.as_str() {
+                TAINT_UNSCHEDULABLE => log.index.node(n).and_then(|m| m.cordoned),
+                _ => log.index.ready(n),
+            };
+            let e = Event::new(now, EventKind::TaintAdded, cause).node(n).taint(t.label());
+            events.push(e.after(after));
         }
         let add_taints: Vec<Taint> = add.into_iter().map(|(t, _)| t).collect();
         patch_taints(now, n, add_taints, remove, events, api, log);
@@ -252,6 +280,13 @@ fn patch_taints(
     api: &mut Api,
     log: &mut Log,
 ) {
+    // The node lifecycle controller taints by the node's Ready condition: each change follows
+    // the Ready change it recorded last, unless it says otherwise.
+    let ready = log.index.ready(n);
+    let events = events
+        .into_iter()
+        .map(|e| if e.after.is_some() { e } else { e.after(ready) })
+        .collect();
     let write = DeferredWrite::Taints {
         node: n,
         add,

@@ -6,7 +6,7 @@ use crate::api::{same_text, Api, CondStatus, NodeId};
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::RateLimitedTimedQueue;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log, ZoneState};
+use crate::timeline::{latest, Event, EventId, EventKind, Log, ZoneState};
 use std::collections::BTreeMap;
 
 /// One zone's state and taint queue.
@@ -205,7 +205,10 @@ impl NodeLifecycleController {
             z.state = state;
             if current != state {
                 let why = self.state_change_cause(state, qps, not_ready, size(id), all_were_full);
-                zone_event(now, log, self.zones.get_mut(id).expect("live"), current, why);
+                // The zone's node whose Ready change tipped it.
+                let zone_nodes = nodes.iter().filter(|&&n| self.zones.of(api, n) == id);
+                let after = latest(zone_nodes.map(|&n| log.index.ready(n)));
+                zone_event(now, log, self.zones.get_mut(id).expect("live"), current, (why, after));
             }
         }
     }
@@ -221,12 +224,14 @@ impl NodeLifecycleController {
         api: &mut Api,
         log: &mut Log,
     ) {
+        // The node whose Ready change left no zone with a Ready node.
+        let last_change = latest(nodes.iter().map(|&n| log.index.ready(n)));
         for &n in nodes {
             if self.settings.legacy_pod_eviction_timeout.is_some() {
                 self.cancel_pod_eviction(n, api);
             } else {
                 let cause = Cause::new("cause.nlc.master_disruption");
-                self.mark_node_as_reachable(now, n, api, log, &cause);
+                self.mark_node_as_reachable(now, n, api, log, (&cause, last_change));
             }
         }
         for id in self.zones.live_ids() {
@@ -239,7 +244,7 @@ impl NodeLifecycleController {
                 let why = Cause::new("cause.zone.all_full")
                     .text("not_ready", not_ready)
                     .text("size", size(id));
-                zone_event(now, log, z, from, why);
+                zone_event(now, log, z, from, (why, last_change));
             }
         }
     }
@@ -284,7 +289,7 @@ impl NodeLifecycleController {
     }
 }
 
-fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, why: Cause) {
+fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, (why, after): (Cause, Option<EventId>)) {
     if log.wants(now, EventKind::ZoneStateChanged) {
         let cause = Cause::new("cause.zone.changed")
             .text("from", from)
@@ -293,6 +298,6 @@ fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, why: Cause)
         let mut e = Event::new(now, EventKind::ZoneStateChanged, cause);
         e.zone = Some(z.display.clone());
         e.state = Some(z.state);
-        log.push(e);
+        log.push(e.after(after));
     }
 }
