@@ -34,12 +34,32 @@ test('the Service milestones follow the crash, and the Service switch removes th
   const whole = await milestone(page, 'milestone-service-restored');
   const replacement = await milestone(page, 'milestone-replacement');
   assert.ok(whole >= replacement && whole - replacement < 2, `whole again ${whole}s, replacement ${replacement}s`);
-  // db-0 ran on node-1: its own breakdown says it is never Ready again without an operator.
-  assert.match(await page.locator('[data-tour=breakdown]').textContent(), /db-0 is not Ready again within the run/);
+  // db-0 ran on node-1: its own bar says it is never Ready again, and why, without an operator.
+  assert.match(await page.locator('[data-tour=breakdown]').textContent(),
+    /db-0 Ready again\s*Not reached within the run: the old db-0 object is still there/);
   // Without the Service the traffic milestones go, and the link says so.
   await page.getByTestId('web-service').uncheck();
   await page.getByTestId('milestone-traffic-stopped').waitFor({ state: 'detached' });
   await linked(page, /web-service=false/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('with the out-of-service taint at 1m0s the breakdown follows what the taint did, as the cards do', async () => {
+  const { page, errors } = await open('?v=1&out-of-service=60');
+  const whole = await milestone(page, 'milestone-service-restored');
+  const replacement = await milestone(page, 'milestone-replacement');
+  const breakdown = page.locator('[data-tour=breakdown]');
+  // One bar to the Service whole again, passing the replacement: its first link is the taint.
+  const first = breakdown.locator('.breakdown-legend li').first();
+  assert.match(await first.textContent(), /^30s an operator adds the out-of-service taint/);
+  const text = await breakdown.textContent();
+  const total = /total ((?:\d+h)?(?:\d+m)?[\d.]+s)/.exec(text);
+  assert.ok(total && Math.abs(seconds(total[1]) - whole) < 0.11, `bar ${total?.[1]}, card ${whole}s`);
+  assert.match(text, new RegExp(`replacement Ready here, ${replacement}s after the fault`));
+  // db-0 is Ready again in this run: its bar is drawn, not "never".
+  assert.match(text, /From the fault to db-0 Ready again\d/);
+  assert.doesNotMatch(text, /Not reached within the run/);
   assert.deepEqual(errors, []);
   await page.close();
 });
