@@ -6,9 +6,40 @@
 
 use crate::explain::{milestones, tuning_warnings, writes_per_minute};
 use crate::settings::{LatencySpike, Settings, TolerationPatch};
+use kubelife_engine::control_plane::attach_detach::MAX_WAIT_FOR_UNMOUNT;
 use kubelife_engine::time::{MINUTE, SECOND};
-use kubelife_engine::{Config, EventKind, Outcome};
+use kubelife_engine::{Config, EventKind, Millis, Outcome};
 use std::collections::BTreeSet;
+
+// The thresholds of the checks, which the texts under `ex.<id>.` quote
+// (`tests/exercise_texts.rs` holds every number a text says to what the runs give).
+
+/// Exercise 1: the first replacement is Ready within this long of the fault.
+pub const WHY_5M50S_READY_BY: Millis = 100 * SECOND;
+/// Exercise 2: the first replacement is Ready less than this long after the fault.
+pub const FAST_FAILOVER_READY_UNDER: Millis = MINUTE;
+/// Exercise 3: the node is Unknown less than this long after the fault.
+pub const COST_DETECT_UNDER: Millis = 30 * SECOND;
+/// Exercise 3: heartbeat writes per minute stay under this for [`COST_NODES`] nodes.
+pub const COST_WRITES_UNDER: f64 = 12_000.0;
+/// Exercise 3: the cluster size the write rate is counted for.
+pub const COST_NODES: u32 = 1000;
+/// Exercise 5: the two versions compared.
+pub const LEGACY_MINORS: [u32; 2] = [12, 32];
+/// Exercise 5: the first evictions are more than this far apart.
+pub const LEGACY_APART: Millis = 4 * MINUTE;
+/// Exercise 7: the web pods' tolerationSeconds are patched to at least this, s.
+pub const LENGTHEN_AT_LEAST_SECONDS: u32 = 3600;
+/// Exercise 8: the first eviction is more than this long after the fault.
+pub const KCM_EVICTION_AFTER: Millis = 8 * MINUTE;
+/// Exercise 9: db-0 is Ready on another node within this long of the fault.
+pub const DATABASE_READY_BY: Millis = 8 * MINUTE;
+/// Exercise 10: the Service sends to a dead pod for less than this in all.
+pub const SHUTDOWN_BLACKHOLE_UNDER: Millis = SECOND;
+/// Exercise 10: a web replacement is Ready within this long of the shutdown.
+pub const SHUTDOWN_REPLACED_BY: Millis = 2 * MINUTE;
+/// Exercise 11: every zone-b node is tainted within this long of the outage.
+pub const SCALE_TAINTED_BY: Millis = 20 * MINUTE;
 
 /// One side of what the page shows: settings and the run they gave.
 #[derive(Clone, Copy)]
@@ -103,7 +134,9 @@ fn web_deleted(r: &Run) -> Option<i64> {
 
 /// 1. Why 5m50s?
 fn ex1_fast(c: &Ctx) -> bool {
-    milestones(c.a.outcome).replacement.is_some_and(|t| t <= 100 * SECOND)
+    milestones(c.a.outcome)
+        .replacement
+        .is_some_and(|t| t <= WHY_5M50S_READY_BY)
 }
 fn ex1_one(c: &Ctx) -> bool {
     let s = c.a.settings;
@@ -126,7 +159,9 @@ fn ex2_spike() -> LatencySpike {
     }
 }
 fn ex2_fast(c: &Ctx) -> bool {
-    milestones(c.a.outcome).replacement.is_some_and(|t| t < MINUTE)
+    milestones(c.a.outcome)
+        .replacement
+        .is_some_and(|t| t < FAST_FAILOVER_READY_UNDER)
 }
 fn ex2_no_false_unknown(c: &Ctx) -> bool {
     let failed = failed_nodes(&c.a);
@@ -138,11 +173,11 @@ fn ex2_spike_kept(c: &Ctx) -> bool {
 
 /// 3. The cost of speed.
 fn ex3_detect(c: &Ctx) -> bool {
-    milestones(c.a.outcome).unknown.is_some_and(|t| t < 30 * SECOND)
+    milestones(c.a.outcome).unknown.is_some_and(|t| t < COST_DETECT_UNDER)
 }
 fn ex3_writes(c: &Ctx) -> bool {
-    let (lease, status) = writes_per_minute(c.a.cfg, 1000);
-    lease + status < 12_000.0
+    let (lease, status) = writes_per_minute(c.a.cfg, COST_NODES);
+    lease + status < COST_WRITES_UNDER
 }
 fn ex3_no_flapping(c: &Ctx) -> bool {
     !tuning_warnings(c.a.cfg).iter().any(|w| w.key == "ui.warn.flapping")
@@ -172,7 +207,7 @@ fn fast_profile() -> Settings {
 fn ex5_versions(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
     let (x, y) = (c.a.settings.minor, b.settings.minor);
-    [x.min(y), x.max(y)] == [12, 32]
+    [x.min(y), x.max(y)] == LEGACY_MINORS
 }
 fn ex5_same_profile(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
@@ -191,7 +226,7 @@ fn ex5_same_profile(c: &Ctx) -> bool {
 fn ex5_apart(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
     match (milestones(c.a.outcome).eviction, milestones(b.outcome).eviction) {
-        (Some(x), Some(y)) => (x - y).abs() > 4 * MINUTE,
+        (Some(x), Some(y)) => (x - y).abs() > LEGACY_APART,
         _ => false,
     }
 }
@@ -205,8 +240,8 @@ fn zone_outage() -> Settings {
     })
 }
 fn ex6_shape(c: &Ctx) -> bool {
-    let s = c.a.settings;
-    s.nodes == 10 && s.zones == 1 && s.fault.count == 6 && s.fault.recover_at_seconds.is_none()
+    let (s, z) = (c.a.settings, zone_outage());
+    s.nodes == z.nodes && s.zones == z.zones && s.fault.count == z.fault.count && s.fault.recover_at_seconds.is_none()
 }
 fn ex6_all_tainted(c: &Ctx) -> bool {
     let failed = failed_nodes(&c.a);
@@ -222,7 +257,10 @@ fn ex6_healthy_untouched(c: &Ctx) -> bool {
 
 /// 7. Lengthening a toleration after the taint.
 fn ex7_patch(c: &Ctx) -> bool {
-    c.a.settings.ops.toleration_patch.is_some_and(|p| p.seconds >= 3600)
+    c.a.settings
+        .ops
+        .toleration_patch
+        .is_some_and(|p| p.seconds >= LENGTHEN_AT_LEAST_SECONDS)
 }
 fn ex7_kept(c: &Ctx) -> bool {
     web_deleted(&c.a).is_none()
@@ -243,11 +281,12 @@ fn ex8_restart_after_taint(c: &Ctx) -> bool {
     matches!((taint, restart), (Some(t), Some(r)) if r > t)
 }
 fn ex8_late(c: &Ctx) -> bool {
-    milestones(c.a.outcome).eviction.is_some_and(|t| t > 8 * MINUTE)
+    milestones(c.a.outcome).eviction.is_some_and(|t| t > KCM_EVICTION_AFTER)
 }
 
-/// Exercise 9, the twelve-minute database: a force delete starts the 6m0s wait for the unmount,
-/// the out-of-service taint skips it.
+/// Exercise 9, the twelve-minute database: a force delete starts the 6m0s wait for the unmount
+/// (its volume is free again about twelve minutes after the fault), the out-of-service taint
+/// skips it.
 fn ex9_start() -> Settings {
     default_with(|s| s.ops.force_delete_db_at_seconds = Some(390))
 }
@@ -256,14 +295,14 @@ fn ex9_fast(c: &Ctx) -> bool {
     db0_ready_elsewhere(c)
         && events(&c.a, EventKind::PodReady)
             .filter(|e| e.pod.as_deref() == Some("db-0") && e.at_ms > f)
-            .any(|e| e.at_ms - f <= 8 * MINUTE)
+            .any(|e| e.at_ms - f <= DATABASE_READY_BY)
 }
 fn ex9_no_wait(c: &Ctx) -> bool {
-    // The volume left the dead node without the attach-detach controller's 6m0s wait for the
-    // unmount (maxWaitForUnmountDuration).
+    // The volume left the dead node without the attach-detach controller's wait for the unmount
+    // (maxWaitForUnmountDuration).
     let asked = events(&c.a, EventKind::VolumeDetachRequested).next().map(|e| e.at_ms);
     let done = events(&c.a, EventKind::VolumeDetached).next().map(|e| e.at_ms);
-    matches!((asked, done), (Some(a), Some(d)) if d - a < 6 * MINUTE)
+    matches!((asked, done), (Some(a), Some(d)) if d - a < MAX_WAIT_FOR_UNMOUNT)
 }
 fn ex9_volume(c: &Ctx) -> bool {
     c.a.settings.db.volume == crate::settings::VolumeChoice::RwoPerPod
@@ -281,12 +320,13 @@ fn ex10_no_blackhole(c: &Ctx) -> bool {
         .services
         .iter()
         .find(|s| s.service == "web")
-        .is_some_and(|s| s.blackhole_ms < SECOND)
+        .is_some_and(|s| s.blackhole_ms < SHUTDOWN_BLACKHOLE_UNDER)
 }
 fn ex10_replaced(c: &Ctx) -> bool {
     let f = fault_at(&c.a);
-    events(&c.a, EventKind::PodReady)
-        .any(|e| e.at_ms > f && e.at_ms - f <= 2 * MINUTE && e.pod.as_deref().is_some_and(|p| p.starts_with("web-")))
+    events(&c.a, EventKind::PodReady).any(|e| {
+        e.at_ms > f && e.at_ms - f <= SHUTDOWN_REPLACED_BY && e.pod.as_deref().is_some_and(|p| p.starts_with("web-"))
+    })
 }
 fn ex10_shutdown(c: &Ctx) -> bool {
     c.a.settings.fault.kind == kubelife_engine::scenario::ActionKind::NodeShutdown && c.a.settings.web.service
@@ -296,8 +336,15 @@ fn ex10_shutdown(c: &Ctx) -> bool {
 /// without a Ready node is FullDisruption and is tainted at --node-eviction-rate, one node per
 /// token, so the zone's last node waits about an hour at 0.1/s.
 fn ex11_start() -> Settings {
-    let p = kubelife_engine::presets::preset("scale-1000-zone-b-outage").map(|p| p.scenario);
-    p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+    ex11_preset().clone()
+}
+/// The preset's settings, made once: the shape check compares with them on every render.
+fn ex11_preset() -> &'static Settings {
+    static START: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+    START.get_or_init(|| {
+        let p = kubelife_engine::presets::preset("scale-1000-zone-b-outage").map(|p| p.scenario);
+        p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+    })
 }
 /// Names of the nodes the zone outage takes down.
 fn outage_nodes(r: &Run) -> BTreeSet<String> {
@@ -307,7 +354,7 @@ fn ex11_all_tainted(c: &Ctx) -> bool {
     let (Some(z), outage) = (c.a.settings.zone_outage, outage_nodes(&c.a)) else {
         return false;
     };
-    let by = i64::from(z.at_seconds) * SECOND + 20 * MINUTE;
+    let by = i64::from(z.at_seconds) * SECOND + SCALE_TAINTED_BY;
     let tainted = kubelife_engine::order::set(
         events(&c.a, EventKind::TaintAdded)
             .filter(|e| is_no_execute(e) && e.at_ms <= by)
@@ -321,11 +368,12 @@ fn ex11_others_untouched(c: &Ctx) -> bool {
         .any(|e| is_no_execute(e) && e.node.as_ref().is_some_and(|n| !outage.contains(n)))
 }
 fn ex11_shape(c: &Ctx) -> bool {
-    let s = c.a.settings;
-    s.nodes == 1000
-        && s.zones == 3
-        && s.zone_outage
-            .is_some_and(|z| z.zone_name() == "zone-b" && z.end_seconds.is_none())
+    let (s, start) = (c.a.settings, ex11_preset());
+    let zone = |s: &Settings| s.zone_outage.map(|z| z.zone_name());
+    s.nodes == start.nodes
+        && s.zones == start.zones
+        && zone(s) == zone(start)
+        && s.zone_outage.is_some_and(|z| z.end_seconds.is_none())
 }
 
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
