@@ -33,6 +33,7 @@ pub mod presets;
 pub mod render;
 pub mod rng;
 pub mod scenario;
+pub mod sched;
 pub mod sim;
 pub mod stats;
 pub mod summary;

@@ -20,8 +20,6 @@ pub struct EvictionTimer {
     pub created_at: Millis,
     /// When it fires, ms.
     pub fire_at: Millis,
-    /// Identity, so that a cancelled timer's wake-up is ignored.
-    pub generation: u64,
     /// Why, for the deletion event.
     pub cause: Cause,
     /// The event the deletion follows: the timer being set, or, for a deletion at once, the
@@ -36,22 +34,20 @@ pub struct TaintEvictionController {
     tainted: Vec<Vec<Taint>>,
     /// Pending timers per pod.
     pub timers: Vec<Option<EvictionTimer>>,
-    next_generation: u64,
     /// The controller's name in this version, for causes.
     pub name: &'static str,
     /// Whether deletions first patch a DisruptionTarget condition (PodDisruptionConditions).
     pub disruption_condition: bool,
 }
 
-/// A timer that the driver must wake up for.
+/// A timer that the driver must wake up for; it replaces any earlier one of the same pod,
+/// which the driver cancels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wake {
     /// Pod.
     pub pod: PodId,
     /// When.
     pub at: Millis,
-    /// Generation to check on wake-up.
-    pub generation: u64,
 }
 
 /// Where a toleration came from; one that admission added names the kube-apiserver flag that
@@ -230,8 +226,6 @@ impl TaintEvictionController {
         log: &mut Log,
         wakes: &mut Vec<Wake>,
     ) {
-        self.next_generation += 1;
-        let generation = self.next_generation;
         // Seen because of the newest of the node's NoExecute taints, a patch of the pod's
         // tolerations, or the controller's (re)start, whichever came last.
         let taints = self.tainted[n].iter().map(|t| log.index.taint(n, &t.label()));
@@ -256,23 +250,20 @@ impl TaintEvictionController {
         self.timers[p] = Some(EvictionTimer {
             created_at: now,
             fire_at,
-            generation,
             cause,
             after,
         });
-        wakes.push(Wake {
-            pod: p,
-            at: fire_at,
-            generation,
-        });
+        wakes.push(Wake { pod: p, at: fire_at });
     }
 
-    /// A timer fired: delete the pod gracefully, if the timer is still current.
-    pub fn fire(&mut self, now: Millis, p: PodId, generation: u64, api: &mut Api, log: &mut Log) {
+    /// A timer fired: delete the pod gracefully. A timer replaced since was cancelled, so one
+    /// that fires is the pod's current timer, if it still has one.
+    pub fn fire(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
         self.grow(api);
-        let Some(t) = self.timers[p].take_if(|t| t.generation == generation) else {
+        let Some(t) = self.timers[p].take() else {
             return;
         };
+        debug_assert_eq!(t.fire_at, now, "a replaced eviction timer fired");
         let pod = &api.pods[p];
         if !pod.exists() || pod.deletion_requested_at.is_some() {
             return;

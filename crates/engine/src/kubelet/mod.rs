@@ -51,8 +51,6 @@ pub const NODE_STATUS_UPDATE_RETRY: u32 = 5;
 pub struct Kubelet {
     /// The fault the node is in, if any.
     pub fault: Option<ActionKind>,
-    /// Bumped when the process stops or restarts, so that stale loop wake-ups are ignored.
-    pub epoch: u32,
     /// When the last status report succeeded (`lastStatusReportTime`); `None` after a restart.
     pub last_report: Option<Millis>,
     pub(crate) report_offset: Millis,
@@ -74,7 +72,6 @@ impl Kubelet {
     pub fn new(seed: u64, node: NodeId, last_report: Millis) -> Kubelet {
         Kubelet {
             fault: None,
-            epoch: 0,
             last_report: Some(last_report),
             report_offset: 0,
             lease_backoff: None,
@@ -210,14 +207,12 @@ impl Kubelet {
 
     /// The process stops (crash or kubelet stop): its loops end.
     pub fn stop(&mut self) {
-        self.epoch += 1;
         self.status_loop = LoopState::Stopped;
         self.lease_loop = LoopState::Stopped;
     }
 
     /// A fresh process after a stop: no report yet, no cached lease.
     pub fn restart(&mut self) {
-        self.epoch += 1;
         self.status_loop = LoopState::Stopped;
         self.lease_loop = LoopState::Stopped;
         self.last_report = None;

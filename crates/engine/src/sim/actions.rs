@@ -1,6 +1,6 @@
 //! Faults and operator actions: what happens when a scenario's events fire.
 
-use super::{Simulation, Wake, NODE_EVICTION_PERIOD, REGISTRATION_FIRST_STEP};
+use super::{Owner, Simulation, Wake, NODE_EVICTION_PERIOD, REGISTRATION_FIRST_STEP};
 use crate::api::{Effect, NodeId, NodeStatus, Taint, Versioned, Watch};
 use crate::cause::Cause;
 use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
@@ -13,21 +13,14 @@ use crate::timeline::{Event, EventKind};
 impl Simulation {
     /// A joining kubelet's registration attempt (`registerWithAPIServer`): sleep, then Create;
     /// on failure double the sleep up to 7 s.
-    pub(super) fn register(&mut self, n: NodeId, epoch: u32, step: Millis) {
+    pub(super) fn register(&mut self, n: NodeId, step: Millis) {
         let now = self.now;
-        if self.kubelets[n].epoch != epoch || !self.kubelets[n].running() || self.api.nodes[n].exists {
+        if !self.kubelets[n].running() || self.api.nodes[n].exists {
             return;
         }
         if !self.kubelets[n].reachable() || self.api.api_latency >= self.kubelet_settings.request_timeout {
             let next = (step * 2).min(BACKOFF_MAX);
-            self.push(
-                now + next,
-                Wake::Register {
-                    node: n,
-                    epoch,
-                    step: next,
-                },
-            );
+            self.push_for(Owner::Kubelet(n), now + next, Wake::Register { node: n, step: next });
             return;
         }
         let node = &mut self.api.nodes[n];
@@ -70,15 +63,8 @@ impl Simulation {
             }
             ActionKind::NodeJoin => {
                 let n = a.node.expect("validated");
-                let epoch = self.kubelets[n].epoch;
-                self.push(
-                    self.now + REGISTRATION_FIRST_STEP,
-                    Wake::Register {
-                        node: n,
-                        epoch,
-                        step: REGISTRATION_FIRST_STEP,
-                    },
-                );
+                let step = REGISTRATION_FIRST_STEP;
+                self.push_for(Owner::Kubelet(n), self.now + step, Wake::Register { node: n, step });
             }
             ActionKind::ControllerManagerRestart => self.restart_controller_manager(a.duration),
             ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
@@ -158,11 +144,15 @@ impl Simulation {
         match a.action {
             ActionKind::NodeCrash => {
                 self.kubelets[n].stop();
+                self.timers.cancel_owner(Owner::Kubelet(n));
                 for p in self.api.nodes[n].pods.clone() {
                     self.api.stop_pod(now, p);
                 }
             }
-            ActionKind::KubeletStop => self.kubelets[n].stop(),
+            ActionKind::KubeletStop => {
+                self.kubelets[n].stop();
+                self.timers.cancel_owner(Owner::Kubelet(n));
+            }
             _ => {}
         }
         self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
@@ -189,18 +179,12 @@ impl Simulation {
         }
         if restarted {
             self.kubelets[n].restart();
+            self.timers.cancel_owner(Owner::Kubelet(n));
             if self.api.nodes[n].exists {
                 self.start_kubelet_loops(n, now, false);
             } else {
-                let epoch = self.kubelets[n].epoch;
-                self.push(
-                    now + REGISTRATION_FIRST_STEP,
-                    Wake::Register {
-                        node: n,
-                        epoch,
-                        step: REGISTRATION_FIRST_STEP,
-                    },
-                );
+                let step = REGISTRATION_FIRST_STEP;
+                self.push_for(Owner::Kubelet(n), now + step, Wake::Register { node: n, step });
             }
         }
         // The kubelet resyncs its pods from the apiserver (`syncLoop`/`HandlePodCleanups`): pods being
@@ -214,8 +198,11 @@ impl Simulation {
                 self.kubelet_start_pod(p);
             } else if pod.ready == Some(false) {
                 // Containers kept running: the status manager reports Ready again.
-                let epoch = self.kubelets[n].epoch;
-                self.push(now + self.api.watch_latency, Wake::PodStarted { pod: p, epoch });
+                self.push_for(
+                    Owner::Kubelet(n),
+                    now + self.api.watch_latency,
+                    Wake::PodStarted { pod: p },
+                );
             }
         }
     }
@@ -225,7 +212,7 @@ impl Simulation {
     /// lifecycle controller re-registers every node (removing and re-adding NoExecute taints).
     pub(super) fn restart_controller_manager(&mut self, downtime: Millis) {
         let now = self.now;
-        self.kcm_epoch += 1;
+        self.timers.cancel_owner(Owner::ControllerManager);
         self.tainting_asleep = None;
         self.adc_asleep = None;
         self.api.clients.restart();
@@ -238,8 +225,7 @@ impl Simulation {
                 .text("pending", pending)
                 .time("downtime", downtime),
         ));
-        let kcm = self.kcm_epoch;
-        self.push(now + downtime, Wake::ControllerManagerStart { kcm });
+        self.push_kcm(now + downtime, Wake::ControllerManagerStart);
     }
 
     pub(super) fn controller_manager_started(&mut self) {
@@ -267,20 +253,18 @@ impl Simulation {
         for w in 0..self.workloads.specs.len() {
             self.workloads.sync(now, w, &mut self.api, &mut self.log);
         }
-        let kcm = self.kcm_epoch;
         if self.api.volumes.any() {
             self.adc.restart(&self.api);
-            self.push(now, Wake::AdcTick { kcm });
+            self.push_kcm(now, Wake::AdcTick);
         }
         self.disruption_resync_all();
         for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
-            self.push(at, Wake::SliceWrite { service, kcm });
+            self.push_kcm(at, Wake::SliceWrite { service });
         }
         // wait.Until runs its function at once.
-        let kcm = self.kcm_epoch;
-        self.push(now, Wake::MonitorPass { kcm });
-        self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
-        self.push(now, Wake::PodGcTick { kcm });
+        self.push_kcm(now, Wake::MonitorPass);
+        self.push_kcm(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);
+        self.push_kcm(now, Wake::PodGcTick);
     }
 
     pub(super) fn out_of_service(&mut self, n: NodeId, effect: Effect) {

@@ -127,18 +127,16 @@ impl Simulation {
             return;
         }
         if self.disruption.enqueue(workload) {
-            let kcm = self.kcm_epoch;
-            self.push(self.now + self.api.api_latency, Wake::DisruptionSync { workload, kcm });
+            self.push_kcm(self.now + self.api.api_latency, Wake::DisruptionSync { workload });
         }
     }
 
     /// Every budget gets a sync (the start of a kube-controller-manager process).
     pub(super) fn disruption_resync_all(&mut self) {
         self.disruption.restart();
-        let kcm = self.kcm_epoch;
         for workload in 0..self.api.pdbs.len() {
             if self.api.pdbs[workload].is_some() && self.disruption.enqueue(workload) {
-                self.push(self.now, Wake::DisruptionSync { workload, kcm });
+                self.push_kcm(self.now, Wake::DisruptionSync { workload });
             }
         }
     }

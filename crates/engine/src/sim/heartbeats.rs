@@ -2,16 +2,16 @@
 //! and how the node lifecycle controller learns which nodes are steady (see
 //! [`crate::kubelet::heartbeats`]).
 
-use super::{Simulation, Wake};
+use super::{Owner, Simulation, Wake};
 use crate::api::{NodeId, WriteHistory};
 use crate::kubelet::heartbeats::{is_plain, HeartbeatLoop, LoopState};
 use crate::time::{Millis, SECOND};
 
 impl Simulation {
-    pub(super) fn tick(n: NodeId, which: HeartbeatLoop, epoch: u32) -> Wake {
+    pub(super) fn tick(n: NodeId, which: HeartbeatLoop) -> Wake {
         match which {
-            HeartbeatLoop::Status => Wake::StatusTick { node: n, epoch },
-            HeartbeatLoop::Lease => Wake::LeaseTick { node: n, epoch },
+            HeartbeatLoop::Status => Wake::StatusTick { node: n },
+            HeartbeatLoop::Lease => Wake::LeaseTick { node: n },
         }
     }
 
@@ -21,9 +21,8 @@ impl Simulation {
         if is_plain(kl, n, &self.api, &self.kubelet_settings, &self.log) {
             *self.kubelets[n].loop_state(which) = LoopState::Lazy { next, pushed_at };
         } else {
-            let epoch = kl.epoch;
             *self.kubelets[n].loop_state(which) = LoopState::Queued;
-            self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
+            self.push_as_of(Owner::Kubelet(n), next, pushed_at, Self::tick(n, which));
         }
         self.report_steady(n);
     }
@@ -92,9 +91,8 @@ impl Simulation {
     pub(super) fn wake_up(&mut self, n: NodeId) {
         for which in [HeartbeatLoop::Status, HeartbeatLoop::Lease] {
             if let LoopState::Lazy { next, pushed_at } = *self.kubelets[n].loop_state(which) {
-                let epoch = self.kubelets[n].epoch;
                 *self.kubelets[n].loop_state(which) = LoopState::Queued;
-                self.push_as_of(next, pushed_at, Self::tick(n, which, epoch));
+                self.push_as_of(Owner::Kubelet(n), next, pushed_at, Self::tick(n, which));
             }
         }
         self.report_steady(n);

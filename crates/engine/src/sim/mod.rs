@@ -17,7 +17,7 @@ mod watches;
 
 use crate::api::client::{Clients, Controller};
 use crate::api::volumes::{Claim, Volumes};
-use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned, Watch};
+use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
 use crate::control_plane::disruption::DisruptionController;
@@ -32,10 +32,9 @@ use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Config;
+use crate::sched::{Owner, Timers, Wake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// How often the NoExecute tainting loop (or, on the legacy path, the pod evictor) drains the zone
 /// queues (`NodeEvictionPeriod`), ms.
@@ -44,116 +43,6 @@ pub const NODE_EVICTION_PERIOD: Millis = 100;
 pub const CONTAINER_STOP: Millis = SECOND;
 /// The kubelet's first registration attempt waits this long (`registerWithAPIServer`), ms.
 pub const REGISTRATION_FIRST_STEP: Millis = 100;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Wake {
-    StatusTick {
-        node: NodeId,
-        epoch: u32,
-    },
-    LeaseTick {
-        node: NodeId,
-        epoch: u32,
-    },
-    Register {
-        node: NodeId,
-        epoch: u32,
-        step: Millis,
-    },
-    MonitorPass {
-        kcm: u32,
-    },
-    TaintingTick {
-        kcm: u32,
-    },
-    PodGcTick {
-        kcm: u32,
-    },
-    ControllerManagerStart {
-        kcm: u32,
-    },
-    Action(usize),
-    Watch(Watch),
-    /// A write that waited for its controller's rate limiter (an index into `deferred`).
-    Apply {
-        slot: usize,
-        kcm: u32,
-    },
-    /// The EndpointSlice controller writes a Service's slice after waiting for its client.
-    SliceWrite {
-        service: usize,
-        kcm: u32,
-    },
-    /// The attach-detach controller's reconciler runs.
-    AdcTick {
-        kcm: u32,
-    },
-    /// The storage driver finished attaching a volume to a node.
-    AttachDone {
-        volume: usize,
-        node: NodeId,
-    },
-    /// The storage driver finished detaching a volume from a node.
-    DetachDone {
-        volume: usize,
-        node: NodeId,
-    },
-    /// The kubelet checks whether its pod's volume is attached; `waited` is the backoff that
-    /// led to this check (0 for the first), `gap` the one after it if it fails.
-    VolumeVerify {
-        pod: PodId,
-        epoch: u32,
-        waited: Millis,
-        gap: Millis,
-    },
-    /// The kubelet finished mounting its pod's volume, found attached by the check at
-    /// `checked` after a backoff of `waited`.
-    VolumeMountDone {
-        pod: PodId,
-        epoch: u32,
-        checked: Millis,
-        waited: Millis,
-    },
-    /// The connected kube-proxies start a sync.
-    ProxySync,
-    /// The connected kube-proxies finish their sync.
-    ProxySyncDone,
-    Evict {
-        pod: PodId,
-        generation: u64,
-        kcm: u32,
-    },
-    PodStarted {
-        pod: PodId,
-        epoch: u32,
-    },
-    PodTerminated {
-        pod: PodId,
-    },
-    /// A drain goroutine POSTs a pod's eviction.
-    DrainEvict {
-        pod: PodId,
-        attempt: u32,
-    },
-    /// The disruption controller syncs a workload's PodDisruptionBudget.
-    DisruptionSync {
-        workload: usize,
-        kcm: u32,
-    },
-    /// The shutdown manager starts killing a priority group's pods.
-    ShutdownGroup {
-        node: NodeId,
-        group: usize,
-        epoch: u32,
-    },
-    /// The shutdown manager's kill of a pod returned.
-    ShutdownPodKilled {
-        pod: PodId,
-        epoch: u32,
-        group: usize,
-        grace: i64,
-    },
-}
 
 /// A run in progress: the cluster, its controllers and the wake-up queue.
 pub struct Simulation {
@@ -188,9 +77,11 @@ pub struct Simulation {
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
-    /// Wake-ups by time, then by when they were pushed (`seq` breaks ties within a millisecond).
-    queue: BinaryHeap<Reverse<(Millis, Millis, u64, Wake)>>,
-    seq: u64,
+    /// Wake-ups by time, then by when they were pushed; a kubelet's and kube-controller-manager's
+    /// die with their process.
+    timers: Timers,
+    /// Each pod's taint eviction timer, to cancel when the controller replaces it.
+    eviction_keys: std::collections::BTreeMap<PodId, crate::sched::ActionKey>,
     /// When the wake-up being handled was pushed, ms.
     pushed_at: Millis,
     /// Writes waiting for their controller's rate limiter, by slot.
@@ -201,8 +92,6 @@ pub struct Simulation {
     /// The current simulated time, ms.
     pub now: Millis,
     start: Millis,
-    /// Bumped at every kube-controller-manager restart, so the old process's wake-ups are ignored.
-    kcm_epoch: u32,
     kcm_up: bool,
     base_api_latency: Millis,
     kcm_rng: Rng,
@@ -354,14 +243,13 @@ impl Simulation {
             scheduler: Scheduler::default(),
             warnings: Vec::new(),
             kubelet_settings,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            timers: Timers::default(),
+            eviction_keys: std::collections::BTreeMap::new(),
             pushed_at: start,
             tainting_asleep: None,
             deferred: Vec::new(),
             now: start,
             start,
-            kcm_epoch: 0,
             kcm_up: true,
             base_api_latency,
             kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
@@ -372,17 +260,28 @@ impl Simulation {
         sim
     }
 
+    /// Queues a wake-up that nothing cancels (a scenario action, a watch, a driver's operation).
     fn push(&mut self, at: Millis, wake: Wake) {
-        self.seq += 1;
-        self.queue.push(Reverse((at, self.now, self.seq, wake)));
+        self.timers.push(at, self.now, wake);
     }
 
-    /// Queues a wake-up as if it had been pushed at `pushed_at` (a lazy loop's next iteration).
-    fn push_as_of(&mut self, at: Millis, pushed_at: Millis, wake: Wake) {
+    /// Queues a wake-up of `owner`'s, which dies if the owner stops first.
+    fn push_for(&mut self, owner: Owner, at: Millis, wake: Wake) {
+        self.timers.push_for(owner, at, self.now, wake);
+    }
+
+    /// Queues a wake-up of kube-controller-manager's.
+    fn push_kcm(&mut self, at: Millis, wake: Wake) {
+        self.push_for(Owner::ControllerManager, at, wake);
+    }
+
+    /// Queues a wake-up of `owner`'s as if it had been pushed at `pushed_at` (a lazy loop's next
+    /// iteration).
+    fn push_as_of(&mut self, owner: Owner, at: Millis, pushed_at: Millis, wake: Wake) {
         if pushed_at == self.now {
-            return self.push(at, wake);
+            return self.push_for(owner, at, wake);
         }
-        self.queue.push(Reverse((at, pushed_at, 0, wake)));
+        self.timers.push_as_of(owner, at, pushed_at, wake);
     }
 
     fn bootstrap(&mut self) {
@@ -451,14 +350,13 @@ impl Simulation {
 
     /// Starts kube-controller-manager's periodic loops at phases drawn from the seed.
     fn start_controller_manager(&mut self, at: Millis) {
-        let kcm = self.kcm_epoch;
         let p = self.cfg.controller_manager.node_monitor_period;
         let monitor_phase = self.kcm_rng.below(p as u64) as Millis;
         let tick_phase = self.kcm_rng.below(NODE_EVICTION_PERIOD as u64) as Millis;
         let gc_phase = self.kcm_rng.below(GC_CHECK_PERIOD as u64) as Millis;
-        self.push(at + monitor_phase, Wake::MonitorPass { kcm });
-        self.push(at + tick_phase, Wake::TaintingTick { kcm });
-        self.push(at + gc_phase, Wake::PodGcTick { kcm });
+        self.push_kcm(at + monitor_phase, Wake::MonitorPass);
+        self.push_kcm(at + tick_phase, Wake::TaintingTick);
+        self.push_kcm(at + gc_phase, Wake::PodGcTick);
         // The attach-detach reconciler's grid; it sleeps until a volume needs it.
         let adc_phase = self.kcm_rng.below(RECONCILER_LOOP_PERIOD as u64) as Millis;
         self.adc_asleep = Some(at + adc_phase);
@@ -468,7 +366,7 @@ impl Simulation {
     pub fn run(&mut self) {
         let end = self.cfg.duration;
         let mut opened = false;
-        while let Some(Reverse((at, pushed_at, _, wake))) = self.queue.pop() {
+        while let Some((at, pushed_at, wake)) = self.timers.pop() {
             if at > end {
                 break;
             }
@@ -510,18 +408,21 @@ impl Simulation {
             at += NODE_EVICTION_PERIOD;
         }
         self.tainting_asleep = None;
-        let kcm = self.kcm_epoch;
-        self.push_as_of(at, at - NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+        self.push_as_of(
+            Owner::ControllerManager,
+            at,
+            at - NODE_EVICTION_PERIOD,
+            Wake::TaintingTick,
+        );
     }
 
     fn drain_outbox(&mut self) {
         // Writes waiting for a rate limiter go into the queue at the time they are sent.
         if !self.api.pending.is_empty() {
-            let kcm = self.kcm_epoch;
             for p in std::mem::take(&mut self.api.pending) {
                 self.deferred.push(Some(p.write));
                 let slot = self.deferred.len() - 1;
-                self.push(p.at, Wake::Apply { slot, kcm });
+                self.push_kcm(p.at, Wake::Apply { slot });
             }
         }
         // A node whose taints changed is no longer quiet: a dormant one wakes.
@@ -543,57 +444,13 @@ impl Simulation {
 
     fn dispatch(&mut self, wake: Wake) {
         let now = self.now;
-        let kcm_live = |k: u32, s: &Simulation| s.kcm_up && k == s.kcm_epoch;
+        let kcm_up = self.kcm_up;
         match wake {
-            Wake::StatusTick { node, epoch } => {
-                if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
-                    return;
-                }
-                let wait = self.kubelets[node].run_loop(
-                    HeartbeatLoop::Status,
-                    now,
-                    node,
-                    &mut self.api,
-                    &mut self.log,
-                    &self.kubelet_settings,
-                );
-                self.schedule_loop(node, HeartbeatLoop::Status, now + wait, now);
-            }
-            Wake::LeaseTick { node, epoch } => {
-                if self.kubelets[node].epoch != epoch || !self.kubelets[node].running() {
-                    return;
-                }
-                let wait = self.kubelets[node].run_loop(
-                    HeartbeatLoop::Lease,
-                    now,
-                    node,
-                    &mut self.api,
-                    &mut self.log,
-                    &self.kubelet_settings,
-                );
-                self.schedule_loop(node, HeartbeatLoop::Lease, now + wait, now);
-            }
-            Wake::Register { node, epoch, step } => self.register(node, epoch, step),
-            Wake::MonitorPass { kcm } if kcm_live(kcm, self) => {
-                self.catch_up_awake();
-                self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
-                let gets = std::mem::take(&mut self.nlc.live_lease_gets);
-                self.api.clients.send(Controller::NodeLifecycle, now, gets);
-                for n in std::mem::take(&mut self.api.status_written_by_controller) {
-                    self.wake_up(n);
-                }
-                // The pass waits for its own requests (wait.Until slides: the next pass starts
-                // --node-monitor-period after this one ends).
-                let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
-                let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
-                self.nlc.late_pass = (finished > now).then_some(LatePass {
-                    previous: now,
-                    sent: finished,
-                    step: after,
-                });
-                self.push(finished + after, Wake::MonitorPass { kcm });
-            }
-            Wake::TaintingTick { kcm } if kcm_live(kcm, self) => {
+            Wake::StatusTick { node } => self.heartbeat(node, HeartbeatLoop::Status),
+            Wake::LeaseTick { node } => self.heartbeat(node, HeartbeatLoop::Lease),
+            Wake::Register { node, step } => self.register(node, step),
+            Wake::MonitorPass if kcm_up => self.monitor_pass(),
+            Wake::TaintingTick if kcm_up => {
                 if self.cfg.controller_manager.taint_based_evictions {
                     self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
                 } else {
@@ -602,75 +459,57 @@ impl Simulation {
                 if self.nlc.zones.queues_empty() {
                     self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
                 } else {
-                    self.push(now + NODE_EVICTION_PERIOD, Wake::TaintingTick { kcm });
+                    self.push_kcm(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);
                 }
             }
-            Wake::PodGcTick { kcm } if kcm_live(kcm, self) => {
+            Wake::PodGcTick if kcm_up => {
                 self.podgc.run(now, &mut self.api, &mut self.log);
-                self.push(now + GC_CHECK_PERIOD, Wake::PodGcTick { kcm });
+                self.push_kcm(now + GC_CHECK_PERIOD, Wake::PodGcTick);
             }
-            Wake::ControllerManagerStart { kcm } if kcm == self.kcm_epoch => self.controller_manager_started(),
-            Wake::MonitorPass { .. }
-            | Wake::TaintingTick { .. }
-            | Wake::PodGcTick { .. }
-            | Wake::ControllerManagerStart { .. } => {}
+            Wake::ControllerManagerStart => self.controller_manager_started(),
+            Wake::MonitorPass | Wake::TaintingTick | Wake::PodGcTick => {}
             Wake::Action(i) => self.apply_action(i),
             Wake::Watch(w) => self.deliver(w),
-            Wake::SliceWrite { service, kcm } => {
-                if kcm_live(kcm, self) {
+            Wake::SliceWrite { service } => {
+                if kcm_up {
                     self.eps.write(now, service, &mut self.api, &mut self.log);
                 }
             }
             Wake::ProxySync => self.proxy_sync(),
-            Wake::AdcTick { kcm } => {
-                if kcm_live(kcm, self) {
+            Wake::AdcTick => {
+                if kcm_up {
                     self.adc_tick();
                 }
             }
             Wake::AttachDone { volume, node } => self.adc.attach_done(now, volume, node, &mut self.api, &mut self.log),
             Wake::DetachDone { volume, node } => self.adc.detach_done(now, volume, node, &mut self.api, &mut self.log),
-            Wake::VolumeVerify {
-                pod,
-                epoch,
-                waited,
-                gap,
-            } => self.verify_volume(pod, epoch, (waited, gap)),
-            Wake::VolumeMountDone {
-                pod,
-                epoch,
-                checked,
-                waited,
-            } => self.volume_mounted(pod, epoch, (checked, waited)),
+            Wake::VolumeVerify { pod, waited, gap } => self.verify_volume(pod, (waited, gap)),
+            Wake::VolumeMountDone { pod, checked, waited } => self.volume_mounted(pod, (checked, waited)),
             Wake::ProxySyncDone => {
                 let connected = self.connected_proxies();
                 self.proxy.finish(now, &self.api, &mut self.log, connected);
             }
-            Wake::Apply { slot, kcm } => {
+            Wake::Apply { slot } => {
                 // A write of a kube-controller-manager that has stopped since was never sent.
-                if let Some(write) = self.deferred[slot].take().filter(|_| kcm_live(kcm, self)) {
+                if let Some(write) = self.deferred[slot].take().filter(|_| kcm_up) {
                     self.api.apply(now, write, &mut self.log);
                 }
             }
-            Wake::Evict { pod, generation, kcm } => {
-                if kcm_live(kcm, self) {
-                    self.taint_eviction
-                        .fire(now, pod, generation, &mut self.api, &mut self.log);
+            Wake::Evict { pod } => {
+                self.eviction_keys.remove(&pod);
+                if kcm_up {
+                    self.taint_eviction.fire(now, pod, &mut self.api, &mut self.log);
                 }
             }
-            Wake::PodStarted { pod, epoch } => self.pod_started(pod, epoch),
+            Wake::PodStarted { pod } => self.pod_started(pod),
             Wake::DrainEvict { pod, attempt } => self.drain_evict(pod, attempt),
-            Wake::DisruptionSync { workload, kcm } => {
-                if kcm_live(kcm, self) {
+            Wake::DisruptionSync { workload } => {
+                if kcm_up {
                     self.disruption_sync(workload);
                 }
             }
-            Wake::ShutdownGroup { node, group, epoch } => self.shutdown_group(node, group, epoch),
-            Wake::ShutdownPodKilled {
-                pod,
-                epoch,
-                group,
-                grace,
-            } => self.shutdown_pod_killed(pod, epoch, group, grace),
+            Wake::ShutdownGroup { node, group } => self.shutdown_group(node, group),
+            Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
                 if self.api.remove_pod(now, pod) {
@@ -685,5 +524,37 @@ impl Simulation {
                 }
             }
         }
+    }
+
+    /// One iteration of a kubelet's heartbeat loop, and the next one planned.
+    fn heartbeat(&mut self, node: NodeId, which: HeartbeatLoop) {
+        if !self.kubelets[node].running() {
+            return;
+        }
+        let now = self.now;
+        let wait = self.kubelets[node].run_loop(which, now, node, &mut self.api, &mut self.log, &self.kubelet_settings);
+        self.schedule_loop(node, which, now + wait, now);
+    }
+
+    /// The node lifecycle controller's monitor pass, and the next one planned.
+    fn monitor_pass(&mut self) {
+        let now = self.now;
+        self.catch_up_awake();
+        self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+        let gets = std::mem::take(&mut self.nlc.live_lease_gets);
+        self.api.clients.send(Controller::NodeLifecycle, now, gets);
+        for n in std::mem::take(&mut self.api.status_written_by_controller) {
+            self.wake_up(n);
+        }
+        // The pass waits for its own requests (wait.Until slides: the next pass starts
+        // --node-monitor-period after this one ends).
+        let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
+        let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
+        self.nlc.late_pass = (finished > now).then_some(LatePass {
+            previous: now,
+            sent: finished,
+            step: after,
+        });
+        self.push_kcm(finished + after, Wake::MonitorPass);
     }
 }

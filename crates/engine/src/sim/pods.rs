@@ -1,6 +1,6 @@
 //! The kubelet's pod lifecycle on its node: starting pods and terminating them.
 
-use super::{Simulation, Wake, CONTAINER_STOP};
+use super::{Owner, Simulation, Wake, CONTAINER_STOP};
 use crate::api::PodId;
 use crate::cause::Cause;
 use crate::time::SECOND;
@@ -18,14 +18,13 @@ impl Simulation {
         if kl.shutting_down {
             return self.shutdown_refuse_pod(p);
         }
-        let epoch = kl.epoch;
         let pod = &self.api.pods[p];
         if self.api.volumes.of(pod.workload, pod.ordinal).is_some() {
             // The containers start once the volume is attached here and mounted.
-            return self.await_volume(p, epoch);
+            return self.await_volume(p, n);
         }
         let at = self.now + self.cfg.simulation.pod_startup;
-        self.push(at, Wake::PodStarted { pod: p, epoch });
+        self.push_for(Owner::Kubelet(n), at, Wake::PodStarted { pod: p });
     }
 
     /// The kubelet notices a deletion and stops the pod's containers, if it can (`SyncTerminatingPod`,
@@ -43,11 +42,11 @@ impl Simulation {
         self.push(self.now + stop + self.api.api_latency, Wake::PodTerminated { pod: p });
     }
 
-    pub(super) fn pod_started(&mut self, p: PodId, epoch: u32) {
+    pub(super) fn pod_started(&mut self, p: PodId) {
         let now = self.now;
         let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
+        if !kl.reachable() || !self.api.pods[p].is_active() {
             return;
         }
         let was_running = self.api.pods[p].running;

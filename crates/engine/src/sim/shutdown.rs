@@ -1,7 +1,7 @@
 //! The driver's side of a `NodeShutdown`: the kubelet's shutdown manager kills the node's pods
 //! group by group, then the node powers off (see [`crate::kubelet::shutdown`]).
 
-use super::{Simulation, Wake, CONTAINER_STOP};
+use super::{Owner, Simulation, Wake, CONTAINER_STOP};
 use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::kubelet::shutdown::{
@@ -43,6 +43,7 @@ impl Simulation {
             let cause = Cause::new("cause.fault.shutdown_crash").sub("why", why);
             self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
             self.kubelets[n].stop();
+            self.timers.cancel_owner(Owner::Kubelet(n));
             for p in self.api.nodes[n].pods.clone() {
                 self.api.stop_pod(now, p);
             }
@@ -58,22 +59,14 @@ impl Simulation {
         self.kubelets[n].shutting_down = true;
         let (api, log, s) = (&mut self.api, &mut self.log, &self.kubelet_settings);
         self.kubelets[n].sync_node_status(now, n, api, log, s);
-        let epoch = self.kubelets[n].epoch;
-        self.push(
-            now,
-            Wake::ShutdownGroup {
-                node: n,
-                group: 0,
-                epoch,
-            },
-        );
+        self.push_for(Owner::Kubelet(n), now, Wake::ShutdownGroup { node: n, group: 0 });
     }
 
     /// `killPods` for one priority group: every pod of the group is killed in parallel; the
     /// next group starts when all have stopped (their grace periods are within the group's).
-    pub(super) fn shutdown_group(&mut self, n: NodeId, group: usize, epoch: u32) {
+    pub(super) fn shutdown_group(&mut self, n: NodeId, group: usize) {
         let now = self.now;
-        if self.kubelets[n].epoch != epoch || !self.kubelets[n].shutting_down {
+        if !self.kubelets[n].shutting_down {
             return;
         }
         let groups = self.shutdown_groups();
@@ -94,35 +87,28 @@ impl Simulation {
                 0
             };
             longest = longest.max(stop);
-            self.push(
+            self.push_for(
+                Owner::Kubelet(n),
                 now + stop,
-                Wake::ShutdownPodKilled {
-                    pod: p,
-                    epoch,
-                    group,
-                    grace,
-                },
+                Wake::ShutdownPodKilled { pod: p, group, grace },
             );
         }
         let next = now + longest.min(g.seconds * SECOND);
-        self.push(
+        self.push_for(
+            Owner::Kubelet(n),
             next,
             Wake::ShutdownGroup {
                 node: n,
                 group: group + 1,
-                epoch,
             },
         );
     }
 
     /// A pod's containers stopped: the status manager writes phase Failed, reason `Terminated`,
     /// and the shutdown message (with the `DisruptionTarget` condition from 1.26).
-    pub(super) fn shutdown_pod_killed(&mut self, p: PodId, epoch: u32, group: usize, grace: i64) {
+    pub(super) fn shutdown_pod_killed(&mut self, p: PodId, group: usize, grace: i64) {
         let now = self.now;
         let Some(n) = self.api.pods[p].node else { return };
-        if self.kubelets[n].epoch != epoch {
-            return;
-        }
         self.api.stop_pod(now, p);
         let reason = shutdown::shutdown_reason(self.cfg.profile.version.minor);
         if !self.api.fail_pod(now, p, reason) {
@@ -181,6 +167,7 @@ impl Simulation {
         self.kubelets[n].shutting_down = false;
         self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
         self.kubelets[n].stop();
+        self.timers.cancel_owner(Owner::Kubelet(n));
         for p in self.api.nodes[n].pods.clone() {
             self.api.stop_pod(now, p);
         }

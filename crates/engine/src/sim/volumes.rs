@@ -1,7 +1,7 @@
 //! The driver's side of volumes: the attach-detach controller's 100 ms reconciler, the storage
 //! driver's operations, and the kubelet's wait for its pod's volume.
 
-use super::{Simulation, Wake};
+use super::{Owner, Simulation, Wake};
 use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{Operation, RECONCILER_LOOP_PERIOD};
@@ -22,8 +22,7 @@ impl Simulation {
         if self.adc.busy.is_empty() {
             self.adc_asleep = Some(now + RECONCILER_LOOP_PERIOD);
         } else {
-            let kcm = self.kcm_epoch;
-            self.push(now + RECONCILER_LOOP_PERIOD, Wake::AdcTick { kcm });
+            self.push_kcm(now + RECONCILER_LOOP_PERIOD, Wake::AdcTick);
         }
     }
 
@@ -41,8 +40,7 @@ impl Simulation {
             at += RECONCILER_LOOP_PERIOD;
         }
         self.adc_asleep = None;
-        let kcm = self.kcm_epoch;
-        self.push_as_of(at, at - RECONCILER_LOOP_PERIOD, Wake::AdcTick { kcm });
+        self.push_as_of(Owner::ControllerManager, at, at - RECONCILER_LOOP_PERIOD, Wake::AdcTick);
     }
 
     /// A pod that uses a volume changed: its volume is looked at again.
@@ -61,25 +59,22 @@ impl Simulation {
     }
 
     /// The kubelet admits a pod with a volume: it verifies the attach at once, then backs off.
-    pub(super) fn await_volume(&mut self, p: PodId, epoch: u32) {
+    pub(super) fn await_volume(&mut self, p: PodId, n: NodeId) {
         let at = on_tick(self.now);
-        self.push(
-            at,
-            Wake::VolumeVerify {
-                pod: p,
-                epoch,
-                waited: 0,
-                gap: INITIAL_BACKOFF,
-            },
-        );
+        let wake = Wake::VolumeVerify {
+            pod: p,
+            waited: 0,
+            gap: INITIAL_BACKOFF,
+        };
+        self.push_for(Owner::Kubelet(n), at, wake);
     }
 
     /// `VerifyControllerAttachedVolume`: mounts if the volume is attached to the pod's node,
     /// retries after the backoff otherwise.
-    pub(super) fn verify_volume(&mut self, p: PodId, epoch: u32, (waited, gap): (Millis, Millis)) {
+    pub(super) fn verify_volume(&mut self, p: PodId, (waited, gap): (Millis, Millis)) {
         let Some(n) = self.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if kl.epoch != epoch || !kl.reachable() || !self.api.pods[p].is_active() {
+        if !kl.reachable() || !self.api.pods[p].is_active() {
             return;
         }
         let pod = &self.api.pods[p];
@@ -89,33 +84,27 @@ impl Simulation {
         if self.api.volumes.list[v].attached_to.contains(&n) {
             let at = self.now + self.cfg.simulation.mount_duration;
             let checked = self.now;
-            self.push(
-                at,
-                Wake::VolumeMountDone {
-                    pod: p,
-                    epoch,
-                    checked,
-                    waited,
-                },
-            );
+            let wake = Wake::VolumeMountDone {
+                pod: p,
+                checked,
+                waited,
+            };
+            self.push_for(Owner::Kubelet(n), at, wake);
         } else {
             let (at, next) = retry(self.now, gap);
-            self.push(
-                at,
-                Wake::VolumeVerify {
-                    pod: p,
-                    epoch,
-                    waited: gap,
-                    gap: next,
-                },
-            );
+            let wake = Wake::VolumeVerify {
+                pod: p,
+                waited: gap,
+                gap: next,
+            };
+            self.push_for(Owner::Kubelet(n), at, wake);
         }
     }
 
     /// The mount finished: the volume is in use on the node, and the containers start.
-    pub(super) fn volume_mounted(&mut self, p: PodId, epoch: u32, (checked, waited): (Millis, Millis)) {
+    pub(super) fn volume_mounted(&mut self, p: PodId, (checked, waited): (Millis, Millis)) {
         let Some(n) = self.api.pods[p].node else { return };
-        if self.kubelets[n].epoch != epoch || !self.api.pods[p].is_active() {
+        if !self.api.pods[p].is_active() {
             return;
         }
         let pod = &self.api.pods[p];
@@ -149,7 +138,7 @@ impl Simulation {
         e.volume = Some(name);
         self.log.push(e);
         let at = self.now + self.cfg.simulation.pod_startup;
-        self.push(at, Wake::PodStarted { pod: p, epoch });
+        self.push_for(Owner::Kubelet(n), at, Wake::PodStarted { pod: p });
     }
 
     /// The kubelet removed a pod it ran: it unmounted the pod's volume, and no longer reports it

@@ -1,6 +1,6 @@
 //! What each controller does when its informers deliver a change.
 
-use super::{Simulation, Wake};
+use super::{Owner, Simulation, Wake};
 use crate::api::{PodId, Watch};
 use crate::cause::Cause;
 use crate::control_plane::taint_eviction::Wake as EvictWake;
@@ -17,9 +17,8 @@ impl Simulation {
         if !self.kcm_up || !self.eps.any() {
             return;
         }
-        let kcm = self.kcm_epoch;
         if let Some((at, service)) = self.eps.pod_changed(self.now, p, &mut self.api, &mut self.log) {
-            self.push(at, Wake::SliceWrite { service, kcm });
+            self.push_kcm(at, Wake::SliceWrite { service });
         }
     }
 
@@ -160,17 +159,17 @@ impl Simulation {
         }
     }
 
+    /// Queues the taint eviction controller's new timers, each cancelling the pod's previous
+    /// one.
     pub(super) fn push_evictions(&mut self, wakes: Vec<EvictWake>) {
-        let kcm = self.kcm_epoch;
         for wk in wakes {
-            self.push(
-                wk.at.max(self.now),
-                Wake::Evict {
-                    pod: wk.pod,
-                    generation: wk.generation,
-                    kcm,
-                },
-            );
+            let at = wk.at.max(self.now);
+            let key = self
+                .timers
+                .push_keyed(Owner::ControllerManager, at, self.now, Wake::Evict { pod: wk.pod });
+            if let Some(old) = self.eviction_keys.insert(wk.pod, key) {
+                self.timers.cancel(old);
+            }
         }
     }
 

@@ -792,8 +792,17 @@ impl Te {
 
     fn taint(&mut self, now: Millis, taints: &[Taint]) {
         self.api.nodes[0].taints = taints.to_vec();
-        self.te
-            .handle_node_update(now, 0, &self.api, &mut self.log, &mut self.wakes);
+        let mut wakes = Vec::new();
+        self.te.handle_node_update(now, 0, &self.api, &mut self.log, &mut wakes);
+        self.timers(wakes);
+    }
+
+    /// Queues new timers as the driver does: each replaces (cancels) the pod's earlier one.
+    fn timers(&mut self, wakes: Vec<Wake>) {
+        for w in wakes {
+            self.wakes.retain(|old| old.pod != w.pod);
+            self.wakes.push(w);
+        }
     }
 
     /// Binds an unscheduled pod to node1 (the binding reaches the controller later).
@@ -803,8 +812,9 @@ impl Te {
     }
 
     fn pod_update(&mut self, now: Millis, p: PodId) {
-        self.te
-            .handle_pod_update(now, p, &self.api, &mut self.log, &mut self.wakes);
+        let mut wakes = Vec::new();
+        self.te.handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+        self.timers(wakes);
     }
 
     /// Fires every timer due by `to`, in time order.
@@ -816,7 +826,7 @@ impl Te {
             };
             let w = self.wakes.remove(pos);
             let before = self.api.pods[w.pod].deletion_requested_at;
-            self.te.fire(w.at, w.pod, w.generation, &mut self.api, &mut self.log);
+            self.te.fire(w.at, w.pod, &mut self.api, &mut self.log);
             if before.is_none() && self.api.pods[w.pod].deletion_requested_at.is_some() {
                 self.deleted.push((w.pod, w.at));
             }
