@@ -41,6 +41,7 @@ pub mod time;
 pub mod timeline;
 pub mod version;
 pub mod wire;
+pub mod world;
 
 pub use cause::Cause;
 pub use scenario::{Config, Scenario, ScenarioError};
@@ -117,10 +118,10 @@ impl Outcome {
 pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = sim::Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
-    let events = std::mem::take(&mut sim.log.events);
+    let events = std::mem::take(&mut sim.w.log.events);
     let mut summary = summary::summarize(
         &events,
-        &sim.api,
+        &sim.w.api,
         &sim.workloads,
         cfg.profile.version.to_string(),
         cfg.seed,
@@ -130,12 +131,15 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         .workloads
         .iter()
         .enumerate()
-        .map(|(w, s)| s.service.then(|| (s.name.clone(), sim.workloads.desired(w, &sim.api))))
+        .map(|(w, s)| {
+            s.service
+                .then(|| (s.name.clone(), sim.workloads.desired(w, &sim.w.api)))
+        })
         .collect();
     summary.services = sim
         .proxy
-        .summaries(&sim.api, &services, &sim.eps.ready_counts, cfg.duration);
-    let api = &sim.api;
+        .summaries(&sim.w.api, &services, &sim.eps.ready_counts, cfg.duration);
+    let api = &sim.w.api;
     let named: Vec<TimelineEvent> = events
         .into_iter()
         .enumerate()

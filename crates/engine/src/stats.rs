@@ -82,8 +82,8 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         let mut sim = Simulation::new(c.clone(), false);
         sim.run();
         let s = summarize(
-            &sim.log.events,
-            &sim.api,
+            &sim.w.log.events,
+            &sim.w.api,
             &sim.workloads,
             String::new(),
             c.seed,

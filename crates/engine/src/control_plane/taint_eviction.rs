@@ -10,8 +10,10 @@ use crate::api::client::Controller;
 use crate::api::{matching_tolerations, min_toleration_seconds, Api, DeferredWrite, NodeId, PodId, Taint};
 use crate::api::{Toleration, TolerationSource};
 use crate::cause::Cause;
+use crate::sched::{ActionKey, Owner, Wake};
 use crate::time::{Millis, SECOND};
-use crate::timeline::{latest, Event, EventId, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind};
+use crate::world::World;
 
 /// A scheduled deletion.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +24,8 @@ pub struct EvictionTimer {
     pub fire_at: Millis,
     /// Why, for the deletion event.
     pub cause: Cause,
+    /// The wake-up that fires it, cancelled if the timer is dropped or replaced.
+    key: ActionKey,
     /// The event the deletion follows: the timer being set, or, for a deletion at once, the
     /// taint (or the pod's tolerations) that called for it.
     pub after: Option<EventId>,
@@ -38,16 +42,6 @@ pub struct TaintEvictionController {
     pub name: &'static str,
     /// Whether deletions first patch a DisruptionTarget condition (PodDisruptionConditions).
     pub disruption_condition: bool,
-}
-
-/// A timer that the driver must wake up for; it replaces any earlier one of the same pod,
-/// which the driver cancels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Wake {
-    /// Pod.
-    pub pod: PodId,
-    /// When.
-    pub at: Millis,
 }
 
 /// Where a toleration came from; one that admission added names the kube-apiserver flag that
@@ -77,7 +71,8 @@ impl TaintEvictionController {
         }
     }
 
-    /// Forgets every timer and observation, as a restart does.
+    /// Forgets every timer and observation, as a restart does (the old process's wake-ups died
+    /// with it).
     pub fn restart(&mut self) {
         let (name, dc) = (self.name, self.disruption_condition);
         *self = TaintEvictionController::new(name, dc);
@@ -93,8 +88,9 @@ impl TaintEvictionController {
     }
 
     /// `handleNodeUpdate`: refresh the node's taints and re-decide for every pod on it.
-    pub fn handle_node_update(&mut self, now: Millis, n: NodeId, api: &Api, log: &mut Log, wakes: &mut Vec<Wake>) {
-        self.grow(api);
+    pub fn handle_node_update(&mut self, w: &mut World, n: NodeId) {
+        self.grow(&w.api);
+        let api = &w.api;
         if !api.nodes[n].exists {
             // A deleted node is forgotten; timers already set keep running (upstream returns early).
             self.tainted[n].clear();
@@ -105,33 +101,42 @@ impl TaintEvictionController {
             return;
         }
         self.tainted[n] = taints.clone();
-        for &p in &api.nodes[n].pods {
+        for p in api.nodes[n].pods.clone() {
             if taints.is_empty() {
-                self.cancel(now, p, n, log, "cause.part.no_taint");
+                self.cancel(w, p, n, "cause.part.no_taint");
             } else {
-                self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
+                self.process_pod_on_node(w, p, n, &taints);
             }
         }
     }
 
     /// `handlePodUpdate`: a pod was bound, changed or removed.
-    pub fn handle_pod_update(&mut self, now: Millis, p: PodId, api: &Api, log: &mut Log, wakes: &mut Vec<Wake>) {
-        self.grow(api);
-        let pod = &api.pods[p];
+    pub fn handle_pod_update(&mut self, w: &mut World, p: PodId) {
+        self.grow(&w.api);
+        let pod = &w.api.pods[p];
         let Some(n) = pod.node else { return };
         if !pod.exists() {
-            self.timers[p] = None;
+            self.drop_timer(w, p);
             return;
         }
         let taints = self.tainted[n].clone();
         if taints.is_empty() {
             return;
         }
-        self.process_pod_on_node(now, p, n, &taints, api, log, wakes);
+        self.process_pod_on_node(w, p, n, &taints);
     }
 
-    fn cancel(&mut self, now: Millis, p: PodId, n: NodeId, log: &mut Log, why: &'static str) {
-        if let Some(t) = self.timers[p].take() {
+    /// Forgets pod `p`'s timer, if any, and cancels its wake-up.
+    fn drop_timer(&mut self, w: &mut World, p: PodId) -> Option<EvictionTimer> {
+        let t = self.timers[p].take()?;
+        w.timers.cancel(t.key);
+        Some(t)
+    }
+
+    fn cancel(&mut self, w: &mut World, p: PodId, n: NodeId, why: &'static str) {
+        let now = w.now;
+        if let Some(t) = self.drop_timer(w, p) {
+            let log = &mut w.log;
             // The taint's removal, or the pod's tolerations changed to tolerate it for ever.
             let after = match why {
                 "cause.part.no_taint" => log.index.node(n).and_then(|m| m.untainted),
@@ -153,18 +158,9 @@ impl TaintEvictionController {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn process_pod_on_node(
-        &mut self,
-        now: Millis,
-        p: PodId,
-        n: NodeId,
-        taints: &[Taint],
-        api: &Api,
-        log: &mut Log,
-        wakes: &mut Vec<Wake>,
-    ) {
-        let pod = &api.pods[p];
+    fn process_pod_on_node(&mut self, w: &mut World, p: PodId, n: NodeId, taints: &[Taint]) {
+        let now = w.now;
+        let pod = &w.api.pods[p];
         if !pod.exists() || pod.deletion_requested_at.is_some() {
             return;
         }
@@ -176,16 +172,16 @@ impl TaintEvictionController {
                 .find(|t| !pod.tolerations.iter().any(|tol| crate::api::tolerates(tol, t)))
                 .map(Taint::label)
                 .unwrap_or_default();
-            self.timers[p] = None;
             let cause = Cause::new("cause.te.untolerated")
                 .text("controller", self.name)
                 .text("taint", untolerated);
-            self.schedule(now, p, n, now, cause, log, wakes);
+            self.drop_timer(w, p);
+            self.schedule(w, p, n, (now, cause));
             return;
         };
         let used_tols: Vec<&Toleration> = used.iter().map(|&i| &pod.tolerations[i]).collect();
         match min_toleration_seconds(&used_tols) {
-            None => self.cancel(now, p, n, log, "cause.part.tolerates_forever"),
+            None => self.cancel(w, p, n, "cause.part.tolerates_forever"),
             Some(seconds) => {
                 if let Some(existing) = &self.timers[p] {
                     // A timer once set is never moved, earlier or later (upstream keeps it unless it
@@ -210,22 +206,15 @@ impl TaintEvictionController {
                     .time("at", now)
                     .text("seconds", seconds)
                     .sub("binding", binding);
-                self.schedule(now, p, n, fire_at, cause, log, wakes);
+                self.drop_timer(w, p);
+                self.schedule(w, p, n, (fire_at, cause));
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn schedule(
-        &mut self,
-        now: Millis,
-        p: PodId,
-        n: NodeId,
-        fire_at: Millis,
-        cause: Cause,
-        log: &mut Log,
-        wakes: &mut Vec<Wake>,
-    ) {
+    /// Sets pod `p`'s timer to delete it at `fire_at` for `cause`.
+    fn schedule(&mut self, w: &mut World, p: PodId, n: NodeId, (fire_at, cause): (Millis, Cause)) {
+        let (now, log) = (w.now, &mut w.log);
         // Seen because of the newest of the node's NoExecute taints, a patch of the pod's
         // tolerations, or the controller's (re)start, whichever came last.
         let taints = self.tainted[n].iter().map(|t| log.index.taint(n, &t.label()));
@@ -247,23 +236,26 @@ impl TaintEvictionController {
             );
             after = scheduled.or(after);
         }
+        let key = w.wake_keyed(Owner::ControllerManager, fire_at.max(now), Wake::Evict { pod: p });
         self.timers[p] = Some(EvictionTimer {
             created_at: now,
             fire_at,
             cause,
             after,
+            key,
         });
-        wakes.push(Wake { pod: p, at: fire_at });
     }
 
     /// A timer fired: delete the pod gracefully. A timer replaced since was cancelled, so one
     /// that fires is the pod's current timer, if it still has one.
-    pub fn fire(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+    pub fn fire(&mut self, w: &mut World, p: PodId) {
+        let World { now, api, log, .. } = w;
+        let now = *now;
         self.grow(api);
         let Some(t) = self.timers[p].take() else {
             return;
         };
-        debug_assert_eq!(t.fire_at, now, "a replaced eviction timer fired");
+        debug_assert_eq!(t.fire_at.max(now), now, "a replaced eviction timer fired");
         let pod = &api.pods[p];
         if !pod.exists() || pod.deletion_requested_at.is_some() {
             return;

@@ -14,29 +14,29 @@ impl Simulation {
     /// A joining kubelet's registration attempt (`registerWithAPIServer`): sleep, then Create;
     /// on failure double the sleep up to 7 s.
     pub(super) fn register(&mut self, n: NodeId, step: Millis) {
-        let now = self.now;
-        if !self.kubelets[n].running() || self.api.nodes[n].exists {
+        let now = self.w.now;
+        if !self.kubelets[n].running() || self.w.api.nodes[n].exists {
             return;
         }
-        if !self.kubelets[n].reachable() || self.api.api_latency >= self.kubelet_settings.request_timeout {
+        if !self.kubelets[n].reachable() || self.w.api.api_latency >= self.kubelet_settings.request_timeout {
             let next = (step * 2).min(BACKOFF_MAX);
             self.push_for(Owner::Kubelet(n), now + next, Wake::Register { node: n, step: next });
             return;
         }
-        let node = &mut self.api.nodes[n];
+        let node = &mut self.w.api.nodes[n];
         node.exists = true;
         node.created_at = now;
         // The status setters run before Create, so the Node carries a Ready condition at once and
         // the node lifecycle controller does not need --node-startup-grace-period for it.
         node.status = Versioned::new(NodeStatus::default());
         let status = NodeStatus::healthy(now, &NodeStatus::default());
-        self.api.node_changed(n);
-        self.api.patch_node_status(now, n, status);
+        self.w.api.node_changed(n);
+        self.w.api.patch_node_status(now, n, status);
         self.kubelets[n].last_report = Some(now);
         // A kubelet restarted on a node whose object was deleted registers it again.
-        let back = self.log.index.node(n).and_then(|m| m.back);
+        let back = self.w.log.index.node(n).and_then(|m| m.back);
         let e = Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created"));
-        self.log.push(e.node(n).after(back));
+        self.w.log.push(e.node(n).after(back));
         let u = self.kubelet_settings.update;
         self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
         if self.kubelet_settings.node_lease {
@@ -44,7 +44,7 @@ impl Simulation {
         }
         self.sync_daemonsets();
         if !self.scheduler.is_idle() {
-            self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+            self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
         }
     }
 
@@ -64,7 +64,7 @@ impl Simulation {
             ActionKind::NodeJoin => {
                 let n = a.node.expect("validated");
                 let step = REGISTRATION_FIRST_STEP;
-                self.push_for(Owner::Kubelet(n), self.now + step, Wake::Register { node: n, step });
+                self.push_for(Owner::Kubelet(n), self.w.now + step, Wake::Register { node: n, step });
             }
             ActionKind::ControllerManagerRestart => self.restart_controller_manager(a.duration),
             ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
@@ -80,32 +80,33 @@ impl Simulation {
                 for n in 0..self.kubelets.len() {
                     self.catch_up(n);
                 }
-                self.api.api_latency = self.base_api_latency + a.latency;
+                self.w.api.api_latency = self.base_api_latency + a.latency;
                 self.nlc.dormancy.allowed = self.dormancy_allowed();
-                if self.api.api_latency >= self.kubelet_settings.request_timeout {
+                if self.w.api.api_latency >= self.kubelet_settings.request_timeout {
                     for n in 0..self.kubelets.len() {
                         self.wake_up(n);
                     }
                 }
                 let timeout = self.kubelet_settings.request_timeout;
-                let fails = if self.api.api_latency >= timeout {
+                let fails = if self.w.api.api_latency >= timeout {
                     Cause::new("cause.part.heartbeat_timeout").time("timeout", timeout)
                 } else {
                     Cause::none()
                 };
                 let cause = Cause::new("cause.api_latency")
                     .time("extra", a.latency)
-                    .time("total", self.api.api_latency)
+                    .time("total", self.w.api.api_latency)
                     .sub("fails", fails);
-                self.log
-                    .push(Event::new(self.now, EventKind::ApiServerLatencyChanged, cause));
+                self.w
+                    .log
+                    .push(Event::new(self.w.now, EventKind::ApiServerLatencyChanged, cause));
             }
         }
     }
 
     pub(super) fn apply_fault(&mut self, a: &ActionSpec, n: NodeId) {
-        let now = self.now;
-        let name = self.api.nodes[n].name.clone();
+        let now = self.w.now;
+        let name = self.w.api.nodes[n].name.clone();
         let old = self.kubelets[n].fault;
         if a.action == ActionKind::NodeRecover {
             if let Some(f) = old {
@@ -144,22 +145,22 @@ impl Simulation {
         match a.action {
             ActionKind::NodeCrash => {
                 self.kubelets[n].stop();
-                self.timers.cancel_owner(Owner::Kubelet(n));
-                for p in self.api.nodes[n].pods.clone() {
-                    self.api.stop_pod(now, p);
+                self.w.timers.cancel_owner(Owner::Kubelet(n));
+                for p in self.w.api.nodes[n].pods.clone() {
+                    self.w.api.stop_pod(now, p);
                 }
             }
             ActionKind::KubeletStop => {
                 self.kubelets[n].stop();
-                self.timers.cancel_owner(Owner::Kubelet(n));
+                self.w.timers.cancel_owner(Owner::Kubelet(n));
             }
             _ => {}
         }
-        self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+        self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
     }
 
     pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
-        let now = self.now;
+        let now = self.w.now;
         self.kubelets[n].fault = None;
         let restarted = matches!(
             fault,
@@ -170,17 +171,17 @@ impl Simulation {
         } else {
             "cause.fault.ended_reconnect"
         };
-        let fault = self.log.index.silenced(n);
+        let fault = self.w.log.index.silenced(n);
         let e = Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why));
-        self.log.push(e.node(n).after(fault));
+        self.w.log.push(e.node(n).after(fault));
         // The node's kube-proxy is back in touch with the apiserver: it resyncs.
         if self.eps.any() {
             self.proxy_changed();
         }
         if restarted {
             self.kubelets[n].restart();
-            self.timers.cancel_owner(Owner::Kubelet(n));
-            if self.api.nodes[n].exists {
+            self.w.timers.cancel_owner(Owner::Kubelet(n));
+            if self.w.api.nodes[n].exists {
                 self.start_kubelet_loops(n, now, false);
             } else {
                 let step = REGISTRATION_FIRST_STEP;
@@ -190,8 +191,8 @@ impl Simulation {
         // The kubelet resyncs its pods from the apiserver (`syncLoop`/`HandlePodCleanups`): pods being
         // deleted are terminated, pods not running are started, and the status manager reports the
         // Ready condition of containers that kept running.
-        for p in self.api.nodes[n].pods.clone() {
-            let pod = &self.api.pods[p];
+        for p in self.w.api.nodes[n].pods.clone() {
+            let pod = &self.w.api.pods[p];
             if pod.deletion_requested_at.is_some() {
                 self.kubelet_terminate_pod(p);
             } else if !pod.running {
@@ -200,7 +201,7 @@ impl Simulation {
                 // Containers kept running: the status manager reports Ready again.
                 self.push_for(
                     Owner::Kubelet(n),
-                    now + self.api.watch_latency,
+                    now + self.w.api.watch_latency,
                     Wake::PodStarted { pod: p },
                 );
             }
@@ -211,14 +212,14 @@ impl Simulation {
     /// controller inside it starts from scratch: pending taint evictions are lost, and the node
     /// lifecycle controller re-registers every node (removing and re-adding NoExecute taints).
     pub(super) fn restart_controller_manager(&mut self, downtime: Millis) {
-        let now = self.now;
-        self.timers.cancel_owner(Owner::ControllerManager);
+        let now = self.w.now;
+        self.w.timers.cancel_owner(Owner::ControllerManager);
         self.tainting_asleep = None;
         self.adc_asleep = None;
-        self.api.clients.restart();
+        self.w.api.clients.restart();
         self.kcm_up = false;
         let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();
-        self.log.push(Event::new(
+        self.w.log.push(Event::new(
             now,
             EventKind::ControllerManagerStopped,
             Cause::new("cause.kcm.stopped")
@@ -229,36 +230,33 @@ impl Simulation {
     }
 
     pub(super) fn controller_manager_started(&mut self) {
-        let now = self.now;
+        let now = self.w.now;
         self.kcm_up = true;
         self.nlc.restart();
         self.taint_eviction.restart();
         self.podgc.restart();
-        let stopped = self.log.index.controller_manager_stopped;
+        let stopped = self.w.log.index.controller_manager_stopped;
         let started = Event::new(
             now,
             EventKind::ControllerManagerStarted,
             Cause::new("cause.kcm.started"),
         );
-        self.log.push(started.after(stopped));
+        self.w.log.push(started.after(stopped));
         // Informers deliver every object again: taint eviction sees each node, workload controllers resync.
-        let mut wakes = Vec::new();
         if self.cfg.controller_manager.enable_taint_manager {
-            for n in 0..self.api.nodes.len() {
-                self.taint_eviction
-                    .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+            for n in 0..self.w.api.nodes.len() {
+                self.taint_eviction.handle_node_update(&mut self.w, n);
             }
         }
-        self.push_evictions(wakes);
         for w in 0..self.workloads.specs.len() {
-            self.workloads.sync(now, w, &mut self.api, &mut self.log);
+            self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
         }
-        if self.api.volumes.any() {
-            self.adc.restart(&self.api);
+        if self.w.api.volumes.any() {
+            self.adc.restart(&self.w.api);
             self.push_kcm(now, Wake::AdcTick);
         }
         self.disruption_resync_all();
-        for (at, service) in self.eps.restart(now, &mut self.api, &mut self.log) {
+        for (at, service) in self.eps.restart(now, &mut self.w.api, &mut self.w.log) {
             self.push_kcm(at, Wake::SliceWrite { service });
         }
         // wait.Until runs its function at once.
@@ -268,9 +266,9 @@ impl Simulation {
     }
 
     pub(super) fn out_of_service(&mut self, n: NodeId, effect: Effect) {
-        let now = self.now;
+        let now = self.w.now;
         let taint = Taint::new(TAINT_OUT_OF_SERVICE, effect, now);
-        if self.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
+        if self.w.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
             let what = if effect == Effect::NoExecute {
                 "cause.part.oos_no_execute"
             } else {
@@ -281,7 +279,7 @@ impl Simulation {
             } else {
                 "cause.part.oos_no_gc"
             };
-            self.log.push(
+            self.w.log.push(
                 Event::new(
                     now,
                     EventKind::TaintAdded,
@@ -296,20 +294,20 @@ impl Simulation {
     }
 
     pub(super) fn delete_node(&mut self, n: NodeId) {
-        let now = self.now;
-        if !self.api.nodes[n].exists {
+        let now = self.w.now;
+        if !self.w.api.nodes[n].exists {
             return;
         }
         self.catch_up(n);
         self.wake_up(n);
-        self.api.nodes[n].exists = false;
-        self.api.node_changed(n);
-        self.api.count(now, |w| w.node_deletes += 1);
-        self.api.outbox.push((
-            now + self.api.api_latency + self.api.watch_latency,
+        self.w.api.nodes[n].exists = false;
+        self.w.api.node_changed(n);
+        self.w.api.count(now, |w| w.node_deletes += 1);
+        self.w.api.outbox.push((
+            now + self.w.api.api_latency + self.w.api.watch_latency,
             Watch::NodeTaints(n),
         ));
-        let pods = self.api.nodes[n].pods.len();
+        let pods = self.w.api.nodes[n].pods.len();
         let gc = if self.cfg.profile.podgc_quarantine {
             "cause.part.gc_quarantine"
         } else {
@@ -318,19 +316,19 @@ impl Simulation {
         let cause = Cause::new("cause.node_deleted")
             .text("pods", pods)
             .sub("gc", Cause::new(gc));
-        self.log.push(Event::new(now, EventKind::NodeDeleted, cause).node(n));
+        self.w.log.push(Event::new(now, EventKind::NodeDeleted, cause).node(n));
     }
 
     pub(super) fn force_delete(&mut self, action: usize, name: &str) {
-        let now = self.now;
-        let found = (0..self.api.pods.len())
+        let now = self.w.now;
+        let found = (0..self.w.api.pods.len())
             .rev()
-            .find(|&p| self.api.pods[p].exists() && self.api.pods[p].name == name);
+            .find(|&p| self.w.api.pods[p].exists() && self.w.api.pods[p].name == name);
         match found {
-            Some(p) if self.api.remove_pod(now, p) => {
+            Some(p) if self.w.api.remove_pod(now, p) => {
                 let mut e = Event::new(now, EventKind::PodRemoved, Cause::new("cause.force_deleted")).pod(p);
-                e.node = self.api.pods[p].node;
-                self.log.push(e);
+                e.node = self.w.api.pods[p].node;
+                self.w.log.push(e);
             }
             _ => self.warnings.push(
                 Cause::new("warn.force_delete_missing")
@@ -346,10 +344,10 @@ impl Simulation {
     /// (`validateOnlyAddedTolerations`) lets only this field of an existing toleration change.
     /// Taint eviction sees the update through its pod watch (`handlePodUpdate`).
     pub(super) fn patch_tolerations(&mut self, w: usize, seconds: i64) {
-        let now = self.now;
+        let now = self.w.now;
         let keys = [crate::api::TAINT_NOT_READY, crate::api::TAINT_UNREACHABLE];
-        for p in 0..self.api.pods.len() {
-            let pod = &mut self.api.pods[p];
+        for p in 0..self.w.api.pods.len() {
+            let pod = &mut self.w.api.pods[p];
             if pod.workload != w || !pod.exists() || pod.deletion_requested_at.is_some() {
                 continue;
             }
@@ -365,8 +363,8 @@ impl Simulation {
                 continue;
             }
             // One operator PATCH per pod; operator writes are not part of the write counts.
-            let at = now + self.api.api_latency + self.api.watch_latency;
-            self.api.outbox.push((at, Watch::PodTolerations(p)));
+            let at = now + self.w.api.api_latency + self.w.api.watch_latency;
+            self.w.api.outbox.push((at, Watch::PodTolerations(p)));
             let timer = self
                 .taint_eviction
                 .timers
@@ -385,8 +383,8 @@ impl Simulation {
                     .sub("rule", rule),
             )
             .pod(p);
-            e.node = self.api.pods[p].node;
-            self.log.push(e);
+            e.node = self.w.api.pods[p].node;
+            self.w.log.push(e);
         }
     }
 }

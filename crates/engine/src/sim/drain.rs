@@ -19,19 +19,20 @@ pub const EVICT_ERROR_RETRY_DELAY: Millis = 5 * SECOND;
 
 impl Simulation {
     pub(super) fn drain(&mut self, n: NodeId) {
-        let now = self.now;
-        if !self.api.nodes[n].unschedulable {
-            self.api.nodes[n].unschedulable = true;
-            self.api.node_changed(n);
-            self.log
+        let now = self.w.now;
+        if !self.w.api.nodes[n].unschedulable {
+            self.w.api.nodes[n].unschedulable = true;
+            self.w.api.node_changed(n);
+            self.w
+                .log
                 .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
             self.nlc
-                .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+                .do_no_schedule_tainting_pass(now, n, &mut self.w.api, &mut self.w.log);
         }
         // The cordon PATCH and the pod LIST each take a round trip before the evictions go out.
-        let at = now + 2 * self.api.api_latency;
-        for p in self.api.nodes[n].pods.clone() {
-            if !self.api.pods[p].daemon {
+        let at = now + 2 * self.w.api.api_latency;
+        for p in self.w.api.nodes[n].pods.clone() {
+            if !self.w.api.pods[p].daemon {
                 self.push(at, Wake::DrainEvict { pod: p, attempt: 1 });
             }
         }
@@ -39,19 +40,19 @@ impl Simulation {
 
     /// One `POST …/eviction` of a drain's goroutine for pod `p`.
     pub(super) fn drain_evict(&mut self, p: PodId, attempt: u32) {
-        let now = self.now;
+        let now = self.w.now;
         // `evictPods` re-GETs the pod before a retry: NotFound means done.
-        if !self.api.pods[p].exists() {
+        if !self.w.api.pods[p].exists() {
             return;
         }
-        let n = self.api.pods[p].node;
-        let was_deleting = self.api.pods[p].deletion_requested_at.is_some();
-        let pdb = self.api.pdb_of(p).map(|b| (b.name.clone(), b.status.clone()));
+        let n = self.w.api.pods[p].node;
+        let was_deleting = self.w.api.pods[p].deletion_requested_at.is_some();
+        let pdb = self.w.api.pdb_of(p).map(|b| (b.name.clone(), b.status.clone()));
         let pdb_name = pdb.as_ref().map(|b| b.0.clone()).unwrap_or_default();
         // The drain's cordon, or this goroutine's last 429 that it slept on.
-        let cordoned = n.and_then(|n| self.log.index.node(n)).and_then(|m| m.cordoned);
-        let after = self.log.index.pod(p).refused.or(cordoned);
-        match self.api.evict(now, p) {
+        let cordoned = n.and_then(|n| self.w.log.index.node(n)).and_then(|m| m.cordoned);
+        let after = self.w.log.index.pod(p).refused.or(cordoned);
+        match self.w.api.evict(now, p) {
             Eviction::Granted(g) => {
                 if was_deleting {
                     return;
@@ -80,14 +81,14 @@ impl Simulation {
                 };
                 let cause = Cause::new("cause.drain.evict")
                     .sub("why", why)
-                    .text("grace", self.api.pods[p].grace_seconds)
+                    .text("grace", self.w.api.pods[p].grace_seconds)
                     .text("attempt", attempt)
                     .sub("then", Cause::new(then));
                 let mut e = Event::new(now, EventKind::PodDeletionRequested, cause)
                     .pod(p)
                     .after(after);
                 e.node = n;
-                self.log.push(e);
+                self.w.log.push(e);
             }
             Eviction::TooManyRequests { desired, current } => {
                 let cause = Cause::new("cause.drain.refused")
@@ -97,9 +98,9 @@ impl Simulation {
                     .time("retry", EVICT_ERROR_RETRY_DELAY);
                 let mut e = Event::new(now, EventKind::EvictionRefused, cause).pod(p).after(after);
                 e.node = n;
-                self.log.push(e);
+                self.w.log.push(e);
                 // The 429 comes back, drain sleeps, GETs the pod and POSTs again.
-                let at = now + EVICT_ERROR_RETRY_DELAY + 2 * self.api.api_latency;
+                let at = now + EVICT_ERROR_RETRY_DELAY + 2 * self.w.api.api_latency;
                 self.push(
                     at,
                     Wake::DrainEvict {
@@ -122,27 +123,27 @@ impl Simulation {
         else {
             return;
         };
-        let workload = self.api.pods[p].workload;
-        if !self.kcm_up || self.api.pdbs.get(workload).is_none_or(Option::is_none) {
+        let workload = self.w.api.pods[p].workload;
+        if !self.kcm_up || self.w.api.pdbs.get(workload).is_none_or(Option::is_none) {
             return;
         }
         if self.disruption.enqueue(workload) {
-            self.push_kcm(self.now + self.api.api_latency, Wake::DisruptionSync { workload });
+            self.push_kcm(self.w.now + self.w.api.api_latency, Wake::DisruptionSync { workload });
         }
     }
 
     /// Every budget gets a sync (the start of a kube-controller-manager process).
     pub(super) fn disruption_resync_all(&mut self) {
         self.disruption.restart();
-        for workload in 0..self.api.pdbs.len() {
-            if self.api.pdbs[workload].is_some() && self.disruption.enqueue(workload) {
-                self.push_kcm(self.now, Wake::DisruptionSync { workload });
+        for workload in 0..self.w.api.pdbs.len() {
+            if self.w.api.pdbs[workload].is_some() && self.disruption.enqueue(workload) {
+                self.push_kcm(self.w.now, Wake::DisruptionSync { workload });
             }
         }
     }
 
     pub(super) fn disruption_sync(&mut self, w: usize) {
         let spec = &self.cfg.workloads[w];
-        self.disruption.sync(self.now, w, spec, &mut self.api, true);
+        self.disruption.sync(self.w.now, w, spec, &mut self.w.api, true);
     }
 }

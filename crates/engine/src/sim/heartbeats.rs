@@ -18,7 +18,7 @@ impl Simulation {
     /// Plans a heartbeat loop's next iteration: lazy while the node is plain, queued otherwise.
     pub(super) fn schedule_loop(&mut self, n: NodeId, which: HeartbeatLoop, next: Millis, pushed_at: Millis) {
         let kl = &self.kubelets[n];
-        if is_plain(kl, n, &self.api, &self.kubelet_settings, &self.log) {
+        if is_plain(kl, n, &self.w.api, &self.kubelet_settings, &self.w.log) {
             *self.kubelets[n].loop_state(which) = LoopState::Lazy { next, pushed_at };
         } else {
             *self.kubelets[n].loop_state(which) = LoopState::Queued;
@@ -30,15 +30,15 @@ impl Simulation {
     /// Runs node `n`'s lazy iterations due before the wake-up being handled; a dormant node is
     /// woken in the node lifecycle controller with what they wrote.
     pub(super) fn catch_up(&mut self, n: NodeId) {
-        let (now, pushed_at) = (self.now, self.pushed_at);
+        let (now, pushed_at) = (self.w.now, self.w.pushed_at);
         let s = &self.kubelet_settings;
         if self.nlc.is_dormant(n) {
             let mut history = WriteHistory::default();
-            let (api, log) = (&mut self.api, &mut self.log);
+            let (api, log) = (&mut self.w.api, &mut self.w.log);
             self.kubelets[n].catch_up(now, pushed_at, n, api, log, s, Some(&mut history));
             self.nlc.wake(n, &history);
         } else {
-            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, s, None);
+            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.w.api, &mut self.w.log, s, None);
         }
     }
 
@@ -47,19 +47,19 @@ impl Simulation {
     pub(super) fn catch_up_all(&mut self, until: Millis, pushed_at: Millis) {
         let s = &self.kubelet_settings;
         for (n, k) in self.kubelets.iter_mut().enumerate() {
-            k.catch_up(until, pushed_at, n, &mut self.api, &mut self.log, s, None);
+            k.catch_up(until, pushed_at, n, &mut self.w.api, &mut self.w.log, s, None);
         }
     }
 
     /// [`Self::catch_up`] for the nodes the next monitor pass looks at (all but dormant ones).
     pub(super) fn catch_up_awake(&mut self) {
-        let (now, pushed_at) = (self.now, self.pushed_at);
+        let (now, pushed_at) = (self.w.now, self.w.pushed_at);
         let s = &self.kubelet_settings;
         if !self.nlc.dormancy.any() {
             return self.catch_up_all(now, pushed_at);
         }
         for &n in &self.nlc.dormancy.awake {
-            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.api, &mut self.log, s, None);
+            self.kubelets[n].catch_up(now, pushed_at, n, &mut self.w.api, &mut self.w.log, s, None);
         }
     }
 
@@ -72,11 +72,11 @@ impl Simulation {
     pub(super) fn dormancy_allowed(&self) -> bool {
         let s = &self.kubelet_settings;
         let c = &self.cfg.controller_manager;
-        let gap = s.lease_renew * 104 / 100 + self.api.api_latency;
+        let gap = s.lease_renew * 104 / 100 + self.w.api.api_latency;
         let pass = c.node_monitor_period + self.cfg.simulation.monitor_pass_duration;
         s.node_lease
             && self.cfg.profile.controller_reads_leases
-            && self.api.api_latency + self.api.watch_latency > 0
+            && self.w.api.api_latency + self.w.api.watch_latency > 0
             && gap + pass + SECOND < c.node_monitor_grace_period
     }
 

@@ -7,14 +7,14 @@ use crate::timeline::{Event, EventKind};
 
 impl Simulation {
     pub(super) fn record_initial_state(&mut self) {
-        let api = &self.api;
+        let api = &self.w.api;
         for (n, node) in api.nodes.iter().enumerate().filter(|(_, node)| node.exists) {
             let zone = if node.zone.is_empty() {
                 Cause::new("cause.part.no_zone")
             } else {
                 Cause::new("cause.part.zone").text("zone", &node.zone)
             };
-            self.log.push(
+            self.w.log.push(
                 Event::new(
                     0,
                     EventKind::NodeRegistered,
@@ -29,7 +29,7 @@ impl Simulation {
                     "cause.part.beat_no_lease"
                 };
                 let cause = Cause::new("cause.initial.ready").sub("beat", Cause::new(beat));
-                self.log.push(Event::new(0, EventKind::NodeReady, cause).node(n));
+                self.w.log.push(Event::new(0, EventKind::NodeReady, cause).node(n));
             }
         }
         for (p, pod) in api.pods.iter().enumerate() {
@@ -37,7 +37,7 @@ impl Simulation {
                 continue;
             }
             let owner = self.workloads.owner_name(pod.workload);
-            self.log.push(
+            self.w.log.push(
                 Event::new(
                     0,
                     EventKind::PodCreated,
@@ -46,7 +46,7 @@ impl Simulation {
                 .pod(p),
             );
             if let Some(n) = pod.node {
-                self.log.push(
+                self.w.log.push(
                     Event::new(
                         0,
                         EventKind::PodScheduled,
@@ -56,7 +56,7 @@ impl Simulation {
                     .pod(p),
                 );
                 if pod.ready == Some(true) {
-                    self.log.push(
+                    self.w.log.push(
                         Event::new(0, EventKind::PodReady, Cause::new("cause.initial.pod_ready"))
                             .node(n)
                             .pod(p),

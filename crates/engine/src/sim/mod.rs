@@ -17,7 +17,7 @@ mod watches;
 
 use crate::api::client::{Clients, Controller};
 use crate::api::volumes::{Claim, Volumes};
-use crate::api::{Api, Node, NodeId, NodeStatus, PodId, Versioned};
+use crate::api::{Api, Node, NodeId, NodeStatus, Versioned};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
 use crate::control_plane::disruption::DisruptionController;
@@ -35,6 +35,7 @@ use crate::scenario::Config;
 use crate::sched::{Owner, Timers, Wake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
+use crate::world::World;
 
 /// How often the NoExecute tainting loop (or, on the legacy path, the pod evictor) drains the zone
 /// queues (`NodeEvictionPeriod`), ms.
@@ -48,10 +49,8 @@ pub const REGISTRATION_FIRST_STEP: Millis = 100;
 pub struct Simulation {
     /// The scenario.
     pub cfg: Config,
-    /// The apiserver.
-    pub api: Api,
-    /// The event recorder.
-    pub log: Log,
+    /// The time, the apiserver's objects, the event log and the timers.
+    pub w: World,
     /// One kubelet per node.
     pub kubelets: Vec<Kubelet>,
     /// The node lifecycle controller.
@@ -77,20 +76,11 @@ pub struct Simulation {
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
-    /// Wake-ups by time, then by when they were pushed; a kubelet's and kube-controller-manager's
-    /// die with their process.
-    timers: Timers,
-    /// Each pod's taint eviction timer, to cancel when the controller replaces it.
-    eviction_keys: std::collections::BTreeMap<PodId, crate::sched::ActionKey>,
-    /// When the wake-up being handled was pushed, ms.
-    pushed_at: Millis,
     /// Writes waiting for their controller's rate limiter, by slot.
     deferred: Vec<Option<crate::api::DeferredWrite>>,
     /// When the 100 ms tainting tick next runs while it sleeps (every zone queue empty: a tick
     /// then does nothing, so none is queued until a node is queued).
     tainting_asleep: Option<Millis>,
-    /// The current simulated time, ms.
-    pub now: Millis,
     start: Millis,
     kcm_up: bool,
     base_api_latency: Millis,
@@ -230,11 +220,16 @@ impl Simulation {
             proxy,
             adc,
             adc_asleep: None,
-            log: Log {
-                heartbeats: record_heartbeats,
-                ..Log::default()
+            w: World {
+                now: start,
+                pushed_at: start,
+                api,
+                log: Log {
+                    heartbeats: record_heartbeats,
+                    ..Log::default()
+                },
+                timers: Timers::default(),
             },
-            api,
             kubelets,
             nlc,
             taint_eviction,
@@ -243,12 +238,8 @@ impl Simulation {
             scheduler: Scheduler::default(),
             warnings: Vec::new(),
             kubelet_settings,
-            timers: Timers::default(),
-            eviction_keys: std::collections::BTreeMap::new(),
-            pushed_at: start,
             tainting_asleep: None,
             deferred: Vec::new(),
-            now: start,
             start,
             kcm_up: true,
             base_api_latency,
@@ -262,12 +253,12 @@ impl Simulation {
 
     /// Queues a wake-up that nothing cancels (a scenario action, a watch, a driver's operation).
     fn push(&mut self, at: Millis, wake: Wake) {
-        self.timers.push(at, self.now, wake);
+        self.w.timers.push(at, self.w.now, wake);
     }
 
     /// Queues a wake-up of `owner`'s, which dies if the owner stops first.
     fn push_for(&mut self, owner: Owner, at: Millis, wake: Wake) {
-        self.timers.push_for(owner, at, self.now, wake);
+        self.w.timers.push_for(owner, at, self.w.now, wake);
     }
 
     /// Queues a wake-up of kube-controller-manager's.
@@ -278,46 +269,46 @@ impl Simulation {
     /// Queues a wake-up of `owner`'s as if it had been pushed at `pushed_at` (a lazy loop's next
     /// iteration).
     fn push_as_of(&mut self, owner: Owner, at: Millis, pushed_at: Millis, wake: Wake) {
-        if pushed_at == self.now {
+        if pushed_at == self.w.now {
             return self.push_for(owner, at, wake);
         }
-        self.timers.push_as_of(owner, at, pushed_at, wake);
+        self.w.timers.push_as_of(owner, at, pushed_at, wake);
     }
 
     fn bootstrap(&mut self) {
         let start = self.start;
         // Pods already run everywhere: create, place and start them without recording anything.
         for w in 0..self.workloads.specs.len() {
-            let created = self.workloads.sync(start, w, &mut self.api, &mut self.log);
+            let created = self.workloads.sync(start, w, &mut self.w.api, &mut self.w.log);
             self.scheduler
-                .place_initial(start, &created, &mut self.api, &mut self.log);
+                .place_initial(start, &created, &mut self.w.api, &mut self.w.log);
             for p in created {
-                if self.api.pods[p].node.is_some() {
-                    self.api.pods[p].running = true;
-                    self.api.pods[p].ready = Some(true);
+                if self.w.api.pods[p].node.is_some() {
+                    self.w.api.pods[p].running = true;
+                    self.w.api.pods[p].ready = Some(true);
                 }
             }
         }
-        self.api.outbox.clear();
+        self.w.api.outbox.clear();
         // The cluster ran before: its controllers' buckets are full again at the start, and every
         // Service's slice and every proxy's rules show the pods as they run.
-        self.api.clients.restart();
-        self.eps.initialize(&mut self.api);
-        self.proxy.initialize(&self.api);
-        for w in 0..self.api.pdbs.len() {
+        self.w.api.clients.restart();
+        self.eps.initialize(&mut self.w.api);
+        self.proxy.initialize(&self.w.api);
+        for w in 0..self.w.api.pdbs.len() {
             let spec = &self.cfg.workloads[w];
-            self.disruption.sync(start, w, spec, &mut self.api, false);
+            self.disruption.sync(start, w, spec, &mut self.w.api, false);
         }
         // Every running pod's volume is attached to its node and mounted there.
-        for p in 0..self.api.pods.len() {
-            let pod = &self.api.pods[p];
-            if let (Some(n), Some(v)) = (pod.node, self.api.volumes.of(pod.workload, pod.ordinal)) {
-                self.api.volumes.list[v].attached_to.insert(n);
-                self.api.volumes.list[v].in_use_by.insert(n);
+        for p in 0..self.w.api.pods.len() {
+            let pod = &self.w.api.pods[p];
+            if let (Some(n), Some(v)) = (pod.node, self.w.api.volumes.of(pod.workload, pod.ordinal)) {
+                self.w.api.volumes.list[v].attached_to.insert(n);
+                self.w.api.volumes.list[v].in_use_by.insert(n);
             }
         }
         for n in 0..self.kubelets.len() {
-            self.api.node_changed(n);
+            self.w.api.node_changed(n);
         }
         for n in 0..self.kubelets.len() {
             if self.cfg.nodes[n].join_at.is_some() {
@@ -341,7 +332,7 @@ impl Simulation {
         } else {
             (0, 0)
         };
-        let now = self.now;
+        let now = self.w.now;
         self.schedule_loop(n, HeartbeatLoop::Status, at + status_phase, now);
         if lease {
             self.schedule_loop(n, HeartbeatLoop::Lease, at + lease_phase, now);
@@ -366,30 +357,30 @@ impl Simulation {
     pub fn run(&mut self) {
         let end = self.cfg.duration;
         let mut opened = false;
-        while let Some((at, pushed_at, wake)) = self.timers.pop() {
+        while let Some((at, pushed_at, wake)) = self.w.timers.pop() {
             if at > end {
                 break;
             }
-            self.pushed_at = pushed_at;
+            self.w.pushed_at = pushed_at;
             if !opened && at >= 0 {
                 opened = true;
-                self.now = 0;
+                self.w.now = 0;
                 self.record_initial_state();
             }
-            self.now = at;
+            self.w.now = at;
             self.dispatch(wake);
             self.drain_outbox();
             self.wake_tainting();
             self.wake_adc();
         }
         if !opened {
-            self.now = 0;
+            self.w.now = 0;
             self.record_initial_state();
         }
-        self.now = end;
+        self.w.now = end;
         // Every iteration due by the end ran in a queued run; the lazy ones are counted.
         for k in &mut self.kubelets {
-            k.finish(end, &mut self.api, &self.kubelet_settings);
+            k.finish(end, &mut self.w.api, &self.kubelet_settings);
         }
     }
 
@@ -401,10 +392,10 @@ impl Simulation {
         if !self.kcm_up || self.nlc.zones.queues_empty() {
             return;
         }
-        if at < self.now {
-            at += (self.now - at + NODE_EVICTION_PERIOD - 1) / NODE_EVICTION_PERIOD * NODE_EVICTION_PERIOD;
+        if at < self.w.now {
+            at += (self.w.now - at + NODE_EVICTION_PERIOD - 1) / NODE_EVICTION_PERIOD * NODE_EVICTION_PERIOD;
         }
-        if at == self.now && at - NODE_EVICTION_PERIOD <= self.pushed_at {
+        if at == self.w.now && at - NODE_EVICTION_PERIOD <= self.w.pushed_at {
             at += NODE_EVICTION_PERIOD;
         }
         self.tainting_asleep = None;
@@ -418,32 +409,32 @@ impl Simulation {
 
     fn drain_outbox(&mut self) {
         // Writes waiting for a rate limiter go into the queue at the time they are sent.
-        if !self.api.pending.is_empty() {
-            for p in std::mem::take(&mut self.api.pending) {
+        if !self.w.api.pending.is_empty() {
+            for p in std::mem::take(&mut self.w.api.pending) {
                 self.deferred.push(Some(p.write));
                 let slot = self.deferred.len() - 1;
                 self.push_kcm(p.at, Wake::Apply { slot });
             }
         }
         // A node whose taints changed is no longer quiet: a dormant one wakes.
-        if !self.api.taints_changed.is_empty() {
-            for n in std::mem::take(&mut self.api.taints_changed) {
+        if !self.w.api.taints_changed.is_empty() {
+            for n in std::mem::take(&mut self.w.api.taints_changed) {
                 if self.nlc.is_dormant(n) {
                     self.catch_up(n);
                 }
             }
         }
-        if self.api.outbox.is_empty() {
+        if self.w.api.outbox.is_empty() {
             return;
         }
-        let out = std::mem::take(&mut self.api.outbox);
+        let out = std::mem::take(&mut self.w.api.outbox);
         for (at, w) in out {
-            self.push(at.max(self.now), Wake::Watch(w));
+            self.push(at.max(self.w.now), Wake::Watch(w));
         }
     }
 
     fn dispatch(&mut self, wake: Wake) {
-        let now = self.now;
+        let now = self.w.now;
         let kcm_up = self.kcm_up;
         match wake {
             Wake::StatusTick { node } => self.heartbeat(node, HeartbeatLoop::Status),
@@ -452,9 +443,10 @@ impl Simulation {
             Wake::MonitorPass if kcm_up => self.monitor_pass(),
             Wake::TaintingTick if kcm_up => {
                 if self.cfg.controller_manager.taint_based_evictions {
-                    self.nlc.do_no_execute_tainting_pass(now, &mut self.api, &mut self.log);
+                    self.nlc
+                        .do_no_execute_tainting_pass(now, &mut self.w.api, &mut self.w.log);
                 } else {
-                    self.nlc.do_eviction_pass(now, &mut self.api, &mut self.log);
+                    self.nlc.do_eviction_pass(now, &mut self.w.api, &mut self.w.log);
                 }
                 if self.nlc.zones.queues_empty() {
                     self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
@@ -463,7 +455,7 @@ impl Simulation {
                 }
             }
             Wake::PodGcTick if kcm_up => {
-                self.podgc.run(now, &mut self.api, &mut self.log);
+                self.podgc.run(now, &mut self.w.api, &mut self.w.log);
                 self.push_kcm(now + GC_CHECK_PERIOD, Wake::PodGcTick);
             }
             Wake::ControllerManagerStart => self.controller_manager_started(),
@@ -472,7 +464,7 @@ impl Simulation {
             Wake::Watch(w) => self.deliver(w),
             Wake::SliceWrite { service } => {
                 if kcm_up {
-                    self.eps.write(now, service, &mut self.api, &mut self.log);
+                    self.eps.write(now, service, &mut self.w.api, &mut self.w.log);
                 }
             }
             Wake::ProxySync => self.proxy_sync(),
@@ -481,24 +473,29 @@ impl Simulation {
                     self.adc_tick();
                 }
             }
-            Wake::AttachDone { volume, node } => self.adc.attach_done(now, volume, node, &mut self.api, &mut self.log),
-            Wake::DetachDone { volume, node } => self.adc.detach_done(now, volume, node, &mut self.api, &mut self.log),
+            Wake::AttachDone { volume, node } => {
+                self.adc
+                    .attach_done(now, volume, node, &mut self.w.api, &mut self.w.log)
+            }
+            Wake::DetachDone { volume, node } => {
+                self.adc
+                    .detach_done(now, volume, node, &mut self.w.api, &mut self.w.log)
+            }
             Wake::VolumeVerify { pod, waited, gap } => self.verify_volume(pod, (waited, gap)),
             Wake::VolumeMountDone { pod, checked, waited } => self.volume_mounted(pod, (checked, waited)),
             Wake::ProxySyncDone => {
                 let connected = self.connected_proxies();
-                self.proxy.finish(now, &self.api, &mut self.log, connected);
+                self.proxy.finish(now, &self.w.api, &mut self.w.log, connected);
             }
             Wake::Apply { slot } => {
                 // A write of a kube-controller-manager that has stopped since was never sent.
                 if let Some(write) = self.deferred[slot].take().filter(|_| kcm_up) {
-                    self.api.apply(now, write, &mut self.log);
+                    self.w.api.apply(now, write, &mut self.w.log);
                 }
             }
             Wake::Evict { pod } => {
-                self.eviction_keys.remove(&pod);
                 if kcm_up {
-                    self.taint_eviction.fire(now, pod, &mut self.api, &mut self.log);
+                    self.taint_eviction.fire(&mut self.w, pod);
                 }
             }
             Wake::PodStarted { pod } => self.pod_started(pod),
@@ -512,15 +509,15 @@ impl Simulation {
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
-                if self.api.remove_pod(now, pod) {
-                    let n = self.api.pods[pod].node;
+                if self.w.api.remove_pod(now, pod) {
+                    let n = self.w.api.pods[pod].node;
                     // Confirmed once deleted and its kubelet up, whichever came last.
-                    let back = n.and_then(|n| self.log.index.node(n)).and_then(|m| m.back);
-                    let after = crate::timeline::latest([self.log.index.pod(pod).deleting, back]);
+                    let back = n.and_then(|n| self.w.log.index.node(n)).and_then(|m| m.back);
+                    let after = crate::timeline::latest([self.w.log.index.pod(pod).deleting, back]);
                     let mut e =
                         Event::new(now, EventKind::PodRemoved, Cause::new("cause.pod_removed.confirmed")).after(after);
                     e.node = n;
-                    self.log.push(e.pod(pod));
+                    self.w.log.push(e.pod(pod));
                 }
             }
         }
@@ -531,24 +528,31 @@ impl Simulation {
         if !self.kubelets[node].running() {
             return;
         }
-        let now = self.now;
-        let wait = self.kubelets[node].run_loop(which, now, node, &mut self.api, &mut self.log, &self.kubelet_settings);
+        let now = self.w.now;
+        let wait = self.kubelets[node].run_loop(
+            which,
+            now,
+            node,
+            &mut self.w.api,
+            &mut self.w.log,
+            &self.kubelet_settings,
+        );
         self.schedule_loop(node, which, now + wait, now);
     }
 
     /// The node lifecycle controller's monitor pass, and the next one planned.
     fn monitor_pass(&mut self) {
-        let now = self.now;
+        let now = self.w.now;
         self.catch_up_awake();
-        self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+        self.nlc.monitor_node_health(now, &mut self.w.api, &mut self.w.log);
         let gets = std::mem::take(&mut self.nlc.live_lease_gets);
-        self.api.clients.send(Controller::NodeLifecycle, now, gets);
-        for n in std::mem::take(&mut self.api.status_written_by_controller) {
+        self.w.api.clients.send(Controller::NodeLifecycle, now, gets);
+        for n in std::mem::take(&mut self.w.api.status_written_by_controller) {
             self.wake_up(n);
         }
         // The pass waits for its own requests (wait.Until slides: the next pass starts
         // --node-monitor-period after this one ends).
-        let finished = self.api.clients.last_sent(Controller::NodeLifecycle).max(now);
+        let finished = self.w.api.clients.last_sent(Controller::NodeLifecycle).max(now);
         let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
         self.nlc.late_pass = (finished > now).then_some(LatePass {
             previous: now,

@@ -10,51 +10,58 @@ impl Simulation {
     /// The kubelet notices a pod bound to its node and starts it, if it can (its pod worker's
     /// `SyncPod`; Ready follows once the readiness probe passes, after `podStartup`).
     pub(super) fn kubelet_start_pod(&mut self, p: PodId) {
-        let Some(n) = self.api.pods[p].node else { return };
+        let Some(n) = self.w.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if !kl.reachable() || !self.api.nodes[n].exists || !self.api.pods[p].is_active() || self.api.pods[p].running {
+        if !kl.reachable()
+            || !self.w.api.nodes[n].exists
+            || !self.w.api.pods[p].is_active()
+            || self.w.api.pods[p].running
+        {
             return;
         }
         if kl.shutting_down {
             return self.shutdown_refuse_pod(p);
         }
-        let pod = &self.api.pods[p];
-        if self.api.volumes.of(pod.workload, pod.ordinal).is_some() {
+        let pod = &self.w.api.pods[p];
+        if self.w.api.volumes.of(pod.workload, pod.ordinal).is_some() {
             // The containers start once the volume is attached here and mounted.
             return self.await_volume(p, n);
         }
-        let at = self.now + self.cfg.simulation.pod_startup;
+        let at = self.w.now + self.cfg.simulation.pod_startup;
         self.push_for(Owner::Kubelet(n), at, Wake::PodStarted { pod: p });
     }
 
     /// The kubelet notices a deletion and stops the pod's containers, if it can (`SyncTerminatingPod`,
     /// within the grace period), then removes the object with its final DELETE.
     pub(super) fn kubelet_terminate_pod(&mut self, p: PodId) {
-        let Some(n) = self.api.pods[p].node else { return };
-        if !self.kubelets[n].reachable() || !self.api.nodes[n].exists || !self.api.pods[p].exists() {
+        let Some(n) = self.w.api.pods[p].node else { return };
+        if !self.kubelets[n].reachable() || !self.w.api.nodes[n].exists || !self.w.api.pods[p].exists() {
             return;
         }
-        let stop = if self.api.pods[p].running {
-            CONTAINER_STOP.min(self.api.pods[p].grace_seconds * SECOND)
+        let stop = if self.w.api.pods[p].running {
+            CONTAINER_STOP.min(self.w.api.pods[p].grace_seconds * SECOND)
         } else {
             0
         };
-        self.push(self.now + stop + self.api.api_latency, Wake::PodTerminated { pod: p });
+        self.push(
+            self.w.now + stop + self.w.api.api_latency,
+            Wake::PodTerminated { pod: p },
+        );
     }
 
     pub(super) fn pod_started(&mut self, p: PodId) {
-        let now = self.now;
-        let Some(n) = self.api.pods[p].node else { return };
+        let now = self.w.now;
+        let Some(n) = self.w.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if !kl.reachable() || !self.api.pods[p].is_active() {
+        if !kl.reachable() || !self.w.api.pods[p].is_active() {
             return;
         }
-        let was_running = self.api.pods[p].running;
-        self.api.pods[p].running = true;
-        if self.api.set_pod_ready(now, p, true) && self.log.wants(now, EventKind::PodReady) {
-            let pod = &self.api.pods[p];
+        let was_running = self.w.api.pods[p].running;
+        self.w.api.pods[p].running = true;
+        if self.w.api.set_pod_ready(now, p, true) && self.w.log.wants(now, EventKind::PodReady) {
+            let pod = &self.w.api.pods[p];
             let replaces = pod.replaces.map_or_else(Cause::none, |r| {
-                Cause::new("cause.part.replaces").text("pod", &self.api.pods[r].name)
+                Cause::new("cause.part.replaces").text("pod", &self.w.api.pods[r].name)
             });
             let cause = if was_running {
                 Cause::new("cause.pod_ready.back")
@@ -65,13 +72,14 @@ impl Simulation {
             };
             // Started once bound (and its volume mounted) with its kubelet up, whichever came
             // last; Ready again once its kubelet is back.
-            let (m, back) = (self.log.index.pod(p), self.log.index.node(n).and_then(|m| m.back));
+            let (m, back) = (self.w.log.index.pod(p), self.w.log.index.node(n).and_then(|m| m.back));
             let after = if was_running {
                 back
             } else {
                 latest([m.scheduled, m.mounted, back])
             };
-            self.log
+            self.w
+                .log
                 .push(Event::new(now, EventKind::PodReady, cause).node(n).pod(p).after(after));
         }
     }

@@ -18,7 +18,7 @@ impl Simulation {
     }
 
     fn pod_priority(&self, p: PodId) -> i64 {
-        let w = self.api.pods[p].workload;
+        let w = self.w.api.pods[p].workload;
         if self.cfg.workloads[w].critical {
             SYSTEM_CRITICAL_PRIORITY
         } else {
@@ -30,7 +30,7 @@ impl Simulation {
     /// `processShutdownEvent`). Without the feature (`GracefulNodeShutdown` off or
     /// `shutdownGracePeriod` 0) nothing holds the power-off: the node goes down like a crash.
     pub(super) fn begin_shutdown(&mut self, n: NodeId) {
-        let now = self.now;
+        let now = self.w.now;
         let k = &self.cfg.kubelet;
         let (total, critical) = (k.shutdown_grace_period, k.shutdown_grace_period_critical_pods);
         let enabled = feature_enabled(k.graceful_shutdown, total);
@@ -43,21 +43,21 @@ impl Simulation {
             let cause = Cause::new("cause.fault.shutdown_crash").sub("why", why);
             self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
             self.kubelets[n].stop();
-            self.timers.cancel_owner(Owner::Kubelet(n));
-            for p in self.api.nodes[n].pods.clone() {
-                self.api.stop_pod(now, p);
+            self.w.timers.cancel_owner(Owner::Kubelet(n));
+            for p in self.w.api.nodes[n].pods.clone() {
+                self.w.api.stop_pod(now, p);
             }
-            self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+            self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
             return;
         }
         let cause = Cause::new("cause.fault.shutdown")
             .time("total", total)
             .time("regular", total - critical)
             .time("critical", critical);
-        self.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+        self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
         // `go syncNodeStatus()`: the status setter reports Ready=False at once.
         self.kubelets[n].shutting_down = true;
-        let (api, log, s) = (&mut self.api, &mut self.log, &self.kubelet_settings);
+        let (api, log, s) = (&mut self.w.api, &mut self.w.log, &self.kubelet_settings);
         self.kubelets[n].sync_node_status(now, n, api, log, s);
         self.push_for(Owner::Kubelet(n), now, Wake::ShutdownGroup { node: n, group: 0 });
     }
@@ -65,7 +65,7 @@ impl Simulation {
     /// `killPods` for one priority group: every pod of the group is killed in parallel; the
     /// next group starts when all have stopped (their grace periods are within the group's).
     pub(super) fn shutdown_group(&mut self, n: NodeId, group: usize) {
-        let now = self.now;
+        let now = self.w.now;
         if !self.kubelets[n].shutting_down {
             return;
         }
@@ -74,8 +74,8 @@ impl Simulation {
             return self.power_off(n);
         };
         let mut longest = 0;
-        for p in self.api.nodes[n].pods.clone() {
-            let pod = &self.api.pods[p];
+        for p in self.w.api.nodes[n].pods.clone() {
+            let pod = &self.w.api.pods[p];
             if pod.failed || !pod.exists() || group_of(&groups, self.pod_priority(p)) != group {
                 continue;
             }
@@ -107,11 +107,11 @@ impl Simulation {
     /// A pod's containers stopped: the status manager writes phase Failed, reason `Terminated`,
     /// and the shutdown message (with the `DisruptionTarget` condition from 1.26).
     pub(super) fn shutdown_pod_killed(&mut self, p: PodId, group: usize, grace: i64) {
-        let now = self.now;
-        let Some(n) = self.api.pods[p].node else { return };
-        self.api.stop_pod(now, p);
+        let now = self.w.now;
+        let Some(n) = self.w.api.pods[p].node else { return };
+        self.w.api.stop_pod(now, p);
         let reason = shutdown::shutdown_reason(self.cfg.profile.version.minor);
-        if !self.api.fail_pod(now, p, reason) {
+        if !self.w.api.fail_pod(now, p, reason) {
             return;
         }
         if self.cfg.simulation.volumes_in_use_cleared_on_shutdown {
@@ -136,8 +136,8 @@ impl Simulation {
             .text("message", shutdown::NODE_SHUTDOWN_MESSAGE)
             .sub("condition", condition);
         // Killed by the shutdown under way.
-        let shutdown = self.log.index.silenced(n);
-        self.log.push(
+        let shutdown = self.w.log.index.silenced(n);
+        self.w.log.push(
             Event::new(now, EventKind::PodFailed, cause)
                 .node(n)
                 .pod(p)
@@ -148,14 +148,15 @@ impl Simulation {
     /// The kubelet refuses a pod bound to a node that is shutting down (`Admit`): it fails with
     /// reason `NodeShutdown`.
     pub(super) fn shutdown_refuse_pod(&mut self, p: PodId) {
-        let now = self.now;
-        let Some(n) = self.api.pods[p].node else { return };
-        if self.api.fail_pod(now, p, shutdown::NODE_SHUTDOWN_NOT_ADMITTED_REASON) {
+        let now = self.w.now;
+        let Some(n) = self.w.api.pods[p].node else { return };
+        if self.w.api.fail_pod(now, p, shutdown::NODE_SHUTDOWN_NOT_ADMITTED_REASON) {
             let cause = Cause::new("cause.shutdown.rejected")
                 .text("reason", shutdown::NODE_SHUTDOWN_NOT_ADMITTED_REASON)
                 .text("message", shutdown::NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE);
-            let after = latest([self.log.index.pod(p).scheduled, self.log.index.silenced(n)]);
-            self.log
+            let after = latest([self.w.log.index.pod(p).scheduled, self.w.log.index.silenced(n)]);
+            self.w
+                .log
                 .push(Event::new(now, EventKind::PodFailed, cause).node(n).pod(p).after(after));
         }
     }
@@ -163,13 +164,13 @@ impl Simulation {
     /// The last group is done: the inhibitor lock is released and systemd powers the node off.
     /// Its heartbeats stop as after a crash; `volumesInUse` keeps whatever was not cleared.
     fn power_off(&mut self, n: NodeId) {
-        let now = self.now;
+        let now = self.w.now;
         self.kubelets[n].shutting_down = false;
         self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
         self.kubelets[n].stop();
-        self.timers.cancel_owner(Owner::Kubelet(n));
-        for p in self.api.nodes[n].pods.clone() {
-            self.api.stop_pod(now, p);
+        self.w.timers.cancel_owner(Owner::Kubelet(n));
+        for p in self.w.api.nodes[n].pods.clone() {
+            self.w.api.stop_pod(now, p);
         }
         let volumes = if self.cfg.simulation.volumes_in_use_cleared_on_shutdown {
             "cause.part.volumes_cleared"
@@ -177,8 +178,8 @@ impl Simulation {
             "cause.part.volumes_left"
         };
         let cause = Cause::new("cause.shutdown.power_off").sub("volumes", Cause::new(volumes));
-        let shutdown = self.log.index.silenced(n);
-        self.log.push(
+        let shutdown = self.w.log.index.silenced(n);
+        self.w.log.push(
             Event::new(now, EventKind::NodePoweredOff, cause)
                 .node(n)
                 .after(shutdown),

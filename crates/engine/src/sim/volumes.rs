@@ -12,8 +12,8 @@ use crate::timeline::{latest, Event, EventKind};
 impl Simulation {
     /// One pass of the attach-detach reconciler; it keeps ticking while some volume waits.
     pub(super) fn adc_tick(&mut self) {
-        let now = self.now;
-        for op in self.adc.reconcile(now, &mut self.api, &mut self.log) {
+        let now = self.w.now;
+        for op in self.adc.reconcile(now, &mut self.w.api, &mut self.w.log) {
             match op {
                 Operation::Attach { volume, node, at } => self.push(at, Wake::AttachDone { volume, node }),
                 Operation::Detach { volume, node, at } => self.push(at, Wake::DetachDone { volume, node }),
@@ -33,10 +33,10 @@ impl Simulation {
         if !self.kcm_up || self.adc.busy.is_empty() {
             return;
         }
-        if at < self.now {
-            at += (self.now - at + RECONCILER_LOOP_PERIOD - 1) / RECONCILER_LOOP_PERIOD * RECONCILER_LOOP_PERIOD;
+        if at < self.w.now {
+            at += (self.w.now - at + RECONCILER_LOOP_PERIOD - 1) / RECONCILER_LOOP_PERIOD * RECONCILER_LOOP_PERIOD;
         }
-        if at == self.now && at - RECONCILER_LOOP_PERIOD <= self.pushed_at {
+        if at == self.w.now && at - RECONCILER_LOOP_PERIOD <= self.w.pushed_at {
             at += RECONCILER_LOOP_PERIOD;
         }
         self.adc_asleep = None;
@@ -45,22 +45,22 @@ impl Simulation {
 
     /// A pod that uses a volume changed: its volume is looked at again.
     pub(super) fn volume_pod_changed(&mut self, p: PodId) {
-        let pod = &self.api.pods[p];
-        if let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) {
+        let pod = &self.w.api.pods[p];
+        if let Some(v) = self.w.api.volumes.of(pod.workload, pod.ordinal) {
             self.adc.touch(v);
         }
     }
 
     /// A node's health or taints changed: the volumes attached there are looked at again.
     pub(super) fn volume_node_changed(&mut self, n: NodeId) {
-        if self.api.volumes.any() {
-            self.adc.touch_node(n, &self.api);
+        if self.w.api.volumes.any() {
+            self.adc.touch_node(n, &self.w.api);
         }
     }
 
     /// The kubelet admits a pod with a volume: it verifies the attach at once, then backs off.
     pub(super) fn await_volume(&mut self, p: PodId, n: NodeId) {
-        let at = on_tick(self.now);
+        let at = on_tick(self.w.now);
         let wake = Wake::VolumeVerify {
             pod: p,
             waited: 0,
@@ -72,18 +72,18 @@ impl Simulation {
     /// `VerifyControllerAttachedVolume`: mounts if the volume is attached to the pod's node,
     /// retries after the backoff otherwise.
     pub(super) fn verify_volume(&mut self, p: PodId, (waited, gap): (Millis, Millis)) {
-        let Some(n) = self.api.pods[p].node else { return };
+        let Some(n) = self.w.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
-        if !kl.reachable() || !self.api.pods[p].is_active() {
+        if !kl.reachable() || !self.w.api.pods[p].is_active() {
             return;
         }
-        let pod = &self.api.pods[p];
-        let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) else {
+        let pod = &self.w.api.pods[p];
+        let Some(v) = self.w.api.volumes.of(pod.workload, pod.ordinal) else {
             return;
         };
-        if self.api.volumes.list[v].attached_to.contains(&n) {
-            let at = self.now + self.cfg.simulation.mount_duration;
-            let checked = self.now;
+        if self.w.api.volumes.list[v].attached_to.contains(&n) {
+            let at = self.w.now + self.cfg.simulation.mount_duration;
+            let checked = self.w.now;
             let wake = Wake::VolumeMountDone {
                 pod: p,
                 checked,
@@ -91,7 +91,7 @@ impl Simulation {
             };
             self.push_for(Owner::Kubelet(n), at, wake);
         } else {
-            let (at, next) = retry(self.now, gap);
+            let (at, next) = retry(self.w.now, gap);
             let wake = Wake::VolumeVerify {
                 pod: p,
                 waited: gap,
@@ -103,23 +103,23 @@ impl Simulation {
 
     /// The mount finished: the volume is in use on the node, and the containers start.
     pub(super) fn volume_mounted(&mut self, p: PodId, (checked, waited): (Millis, Millis)) {
-        let Some(n) = self.api.pods[p].node else { return };
-        if !self.api.pods[p].is_active() {
+        let Some(n) = self.w.api.pods[p].node else { return };
+        if !self.w.api.pods[p].is_active() {
             return;
         }
-        let pod = &self.api.pods[p];
-        let Some(v) = self.api.volumes.of(pod.workload, pod.ordinal) else {
+        let pod = &self.w.api.pods[p];
+        let Some(v) = self.w.api.volumes.of(pod.workload, pod.ordinal) else {
             return;
         };
-        self.api.volumes.list[v].in_use_by.insert(n);
+        self.w.api.volumes.list[v].in_use_by.insert(n);
         let took = self.cfg.simulation.mount_duration;
-        let name = self.api.volumes.list[v].name.clone();
+        let name = self.w.api.volumes.list[v].name.clone();
         // Mounted once the pod was bound, its kubelet up and the volume attached there,
         // whichever came last; a check that had failed first found the attach late.
-        let (m, attached) = (self.log.index.pod(p), self.log.index.volume(&name, n).attached);
-        let back = self.log.index.node(n).and_then(|m| m.back);
+        let (m, attached) = (self.w.log.index.pod(p), self.w.log.index.volume(&name, n).attached);
+        let back = self.w.log.index.node(n).and_then(|m| m.back);
         let after = latest([m.scheduled, back, attached]);
-        let attached_at = attached.map(|id| self.log.events[id].at);
+        let attached_at = attached.map(|id| self.w.log.events[id].at);
         let cause = match attached_at {
             Some(at) if waited > 0 && checked > at => Cause::new("cause.kubelet.mounted_late")
                 .time("checked", checked)
@@ -131,29 +131,29 @@ impl Simulation {
                 .time("took", took),
             _ => Cause::new("cause.kubelet.mounted").time("took", took),
         };
-        let mut e = Event::new(self.now, EventKind::VolumeMounted, cause)
+        let mut e = Event::new(self.w.now, EventKind::VolumeMounted, cause)
             .node(n)
             .pod(p)
             .after(after);
         e.volume = Some(name);
-        self.log.push(e);
-        let at = self.now + self.cfg.simulation.pod_startup;
+        self.w.log.push(e);
+        let at = self.w.now + self.cfg.simulation.pod_startup;
         self.push_for(Owner::Kubelet(n), at, Wake::PodStarted { pod: p });
     }
 
     /// The kubelet removed a pod it ran: it unmounted the pod's volume, and no longer reports it
     /// in use unless another of its pods still uses it.
     pub(super) fn unmount(&mut self, p: PodId) {
-        let pod = &self.api.pods[p];
-        let (Some(n), Some(v)) = (pod.node, self.api.volumes.of(pod.workload, pod.ordinal)) else {
+        let pod = &self.w.api.pods[p];
+        let (Some(n), Some(v)) = (pod.node, self.w.api.volumes.of(pod.workload, pod.ordinal)) else {
             return;
         };
-        let still = self.api.volumes.list[v]
+        let still = self.w.api.volumes.list[v]
             .pods
             .iter()
-            .any(|&q| q != p && self.api.pods[q].exists() && self.api.pods[q].node == Some(n));
+            .any(|&q| q != p && self.w.api.pods[q].exists() && self.w.api.pods[q].node == Some(n));
         if !still {
-            self.api.volumes.list[v].in_use_by.remove(&n);
+            self.w.api.volumes.list[v].in_use_by.remove(&n);
             self.adc.touch(v);
         }
     }

@@ -1,9 +1,8 @@
 //! What each controller does when its informers deliver a change.
 
-use super::{Owner, Simulation, Wake};
+use super::{Simulation, Wake};
 use crate::api::{PodId, Watch};
 use crate::cause::Cause;
-use crate::control_plane::taint_eviction::Wake as EvictWake;
 use crate::scenario::ActionKind;
 use crate::timeline::{Event, EventKind};
 
@@ -17,7 +16,7 @@ impl Simulation {
         if !self.kcm_up || !self.eps.any() {
             return;
         }
-        if let Some((at, service)) = self.eps.pod_changed(self.now, p, &mut self.api, &mut self.log) {
+        if let Some((at, service)) = self.eps.pod_changed(self.w.now, p, &mut self.w.api, &mut self.w.log) {
             self.push_kcm(at, Wake::SliceWrite { service });
         }
     }
@@ -26,7 +25,7 @@ impl Simulation {
     /// but is cut off from it (a partition).
     pub(super) fn connected_proxies(&self) -> (usize, usize) {
         let (mut connected, mut cut_off) = (0, 0);
-        for (n, node) in self.api.nodes.iter().enumerate() {
+        for (n, node) in self.w.api.nodes.iter().enumerate() {
             if !node.exists {
                 continue;
             }
@@ -41,7 +40,7 @@ impl Simulation {
 
     /// The connected proxies saw a slice change (or one reconnected): they plan a sync.
     pub(super) fn proxy_changed(&mut self) {
-        if let Some(at) = self.proxy.request(self.now) {
+        if let Some(at) = self.proxy.request(self.w.now) {
             self.push(at, Wake::ProxySync);
         }
     }
@@ -52,12 +51,12 @@ impl Simulation {
             self.proxy.scheduled = None;
             return;
         }
-        let end = self.proxy.start(self.now, &self.api);
+        let end = self.proxy.start(self.w.now, &self.w.api);
         self.push(end, Wake::ProxySyncDone);
     }
 
     pub(super) fn deliver(&mut self, w: Watch) {
-        let now = self.now;
+        let now = self.w.now;
         if let Watch::PodCreated(p)
         | Watch::PodBound(p)
         | Watch::PodStatus(p)
@@ -65,7 +64,7 @@ impl Simulation {
         | Watch::PodRemoved(p) = w
         {
             self.pod_changed(p);
-            if self.api.volumes.any() && self.kcm_up {
+            if self.w.api.volumes.any() && self.kcm_up {
                 self.volume_pod_changed(p);
             }
         }
@@ -75,108 +74,88 @@ impl Simulation {
                 self.volume_node_changed(n);
             }
         }
-        let mut wakes: Vec<EvictWake> = Vec::new();
         let kcm = self.kcm_up;
         let te = self.taint_manager_runs();
         match w {
             Watch::NodeConditions(n) => {
                 if kcm {
                     self.nlc
-                        .do_no_schedule_tainting_pass(now, n, &mut self.api, &mut self.log);
+                        .do_no_schedule_tainting_pass(now, n, &mut self.w.api, &mut self.w.log);
                 }
             }
             Watch::NodeTaints(n) => {
                 if te {
-                    self.taint_eviction
-                        .handle_node_update(now, n, &self.api, &mut self.log, &mut wakes);
+                    self.taint_eviction.handle_node_update(&mut self.w, n);
                 }
                 if kcm {
                     self.sync_daemonsets();
                 }
                 if !self.scheduler.is_idle() {
-                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+                    self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
                 }
             }
-            Watch::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.api, &mut self.log),
+            Watch::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.w.api, &mut self.w.log),
             // `handlePodUpdate` sees the new tolerations; a timer already set stays where it is.
             Watch::PodTolerations(p) if te => {
-                self.taint_eviction
-                    .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                self.taint_eviction.handle_pod_update(&mut self.w, p);
             }
             Watch::PodTolerations(_) => {}
             Watch::PodBound(p) => {
                 if te {
-                    self.taint_eviction
-                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                    self.taint_eviction.handle_pod_update(&mut self.w, p);
                 }
                 if kcm {
-                    self.nlc.process_pod(now, p, &mut self.api, &mut self.log);
+                    self.nlc.process_pod(now, p, &mut self.w.api, &mut self.w.log);
                 }
                 self.kubelet_start_pod(p);
             }
             Watch::PodDeleting(p) => {
                 self.remove_if_terminal(p);
                 if kcm {
-                    let w = self.api.pods[p].workload;
-                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                    let w = self.w.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
                 }
                 self.kubelet_terminate_pod(p);
             }
             Watch::PodStatus(p) => {
-                if kcm && self.api.pods[p].failed {
-                    self.workloads.pod_failed(now, p, &mut self.api, &mut self.log);
+                if kcm && self.w.api.pods[p].failed {
+                    self.workloads.pod_failed(now, p, &mut self.w.api, &mut self.w.log);
                 }
             }
             Watch::Slice(_) => self.proxy_changed(),
             Watch::PodRemoved(p) => {
                 if te {
-                    self.taint_eviction
-                        .handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
+                    self.taint_eviction.handle_pod_update(&mut self.w, p);
                 }
                 if kcm {
-                    let w = self.api.pods[p].workload;
-                    self.workloads.sync(now, w, &mut self.api, &mut self.log);
+                    let w = self.w.api.pods[p].workload;
+                    self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
                 }
                 if !self.scheduler.is_idle() {
-                    self.scheduler.retry_pending(now, &mut self.api, &mut self.log);
+                    self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
                 }
             }
         }
-        self.push_evictions(wakes);
     }
 
     /// The apiserver gives a terminal pod's DELETE a grace period of 0 (`CheckGracefulDelete`):
     /// a Failed pod's object goes at once, without its kubelet.
     fn remove_if_terminal(&mut self, p: PodId) {
-        let now = self.now;
-        if self.api.pods[p].failed && self.api.remove_pod(now, p) {
+        let now = self.w.now;
+        if self.w.api.pods[p].failed && self.w.api.remove_pod(now, p) {
             let cause = Cause::new("cause.pod_removed.terminal");
             let mut e = Event::new(now, EventKind::PodRemoved, cause)
                 .pod(p)
-                .after(self.log.index.pod(p).failed);
-            e.node = self.api.pods[p].node;
-            self.log.push(e);
-        }
-    }
-
-    /// Queues the taint eviction controller's new timers, each cancelling the pod's previous
-    /// one.
-    pub(super) fn push_evictions(&mut self, wakes: Vec<EvictWake>) {
-        for wk in wakes {
-            let at = wk.at.max(self.now);
-            let key = self
-                .timers
-                .push_keyed(Owner::ControllerManager, at, self.now, Wake::Evict { pod: wk.pod });
-            if let Some(old) = self.eviction_keys.insert(wk.pod, key) {
-                self.timers.cancel(old);
-            }
+                .after(self.w.log.index.pod(p).failed);
+            e.node = self.w.api.pods[p].node;
+            self.w.log.push(e);
         }
     }
 
     pub(super) fn sync_daemonsets(&mut self) {
         for w in 0..self.workloads.specs.len() {
             if self.workloads.specs[w].kind == crate::scenario::WorkloadKind::DaemonSet {
-                self.workloads.sync(self.now, w, &mut self.api, &mut self.log);
+                self.workloads.sync(self.w.now, w, &mut self.w.api, &mut self.w.log);
             }
         }
     }

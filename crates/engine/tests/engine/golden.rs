@@ -10,9 +10,11 @@ use kubelife_engine::api::{Toleration, TolerationSource};
 use kubelife_engine::control_plane::node_lifecycle::{
     is_excluded_from_disruption, NlcSettings, NodeHealth, NodeLifecycleController,
 };
-use kubelife_engine::control_plane::taint_eviction::{TaintEvictionController, Wake};
+use kubelife_engine::control_plane::taint_eviction::TaintEvictionController;
+use kubelife_engine::sched::Wake;
 use kubelife_engine::time::{Millis, HOUR, MINUTE, SECOND};
 use kubelife_engine::timeline::{Log, ZoneState};
+use kubelife_engine::world::World;
 
 const OLD: Millis = -3 * 365 * 24 * HOUR;
 const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
@@ -741,10 +743,8 @@ fn g36_exclusion_by_label_only() {
 // §8.9 Taint eviction (TE-test), driven with explicit time.
 
 struct Te {
-    api: Api,
+    w: World,
     te: TaintEvictionController,
-    log: Log,
-    wakes: Vec<Wake>,
     deleted: Vec<(PodId, Millis)>,
 }
 
@@ -773,62 +773,53 @@ impl Te {
         let mut h = Nlc::config_a();
         h.node("node1", "", OLD, ready(CondStatus::True, 0));
         Te {
-            api: h.api,
+            w: World {
+                api: h.api,
+                ..World::default()
+            },
             te: TaintEvictionController::new("taint-eviction-controller", true),
-            log: Log::default(),
-            wakes: Vec::new(),
             deleted: Vec::new(),
         }
     }
 
     fn pod(&mut self, node: Option<NodeId>, tolerations: Vec<Toleration>) -> PodId {
-        let id = self.api.pods.len();
-        self.api.pods.push(pod_on(node, tolerations));
+        let api = &mut self.w.api;
+        let id = api.pods.len();
+        api.pods.push(pod_on(node, tolerations));
         if let Some(n) = node {
-            self.api.nodes[n].pods.push(id);
+            api.nodes[n].pods.push(id);
         }
         id
     }
 
     fn taint(&mut self, now: Millis, taints: &[Taint]) {
-        self.api.nodes[0].taints = taints.to_vec();
-        let mut wakes = Vec::new();
-        self.te.handle_node_update(now, 0, &self.api, &mut self.log, &mut wakes);
-        self.timers(wakes);
-    }
-
-    /// Queues new timers as the driver does: each replaces (cancels) the pod's earlier one.
-    fn timers(&mut self, wakes: Vec<Wake>) {
-        for w in wakes {
-            self.wakes.retain(|old| old.pod != w.pod);
-            self.wakes.push(w);
-        }
+        self.w.api.nodes[0].taints = taints.to_vec();
+        self.w.now = now;
+        self.te.handle_node_update(&mut self.w, 0);
     }
 
     /// Binds an unscheduled pod to node1 (the binding reaches the controller later).
     fn bind(&mut self, p: PodId) {
-        self.api.pods[p].node = Some(0);
-        self.api.nodes[0].pods.push(p);
+        self.w.api.pods[p].node = Some(0);
+        self.w.api.nodes[0].pods.push(p);
     }
 
     fn pod_update(&mut self, now: Millis, p: PodId) {
-        let mut wakes = Vec::new();
-        self.te.handle_pod_update(now, p, &self.api, &mut self.log, &mut wakes);
-        self.timers(wakes);
+        self.w.now = now;
+        self.te.handle_pod_update(&mut self.w, p);
     }
 
     /// Fires every timer due by `to`, in time order.
     fn advance(&mut self, to: Millis) {
-        loop {
-            self.wakes.sort_by_key(|w| w.at);
-            let Some(pos) = self.wakes.iter().position(|w| w.at <= to) else {
-                break;
+        while self.w.timers.peek_at().is_some_and(|at| at <= to) {
+            let Some((at, _, Wake::Evict { pod })) = self.w.timers.pop() else {
+                continue;
             };
-            let w = self.wakes.remove(pos);
-            let before = self.api.pods[w.pod].deletion_requested_at;
-            self.te.fire(w.at, w.pod, &mut self.api, &mut self.log);
-            if before.is_none() && self.api.pods[w.pod].deletion_requested_at.is_some() {
-                self.deleted.push((w.pod, w.at));
+            self.w.now = at;
+            let before = self.w.api.pods[pod].deletion_requested_at;
+            self.te.fire(&mut self.w, pod);
+            if before.is_none() && self.w.api.pods[pod].deletion_requested_at.is_some() {
+                self.deleted.push((pod, at));
             }
         }
     }
@@ -858,7 +849,7 @@ fn g55_pod_on_tainted_node_without_toleration_goes_at_once() {
     t.advance(0);
     assert_eq!(t.deleted_at(p), Some(0));
     assert_eq!(
-        t.api.writes.pod_status_updates, 1,
+        t.w.api.writes.pod_status_updates, 1,
         "DisruptionTarget patched before the DELETE"
     );
 }
@@ -903,7 +894,7 @@ fn g59_removing_the_toleration_evicts_at_once() {
     t.taint(0, &[test_taint(1)]);
     let p = t.pod(Some(0), vec![toleration("testTaint1", Some(100))]);
     t.pod_update(0, p);
-    std::rc::Rc::make_mut(&mut t.api.pods[p].tolerations).clear();
+    std::rc::Rc::make_mut(&mut t.w.api.pods[p].tolerations).clear();
     t.pod_update(SECOND, p);
     t.advance(SECOND);
     assert_eq!(t.deleted_at(p), Some(SECOND));
@@ -915,7 +906,7 @@ fn g60_lengthening_the_toleration_does_not_work() {
     t.taint(0, &[test_taint(1)]);
     let p = t.pod(Some(0), vec![toleration("testTaint1", Some(1))]);
     t.pod_update(0, p);
-    t.api.pods[p].tolerations = std::rc::Rc::new(vec![toleration("testTaint1", Some(100))]);
+    t.w.api.pods[p].tolerations = std::rc::Rc::new(vec![toleration("testTaint1", Some(100))]);
     t.pod_update(500, p);
     t.advance(100 * SECOND);
     assert_eq!(t.deleted_at(p), Some(SECOND));

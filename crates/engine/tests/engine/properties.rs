@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// cluster ran before, so no VolumeAttached event records those).
 fn initial_volumes(s: &Scenario) -> BTreeMap<String, (bool, BTreeSet<String>)> {
     let sim = kubelife_engine::sim::Simulation::new(s.resolve().expect("generated scenarios are valid"), false);
-    let api = &sim.api;
+    let api = &sim.w.api;
     api.volumes
         .list
         .iter()
