@@ -22,8 +22,10 @@ use crate::api::volumes::VolumeId;
 use crate::api::{Api, CondStatus, NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
+use crate::sched::Wake;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{latest, Event, EventId, EventKind, Log};
+use crate::world::World;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `ReconcilerMaxWaitForUnmountDuration`, ms.
@@ -122,7 +124,11 @@ impl AttachDetachController {
     }
 
     /// One reconciler pass over the busy volumes; returns the driver operations it started.
-    pub fn reconcile(&mut self, now: Millis, api: &mut Api, log: &mut Log) -> Vec<Operation> {
+    /// The storage driver's operations it starts finish at wake-ups of their own, which no
+    /// restart cancels.
+    pub fn reconcile(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let mut ops = Vec::new();
         for v in std::mem::take(&mut self.busy) {
             let desired = Self::desired(api, v);
@@ -133,7 +139,12 @@ impl AttachDetachController {
                 self.busy.insert(v);
             }
         }
-        ops
+        for op in ops {
+            match op {
+                Operation::Attach { volume, node, at } => w.wake(at, Wake::AttachDone { volume, node }),
+                Operation::Detach { volume, node, at } => w.wake(at, Wake::DetachDone { volume, node }),
+            }
+        }
     }
 
     /// Attachments no longer desired; returns whether some still wait.
@@ -290,7 +301,9 @@ impl AttachDetachController {
     }
 
     /// The driver finished an attach.
-    pub fn attach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
+    pub fn attach_done(&mut self, w: &mut World, v: VolumeId, n: NodeId) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let after = api.volumes.list[v].attaching.remove(&n).flatten();
         api.volumes.list[v].attached_to.insert(n);
         let cause = Cause::new("cause.adc.attached").time("took", self.settings.attach_duration);
@@ -299,7 +312,9 @@ impl AttachDetachController {
     }
 
     /// The driver finished a detach.
-    pub fn detach_done(&mut self, now: Millis, v: VolumeId, n: NodeId, api: &mut Api, log: &mut Log) {
+    pub fn detach_done(&mut self, w: &mut World, v: VolumeId, n: NodeId) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let after = api.volumes.list[v].detaching.remove(&n).flatten();
         self.detach_requested.remove(&(v, n));
         api.volumes.list[v].attached_to.remove(&n);

@@ -14,9 +14,11 @@ use crate::api::endpoints::Endpoint;
 use crate::api::{Api, NodeId, Pod, PodId, Watch};
 use crate::cause::Cause;
 use crate::scenario::WorkloadSpec;
+use crate::sched::{Owner, Wake};
 use crate::time::Millis;
-use crate::timeline::{Event, EventId, EventKind, Log, PodMarks};
+use crate::timeline::{Event, EventId, EventKind, PodMarks};
 use crate::version::Profile;
+use crate::world::World;
 use std::collections::BTreeSet;
 
 /// The controller's state.
@@ -126,17 +128,16 @@ impl EndpointSliceController {
     }
 
     /// A restarted kube-controller-manager resyncs every Service from scratch.
-    pub fn restart(&mut self, now: Millis, api: &mut Api, log: &mut Log) -> Vec<(Millis, usize)> {
+    pub fn restart(&mut self, world: &mut World) {
         self.writing.iter_mut().for_each(|w| *w = false);
-        let mut writes = Vec::new();
         for w in 0..self.services.len() {
             if self.services[w] {
+                let api = &world.api;
                 let pods = api.pods_by_workload.get(w).cloned().unwrap_or_default();
                 self.dirty[w].extend(pods.iter().filter(|&&p| api.pods[p].exists()));
-                writes.extend(self.enqueue(now, w, api, log));
+                self.enqueue(world, w);
             }
         }
-        writes
     }
 
     /// The slice as the pods are now, written without rate limit or events: the cluster's state
@@ -159,34 +160,36 @@ impl EndpointSliceController {
         }
     }
 
-    /// A pod changed (the informer shows it now): its Service syncs. Returns a write that waits
-    /// for the rate limiter, as (time, Service), for the driver to wake [`Self::write`] then.
-    pub fn pod_changed(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) -> Option<(Millis, usize)> {
-        let w = api.pods[p].workload;
+    /// A pod changed (the informer shows it now): its Service syncs, at once or, when its
+    /// client's rate limiter holds the write back, at a wake-up ([`Self::write`]).
+    pub fn pod_changed(&mut self, world: &mut World, p: PodId) {
+        let w = world.api.pods[p].workload;
         if !self.services.get(w).copied().unwrap_or(false) {
-            return None;
+            return;
         }
         self.dirty[w].insert(p);
-        self.enqueue(now, w, api, log)
+        self.enqueue(world, w);
     }
 
-    fn enqueue(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Option<(Millis, usize)> {
+    fn enqueue(&mut self, world: &mut World, w: usize) {
         if self.writing[w] {
-            return None;
+            return;
         }
-        let at = api.clients.send(Controller::EndpointSlice, now, 1);
+        let now = world.now;
+        let at = world.api.clients.send(Controller::EndpointSlice, now, 1);
         if at <= now {
-            self.write(now, w, api, log);
-            None
+            self.write(world, w);
         } else {
             self.writing[w] = true;
             self.asked[w] = now;
-            Some((at, w))
+            world.wake_for(Owner::ControllerManager, at, Wake::SliceWrite { service: w });
         }
     }
 
     /// Writes Service `w`'s slice with every change since the last write.
-    pub fn write(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) {
+    pub fn write(&mut self, world: &mut World, w: usize) {
+        let now = world.now;
+        let World { api, log, .. } = world;
         let asked = std::mem::take(&mut self.writing[w]).then_some(self.asked[w]);
         let mut changed = false;
         for p in std::mem::take(&mut self.dirty[w]) {

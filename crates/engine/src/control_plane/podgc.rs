@@ -10,7 +10,8 @@ use crate::api::client::Controller;
 use crate::api::{Api, CondStatus, PodId};
 use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
-use crate::timeline::{latest, Event, EventId, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind};
+use crate::world::World;
 use std::collections::BTreeMap;
 
 /// How often PodGC runs (`gcCheckPeriod`), ms.
@@ -62,7 +63,9 @@ impl PodGc {
     }
 
     /// One run at `now`.
-    pub fn run(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+    pub fn run(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let mut doomed: Vec<(PodId, Cause, Option<EventId>)> = Vec::new();
         for p in self.candidates(api) {
             let pod = &api.pods[p];

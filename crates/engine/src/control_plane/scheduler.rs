@@ -10,6 +10,7 @@ use crate::api::{tolerates, Api, Effect, NodeId, PodId};
 use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventKind, Log};
+use crate::world::World;
 use std::collections::BTreeMap;
 
 /// The scheduler: its index of the nodes, and its queue of pods that fit nowhere.
@@ -93,7 +94,9 @@ impl Scheduler {
     /// Places one workload's pods at the start of a run, exactly as repeated [`pick_node`] calls
     /// would, in O(log nodes) per pod: while only these pods are added, only the chosen node's
     /// score changes.
-    pub fn place_initial(&mut self, now: Millis, pods: &[PodId], api: &mut Api, log: &mut Log) {
+    pub fn place_initial(&mut self, w: &mut World, pods: &[PodId]) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let Some(&first) = pods.first() else { return };
@@ -122,7 +125,7 @@ impl Scheduler {
                         heap.push(Reverse((same + 1, total + 1, n)));
                     }
                 }
-                None => self.schedule(now, p, api, log),
+                None => self.place(now, p, api, log),
             }
         }
     }
@@ -155,7 +158,13 @@ impl Scheduler {
     }
 
     /// Tries to place `p`; binds it, or queues it as unschedulable.
-    pub fn schedule(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+    pub fn schedule(&mut self, w: &mut World, p: PodId) {
+        let now = w.now;
+        let World { api, log, .. } = w;
+        self.place(now, p, api, log);
+    }
+
+    fn place(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
         let pod = &api.pods[p];
         if !pod.is_active() || pod.node.is_some() {
             return;
@@ -204,14 +213,16 @@ impl Scheduler {
     }
 
     /// Retries every waiting pod (after taints were removed or pods went away).
-    pub fn retry_pending(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+    pub fn retry_pending(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         for p in self.pending() {
             if !api.pods[p].is_active() {
                 self.dequeue(p);
                 continue;
             }
             if self.pick(api, p).is_some() {
-                self.schedule(now, p, api, log);
+                self.place(now, p, api, log);
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::rng::{Rng, Stream};
 use crate::scenario::{ApiServerConfig, WorkloadKind, WorkloadSpec};
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventId, EventKind, Log};
+use crate::world::World;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -177,7 +178,9 @@ impl Workloads {
     }
 
     /// Reconciles one workload: creates whatever pods are missing.
-    pub fn sync(&mut self, now: Millis, w: usize, api: &mut Api, log: &mut Log) -> Vec<PodId> {
+    pub fn sync(&mut self, world: &mut World, w: usize) -> Vec<PodId> {
+        let now = world.now;
+        let World { api, log, .. } = world;
         self.observe(api);
         match self.specs[w].kind {
             WorkloadKind::Deployment => self.sync_replicaset(now, w, api, log),
@@ -199,7 +202,9 @@ impl Workloads {
     /// A pod turned Failed. The ReplicaSet controller no longer counts it (`IsPodActive`) and
     /// replaces it; the StatefulSet controller deletes it (`isFailed`, a terminal pod goes at
     /// once) and recreates its ordinal.
-    pub fn pod_failed(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+    pub fn pod_failed(&mut self, world: &mut World, p: PodId) {
+        let now = world.now;
+        let World { api, log, .. } = world;
         let w = api.pods[p].workload;
         if self.specs[w].kind == WorkloadKind::StatefulSet && api.pods[p].exists() {
             // The DELETE and its SuccessfulDelete event.
@@ -215,7 +220,7 @@ impl Workloads {
                 log.push(e);
             }
         }
-        self.sync(now, w, api, log);
+        self.sync(world, w);
     }
 
     /// The ReplicaSet controller (`manageReplicas`): a pod being deleted no longer counts, so a

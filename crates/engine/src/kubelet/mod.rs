@@ -116,6 +116,11 @@ impl Kubelet {
         self.status_rng.below(period.max(1) as u64) as Millis
     }
 
+    /// The longest wait after a loop iteration of `period`, jitter included, ms.
+    pub fn longest_wait(period: Millis) -> Millis {
+        period * 104 / 100
+    }
+
     /// The wait after a loop iteration: `period·(1 + U[0, 0.04))` with jitter, else `period`
     /// (`wait.JitterUntil(…, 0.04, sliding)`).
     pub fn jittered(rng: &mut Rng, period: Millis, jitter: bool) -> Millis {

@@ -20,6 +20,7 @@ use crate::scenario::KubeProxyConfig;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
 use crate::version::Profile;
+use crate::world::World;
 use std::collections::BTreeSet;
 
 /// A pod that stopped receiving traffic from the connected proxies.
@@ -226,7 +227,10 @@ impl KubeProxy {
     /// The sync finishes: the new rules take effect. Records `TrafficStopped` for every pod the
     /// rules no longer send to. `connected` proxies ran it; `cut_off` ones, running but out of
     /// touch with the apiserver, keep their old rules.
-    pub fn finish(&mut self, now: Millis, api: &Api, log: &mut Log, (connected, cut_off): (usize, usize)) {
+    pub fn finish(&mut self, w: &mut World, (connected, cut_off): (usize, usize)) {
+        let now = w.now;
+        let World { api, log, .. } = w;
+        let api = &*api;
         self.running_until = None;
         self.last_end = now;
         let new = std::mem::take(&mut self.in_progress);

@@ -44,7 +44,7 @@ impl Simulation {
         }
         self.sync_daemonsets();
         if !self.scheduler.is_idle() {
-            self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
+            self.scheduler.retry_pending(&mut self.w);
         }
     }
 
@@ -249,16 +249,14 @@ impl Simulation {
             }
         }
         for w in 0..self.workloads.specs.len() {
-            self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
+            self.workloads.sync(&mut self.w, w);
         }
         if self.w.api.volumes.any() {
             self.adc.restart(&self.w.api);
             self.push_kcm(now, Wake::AdcTick);
         }
         self.disruption_resync_all();
-        for (at, service) in self.eps.restart(now, &mut self.w.api, &mut self.w.log) {
-            self.push_kcm(at, Wake::SliceWrite { service });
-        }
+        self.eps.restart(&mut self.w);
         // wait.Until runs its function at once.
         self.push_kcm(now, Wake::MonitorPass);
         self.push_kcm(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);

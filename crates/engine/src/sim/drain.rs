@@ -26,8 +26,7 @@ impl Simulation {
             self.w
                 .log
                 .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
-            self.nlc
-                .do_no_schedule_tainting_pass(now, n, &mut self.w.api, &mut self.w.log);
+            self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
         }
         // The cordon PATCH and the pod LIST each take a round trip before the evictions go out.
         let at = now + 2 * self.w.api.api_latency;

@@ -5,6 +5,7 @@
 use super::{Owner, Simulation, Wake};
 use crate::api::{NodeId, WriteHistory};
 use crate::kubelet::heartbeats::{is_plain, HeartbeatLoop, LoopState};
+use crate::kubelet::Kubelet;
 use crate::time::{Millis, SECOND};
 
 impl Simulation {
@@ -72,7 +73,7 @@ impl Simulation {
     pub(super) fn dormancy_allowed(&self) -> bool {
         let s = &self.kubelet_settings;
         let c = &self.cfg.controller_manager;
-        let gap = s.lease_renew * 104 / 100 + self.w.api.api_latency;
+        let gap = Kubelet::longest_wait(s.lease_renew) + self.w.api.api_latency;
         let pass = c.node_monitor_period + self.cfg.simulation.monitor_pass_duration;
         s.node_lease
             && self.cfg.profile.controller_reads_leases

@@ -15,14 +15,14 @@ mod shutdown;
 mod volumes;
 mod watches;
 
-use crate::api::client::{Clients, Controller};
+use crate::api::client::Clients;
 use crate::api::volumes::{Claim, Volumes};
 use crate::api::{Api, Node, NodeId, NodeStatus, Versioned};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
 use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
-use crate::control_plane::node_lifecycle::{LatePass, NlcSettings, NodeLifecycleController};
+use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::TaintEvictionController;
@@ -120,7 +120,7 @@ impl Simulation {
                 .min(k.node_lease_duration_seconds * SECOND),
         };
         // Long enough for every loop to have run twice and the monitor pass to have seen it.
-        let longest = kubelet_settings.update.max(kubelet_settings.lease_renew) * 104 / 100;
+        let longest = Kubelet::longest_wait(kubelet_settings.update.max(kubelet_settings.lease_renew));
         let warmup = (2 * longest + 2 * kcm.node_monitor_period + 2 * SECOND).min(2 * HOUR);
         let start = -warmup;
         let mut api = Api {
@@ -170,6 +170,7 @@ impl Simulation {
             grace: kcm.node_monitor_grace_period,
             startup_grace: kcm.node_startup_grace_period,
             monitor_period: kcm.node_monitor_period,
+            pass_duration: cfg.simulation.monitor_pass_duration,
             eviction_qps: kcm.node_eviction_rate,
             secondary_qps: kcm.secondary_node_eviction_rate,
             large_cluster_threshold: kcm.large_cluster_size_threshold,
@@ -279,9 +280,8 @@ impl Simulation {
         let start = self.start;
         // Pods already run everywhere: create, place and start them without recording anything.
         for w in 0..self.workloads.specs.len() {
-            let created = self.workloads.sync(start, w, &mut self.w.api, &mut self.w.log);
-            self.scheduler
-                .place_initial(start, &created, &mut self.w.api, &mut self.w.log);
+            let created = self.workloads.sync(&mut self.w, w);
+            self.scheduler.place_initial(&mut self.w, &created);
             for p in created {
                 if self.w.api.pods[p].node.is_some() {
                     self.w.api.pods[p].running = true;
@@ -443,10 +443,9 @@ impl Simulation {
             Wake::MonitorPass if kcm_up => self.monitor_pass(),
             Wake::TaintingTick if kcm_up => {
                 if self.cfg.controller_manager.taint_based_evictions {
-                    self.nlc
-                        .do_no_execute_tainting_pass(now, &mut self.w.api, &mut self.w.log);
+                    self.nlc.do_no_execute_tainting_pass(&mut self.w);
                 } else {
-                    self.nlc.do_eviction_pass(now, &mut self.w.api, &mut self.w.log);
+                    self.nlc.do_eviction_pass(&mut self.w);
                 }
                 if self.nlc.zones.queues_empty() {
                     self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
@@ -455,7 +454,7 @@ impl Simulation {
                 }
             }
             Wake::PodGcTick if kcm_up => {
-                self.podgc.run(now, &mut self.w.api, &mut self.w.log);
+                self.podgc.run(&mut self.w);
                 self.push_kcm(now + GC_CHECK_PERIOD, Wake::PodGcTick);
             }
             Wake::ControllerManagerStart => self.controller_manager_started(),
@@ -464,7 +463,7 @@ impl Simulation {
             Wake::Watch(w) => self.deliver(w),
             Wake::SliceWrite { service } => {
                 if kcm_up {
-                    self.eps.write(now, service, &mut self.w.api, &mut self.w.log);
+                    self.eps.write(&mut self.w, service);
                 }
             }
             Wake::ProxySync => self.proxy_sync(),
@@ -473,19 +472,13 @@ impl Simulation {
                     self.adc_tick();
                 }
             }
-            Wake::AttachDone { volume, node } => {
-                self.adc
-                    .attach_done(now, volume, node, &mut self.w.api, &mut self.w.log)
-            }
-            Wake::DetachDone { volume, node } => {
-                self.adc
-                    .detach_done(now, volume, node, &mut self.w.api, &mut self.w.log)
-            }
+            Wake::AttachDone { volume, node } => self.adc.attach_done(&mut self.w, volume, node),
+            Wake::DetachDone { volume, node } => self.adc.detach_done(&mut self.w, volume, node),
             Wake::VolumeVerify { pod, waited, gap } => self.verify_volume(pod, (waited, gap)),
             Wake::VolumeMountDone { pod, checked, waited } => self.volume_mounted(pod, (checked, waited)),
             Wake::ProxySyncDone => {
                 let connected = self.connected_proxies();
-                self.proxy.finish(now, &self.w.api, &mut self.w.log, connected);
+                self.proxy.finish(&mut self.w, connected);
             }
             Wake::Apply { slot } => {
                 // A write of a kube-controller-manager that has stopped since was never sent.
@@ -540,25 +533,14 @@ impl Simulation {
         self.schedule_loop(node, which, now + wait, now);
     }
 
-    /// The node lifecycle controller's monitor pass, and the next one planned.
+    /// The node lifecycle controller's monitor pass over nodes whose lazy heartbeats have caught
+    /// up; nodes whose status it wrote wake up; and its next pass, when the controller says.
     fn monitor_pass(&mut self) {
-        let now = self.w.now;
         self.catch_up_awake();
-        self.nlc.monitor_node_health(now, &mut self.w.api, &mut self.w.log);
-        let gets = std::mem::take(&mut self.nlc.live_lease_gets);
-        self.w.api.clients.send(Controller::NodeLifecycle, now, gets);
+        let next = self.nlc.monitor(&mut self.w);
         for n in std::mem::take(&mut self.w.api.status_written_by_controller) {
             self.wake_up(n);
         }
-        // The pass waits for its own requests (wait.Until slides: the next pass starts
-        // --node-monitor-period after this one ends).
-        let finished = self.w.api.clients.last_sent(Controller::NodeLifecycle).max(now);
-        let after = self.cfg.simulation.monitor_pass_duration + self.cfg.controller_manager.node_monitor_period;
-        self.nlc.late_pass = (finished > now).then_some(LatePass {
-            previous: now,
-            sent: finished,
-            step: after,
-        });
-        self.push_kcm(finished + after, Wake::MonitorPass);
+        self.push_kcm(next, Wake::MonitorPass);
     }
 }

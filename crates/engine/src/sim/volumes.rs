@@ -4,7 +4,7 @@
 use super::{Owner, Simulation, Wake};
 use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
-use crate::control_plane::attach_detach::{Operation, RECONCILER_LOOP_PERIOD};
+use crate::control_plane::attach_detach::RECONCILER_LOOP_PERIOD;
 use crate::kubelet::volume_manager::{on_tick, retry, INITIAL_BACKOFF, MAX_BACKOFF};
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventKind};
@@ -13,12 +13,7 @@ impl Simulation {
     /// One pass of the attach-detach reconciler; it keeps ticking while some volume waits.
     pub(super) fn adc_tick(&mut self) {
         let now = self.w.now;
-        for op in self.adc.reconcile(now, &mut self.w.api, &mut self.w.log) {
-            match op {
-                Operation::Attach { volume, node, at } => self.push(at, Wake::AttachDone { volume, node }),
-                Operation::Detach { volume, node, at } => self.push(at, Wake::DetachDone { volume, node }),
-            }
-        }
+        self.adc.reconcile(&mut self.w);
         if self.adc.busy.is_empty() {
             self.adc_asleep = Some(now + RECONCILER_LOOP_PERIOD);
         } else {

@@ -16,9 +16,7 @@ impl Simulation {
         if !self.kcm_up || !self.eps.any() {
             return;
         }
-        if let Some((at, service)) = self.eps.pod_changed(self.w.now, p, &mut self.w.api, &mut self.w.log) {
-            self.push_kcm(at, Wake::SliceWrite { service });
-        }
+        self.eps.pod_changed(&mut self.w, p);
     }
 
     /// Nodes whose kube-proxy runs and reaches the apiserver, and nodes whose kube-proxy runs
@@ -56,7 +54,6 @@ impl Simulation {
     }
 
     pub(super) fn deliver(&mut self, w: Watch) {
-        let now = self.w.now;
         if let Watch::PodCreated(p)
         | Watch::PodBound(p)
         | Watch::PodStatus(p)
@@ -79,8 +76,7 @@ impl Simulation {
         match w {
             Watch::NodeConditions(n) => {
                 if kcm {
-                    self.nlc
-                        .do_no_schedule_tainting_pass(now, n, &mut self.w.api, &mut self.w.log);
+                    self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
                 }
             }
             Watch::NodeTaints(n) => {
@@ -91,10 +87,10 @@ impl Simulation {
                     self.sync_daemonsets();
                 }
                 if !self.scheduler.is_idle() {
-                    self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
+                    self.scheduler.retry_pending(&mut self.w);
                 }
             }
-            Watch::PodCreated(p) => self.scheduler.schedule(now, p, &mut self.w.api, &mut self.w.log),
+            Watch::PodCreated(p) => self.scheduler.schedule(&mut self.w, p),
             // `handlePodUpdate` sees the new tolerations; a timer already set stays where it is.
             Watch::PodTolerations(p) if te => {
                 self.taint_eviction.handle_pod_update(&mut self.w, p);
@@ -105,7 +101,7 @@ impl Simulation {
                     self.taint_eviction.handle_pod_update(&mut self.w, p);
                 }
                 if kcm {
-                    self.nlc.process_pod(now, p, &mut self.w.api, &mut self.w.log);
+                    self.nlc.process_pod(&mut self.w, p);
                 }
                 self.kubelet_start_pod(p);
             }
@@ -113,13 +109,13 @@ impl Simulation {
                 self.remove_if_terminal(p);
                 if kcm {
                     let w = self.w.api.pods[p].workload;
-                    self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
+                    self.workloads.sync(&mut self.w, w);
                 }
                 self.kubelet_terminate_pod(p);
             }
             Watch::PodStatus(p) => {
                 if kcm && self.w.api.pods[p].failed {
-                    self.workloads.pod_failed(now, p, &mut self.w.api, &mut self.w.log);
+                    self.workloads.pod_failed(&mut self.w, p);
                 }
             }
             Watch::Slice(_) => self.proxy_changed(),
@@ -129,10 +125,10 @@ impl Simulation {
                 }
                 if kcm {
                     let w = self.w.api.pods[p].workload;
-                    self.workloads.sync(now, w, &mut self.w.api, &mut self.w.log);
+                    self.workloads.sync(&mut self.w, w);
                 }
                 if !self.scheduler.is_idle() {
-                    self.scheduler.retry_pending(now, &mut self.w.api, &mut self.w.log);
+                    self.scheduler.retry_pending(&mut self.w);
                 }
             }
         }
@@ -155,7 +151,7 @@ impl Simulation {
     pub(super) fn sync_daemonsets(&mut self) {
         for w in 0..self.workloads.specs.len() {
             if self.workloads.specs[w].kind == crate::scenario::WorkloadKind::DaemonSet {
-                self.workloads.sync(self.w.now, w, &mut self.w.api, &mut self.w.log);
+                self.workloads.sync(&mut self.w, w);
             }
         }
     }

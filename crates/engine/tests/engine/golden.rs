@@ -116,15 +116,26 @@ impl Nlc {
         id
     }
 
+    /// Runs `f` at `now` on a world that holds this harness's objects and log.
+    fn in_world(&mut self, now: Millis, f: impl FnOnce(&mut NodeLifecycleController, &mut World)) {
+        let mut w = World {
+            now,
+            api: std::mem::take(&mut self.api),
+            log: std::mem::take(&mut self.log),
+            ..World::default()
+        };
+        f(&mut self.nlc, &mut w);
+        (self.api, self.log) = (w.api, w.log);
+    }
+
     fn pass(&mut self, now: Millis) {
-        self.nlc.monitor_node_health(now, &mut self.api, &mut self.log);
+        self.in_world(now, |nlc, w| nlc.monitor_node_health(w));
     }
 
     /// Tainting ticks a millisecond apart until the queues drain, as real time passes in upstream tests.
     fn taint_pass(&mut self, now: Millis) {
         for i in 0..20 {
-            self.nlc
-                .do_no_execute_tainting_pass(now + i, &mut self.api, &mut self.log);
+            self.in_world(now + i, |nlc, w| nlc.do_no_execute_tainting_pass(w));
         }
     }
 
@@ -687,7 +698,7 @@ fn g34_no_schedule_taints_follow_conditions() {
     let n = h.node("node0", "", OLD, ready(CondStatus::True, 0));
     for (status, want) in cases {
         h.set(n, status);
-        h.nlc.do_no_schedule_tainting_pass(0, n, &mut h.api, &mut h.log);
+        h.in_world(0, |nlc, w| nlc.do_no_schedule_tainting_pass(w, n));
         assert_eq!(h.taints(n), [want.to_string()]);
     }
 }
@@ -1038,7 +1049,7 @@ impl Nlc {
     /// Evictor ticks a millisecond apart until the queues drain.
     fn evict_pass(&mut self, now: Millis) {
         for i in 0..20 {
-            self.nlc.do_eviction_pass(now + i, &mut self.api, &mut self.log);
+            self.in_world(now + i, |nlc, w| nlc.do_eviction_pass(w));
         }
     }
 

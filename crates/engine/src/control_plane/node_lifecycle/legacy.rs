@@ -9,6 +9,7 @@ use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::TryResult;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
+use crate::world::World;
 
 impl NodeLifecycleController {
     /// `processNoTaintBaseEviction`: the legacy path. Pods go once `--pod-eviction-timeout` has
@@ -75,7 +76,9 @@ impl NodeLifecycleController {
 
     /// One tick of the legacy evictor (`doEvictionPass`, every 100 ms): the zone queues release
     /// nodes at their rate, and each released node's pods are deleted.
-    pub fn do_eviction_pass(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+    pub fn do_eviction_pass(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let Some(timeout) = self.settings.legacy_pod_eviction_timeout else {
             return;
         };

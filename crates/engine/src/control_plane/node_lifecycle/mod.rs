@@ -22,6 +22,7 @@ use crate::api::{
 use crate::cause::Cause;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind, Log};
+use crate::world::World;
 
 mod dormancy;
 mod legacy;
@@ -39,8 +40,10 @@ pub struct NlcSettings {
     pub grace: Millis,
     /// `--node-startup-grace-period`, ms.
     pub startup_grace: Millis,
-    /// `--node-monitor-period`, ms (for causes: the driver runs the passes).
+    /// `--node-monitor-period`, ms.
     pub monitor_period: Millis,
+    /// How long a pass itself takes before it waits for its requests (`simulation.monitorPassDuration`), ms.
+    pub pass_duration: Millis,
     /// `--node-eviction-rate`, nodes/s.
     pub eviction_qps: f64,
     /// `--secondary-node-eviction-rate`, nodes/s.
@@ -76,6 +79,7 @@ impl NlcSettings {
             grace,
             startup_grace,
             monitor_period: 5 * crate::time::SECOND,
+            pass_duration: 0,
             eviction_qps,
             secondary_qps,
             large_cluster_threshold,
@@ -261,8 +265,29 @@ impl NodeLifecycleController {
         self.zones.ensure(id, self.settings.eviction_qps);
     }
 
+    /// One monitor pass and its requests; returns when the next pass starts. The pass waits for
+    /// its own requests, held back by its client's rate limit, and `wait.Until` slides: the next
+    /// pass starts `--node-monitor-period` after this one returns. A pass that starts late says
+    /// so in what it marks ([`LatePass`]).
+    pub fn monitor(&mut self, w: &mut World) -> Millis {
+        let now = w.now;
+        self.monitor_node_health(w);
+        let gets = std::mem::take(&mut self.live_lease_gets);
+        w.api.clients.send(Controller::NodeLifecycle, now, gets);
+        let finished = w.api.clients.last_sent(Controller::NodeLifecycle).max(now);
+        let step = self.settings.pass_duration + self.settings.monitor_period;
+        self.late_pass = (finished > now).then_some(LatePass {
+            previous: now,
+            sent: finished,
+            step,
+        });
+        finished + step
+    }
+
     /// One monitor pass (`monitorNodeHealth`).
-    pub fn monitor_node_health(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+    pub fn monitor_node_health(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         self.grow(api.nodes.len());
         self.dormancy.pass(now);
         let nodes = self.classify_nodes(now, api, log);
@@ -776,7 +801,9 @@ impl NodeLifecycleController {
     }
 
     /// The pod worker (`processPod`): a pod newly bound to a node that is not Ready is marked NotReady.
-    pub fn process_pod(&mut self, now: Millis, p: PodId, api: &mut Api, log: &mut Log) {
+    pub fn process_pod(&mut self, w: &mut World, p: PodId) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let Some(n) = api.pods[p].node else { return };
         let Some(h) = self.health.get(n).and_then(|h| h.as_ref()) else {
             return;

@@ -12,6 +12,7 @@ use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::TryResult;
 use crate::time::Millis;
 use crate::timeline::{Event, EventId, EventKind, Log};
+use crate::world::World;
 
 impl NodeLifecycleController {
     /// `processTaintBaseEviction`: acts on the Ready status observed at the start of the pass.
@@ -105,7 +106,9 @@ impl NodeLifecycleController {
     }
 
     /// One tick of the NoExecute tainting loop (`doNoExecuteTaintingPass`, every 100 ms).
-    pub fn do_no_execute_tainting_pass(&mut self, now: Millis, api: &mut Api, log: &mut Log) {
+    pub fn do_no_execute_tainting_pass(&mut self, w: &mut World) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let eviction_qps = self.settings.eviction_qps;
         let period = self.settings.monitor_period;
         let queued_late = &self.queued_late;
@@ -166,7 +169,9 @@ impl NodeLifecycleController {
     }
 
     /// `doNoScheduleTaintingPass` for one node: NoSchedule taints follow its conditions.
-    pub fn do_no_schedule_tainting_pass(&mut self, now: Millis, n: NodeId, api: &mut Api, log: &mut Log) {
+    pub fn do_no_schedule_tainting_pass(&mut self, w: &mut World, n: NodeId) {
+        let now = w.now;
+        let World { api, log, .. } = w;
         let node = &api.nodes[n];
         if !node.exists {
             return;
