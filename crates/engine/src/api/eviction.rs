@@ -8,7 +8,6 @@
 //! refuses with 429 TooManyRequests when `disruptionsAllowed` is 0 (without Retry-After), or
 //! decrements it, records the pod in `disruptedPods`, and deletes the pod.
 
-use crate::scenario::PdbSpec;
 use crate::time::Millis;
 use std::collections::BTreeMap;
 
@@ -16,6 +15,26 @@ use super::{Api, PodId};
 
 /// The message of the 429 (`errors.NewTooManyRequests(…, 0)`).
 pub const EVICTION_REFUSED_MESSAGE: &str = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+/// An integer or a percentage, as PDB fields take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOrPercent {
+    /// A number of pods.
+    Int(u32),
+    /// A percentage of the controller's scale.
+    Percent(u32),
+}
+
+/// A PodDisruptionBudget's `spec`, as a workload's scenario sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PdbSpec {
+    /// `minAvailable`.
+    pub min_available: Option<IntOrPercent>,
+    /// `maxUnavailable`.
+    pub max_unavailable: Option<IntOrPercent>,
+    /// `unhealthyPodEvictionPolicy: AlwaysAllow` (else `IfHealthyBudget`).
+    pub always_allow_unhealthy: bool,
+}
 
 /// A PodDisruptionBudget's `status`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

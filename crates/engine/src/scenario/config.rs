@@ -8,6 +8,7 @@
 //! `DefaultTolerationSeconds` admission plugin).
 
 use super::format::{ActionKind, WorkloadKind};
+pub use crate::api::eviction::{IntOrPercent, PdbSpec};
 use crate::api::{Effect, Toleration};
 use crate::cause::Cause;
 use crate::time::{Millis, MINUTE, SECOND};
@@ -144,26 +145,6 @@ pub struct VolumeSpec {
     pub many: bool,
     /// One claim per pod (a StatefulSet's `volumeClaimTemplates`) or one shared claim.
     pub per_pod: bool,
-}
-
-/// An integer or a percentage, as PDB fields take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntOrPercent {
-    /// A number of pods.
-    Int(u32),
-    /// A percentage of the controller's scale.
-    Percent(u32),
-}
-
-/// A workload's PodDisruptionBudget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PdbSpec {
-    /// `minAvailable`.
-    pub min_available: Option<IntOrPercent>,
-    /// `maxUnavailable`.
-    pub max_unavailable: Option<IntOrPercent>,
-    /// `unhealthyPodEvictionPolicy: AlwaysAllow` (else `IfHealthyBudget`).
-    pub always_allow_unhealthy: bool,
 }
 
 /// A resolved node.

@@ -5,6 +5,8 @@ mod common;
 mod endtoend;
 mod golden;
 mod import;
+#[path = "../support/layering.rs"]
+mod layering;
 mod properties;
 mod scenario_errors;
 #[path = "../support/scenarios.rs"]

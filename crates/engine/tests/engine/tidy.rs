@@ -2,7 +2,7 @@
 //! global randomness, no hash-ordered maps (their iteration order would differ between runs), and
 //! no import cycle between its modules.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::layering;
 use std::path::{Path, PathBuf};
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -39,89 +39,43 @@ fn sources() -> Vec<(String, String)> {
     out
 }
 
-/// The modules a source names through `crate::a::b…` paths, as the longest known module prefix.
-fn dependencies(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut deps = BTreeSet::new();
-    let code = text.split("#[cfg(test)]").next().unwrap_or(text);
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
-        let path: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-            .collect();
-        let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
-        for len in (1..=parts.len()).rev() {
-            let candidate = parts[..len].join("::");
-            if modules.contains(&candidate) {
-                deps.insert(candidate);
-                break;
-            }
-        }
-    }
-    deps
+/// The engine's modules, its crate root aside.
+fn modules() -> Vec<(String, String)> {
+    layering::sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
 }
 
 #[test]
 fn engine_modules_import_no_cycle() {
-    let files = sources();
-    let modules: BTreeSet<String> = files.iter().map(|(m, _)| m.clone()).collect();
-    // A module depends on what it names, and a parent on its children (it declares them).
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (m, text) in &files {
-        let mut deps = dependencies(text, &modules);
-        deps.retain(|d| d != m && !m.starts_with(&format!("{d}::")));
-        graph.entry(m.clone()).or_default().extend(deps);
-    }
-    if let Some(cycle) = find_cycle(&graph) {
+    let graph = layering::graph(&modules());
+    if let Some(cycle) = layering::find_cycle(&graph) {
         panic!("import cycle between engine modules: {}", cycle.join(" → "));
     }
 }
 
-/// A cycle in `graph`, found by depth-first search for a back edge.
-fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-    fn visit(
-        m: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
-        state: &mut BTreeMap<String, u8>,
-        stack: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        match state.get(m) {
-            Some(2) => return None,
-            Some(1) => {
-                let start = stack.iter().position(|s| s == m).unwrap_or(0);
-                let mut cycle = stack[start..].to_vec();
-                cycle.push(m.to_string());
-                return Some(cycle);
-            }
-            _ => {}
-        }
-        state.insert(m.to_string(), 1);
-        stack.push(m.to_string());
-        for d in graph.get(m).into_iter().flatten() {
-            if let Some(c) = visit(d, graph, state, stack) {
-                return Some(c);
-            }
-        }
-        stack.pop();
-        state.insert(m.to_string(), 2);
-        None
+/// Top-level folders form no cycle either: `api` may not name `scenario` while `scenario`
+/// names `api`, whichever of their files do it.
+#[test]
+fn engine_folders_import_no_cycle() {
+    let graph = layering::graph(&modules());
+    if let Some(cycle) = layering::find_cycle(&layering::folders(&graph)) {
+        panic!("import cycle between engine folders: {}", cycle.join(" → "));
     }
-    let mut state = BTreeMap::new();
-    graph.keys().find_map(|m| visit(m, graph, &mut state, &mut Vec::new()))
 }
 
 #[test]
-fn the_cycle_check_reads_paths_and_finds_cycles() {
-    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>();
-    let modules = set(&["a", "b", "b::c"]);
-    let deps = dependencies("use crate::b::c::{X};\nfn f() { crate::a::g() }", &modules);
-    assert_eq!(deps, set(&["a", "b::c"]));
-    let mut graph = BTreeMap::new();
-    graph.insert("a".to_string(), set(&["b::c"]));
-    graph.insert("b::c".to_string(), set(&["d"]));
-    assert_eq!(find_cycle(&graph), None);
-    graph.insert("d".to_string(), set(&["a"]));
-    assert_eq!(find_cycle(&graph).map(|c| c.len()), Some(4));
+fn the_checks_read_super_paths_and_folders() {
+    let files = [
+        ("import::collect".to_string(), "use super::versions::X;".to_string()),
+        ("import::versions".to_string(), "use crate::import::collect::Y;".to_string()),
+        ("api::eviction".to_string(), "use crate::scenario::PdbSpec;".to_string()),
+        ("scenario::config".to_string(), "use crate::api::Toleration;".to_string()),
+        ("api".to_string(), String::new()),
+        ("scenario".to_string(), String::new()),
+    ];
+    let graph = layering::graph(&files);
+    assert!(layering::find_cycle(&graph).is_some(), "a cycle through super:: is found");
+    let folders = layering::folders(&graph);
+    assert!(folders["api"].contains("scenario") && folders["scenario"].contains("api"));
 }
 
 #[test]
