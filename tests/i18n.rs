@@ -119,7 +119,11 @@ fn every_event_cause_has_a_brief_label() {
     let missing: Vec<&&str> = en
         .iter()
         .filter_map(|k| k.strip_prefix("cause.").map(|rest| (k, rest)))
-        .filter(|(_, rest)| !["part.", "initial.", "lease.", "kubelet.patched"].iter().any(|p| rest.starts_with(p)))
+        .filter(|(_, rest)| {
+            !["part.", "initial.", "lease.", "kubelet.patched"]
+                .iter()
+                .any(|p| rest.starts_with(p))
+        })
         .filter(|(_, rest)| !en.contains(format!("seg.{rest}").as_str()))
         .map(|(k, _)| k)
         .collect();

@@ -16,12 +16,6 @@ fn sources() -> Vec<(String, String)> {
     out
 }
 
-
-
-
-
-
-
 #[test]
 fn page_modules_import_no_cycle() {
     let graph = graph(&sources());
@@ -73,7 +67,6 @@ fn the_cycle_check_reads_use_trees_and_finds_cycles() {
     ];
     assert_eq!(find_cycle(&graph(&new)), None);
 }
-
 
 #[test]
 fn no_function_runs_over_150_lines() {

@@ -66,14 +66,23 @@ fn engine_folders_import_no_cycle() {
 fn the_checks_read_super_paths_and_folders() {
     let files = [
         ("import::collect".to_string(), "use super::versions::X;".to_string()),
-        ("import::versions".to_string(), "use crate::import::collect::Y;".to_string()),
+        (
+            "import::versions".to_string(),
+            "use crate::import::collect::Y;".to_string(),
+        ),
         ("api::eviction".to_string(), "use crate::scenario::PdbSpec;".to_string()),
-        ("scenario::config".to_string(), "use crate::api::Toleration;".to_string()),
+        (
+            "scenario::config".to_string(),
+            "use crate::api::Toleration;".to_string(),
+        ),
         ("api".to_string(), String::new()),
         ("scenario".to_string(), String::new()),
     ];
     let graph = layering::graph(&files);
-    assert!(layering::find_cycle(&graph).is_some(), "a cycle through super:: is found");
+    assert!(
+        layering::find_cycle(&graph).is_some(),
+        "a cycle through super:: is found"
+    );
     let folders = layering::folders(&graph);
     assert!(folders["api"].contains("scenario") && folders["scenario"].contains("api"));
 }
