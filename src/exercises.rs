@@ -6,7 +6,7 @@
 
 use crate::explain::{milestones, tuning_warnings, writes_per_minute};
 use crate::settings::{LatencySpike, Settings, TolerationPatch};
-use kubelife_engine::control_plane::attach_detach::MAX_WAIT_FOR_UNMOUNT;
+use kubelife_engine::upstream::MAX_WAIT_FOR_UNMOUNT;
 use kubelife_engine::time::{MINUTE, SECOND};
 use kubelife_engine::{Config, EventKind, Millis, Outcome};
 use std::collections::BTreeSet;

@@ -3,6 +3,7 @@
 
 use crate::api::{Api, PodId};
 use crate::control_plane::workloads::Workloads;
+pub use crate::network::kube_proxy::ServiceSummary;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
 use serde::{Deserialize, Serialize};
@@ -105,7 +106,7 @@ pub struct Summary {
     pub workloads: Vec<WorkloadSummary>,
     /// Per Service: traffic stopped, the blackhole window, time without full serving capacity.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub services: Vec<crate::network::kube_proxy::ServiceSummary>,
+    pub services: Vec<ServiceSummary>,
     /// Per volume that moved or waited: when it was asked off a node, freed, attached elsewhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<VolumeSummary>,

@@ -2,7 +2,7 @@
 //! per pod; its states over time and the events worth marking, rebuilt from the engine's events
 //! and summary. Nothing here simulates.
 
-use kubelife_engine::network::kube_proxy::ServiceSummary;
+use kubelife_engine::summary::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
 use std::collections::{HashMap, HashSet};
 

@@ -174,11 +174,6 @@ impl RateLimitedTimedQueue {
         self.live == 0
     }
 
-    /// Items waiting in the heap.
-    pub fn len(&self) -> usize {
-        self.live
-    }
-
     /// Drops stale entries from the top of the heap; returns the live head.
     fn head(&mut self) -> Option<&(Millis, u64, Millis, usize)> {
         while let Some(&Reverse((_, seq, _, v))) = self.heap.peek() {

@@ -43,9 +43,6 @@ pub struct KubeletSettings {
     pub request_timeout: Millis,
 }
 
-/// Up to 5 attempts per status tick (`nodeStatusUpdateRetry`).
-pub const NODE_STATUS_UPDATE_RETRY: u32 = 5;
-
 /// One node's kubelet.
 #[derive(Debug, Clone)]
 pub struct Kubelet {
@@ -143,7 +140,7 @@ impl Kubelet {
         let next =
             Self::jittered(&mut self.status_rng, s.update, s.status_jitter) + api.api_latency.min(s.request_timeout);
         if !self.heartbeat_succeeds(n, api, s) {
-            // All NODE_STATUS_UPDATE_RETRY attempts fail; nothing reaches the apiserver.
+            // All nodeStatusUpdateRetry (5) attempts fail; nothing reaches the apiserver.
             return next;
         }
         let current = api.nodes[n].status.latest();

@@ -82,6 +82,7 @@ pub fn kill_grace_seconds(group: ShutdownGroup, termination_grace_period_seconds
 
 /// A pod's priority from its `priorityClassName` (the two built-in system classes; any other
 /// class counts as the default priority here).
+#[cfg(test)]
 pub fn priority_of_class(name: Option<&str>) -> i64 {
     match name {
         Some("system-node-critical") => SYSTEM_CRITICAL_PRIORITY + 1000,
@@ -103,6 +104,7 @@ pub fn shutdown_reason(minor: u32) -> &'static str {
 /// `start` with logind: when `InhibitDelayMaxSec` stays below `shutdownGracePeriod` after the
 /// override, the manager reports this error and shuts down within the smaller delay, so the
 /// groups are computed from it (regular pods keep their share first).
+#[cfg(test)]
 pub fn inhibit_delay_error(requested: Millis, available: Millis) -> Option<String> {
     (available < requested).then(|| {
         format!(
@@ -115,6 +117,7 @@ pub fn inhibit_delay_error(requested: Millis, available: Millis) -> Option<Strin
 
 /// The groups within a smaller inhibit delay: the regular group is cut first to what is
 /// available, the critical group gets whatever remains.
+#[cfg(test)]
 pub fn groups_within(total: Millis, critical: Millis, available: Millis) -> Vec<ShutdownGroup> {
     let mut groups = migrate_config(total, critical);
     let mut left = available.min(total) / SECOND;

@@ -171,11 +171,6 @@ impl KubeProxy {
         Pending::Changes(out)
     }
 
-    /// Whether Service `w`'s rules send to pod `p` now.
-    pub fn sends_to(&self, w: usize, p: PodId) -> bool {
-        self.programmed.get(w).is_some_and(|r| r.contains(&p))
-    }
-
     /// A slice change reached the proxies at `now`: plans a sync unless one is planned already.
     /// Returns when it starts, for the driver to wake [`Self::start`].
     pub fn request(&mut self, now: Millis) -> Option<Millis> {

@@ -3,7 +3,6 @@
 mod actions;
 mod common;
 mod endtoend;
-mod golden;
 mod import;
 #[path = "../support/layering.rs"]
 mod layering;
@@ -13,7 +12,6 @@ mod scenario_errors;
 mod scenarios;
 mod seeded;
 mod service_storage;
-mod shutdown_eviction;
 mod snapshots;
 mod tidy;
 mod windows;

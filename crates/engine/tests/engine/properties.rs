@@ -8,19 +8,46 @@ use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Per volume: whether it is ReadWriteMany, and the nodes it is attached to at the start (the
-/// cluster ran before, so no VolumeAttached event records those).
-fn initial_volumes(s: &Scenario) -> BTreeMap<String, (bool, BTreeSet<String>)> {
-    let sim = kubelife_engine::sim::Simulation::new(s.resolve().expect("generated scenarios are valid"), false);
-    let api = &sim.w.api;
-    api.volumes
-        .list
-        .iter()
-        .map(|v| {
-            let nodes = v.attached_to.iter().map(|&n| api.nodes[n].name.clone()).collect();
-            (v.name.clone(), (v.many, nodes))
-        })
-        .collect()
+/// Per volume: whether it is ReadWriteMany, and the nodes it is attached to at the start. The
+/// cluster ran before, so no VolumeAttached records those: every pod the opening state shows
+/// running on a node has its volume attached there (a claim per StatefulSet ordinal,
+/// `data-<pod>`, or one shared claim, `<workload>-data`).
+fn initial_volumes(s: &Scenario, o: &Outcome) -> BTreeMap<String, (bool, BTreeSet<String>)> {
+    let cfg = s.resolve().expect("generated scenarios are valid");
+    let mut out = BTreeMap::new();
+    for w in &cfg.workloads {
+        let Some(v) = w.volume else { continue };
+        let names: Vec<String> = if v.per_pod {
+            (0..w.replicas).map(|i| format!("data-{}-{i}", w.name)).collect()
+        } else {
+            vec![format!("{}-data", w.name)]
+        };
+        for name in names {
+            out.insert(name, (v.many, BTreeSet::new()));
+        }
+    }
+    let running = o.events.iter().take_while(|e| e.at_ms == 0 && e.cause.is_initial());
+    for e in running.filter(|e| e.kind == EventKind::PodScheduled) {
+        let (Some(pod), Some(node)) = (&e.pod, &e.node) else {
+            continue;
+        };
+        let of = |w: &&kubelife_engine::scenario::WorkloadSpec| {
+            pod.strip_prefix(&w.name)
+                .is_some_and(|r| r.is_empty() || r.starts_with('-'))
+        };
+        let Some(w) = cfg.workloads.iter().find(of) else {
+            continue;
+        };
+        let volume = match w.volume {
+            Some(v) if v.per_pod => format!("data-{pod}"),
+            Some(_) => format!("{}-data", w.name),
+            None => continue,
+        };
+        if let Some((_, on)) = out.get_mut(&volume) {
+            on.insert(node.clone());
+        }
+    }
+    out
 }
 
 /// The volume events of `v`, one a line, for failure messages.
@@ -186,7 +213,7 @@ proptest! {
     #[test]
     fn a_volume_is_attached_to_one_node_unless_read_write_many(s in scenario()) {
         let o = outcome(&s);
-        let volumes = initial_volumes(&s);
+        let volumes = initial_volumes(&s, &o);
         let mut attached: BTreeMap<String, BTreeSet<String>> =
             volumes.iter().map(|(v, (_, on))| (v.clone(), on.clone())).collect();
         for e in &o.events {
@@ -214,7 +241,7 @@ proptest! {
     #[test]
     fn a_volume_is_mounted_only_where_it_is_attached(s in scenario()) {
         let o = outcome(&s);
-        let mut attached: BTreeMap<(String, String), bool> = initial_volumes(&s)
+        let mut attached: BTreeMap<(String, String), bool> = initial_volumes(&s, &o)
             .into_iter()
             .flat_map(|(v, (_, on))| on.into_iter().map(move |n| ((v.clone(), n), true)))
             .collect();

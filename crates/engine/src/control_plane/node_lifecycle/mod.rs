@@ -30,8 +30,7 @@ mod tainting;
 mod zones;
 
 pub use dormancy::Dormancy;
-pub use legacy::delete_pods;
-pub use zones::{compute_zone_state, zone_state, Zone, Zones};
+pub use zones::{zone_state, Zones};
 
 /// The controller's flags.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +65,9 @@ pub struct NlcSettings {
 }
 
 impl NlcSettings {
-    /// The settings of the newest versions: taint-based, label exclusion, leases read.
+    /// The settings of the newest versions: taint-based, label exclusion, leases read (the
+    /// upstream cases' Config A).
+    #[cfg(test)]
     pub fn taint_based(
         grace: Millis,
         startup_grace: Millis,

@@ -2,7 +2,7 @@
 //! `handleDisruption`, `ReducedQPSFunc`, `HealthyQPSFunc`).
 
 use super::NodeLifecycleController;
-use crate::api::{same_text, Api, CondStatus, NodeId};
+use crate::api::{same_text, Api, NodeId};
 use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::RateLimitedTimedQueue;
 use crate::time::Millis;
@@ -129,13 +129,8 @@ impl std::ops::Index<&str> for Zones {
     }
 }
 
-/// The zone state for a zone's Ready statuses (`ComputeZoneState`); returns (not ready, state).
-pub fn compute_zone_state(ready: &[Option<CondStatus>], unhealthy_threshold: f64) -> (usize, ZoneState) {
-    let ready_nodes = ready.iter().filter(|c| **c == Some(CondStatus::True)).count();
-    zone_state(ready_nodes, ready.len(), unhealthy_threshold)
-}
-
-/// [`compute_zone_state`] from counts: `ready` of `total` counted nodes are Ready=True.
+/// The zone state (`ComputeZoneState`) from counts: `ready` of `total` counted nodes are
+/// Ready=True; returns (not ready, state).
 pub fn zone_state(ready: usize, total: usize, unhealthy_threshold: f64) -> (usize, ZoneState) {
     let not_ready = total - ready;
     let state = if ready == 0 && not_ready > 0 {
