@@ -183,102 +183,107 @@ fn pod_on(node: Option<NodeId>, tolerations: Vec<Toleration>) -> Pod {
 
 // §8.1 Zone state machine (TestMonitorNodeHealth).
 
-#[test]
-fn g01_no_zone_labels_stays_normal() {
-    let mut h = Nlc::config_a();
-    let n = h.node("node0", "", 0, ready(CondStatus::True, 0));
-    h.pass(0);
-    assert_eq!(h.zone(""), ZoneState::Normal);
-    h.set(n, ready(CondStatus::True, HOUR));
-    h.pass(HOUR);
-    assert_eq!(h.zone(""), ZoneState::Normal);
+/// One zone-state case of `TestMonitorNodeHealthEvictPods` / `handleDisruption`: each node's zone
+/// key, creation time and Ready status at 12:00 and an hour later (`None`: no conditions at all),
+/// and each zone's expected state after the pass at 12:00 and after the one an hour later.
+struct ZoneCase {
+    spec: &'static str,
+    nodes: &'static [(&'static str, Millis, Option<CondStatus>, Option<CondStatus>)],
+    zones: &'static [(&'static str, ZoneState, ZoneState)],
 }
 
-#[test]
-fn g02_both_zones_down_then_one_back() {
+/// Runs a zone-state case pass by pass and compares every zone's state.
+fn check(case: &ZoneCase) {
     let mut h = Nlc::config_a();
-    let a = h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
-    let b = h.node("node1", "zone2", OLD, ready(CondStatus::Unknown, 0));
-    h.pass(0);
-    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::FullDisruption));
-    h.set(a, ready(CondStatus::Unknown, 0));
-    h.set(b, ready(CondStatus::True, HOUR));
-    h.pass(HOUR);
-    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
-}
-
-#[test]
-fn g03_nodes_without_conditions_count_as_not_ready() {
-    let mut h = Nlc::config_a();
-    let ids: Vec<NodeId> = (0..4)
-        .map(|i| h.node(&format!("node{i}"), "zone1", 0, NodeStatus::default()))
+    let status = |s: Option<CondStatus>, at: Millis| match s {
+        Some(CondStatus::True) => ready(CondStatus::True, at),
+        Some(other) => ready(other, 0),
+        None => NodeStatus::default(),
+    };
+    let ids: Vec<NodeId> = (case.nodes.iter().enumerate())
+        .map(|(i, &(zone, created, first, _))| h.node(&format!("node{i}"), zone, created, status(first, 0)))
         .collect();
     h.pass(0);
-    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
-    for &n in &ids[..3] {
-        h.set(n, ready(CondStatus::Unknown, 0));
+    for &(zone, first, _) in case.zones {
+        assert_eq!(h.zone(zone), first, "{}: {zone:?} after the first pass", case.spec);
     }
-    h.set(ids[3], ready(CondStatus::True, HOUR));
+    for (&n, &(_, _, _, later)) in ids.iter().zip(case.nodes) {
+        h.set(n, status(later, HOUR));
+    }
     h.pass(HOUR);
-    assert_eq!(h.zone("zone1"), ZoneState::PartialDisruption);
+    for &(zone, _, then) in case.zones {
+        assert_eq!(h.zone(zone), then, "{}: {zone:?} an hour later", case.spec);
+    }
 }
 
 use CondStatus::{True as T, Unknown as U};
+use ZoneState::{FullDisruption as Full, Normal, PartialDisruption as Partial};
 
 #[test]
-fn g04_third_failure_crosses_the_threshold() {
-    let mut h = Nlc::config_a();
-    let ids = h.nodes("zone1", &[U, U, T, T, T], 0);
-    h.pass(0);
-    assert_eq!(h.zone("zone1"), ZoneState::Normal, "2 of 5 not Ready");
-    h.report(&ids, &[U, U, U, T, T], HOUR);
-    h.pass(HOUR);
-    assert_eq!(h.zone("zone1"), ZoneState::PartialDisruption, "3 of 5 = 0.6 ≥ 0.55");
-}
-
-#[test]
-fn g05_last_healthy_node_fails() {
-    let mut h = Nlc::config_a();
-    let ids = h.nodes("zone1", &[U, U, T], 0);
-    h.pass(0);
-    assert_eq!(h.zone("zone1"), ZoneState::Normal);
-    h.report(&ids, &[U, U, U], HOUR);
-    h.pass(HOUR);
-    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
-}
-
-#[test]
-fn g06_one_zone_down() {
-    let mut h = Nlc::config_a();
-    h.node("node0", "zone1", OLD, ready(CondStatus::Unknown, 0));
-    let b = h.node("node1", "zone2", OLD, ready(CondStatus::True, 0));
-    h.pass(0);
-    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
-    h.set(b, ready(CondStatus::True, HOUR));
-    h.pass(HOUR);
-    assert_eq!(h.two_zones(), (ZoneState::FullDisruption, ZoneState::Normal));
-}
-
-#[test]
-fn g07_both_zones_down() {
-    let mut h = Nlc::config_a();
-    h.node("node0", "region1:\0:zone1", OLD, ready(CondStatus::Unknown, 0));
-    h.node("node1", "region2:\0:zone2", OLD, ready(CondStatus::Unknown, 0));
-    h.pass(0);
-    h.pass(HOUR);
-    assert_eq!(h.zone("region1:\0:zone1"), ZoneState::FullDisruption);
-    assert_eq!(h.zone("region2:\0:zone2"), ZoneState::FullDisruption);
-}
-
-#[test]
-fn g08_ready_condition_removed() {
-    let mut h = Nlc::config_a();
-    let n = h.node("node0", "zone1", OLD, ready(CondStatus::True, 0));
-    h.pass(0);
-    assert_eq!(h.zone("zone1"), ZoneState::Normal);
-    h.set(n, NodeStatus::default());
-    h.pass(HOUR);
-    assert_eq!(h.zone("zone1"), ZoneState::FullDisruption);
+fn g01_to_g08_zone_states() {
+    let cases = [
+        ZoneCase {
+            spec: "G1 no zone labels stays Normal",
+            nodes: &[("", 0, Some(T), Some(T))],
+            zones: &[("", Normal, Normal)],
+        },
+        ZoneCase {
+            spec: "G2 both zones down, then one back",
+            nodes: &[("zone1", OLD, Some(U), Some(U)), ("zone2", OLD, Some(U), Some(T))],
+            zones: &[("zone1", Full, Full), ("zone2", Full, Normal)],
+        },
+        ZoneCase {
+            spec: "G3 nodes without conditions count as not Ready",
+            nodes: &[
+                ("zone1", 0, None, Some(U)),
+                ("zone1", 0, None, Some(U)),
+                ("zone1", 0, None, Some(U)),
+                ("zone1", 0, None, Some(T)),
+            ],
+            zones: &[("zone1", Full, Partial)],
+        },
+        ZoneCase {
+            spec: "G4 the third failure of five crosses the threshold (0.6 ≥ 0.55)",
+            nodes: &[
+                ("zone1", OLD, Some(U), Some(U)),
+                ("zone1", OLD, Some(U), Some(U)),
+                ("zone1", OLD, Some(T), Some(U)),
+                ("zone1", OLD, Some(T), Some(T)),
+                ("zone1", OLD, Some(T), Some(T)),
+            ],
+            zones: &[("zone1", Normal, Partial)],
+        },
+        ZoneCase {
+            spec: "G5 the last healthy node fails",
+            nodes: &[
+                ("zone1", OLD, Some(U), Some(U)),
+                ("zone1", OLD, Some(U), Some(U)),
+                ("zone1", OLD, Some(T), Some(U)),
+            ],
+            zones: &[("zone1", Normal, Full)],
+        },
+        ZoneCase {
+            spec: "G6 one zone down",
+            nodes: &[("zone1", OLD, Some(U), Some(U)), ("zone2", OLD, Some(T), Some(T))],
+            zones: &[("zone1", Full, Full), ("zone2", Normal, Normal)],
+        },
+        ZoneCase {
+            spec: "G7 both zones down, by region and zone",
+            nodes: &[
+                ("region1:\0:zone1", OLD, Some(U), Some(U)),
+                ("region2:\0:zone2", OLD, Some(U), Some(U)),
+            ],
+            zones: &[("region1:\0:zone1", Full, Full), ("region2:\0:zone2", Full, Full)],
+        },
+        ZoneCase {
+            spec: "G8 the Ready condition removed",
+            nodes: &[("zone1", OLD, Some(T), None)],
+            zones: &[("zone1", Normal, Full)],
+        },
+    ];
+    for case in &cases {
+        check(case);
+    }
 }
 
 #[test]
