@@ -5,6 +5,7 @@
 use super::collect::{Collector, Setting};
 use super::field::{Field, Layer, Value};
 use super::report::EntryKind;
+use super::shown::{Shown, SENTENCE_CHARS};
 use super::Reader;
 use crate::cause::Cause;
 use crate::scenario::{Defaults, GoDuration, NodeSection, Scenario, MAX_NODES};
@@ -223,16 +224,63 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
     control_plane(c, &mut s);
     nodes(c, &mut s);
     workloads(c, &mut s);
+    // The file each node and workload came from (none: the default cluster's), for the report.
+    let mut sources = Sources {
+        nodes: c.nodes.iter().map(|n| Some(n.file.clone())).collect(),
+        workloads: c.workloads.iter().map(|w| Some(w.file.clone())).collect(),
+    };
     default_cluster(c, &mut s, v, reader);
+    sources.nodes.resize(s.nodes.len(), None);
+    sources.workloads.resize(s.workloads.len(), None);
     max_pods(c, &mut s);
-    validate(c, &mut s);
+    validate(c, &mut s, &mut sources);
     s
+}
+
+/// The file each of the scenario's nodes and workloads came from, in the scenario's order.
+struct Sources {
+    nodes: Vec<Option<String>>,
+    workloads: Vec<Option<String>>,
+}
+
+impl Sources {
+    /// The file the value at a scenario path came from, if a file gave it.
+    fn file(&self, c: &Collector, path: &str) -> Option<String> {
+        let indexed = |prefix: &str, files: &[Option<String>]| {
+            let i: usize = path.strip_prefix(prefix)?.split_once(']')?.0.parse().ok()?;
+            files.get(i).cloned().flatten()
+        };
+        if path.starts_with("nodes[") {
+            let file = indexed("nodes[", &self.nodes);
+            return file.or_else(|| {
+                path.ends_with(".maxPods")
+                    .then(|| setting_file(c, "nodes[].maxPods"))
+                    .flatten()
+            });
+        }
+        if path.starts_with("workloads[") {
+            return indexed("workloads[", &self.workloads);
+        }
+        setting_file(c, path)
+    }
+
+    /// Follows `drop_field`: a node or workload removed from the scenario leaves the list too.
+    fn dropped(&mut self, path: &str) {
+        let index = |prefix: &str| -> Option<usize> { path.strip_prefix(prefix)?.split_once(']')?.0.parse().ok() };
+        if path == "workloads" {
+            self.workloads.pop();
+        } else if let Some(i) = index("workloads[").filter(|&i| i < self.workloads.len()) {
+            self.workloads.remove(i);
+        } else if let Some(i) = index("nodes[").filter(|&i| i < self.nodes.len() && !path.ends_with(".maxPods")) {
+            self.nodes.remove(i);
+        }
+    }
 }
 
 /// Resolves the scenario as a run would, with a stand-in node should every node have been
 /// dropped; every refused value is dropped and reported, then the warnings are added to the
 /// report.
-fn validate(c: &mut Collector, s: &mut Scenario) {
+fn validate(c: &mut Collector, s: &mut Scenario, sources: &mut Sources) {
     for _ in 0..MAX_DROPS {
         let mut trial = s.clone();
         if trial.nodes.is_empty() {
@@ -249,28 +297,32 @@ fn validate(c: &mut Collector, s: &mut Scenario) {
                 return;
             }
             Err(e) => {
-                let source = setting_file(c, &e.field);
-                let cause = Cause::new("import.invalid")
-                    .text("field", if e.field.is_empty() { "-" } else { &e.field })
-                    .text("reason", &e.reason)
-                    .text("file", source);
+                let field = if e.field.is_empty() { "scenario" } else { &e.field };
+                let cause = match sources.file(c, &e.field) {
+                    Some(file) => Cause::new("import.invalid").text("file", file),
+                    None => Cause::new("import.invalid.no_file"),
+                };
+                let cause =
+                    cause
+                        .shown_up_to("field", field, SENTENCE_CHARS)
+                        .shown_up_to("reason", &e.reason, SENTENCE_CHARS);
                 c.push(EntryKind::Invalid, cause);
                 if !drop_field(s, &e.field) {
                     return;
                 }
+                sources.dropped(&e.field);
             }
         }
     }
 }
 
-/// The file a scenario field's value came from, for the report.
-fn setting_file(c: &Collector, path: &str) -> String {
+/// The file a setting's value came from (the flag's, where a flag wins over a file).
+fn setting_file(c: &Collector, path: &str) -> Option<String> {
     c.settings
         .iter()
         .filter(|((f, _), _)| f.path() == path)
         .map(|(_, s)| s.file.clone())
         .next_back()
-        .unwrap_or_else(|| "-".to_string())
 }
 
 /// Removes the value at a scenario path; false when there is nothing to remove.

@@ -5,10 +5,12 @@
 use super::field::{Field, Layer, Value};
 use super::place::Place;
 use super::report::{EntryKind, Report};
-use super::versions::{self, VersionText};
+use super::shown::{item, Shown, SENTENCE_CHARS};
+use super::version_text::{self as versions, VersionText};
 use crate::cause::Cause;
 use crate::scenario::{NodeSection, WorkloadKind, WorkloadSection};
 use crate::version::Version;
+use serde_json::{Map, Value as Json};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A value and where it was read.
@@ -154,7 +156,7 @@ impl Collector {
                 .text("file", file)
                 .text("version", version)
                 .text("source", source)
-                .text("value", raw),
+                .shown("value", raw),
         );
         if let Some(old) = &self.version {
             if old.version != version {
@@ -231,7 +233,7 @@ impl Collector {
         let cause = Cause::new("import.workload")
             .text("file", &w.file)
             .text("kind", format!("{:?}", w.section.kind))
-            .text("object", format!("{}/{}", w.namespace, w.section.name))
+            .shown("object", &format!("{}/{}", w.namespace, w.section.name))
             .sub("pods", details)
             .text("grace", w.section.termination_grace_period_seconds.unwrap_or(30))
             .text("tolerations", w.section.tolerations.len());
@@ -249,7 +251,7 @@ impl Collector {
         let t = std::mem::take(&mut self.tally);
         let counted = |m: &BTreeMap<String, usize>| {
             m.iter()
-                .map(|(k, n)| format!("{k} ({n})"))
+                .map(|(k, n)| format!("{} ({n})", item(k)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -293,6 +295,7 @@ impl Collector {
         if names.is_empty() {
             return;
         }
+        let names: Vec<String> = names.iter().map(|n| item(n)).collect();
         let cause = Cause::new(key)
             .text("file", file)
             .text("what", what)
@@ -304,9 +307,9 @@ impl Collector {
     pub fn malformed(&mut self, file: &str, setting: &str, value: &str, error: &str) {
         let cause = Cause::new("import.malformed")
             .text("file", file)
-            .text("setting", setting)
-            .text("value", value)
-            .text("error", error);
+            .shown_up_to("setting", setting, SENTENCE_CHARS)
+            .shown("value", value)
+            .shown_up_to("error", error, SENTENCE_CHARS);
         self.push(EntryKind::Unreadable, cause);
     }
 
@@ -314,8 +317,82 @@ impl Collector {
     pub fn template(&mut self, file: &str, setting: &str, value: &str) {
         let cause = Cause::new("import.template")
             .text("file", file)
-            .text("setting", setting)
-            .text("value", value);
+            .shown_up_to("setting", setting, SENTENCE_CHARS)
+            .shown("value", value);
         self.push(EntryKind::Ignored, cause);
     }
+
+    /// Reports that `setting` holds `found`, of another type than `expected` (a catalogue key
+    /// such as `import.type.map`): the value is ignored.
+    pub fn wrong_type(&mut self, file: &str, setting: &str, found: &Json, expected: &'static str) {
+        let cause = Cause::new("import.wrong_type")
+            .text("file", file)
+            .shown_up_to("setting", setting, SENTENCE_CHARS)
+            .sub("found", type_of(found))
+            .sub("expected", Cause::new(expected));
+        self.push(EntryKind::Ignored, cause);
+    }
+
+    /// `v` as a map: `None` when absent or empty (null), and when of another type, which is
+    /// reported.
+    pub fn map<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v Map<String, Json>> {
+        match v? {
+            Json::Object(m) => Some(m),
+            Json::Null => None,
+            other => {
+                self.wrong_type(file, setting, other, "import.type.map");
+                None
+            }
+        }
+    }
+
+    /// `v` as a list: `None` when absent or empty (null), and when of another type, which is
+    /// reported.
+    pub fn list<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v [Json]> {
+        match v? {
+            Json::Array(items) => Some(items),
+            Json::Null => None,
+            other => {
+                self.wrong_type(file, setting, other, "import.type.list");
+                None
+            }
+        }
+    }
+
+    /// `v` as text: `None` when absent or null, and when of another type, which is reported.
+    pub fn string<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v str> {
+        match v? {
+            Json::String(s) => Some(s),
+            Json::Null => None,
+            other => {
+                self.wrong_type(file, setting, other, "import.type.text");
+                None
+            }
+        }
+    }
+
+    /// `v` as the text a flag carries (a string, a number or a boolean): `None` when absent or
+    /// null, and for a map or a list, which is reported.
+    pub fn scalar(&mut self, file: &str, setting: &str, v: Option<&Json>) -> Option<String> {
+        match v? {
+            Json::Null => None,
+            Json::Object(_) | Json::Array(_) => {
+                self.wrong_type(file, setting, v?, "import.type.text");
+                None
+            }
+            other => super::field::scalar(other),
+        }
+    }
+}
+
+/// A value's type as a report names it.
+pub fn type_of(v: &Json) -> Cause {
+    Cause::new(match v {
+        Json::Object(_) => "import.type.map",
+        Json::Array(_) => "import.type.list",
+        Json::String(_) => "import.type.text",
+        Json::Number(_) => "import.type.number",
+        Json::Bool(_) => "import.type.bool",
+        Json::Null => "import.type.null",
+    })
 }

@@ -6,7 +6,7 @@ use super::field::{Component, Field, Layer};
 use super::flags::{self, Flag};
 use super::kubelet_config::scalar;
 use super::place::{KubesprayTarget, Place};
-use super::versions::is_template;
+use super::version_text::is_template;
 use serde_json::{Map, Value as Json};
 
 /// rke `services.<service>` and the component each runs (rke docs, "Kubernetes Default Services":
@@ -96,25 +96,25 @@ pub fn read(c: &mut Collector, file: &str, map: &Map<String, Json>) -> bool {
 /// `kubernetes_version` names the version.
 fn rke(c: &mut Collector, file: &str, map: &Map<String, Json>, services: &Map<String, Json>) {
     c.recognise_format(file, "rke cluster.yml");
-    if let Some(v) = map.get("kubernetes_version").and_then(scalar) {
+    if let Some(v) = c.scalar(file, "kubernetes_version", map.get("kubernetes_version")) {
         c.claim_version(file, "kubernetes_version", &v);
     }
     for (service, component) in RKE_SERVICES {
-        let Some(args) = services.get(service).and_then(|s| s.get("extra_args")) else {
+        let what = format!("services.{service}");
+        let Some(args) = c
+            .map(file, &what, services.get(service))
+            .and_then(|s| s.get("extra_args"))
+        else {
             continue;
         };
-        let list: Vec<Flag> = match args.as_object() {
-            Some(m) => m.iter().map(|(k, v)| (k.clone(), scalar(v))).collect(),
-            None => {
-                c.malformed(
-                    file,
-                    &format!("services.{service}.extra_args"),
-                    &args.to_string(),
-                    "not a map",
-                );
-                continue;
-            }
+        let what = format!("{what}.extra_args");
+        let Some(args) = c.map(file, &what, Some(args)) else {
+            continue;
         };
+        let list: Vec<Flag> = args
+            .iter()
+            .map(|(k, v)| (k.clone(), c.scalar(file, &format!("{what}.{k}"), Some(v))))
+            .collect();
         let place = move |comp: Component, flag: &str| Place::Rke {
             service: service.to_string(),
             flag: flag.trim_start_matches("--").to_string(),
@@ -125,13 +125,21 @@ fn rke(c: &mut Collector, file: &str, map: &Map<String, Json>, services: &Map<St
 }
 
 /// RKE2/k3s `config.yaml`: each `*-arg` is a list of `name=value` (a single string is accepted, as
-/// the CLI's string slice flag reads one).
+/// the CLI's string slice flag reads one); a map, or an entry that is not text, is reported.
 fn k3s(c: &mut Collector, file: &str, map: &Map<String, Json>) {
     c.recognise_format(file, "RKE2/k3s config.yaml");
     for (key, component) in K3S_ARGS {
         let entries: Vec<String> = match map.get(key) {
-            None => continue,
-            Some(Json::Array(items)) => items.iter().filter_map(scalar).collect(),
+            None | Some(Json::Null) => continue,
+            Some(Json::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| c.scalar(file, &format!("{key}[{i}]"), Some(v)))
+                .collect(),
+            Some(Json::Object(_)) => {
+                c.wrong_type(file, key, &map[key], "import.type.entries");
+                continue;
+            }
             Some(v) => scalar(v).into_iter().collect(),
         };
         let list: Vec<Flag> = entries.iter().map(|e| flags::from_entry(e)).collect();
@@ -147,11 +155,11 @@ fn k3s(c: &mut Collector, file: &str, map: &Map<String, Json>) {
 /// Kubespray `group_vars`: the variables above; `kube_version` names the version.
 fn kubespray(c: &mut Collector, file: &str, map: &Map<String, Json>) {
     c.recognise_format(file, "kubespray group_vars");
-    if let Some(v) = map.get("kube_version").and_then(scalar) {
+    if let Some(v) = c.scalar(file, "kube_version", map.get("kube_version")) {
         c.claim_version(file, "kube_version", &v);
     }
     for (var, field, target) in KUBESPRAY {
-        let Some(text) = map.get(var).and_then(scalar) else {
+        let Some(text) = c.scalar(file, var, map.get(var)) else {
             continue;
         };
         if is_template(&text) {

@@ -21,8 +21,8 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
         }
         return;
     };
-    let kind = map.get("kind").and_then(Json::as_str).unwrap_or("");
-    let api_version = map.get("apiVersion").and_then(Json::as_str).unwrap_or("");
+    let kind = c.string(file, "kind", map.get("kind")).unwrap_or("");
+    let api_version = c.string(file, "apiVersion", map.get("apiVersion")).unwrap_or("");
     match kind {
         "" if distros::read(c, file, map) || static_pod::read_fragment(c, file, doc) => {}
         "" => {
@@ -71,7 +71,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
 /// typed list (`NodeList`) may omit `kind`, as the API server's list responses do; they are of
 /// the list's kind.
 fn list(c: &mut Collector, file: &str, items: Option<&Json>, item_kind: Option<&str>) {
-    let items = items.and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
+    let items = c.list(file, "items", items).unwrap_or_default();
     for item in items.iter().take(MAX_ITEMS) {
         match (item_kind, item.get("kind")) {
             (Some(k), None) if item.is_object() => {

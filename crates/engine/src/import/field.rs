@@ -6,6 +6,7 @@
 //! (cmd/kube-controller-manager/app/options/nodelifecyclecontroller.go) and kube-apiserver's
 //! `DefaultTolerationSeconds` admission flags (plugin/pkg/admission/defaulttolerationseconds).
 
+use super::shown::{escape, is_unsafe};
 use crate::time::{format_go_duration, parse_go_duration, Millis};
 use crate::version::Gate;
 use std::fmt;
@@ -262,23 +263,64 @@ impl Field {
     }
 
     /// Reads a flag's text as this field's value, as the flag package would: Go durations
-    /// (`time.ParseDuration`), decimal integers, floats, and `strconv.ParseBool`'s spellings.
+    /// (`time.ParseDuration`), decimal integers, floats, and `strconv.ParseBool`'s spellings. Like
+    /// them it trims nothing: a space, a tab or a control character anywhere is an error that
+    /// says which and where, and a value too long to be one is refused without being repeated.
     pub fn parse(self, text: &str) -> Result<Value, String> {
-        let t = text.trim();
+        let reader = match self.kind() {
+            Kind::Duration => "Go's time.ParseDuration",
+            Kind::Int => "strconv.ParseInt",
+            Kind::Float => "strconv.ParseFloat",
+            Kind::Bool => "strconv.ParseBool",
+        };
+        if let Some((i, ch)) = text.char_indices().find(|(_, c)| c.is_whitespace() || is_unsafe(*c)) {
+            let what = match ch {
+                ' ' => "a space".to_string(),
+                c => format!("the character {}", escape(&c.to_string())),
+            };
+            let at = text[..i].chars().count() + 1;
+            return Err(format!(
+                "{what} at character {at}: {reader} reads no spaces or control characters"
+            ));
+        }
+        let length = text.chars().count();
+        if length > MAX_VALUE_CHARS {
+            return Err(format!("{length} characters long: not a value {reader} reads"));
+        }
+        let t = text;
         match self.kind() {
-            Kind::Duration => parse_go_duration(t).map(Value::Duration).map_err(|e| e.0),
+            Kind::Duration => parse_go_duration(t).map(Value::Duration).map_err(|e| {
+                // The report quotes the value already: only the reason.
+                let prefix = format!("invalid duration {t:?}: ");
+                e.0.strip_prefix(&prefix).map_or(e.0.clone(), str::to_string)
+            }),
             Kind::Int => t
                 .parse::<i64>()
                 .map(Value::Int)
-                .map_err(|_| format!("{t:?} is not a whole number")),
+                .map_err(|_| "not a whole number".to_string()),
             Kind::Float => match t.parse::<f64>() {
                 Ok(f) if f.is_finite() => Ok(Value::Float(f)),
-                _ => Err(format!("{t:?} is not a number")),
+                _ => Err("not a number".to_string()),
             },
-            Kind::Bool => parse_bool(t)
-                .map(Value::Bool)
-                .ok_or_else(|| format!("{t:?} is not true or false")),
+            Kind::Bool => parse_bool(t).map(Value::Bool).ok_or_else(|| {
+                "not true or false (strconv.ParseBool: 1, t, T, true, TRUE, True, 0, f, F, false, FALSE, False)"
+                    .to_string()
+            }),
         }
+    }
+}
+
+/// The longest text a setting's value may be: longer ones are no duration, number or switch.
+pub const MAX_VALUE_CHARS: usize = 64;
+
+/// A JSON scalar as the text a flag would carry; `None` for objects, arrays and null.
+pub fn scalar(v: &serde_json::Value) -> Option<String> {
+    use serde_json::Value as Json;
+    match v {
+        Json::String(s) => Some(s.clone()),
+        Json::Number(n) => Some(n.to_string()),
+        Json::Bool(b) => Some(b.to_string()),
+        _ => None,
     }
 }
 
@@ -346,6 +388,29 @@ mod tests {
         assert!(Field::DefaultUnreachableTolerationSeconds.parse("30s").is_err());
         assert_eq!(Field::NodeEvictionRate.parse("0.5"), Ok(Value::Float(0.5)));
         assert!(Field::NodeEvictionRate.parse("NaN").is_err());
+        // Go's parsers trim nothing, and neither does the import.
+        let tab = Field::NodeStatusUpdateFrequency.parse("\t5s").unwrap_err();
+        assert_eq!(
+            tab,
+            "the character \\t at character 1: Go's time.ParseDuration reads no spaces or control characters"
+        );
+        assert!(Field::MaxPods
+            .parse("50 ")
+            .unwrap_err()
+            .starts_with("a space at character 3"));
+        assert!(Field::NodeStatusUpdateFrequency
+            .parse("4s\u{0}")
+            .unwrap_err()
+            .contains("\\x00 at character 3"));
+        let long = Field::NodeMonitorGracePeriod.parse(&"x".repeat(1 << 20)).unwrap_err();
+        assert_eq!(
+            long,
+            "1048576 characters long: not a value Go's time.ParseDuration reads"
+        );
+        assert_eq!(
+            Field::NodeMonitorGracePeriod.parse("16").unwrap_err(),
+            "missing unit; use h, m, s or ms (as in \"40s\")"
+        );
         assert_eq!(Field::EnableTaintManager.parse("F"), Ok(Value::Bool(false)));
         assert_eq!(
             Component::by_binary("/usr/local/bin/kube-apiserver"),

@@ -7,8 +7,9 @@ use super::collect::Collector;
 use super::field::{parse_bool, Component, Field, Layer};
 use super::place::Place;
 use super::report::EntryKind;
+use super::shown::Shown;
 use super::text::is_flag;
-use super::versions::is_template;
+use super::version_text::is_template;
 use crate::cause::Cause;
 use crate::version::Gate;
 
@@ -16,14 +17,17 @@ use crate::version::Gate;
 pub type Flag = (String, Option<String>);
 
 /// Splits command-line words into flags as pflag does: `--a=b`, `--a b` (unless `a` is a boolean
-/// flag kubelife models), `--a`. Words that are not flags nor a flag's value are dropped.
-pub fn from_words(words: &[String]) -> Vec<Flag> {
+/// flag kubelife models), `--a`; and the words that are neither a long flag nor a flag's value
+/// (shorthand flags such as `-v=2`, stray words).
+pub fn from_words(words: &[String]) -> (Vec<Flag>, Vec<String>) {
     let mut out = Vec::new();
+    let mut stray = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let w = &words[i];
         i += 1;
         if !is_flag(w) {
+            stray.push(w.clone());
             continue;
         }
         let body = &w[2..];
@@ -40,7 +44,22 @@ pub fn from_words(words: &[String]) -> Vec<Flag> {
             _ => out.push((body.to_string(), None)),
         }
     }
-    out
+    (out, stray)
+}
+
+/// Applies the flags of command-line words ([`from_words`]), as [`apply`] does, and reports the
+/// words that are not flags.
+pub fn apply_words(
+    c: &mut Collector,
+    file: &str,
+    component: Option<Component>,
+    words: &[String],
+    place: &dyn Fn(Component, &str) -> Place,
+) {
+    let (flags, stray) = from_words(words);
+    apply(c, file, component, &flags, place);
+    let what = component.map_or("flag list", Component::name);
+    c.ignore_names("import.ignored.words", file, what, &stray);
 }
 
 /// A `name=value` entry of a distribution's argument list (rke2/k3s `kubelet-arg`); a leading
@@ -76,7 +95,7 @@ pub fn apply(
         if let Some(given) = component.filter(|&g| g != owner) {
             let cause = Cause::new("import.ignored.wrong_component")
                 .text("file", file)
-                .text("flag", format!("--{name}"))
+                .shown("flag", &format!("--{name}"))
                 .text("component", given.name())
                 .text("owner", owner.name());
             c.push(EntryKind::Ignored, cause);
@@ -153,9 +172,10 @@ mod tests {
 
     #[test]
     fn splits_like_pflag() {
-        let f = from_words(&words(
-            "--node-monitor-period 2s --enable-taint-manager --leader-elect=false x --max-pods=30",
+        let (f, stray) = from_words(&words(
+            "--node-monitor-period 2s --enable-taint-manager --leader-elect=false x --max-pods=30 -v=2",
         ));
+        assert_eq!(stray, ["x", "-v=2"]);
         assert_eq!(
             f,
             [

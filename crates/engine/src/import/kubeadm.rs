@@ -8,10 +8,11 @@
 use super::collect::Collector;
 use super::field::Component;
 use super::flags::{self, Flag};
-use super::kubelet_config::{self, scalar};
+use super::kubelet_config;
+use super::parse::embedded_yaml;
 use super::place::Place;
 use super::report::EntryKind;
-use super::text::embedded_yaml;
+use super::shown::Shown;
 use crate::cause::Cause;
 use serde_json::Value as Json;
 
@@ -27,15 +28,22 @@ const SECTIONS: [(&str, Component); 4] = [
 pub fn extra_args(c: &mut Collector, file: &str, what: &str, v: &Json) -> Vec<Flag> {
     let mut out = Vec::new();
     match v {
-        Json::Object(m) => out.extend(m.iter().map(|(k, v)| (k.clone(), scalar(v)))),
+        Json::Object(m) => {
+            for (k, v) in m {
+                let value = c.scalar(file, &format!("{what}.{k}"), Some(v));
+                out.push((k.clone(), value));
+            }
+        }
         Json::Array(items) => {
-            for item in items {
-                match (
-                    item.get("name").and_then(Json::as_str),
-                    item.get("value").and_then(scalar),
-                ) {
-                    (Some(n), value) => out.push((n.to_string(), value)),
-                    _ => c.malformed(file, what, &item.to_string(), "not a {name, value} entry"),
+            for (i, item) in items.iter().enumerate() {
+                let entry = format!("{what}[{i}]");
+                let name = item.get("name").and_then(Json::as_str);
+                match (name, item.get("value")) {
+                    (Some(n), value) => {
+                        let value = c.scalar(file, &format!("{entry}.value"), value);
+                        out.push((n.to_string(), value));
+                    }
+                    _ => c.malformed(file, &entry, &item.to_string(), "not a {name, value} entry"),
                 }
             }
         }
@@ -45,20 +53,27 @@ pub fn extra_args(c: &mut Collector, file: &str, what: &str, v: &Json) -> Vec<Fl
     out
 }
 
-/// A `ClusterConfiguration`; `in_cluster` when it came from the `kubeadm-config` ConfigMap.
+/// A `ClusterConfiguration`; `in_cluster` when it came from the `kubeadm-config` ConfigMap. A
+/// section of another type than a map (`controllerManager: [1, 2]`, `apiServer: true`) is
+/// reported and ignored.
 pub fn cluster(c: &mut Collector, file: &str, doc: &Json, in_cluster: bool) {
     c.recognise_format(file, "kubeadm ClusterConfiguration");
-    if let Some(v) = doc.get("kubernetesVersion").and_then(scalar) {
+    if let Some(v) = c.scalar(file, "kubernetesVersion", doc.get("kubernetesVersion")) {
         c.claim_version(file, "kubernetesVersion", &v);
     }
     for (section, component) in SECTIONS {
-        // etcd's extra arguments sit under etcd.local.
-        let args = match section {
-            "etcd" => doc.pointer("/etcd/local/extraArgs"),
-            _ => doc.get(section).and_then(|s| s.get("extraArgs")),
+        let Some(map) = c.map(file, section, doc.get(section)) else {
+            continue;
         };
-        let Some(args) = args else { continue };
-        let what = format!("{section}.extraArgs");
+        // etcd's extra arguments sit under etcd.local.
+        let (map, what) = match section {
+            "etcd" => match c.map(file, "etcd.local", map.get("local")) {
+                Some(local) => (local, "etcd.local.extraArgs".to_string()),
+                None => continue,
+            },
+            _ => (map, format!("{section}.extraArgs")),
+        };
+        let Some(args) = map.get("extraArgs") else { continue };
         let list = extra_args(c, file, &what, args);
         let place = move |comp: Component, flag: &str| match in_cluster {
             true => Place::KubeadmConfigMap {
@@ -77,7 +92,10 @@ pub fn cluster(c: &mut Collector, file: &str, doc: &Json, in_cluster: bool) {
 /// An `InitConfiguration` or `JoinConfiguration`: `nodeRegistration.kubeletExtraArgs`.
 pub fn node(c: &mut Collector, file: &str, doc: &Json, kind: &str) {
     c.recognise_format(file, &format!("kubeadm {kind}"));
-    let Some(args) = doc.pointer("/nodeRegistration/kubeletExtraArgs") else {
+    let Some(registration) = c.map(file, "nodeRegistration", doc.get("nodeRegistration")) else {
+        return;
+    };
+    let Some(args) = registration.get("kubeletExtraArgs") else {
         return;
     };
     let list = extra_args(c, file, "nodeRegistration.kubeletExtraArgs", args);
@@ -92,20 +110,29 @@ pub fn node(c: &mut Collector, file: &str, doc: &Json, kind: &str) {
 /// A ConfigMap: `kubeadm-config` or `kubelet-config`; any other is ignored.
 pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or("");
-    let data = doc.get("data");
-    let entry = |key: &str| data.and_then(|d| d.get(key)).and_then(Json::as_str);
+    let data = c.map(file, "data", doc.get("data"));
+    let entry = |c: &mut Collector, key: &str| {
+        let setting = format!("data.{key}");
+        match data.and_then(|d| d.get(key)) {
+            None | Some(Json::Null) => Err("missing".to_string()),
+            Some(v) => match c.string(file, &setting, Some(v)) {
+                Some(text) => embedded_yaml(c, file, text),
+                None => Err(String::new()),
+            },
+        }
+    };
     if name == "kubeadm-config" {
-        match entry("ClusterConfiguration").map(embedded_yaml) {
-            Some(Ok(inner)) => cluster(c, file, &inner, true),
-            Some(Err(e)) => c.malformed(file, "data.ClusterConfiguration", "", &e),
-            None => c.malformed(file, "data.ClusterConfiguration", "", "missing"),
+        match entry(c, "ClusterConfiguration") {
+            Ok(inner) => cluster(c, file, &inner, true),
+            Err(e) if e.is_empty() => {}
+            Err(e) => c.malformed(file, "data.ClusterConfiguration", "", &e),
         }
     } else if name == "kubelet-config" || name.starts_with("kubelet-config-1.") {
         if let Some(v) = name.strip_prefix("kubelet-config-") {
             c.claim_version(file, "metadata.name", v);
         }
-        match entry("kubelet").map(embedded_yaml) {
-            Some(Ok(inner)) => {
+        match entry(c, "kubelet") {
+            Ok(inner) => {
                 let cm = name.to_string();
                 let place = move |field: &str| Place::KubeletConfigMap {
                     field: field.to_string(),
@@ -113,13 +140,13 @@ pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
                 };
                 kubelet_config::read(c, file, &inner, &place);
             }
-            Some(Err(e)) => c.malformed(file, "data.kubelet", "", &e),
-            None => c.malformed(file, "data.kubelet", "", "missing"),
+            Err(e) if e.is_empty() => {}
+            Err(e) => c.malformed(file, "data.kubelet", "", &e),
         }
     } else {
         let cause = Cause::new("import.ignored.config_map")
             .text("file", file)
-            .text("name", name);
+            .shown("name", name);
         c.push(EntryKind::Ignored, cause);
     }
 }

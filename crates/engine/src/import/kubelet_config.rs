@@ -7,7 +7,7 @@ use super::collect::Collector;
 use super::field::{Component, Field, Layer, Value};
 use super::place::Place;
 use super::report::EntryKind;
-use super::versions::is_template;
+use super::version_text::is_template;
 use crate::cause::Cause;
 use crate::version::Gate;
 use serde_json::Value as Json;
@@ -25,15 +25,7 @@ const FIELDS: [(&str, Field); 6] = [
     ),
 ];
 
-/// A JSON scalar as the text a flag would carry; `None` for objects and arrays.
-pub fn scalar(v: &Json) -> Option<String> {
-    match v {
-        Json::String(s) => Some(s.clone()),
-        Json::Number(n) => Some(n.to_string()),
-        Json::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
+pub use super::field::scalar;
 
 /// Reads one `KubeletConfiguration` object; `place` turns a field name into where it lives.
 pub fn read(c: &mut Collector, file: &str, doc: &Json, place: &dyn Fn(&str) -> Place) {

@@ -6,7 +6,10 @@
 //! Pure: the caller reads the files; nothing here touches a file system or a clock. Unknown or
 //! malformed input never panics and never loses what was recognised before it.
 //!
-//! - [`text`]: environment files, command lines and YAML/JSON documents, with salvage.
+//! - [`input`]: a file's bytes as text (its size and encoding); [`text`]: environment files,
+//!   command lines, and YAML/JSON documents ([`parse`], which [`scan`]s YAML first and builds
+//!   values with [`tree`]), with salvage. [`limits`] bounds the time and memory any file may
+//!   take; [`shown`] escapes and cuts what a report quotes from a file.
 //! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
 //!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] and [`workloads`] read them.
 //! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
@@ -25,13 +28,20 @@ pub mod distros;
 pub mod documents;
 pub mod field;
 pub mod flags;
+pub mod input;
 pub mod kubeadm;
 pub mod kubelet_config;
+pub mod limits;
 pub mod nodes;
+pub mod parse;
 pub mod place;
 pub mod report;
+pub mod scan;
+pub mod shown;
 pub mod static_pod;
 pub mod text;
+pub mod tree;
+pub mod version_text;
 pub mod versions;
 pub mod workloads;
 
@@ -71,12 +81,21 @@ pub struct Imported {
     pub workloads_read: bool,
 }
 
-/// Imports files (name, text) in order, a later file's value replacing an earlier one's, for
-/// `reader`.
-pub fn import(files: &[(&str, &str)], reader: Reader) -> Imported {
+/// Imports files (name, contents) in order, a later file's value replacing an earlier one's, for
+/// `reader`. The contents are bytes: UTF-8, or UTF-16 with a byte-order mark ([`input`]); a file
+/// over [`limits::MAX_FILE_BYTES`] or in another encoding is reported and left out.
+pub fn import<T: AsRef<[u8]>>(files: &[(&str, T)], reader: Reader) -> Imported {
     let mut c = Collector::default();
-    for (name, text) in files {
-        read_file(&mut c, name, text);
+    for (name, contents) in files {
+        match input::decode(name, contents.as_ref()) {
+            Ok((text, note)) => {
+                if let Some(note) = note {
+                    c.push(EntryKind::Note, note);
+                }
+                read_file(&mut c, name, &text);
+            }
+            Err(refused) => c.push(EntryKind::Unreadable, refused),
+        }
         c.finish_file(name);
     }
     let chosen = versions::choose(&mut c, reader);
@@ -110,7 +129,7 @@ fn read_file(c: &mut Collector, file: &str, text: &str) {
                 component: comp,
                 flag: flag.to_string(),
             };
-            flags::apply(c, file, component, &flags::from_words(&words), &place);
+            flags::apply_words(c, file, component, &words, &place);
         }
         Parsed::Documents(docs) => {
             c.kubeadm_file = docs.iter().any(|d| {
@@ -147,5 +166,5 @@ fn env_var(c: &mut Collector, file: &str, var: &str, words: &[String]) {
             var: var.to_string(),
         },
     };
-    flags::apply(c, file, component, &flags::from_words(words), &place);
+    flags::apply_words(c, file, component, words, &place);
 }

@@ -1,6 +1,7 @@
 //! The import report: one message per thing recognised, overridden, ignored, invalid or
 //! unreadable, each a [`Cause`] so that the page shows it in the reader's language.
 
+use super::shown::escaped;
 use crate::cause::Cause;
 
 /// What an entry of the report is about.
@@ -76,12 +77,14 @@ impl Report {
     }
 
     /// The report as lines `kind: message`, rendered through `lookup` (a language's catalogue).
+    /// Every text taken from a file is escaped (`shown::escaped`): no control character of a
+    /// file reaches a terminal, and each line is one line.
     pub fn text_in(&self, lookup: &dyn Fn(&str) -> Option<&str>) -> String {
         self.entries
             .iter()
             .map(|e| {
                 let label = Cause::new(e.kind.key()).render(lookup);
-                format!("{label}: {}\n", e.cause.render(lookup))
+                format!("{label}: {}\n", escaped(&e.cause).render(lookup))
             })
             .collect()
     }

@@ -6,7 +6,7 @@ use super::collect::Collector;
 use super::field::Component;
 use super::flags;
 use super::place::Place;
-use super::versions::image_tag;
+use super::version_text::image_tag;
 use serde_json::Value as Json;
 
 /// The component a Pod's first container runs, if it runs one.
@@ -18,9 +18,9 @@ pub fn component(doc: &Json) -> Option<Component> {
 /// Reads the flags of every container that runs a component.
 pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     c.recognise_format(file, "static pod manifest");
-    let containers = doc.pointer("/spec/containers").and_then(Json::as_array);
-    for container in containers.into_iter().flatten() {
-        container_flags(c, file, container);
+    let containers = c.list(file, "spec.containers", doc.pointer("/spec/containers"));
+    for (i, container) in containers.into_iter().flatten().enumerate() {
+        container_flags(c, file, &format!("spec.containers[{i}]"), container);
     }
 }
 
@@ -32,18 +32,29 @@ pub fn read_fragment(c: &mut Collector, file: &str, doc: &Json) -> bool {
         return false;
     }
     c.recognise_format(file, "container command");
-    container_flags(c, file, doc);
+    container_flags(c, file, "", doc);
     true
 }
 
 /// A container's `command` and `args` as one command line; the image tag names the version.
-fn container_flags(c: &mut Collector, file: &str, container: &Json) {
-    let words: Vec<String> = ["command", "args"]
-        .iter()
-        .filter_map(|k| container.get(*k).and_then(Json::as_array))
-        .flatten()
-        .filter_map(|w| w.as_str().map(str::to_string))
-        .collect();
+/// A word that is not text is reported.
+fn container_flags(c: &mut Collector, file: &str, at: &str, container: &Json) {
+    let mut words = Vec::new();
+    for key in ["command", "args"] {
+        let what = if at.is_empty() {
+            key.to_string()
+        } else {
+            format!("{at}.{key}")
+        };
+        for (i, w) in c
+            .list(file, &what, container.get(key))
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            words.extend(c.string(file, &format!("{what}[{i}]"), Some(w)).map(str::to_string));
+        }
+    }
     let Some(comp) = words.first().and_then(|w| Component::by_binary(w)) else {
         return;
     };
@@ -55,5 +66,5 @@ fn container_flags(c: &mut Collector, file: &str, container: &Json) {
         component: comp,
         flag: flag.to_string(),
     };
-    flags::apply(c, file, Some(comp), &flags::from_words(&words[1..]), &place);
+    flags::apply_words(c, file, Some(comp), &words[1..], &place);
 }

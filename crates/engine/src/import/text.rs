@@ -1,13 +1,12 @@
 //! A file's text as kubelife reads it: an environment file (`KUBELET_KUBEADM_ARGS="..."`), a
-//! command line or flag list, or YAML and JSON documents. The format is told from the content,
-//! never from the file name. A YAML error keeps the documents before it, and the lines of the
-//! broken document before the error.
+//! command line or flag list, or YAML and JSON documents ([`super::parse`]). The format is told
+//! from the content, never from the file name.
 
 use super::collect::Collector;
 use super::field::Component;
+use super::parse;
 use super::report::EntryKind;
 use crate::cause::Cause;
-use serde::Deserialize;
 use serde_json::Value;
 
 /// What a file holds.
@@ -24,10 +23,7 @@ pub enum Parsed {
 /// Reads a file; what cannot be read goes to the report.
 pub fn read(c: &mut Collector, file: &str, text: &str) -> Parsed {
     let text = text.trim_start_matches('\u{feff}');
-    // JSON is never a command line or an environment file; splitting a large `kubectl` output
-    // into shell words first would cost as much as parsing it.
-    let json = text.trim_start().starts_with(['{', '[']);
-    if let Some(words) = (!json).then(|| shell_words(text)).flatten() {
+    if let Some(words) = looks_like_words(text).then(|| shell_words(text)).flatten() {
         if let Some(vars) = env_assignments(&words) {
             return Parsed::Env(vars);
         }
@@ -36,15 +32,33 @@ pub fn read(c: &mut Collector, file: &str, text: &str) -> Parsed {
         }
     }
     let before = c.report.entries.len();
-    let docs = if json {
-        json_documents(c, file, text)
-    } else {
-        yaml_documents(c, file, text)
-    };
+    let docs = parse::documents(c, file, text);
     if docs.iter().all(Value::is_null) && c.report.entries.len() == before {
         c.push(EntryKind::Unreadable, Cause::new("import.empty").text("file", file));
     }
     Parsed::Documents(docs)
+}
+
+/// Whether a text may be an environment file or a command line: its first word (after shell
+/// comments) is a flag, `export`, an assignment or a component's binary. Only then is it split
+/// into shell words, which would cost as much as parsing a large YAML or JSON file.
+fn looks_like_words(text: &str) -> bool {
+    let first = text
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("")
+        .trim_start_matches(['"', '\'']);
+    let assignment = first.split_once('=').is_some_and(|(name, _)| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    is_flag(first)
+        || first == "export"
+        || assignment
+        || first.rsplit('/').next() == Some("hyperkube")
+        || Component::by_binary(first).is_some()
 }
 
 /// Splits text into words as a POSIX shell does: quotes, backslash escapes, line continuations,
@@ -147,138 +161,6 @@ fn command_line(words: &[String]) -> Option<(Option<Component>, Vec<String>)> {
     let rest = &words[skip..];
     rest.first().filter(|w| is_flag(w))?;
     Some((component, rest.to_vec()))
-}
-
-/// JSON values, one after another (`kubectl get -o json` output, possibly several); a broken
-/// stream keeps the values before the break.
-fn json_documents(c: &mut Collector, file: &str, text: &str) -> Vec<Value> {
-    let mut docs = Vec::new();
-    for item in serde_json::Deserializer::from_str(text).into_iter::<Value>() {
-        match item {
-            Ok(v) => docs.push(v),
-            Err(e) => {
-                let key = if docs.is_empty() {
-                    "import.unreadable"
-                } else {
-                    "import.salvaged.json"
-                };
-                let cause = Cause::new(key)
-                    .text("file", file)
-                    .text("error", e)
-                    .text("count", docs.len());
-                c.push(EntryKind::Unreadable, cause);
-                break;
-            }
-        }
-    }
-    docs
-}
-
-/// YAML documents up to the first error, and where that error is (line, message).
-fn parse_yaml(text: &str) -> (Vec<Value>, Option<(Option<usize>, String)>) {
-    let mut docs = Vec::new();
-    for doc in serde_yaml_ng::Deserializer::from_str(text) {
-        match serde_yaml_ng::Value::deserialize(doc) {
-            Ok(mut v) => {
-                if v.apply_merge().is_err() {
-                    return (docs, Some((None, "invalid YAML merge key (<<)".to_string())));
-                }
-                docs.push(yaml_to_json(v));
-            }
-            Err(e) => return (docs, Some((e.location().map(|l| l.line()), e.to_string()))),
-        }
-    }
-    (docs, None)
-}
-
-/// The most attempts at reading a broken YAML file up to an earlier line.
-const SALVAGE_ATTEMPTS: usize = 8;
-
-/// YAML documents; on an error, the lines before it are read again so that a truncated file
-/// keeps what it has.
-fn yaml_documents(c: &mut Collector, file: &str, text: &str) -> Vec<Value> {
-    let (docs, err) = parse_yaml(text);
-    let Some((line, error)) = err else {
-        return docs;
-    };
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut keep = line.map_or(lines.len(), |l| l.saturating_sub(1)).min(lines.len());
-    for _ in 0..SALVAGE_ATTEMPTS {
-        if keep == 0 {
-            break;
-        }
-        let (salvaged, again) = parse_yaml(&lines[..keep].concat());
-        match again {
-            None if salvaged.len() >= docs.len() => {
-                let cause = Cause::new("import.salvaged")
-                    .text("file", file)
-                    .text("error", &error)
-                    .text("lines", keep);
-                c.push(EntryKind::Unreadable, cause);
-                return salvaged;
-            }
-            None => break,
-            Some((l, _)) => keep = l.map_or(keep - 1, |l| l.saturating_sub(1)).min(keep - 1),
-        }
-    }
-    let cause = Cause::new(if docs.is_empty() {
-        "import.unreadable"
-    } else {
-        "import.salvaged.documents"
-    })
-    .text("file", file)
-    .text("error", error)
-    .text("count", docs.len());
-    c.push(EntryKind::Unreadable, cause);
-    docs
-}
-
-/// Reads one YAML text held inside another document (a ConfigMap's data); `None` with the reason
-/// when it is not a single readable document.
-pub fn embedded_yaml(text: &str) -> Result<Value, String> {
-    match parse_yaml(text) {
-        (mut docs, None) if docs.len() == 1 => Ok(docs.remove(0)),
-        (_, Some((_, e))) => Err(e),
-        (docs, None) => Err(format!("{} YAML documents where one was expected", docs.len())),
-    }
-}
-
-/// A YAML tree as a JSON tree: keys become text, tags are dropped.
-fn yaml_to_json(v: serde_yaml_ng::Value) -> Value {
-    use serde_yaml_ng::Value as Y;
-    match v {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map_or_else(|| Value::String(n.to_string()), Value::Number)
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
-        Y::Mapping(m) => {
-            // Inserted one by one, as `order::map` does: collecting compiles a sort of its own.
-            let mut object = serde_json::Map::new();
-            for (k, v) in m {
-                object.insert(key_text(k), yaml_to_json(v));
-            }
-            Value::Object(object)
-        }
-        Y::Tagged(t) => yaml_to_json(t.value),
-    }
-}
-
-fn key_text(k: serde_yaml_ng::Value) -> String {
-    match yaml_to_json(k) {
-        Value::String(s) => s,
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! `tolerations` and `terminationGracePeriodSeconds` (apps/v1 and core/v1 field names).
 
 use super::collect::{Collector, ImportedWorkload};
+use super::nodes::{is_label, is_label_value, is_qualified_name};
 use super::report::EntryKind;
+use super::shown::Shown;
 use crate::cause::Cause;
 use crate::scenario::{TolerationSection, WorkloadKind, WorkloadSection};
 use serde_json::Value as Json;
@@ -22,8 +24,11 @@ pub fn kind(kind: &str) -> Option<WorkloadKind> {
 /// Reads one workload object of kind `k`.
 pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
     c.recognise();
-    let meta = |p: &str| doc.pointer(p).and_then(Json::as_str).unwrap_or("");
-    let (name, namespace) = (meta("/metadata/name"), meta("/metadata/namespace"));
+    let metadata = c.map(file, "metadata", doc.get("metadata"));
+    let meta =
+        |c: &mut Collector, key: &str| c.string(file, &format!("metadata.{key}"), metadata.and_then(|m| m.get(key)));
+    let name = meta(c, "name").unwrap_or("");
+    let namespace = meta(c, "namespace").unwrap_or("");
     if name.is_empty() {
         c.malformed(file, "metadata.name", "", "missing");
         return;
@@ -32,13 +37,25 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
     if k == WorkloadKind::Pod && doc.pointer("/metadata/ownerReferences/0").is_some() {
         let cause = Cause::new("import.ignored.owned_pod")
             .text("file", file)
-            .text("pod", name);
+            .shown("pod", name);
         c.push(EntryKind::Ignored, cause);
         return;
     }
     let spec = match k {
-        WorkloadKind::Pod => doc.get("spec"),
-        _ => doc.pointer("/spec/template/spec"),
+        WorkloadKind::Pod => c.map(file, &format!("{name} spec"), doc.get("spec")),
+        _ => {
+            let spec = c.map(file, &format!("{name} spec"), doc.get("spec"));
+            let template = c.map(
+                file,
+                &format!("{name} spec.template"),
+                spec.and_then(|s| s.get("template")),
+            );
+            c.map(
+                file,
+                &format!("{name} spec.template.spec"),
+                template.and_then(|t| t.get("spec")),
+            )
+        }
     };
     let mut section = WorkloadSection::new(k, name);
     if matches!(k, WorkloadKind::Deployment | WorkloadKind::StatefulSet) {
@@ -63,16 +80,24 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
             ),
         }
     }
-    for t in spec
-        .and_then(|s| s.get("tolerations"))
-        .and_then(Json::as_array)
-        .into_iter()
-        .flatten()
-    {
-        match serde_json::from_value::<TolerationSection>(t.clone()) {
-            Ok(tol) => section.tolerations.push(tol),
-            Err(e) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), &e.to_string()),
+    let tolerations = c.list(
+        file,
+        &format!("{name} tolerations"),
+        spec.and_then(|s| s.get("tolerations")),
+    );
+    for t in tolerations.into_iter().flatten() {
+        match serde_json::from_value::<TolerationSection>(t.clone()).map_err(|e| e.to_string()) {
+            Ok(tol) => match toleration_problem(&tol) {
+                None => section.tolerations.push(tol),
+                Some(why) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), why),
+            },
+            Err(e) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), &e),
         }
+    }
+    if !namespace.is_empty() && !is_label(namespace) {
+        let why = "not a Kubernetes namespace name (a DNS label): the workload is left out";
+        c.malformed(file, &format!("{name} metadata.namespace"), namespace, why);
+        return;
     }
     let namespace = if namespace.is_empty() { "default" } else { namespace };
     c.add_workload(ImportedWorkload {
@@ -80,4 +105,17 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
         namespace: namespace.to_string(),
         file: file.to_string(),
     });
+}
+
+/// What `ValidateTolerations` (pkg/apis/core/validation) refuses in a toleration's key and value,
+/// which the scenario keeps as text: a key that is not a qualified name, a value that is not a
+/// label value.
+fn toleration_problem(t: &TolerationSection) -> Option<&'static str> {
+    if !t.key.is_empty() && !is_qualified_name(&t.key) {
+        return Some("the key is not a qualified name (ValidateTolerations): the toleration is left out");
+    }
+    if !is_label_value(&t.value) {
+        return Some("the value is not a label value (ValidateTolerations): the toleration is left out");
+    }
+    None
 }

@@ -1098,3 +1098,6 @@ proptest! {
         prop_assert!(!report.entries.is_empty());
     }
 }
+
+#[path = "import_hostile.rs"]
+mod hostile;
