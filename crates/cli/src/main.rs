@@ -42,7 +42,8 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  scenario on stdout that kubelife run takes as it is: without nodes in the
                  files it is on the page's default cluster (3 nodes in 3 zones), and without
                  workloads either on its web, db and agent; the report (recognised, ignored,
-                 invalid, notes) goes to stderr
+                 invalid, notes) goes to stderr. Files of up to 128 MiB, UTF-8 or UTF-16
+                 with a byte-order mark
   --version V    the Kubernetes version to check against (default: the one the files name)
   render FILE    draw the scenario's timeline (a lane per node and pod, with a legend), its
                  \"where does the time go?\" breakdown or its cluster (node cards by zone)
@@ -101,27 +102,73 @@ fn print(text: &str) -> ExitCode {
 fn load(file: &str) -> Result<kubelife_engine::Config, ExitCode> {
     let text = read_text(file)?;
     Scenario::from_json(&text).and_then(|s| s.resolve()).map_err(|e| {
-        eprintln!("kubelife: invalid scenario: {e}");
+        eprintln!("kubelife: invalid scenario: {}", shown_line(&e.to_string(), 400));
         ExitCode::from(2)
+    })
+}
+
+/// Text from a file or an argument, escaped (no control character reaches the terminal) and cut
+/// to `max` characters with its length.
+fn shown_line(text: &str, max: usize) -> String {
+    kubelife_engine::import::shown::line(text, max)
+}
+
+/// What reading a file gave: its bytes, or, for a file over the import's size limit, its size
+/// (`None` for standard input, which is read no further than the limit).
+enum Contents {
+    Bytes(Vec<u8>),
+    TooLarge(Option<u64>),
+}
+
+/// Reads at most `limit` bytes of `r`; `None` when it holds more.
+fn read_at_most(r: impl std::io::Read, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let n = r.take(limit as u64 + 1).read_to_end(&mut out)?;
+    Ok((n <= limit).then_some(out))
+}
+
+/// A file's bytes ('-' for standard input), read no further than
+/// `import::limits::MAX_FILE_BYTES`: a file's length is looked at before it is read. On a read
+/// error prints why and gives the exit code.
+fn read_contents(file: &str) -> Result<Contents, ExitCode> {
+    use kubelife_engine::import::limits::MAX_FILE_BYTES;
+    let fail = |e: std::io::Error| {
+        let what = if file == "-" {
+            "standard input".to_string()
+        } else {
+            shown_line(file, 200)
+        };
+        eprintln!("kubelife: cannot read {what}: {e}");
+        ExitCode::from(2)
+    };
+    let read = if file == "-" {
+        read_at_most(std::io::stdin().lock(), MAX_FILE_BYTES)
+    } else {
+        let f = std::fs::File::open(file).map_err(fail)?;
+        match f.metadata().map(|m| m.len()) {
+            Ok(len) if len > MAX_FILE_BYTES as u64 => return Ok(Contents::TooLarge(Some(len))),
+            _ => read_at_most(f, MAX_FILE_BYTES),
+        }
+    };
+    Ok(match read.map_err(fail)? {
+        Some(bytes) => Contents::Bytes(bytes),
+        None => Contents::TooLarge(None),
     })
 }
 
 /// A file's text ('-' for standard input); on failure prints why and gives the exit code.
 fn read_text(file: &str) -> Result<String, ExitCode> {
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| {
-            eprintln!("kubelife: cannot read standard input: {e}");
-            ExitCode::from(2)
-        })?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| {
-            eprintln!("kubelife: cannot read {file}: {e}");
-            ExitCode::from(2)
-        })?
+    let refuse = |why: String| {
+        eprintln!("kubelife: {why}");
+        ExitCode::from(2)
     };
-    Ok(text)
+    match read_contents(file)? {
+        Contents::Bytes(bytes) => {
+            String::from_utf8(bytes).map_err(|e| refuse(format!("{} is not UTF-8 text: {e}", shown_line(file, 200))))
+        }
+        Contents::TooLarge(size) => Err(refuse(kubelife_engine::import::limits::too_large(file, size).english())),
+    }
 }
 
 fn export_command(args: &[String]) -> ExitCode {
@@ -146,50 +193,31 @@ fn export_command(args: &[String]) -> ExitCode {
 }
 
 /// `kubelife import FILE... [--version V]`: the scenario on stdout, the report on stderr; exit 0
-/// when anything was recognised, 1 when nothing was, 2 on a usage or read error. The scenario is
-/// the one the page's Import panel reads from the same files (the same `import`), and it runs as
-/// it is: without nodes in the files it is on the page's default cluster.
+/// when anything was recognised, 1 when nothing was, 2 on a usage or read error or a version
+/// outside the supported ones. The scenario is the one the page's Import panel reads from the
+/// same files (the same `import`), and it runs as it is: without nodes in the files it is on the
+/// page's default cluster. No file is read past the import's size limit; one over it is reported
+/// like a file that cannot be read.
 fn import_command(args: &[String]) -> ExitCode {
-    use kubelife_engine::import::{import, Reader};
-    let mut names = Vec::new();
-    let mut version = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--version" => match it.next() {
-                Some(v) => version = Some(v.clone()),
-                None => {
-                    eprintln!("kubelife: --version takes a Kubernetes version such as 1.31");
-                    return ExitCode::from(2);
-                }
-            },
-            f if f == "-" || !f.starts_with('-') => names.push(f.to_string()),
-            other => {
-                eprintln!("kubelife: unexpected argument {other:?}\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if names.is_empty() {
-        eprintln!("kubelife: import needs at least one file\n{USAGE}");
-        return ExitCode::from(2);
-    }
-    let mut texts = Vec::new();
+    use kubelife_engine::import::{import, limits, EntryKind, Reader, Report};
+    let (names, version) = match import_args(args) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    let mut files = Vec::new();
+    let mut refused = Report::default();
     for name in &names {
-        match read_text(name) {
-            Ok(t) => texts.push(t),
+        match read_contents(name) {
+            Ok(Contents::Bytes(bytes)) => files.push((name.as_str(), bytes)),
+            Ok(Contents::TooLarge(size)) => refused.push(EntryKind::Unreadable, limits::too_large(name, size)),
             Err(code) => return code,
         }
     }
-    let files: Vec<(&str, &str)> = names
-        .iter()
-        .map(String::as_str)
-        .zip(texts.iter().map(String::as_str))
-        .collect();
     let imported = import(&files, Reader::Cli(version.as_deref()));
     let (scenario, report) = (imported.scenario, imported.report);
-    eprint!("{}", report.text());
+    eprint!("{}{}", refused.text(), report.text());
     if !kubelife_engine::import::recognised_anything(&report) {
+        let names: Vec<String> = names.iter().map(|n| shown_line(n, 200)).collect();
         eprintln!(
             "kubelife: nothing in {} is configuration or kubectl output kubelife can import",
             names.join(", ")
@@ -197,6 +225,45 @@ fn import_command(args: &[String]) -> ExitCode {
         return ExitCode::from(1);
     }
     print(&format!("{}\n", scenario.to_json()))
+}
+
+/// `import`'s files and `--version`, which must be a supported version; on a usage error prints
+/// why and gives the exit code.
+fn import_args(args: &[String]) -> Result<(Vec<String>, Option<String>), ExitCode> {
+    let mut names = Vec::new();
+    let mut version = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--version" => {
+                match it.next() {
+                    Some(v) => version = Some(v.clone()),
+                    None => {
+                        let supported = kubelife_engine::Version::supported_list();
+                        eprintln!("kubelife: --version takes a Kubernetes version such as 1.31; supported versions: {supported}");
+                        return Err(ExitCode::from(2));
+                    }
+                }
+            }
+            f if f == "-" || !f.starts_with('-') => names.push(f.to_string()),
+            other => {
+                eprintln!(
+                    "kubelife: unexpected argument {}\n{USAGE}",
+                    shown_line(&format!("{other:?}"), 200)
+                );
+                return Err(ExitCode::from(2));
+            }
+        }
+    }
+    if let Some(Err(e)) = version.as_deref().map(kubelife_engine::Version::parse) {
+        eprintln!("kubelife: --version: {}", shown_line(&e, 400));
+        return Err(ExitCode::from(2));
+    }
+    if names.is_empty() {
+        eprintln!("kubelife: import needs at least one file\n{USAGE}");
+        return Err(ExitCode::from(2));
+    }
+    Ok((names, version))
 }
 
 /// `kubelife render`: the picture on stdout; exit 2 on a usage, read or scenario error.
@@ -335,4 +402,18 @@ fn render_distribution(d: &Distribution) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_at_most;
+
+    #[test]
+    fn input_is_read_no_further_than_the_limit() {
+        assert_eq!(read_at_most(&b"12345"[..], 5).unwrap(), Some(b"12345".to_vec()));
+        assert_eq!(read_at_most(&b"123456"[..], 5).unwrap(), None);
+        // An endless input stops one byte past the limit.
+        let endless = std::io::repeat(b'x');
+        assert_eq!(read_at_most(endless, 1 << 10).unwrap(), None);
+    }
 }

@@ -338,3 +338,170 @@ fn import_of_a_file_without_nodes_runs_on_the_pages_default_cluster() {
     }
     assert!(!err.contains("add nodes"), "{err}");
 }
+
+/// A directory of its own for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kubelife-cli-{test}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Bytes of a report that a terminal would act on: C0 controls but the line end, DEL, and the C1
+/// controls as UTF-8 writes them.
+fn control_bytes(report: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(report);
+    text.chars()
+        .filter(|&c| c != '\n' && (c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)))
+        .flat_map(|c| c.to_string().into_bytes())
+        .collect()
+}
+
+/// `kubelife import` of each hostile input of issue 24's table: it answers within 5 s with a
+/// message naming the file.
+#[test]
+fn import_of_each_hostile_input_returns_quickly_naming_the_file() {
+    let scratch = Scratch::new("hostile");
+    let big = "x".repeat(1 << 20);
+    let sparse = scratch.0.join("huge.yaml");
+    std::fs::File::create(&sparse).unwrap().set_len(3 << 30).unwrap();
+    let bomb = |n: usize| format!("a: &s {big}\nb: [{}]\n", vec!["*s"; n].join(", "));
+    let cases = [
+        (
+            scratch.file("deep.yaml", format!("a: {}", "[".repeat(200_000)).as_bytes()),
+            1,
+            "deep.yaml line 1: nested deeper than 64 levels",
+        ),
+        (
+            scratch.file("bomb-4000.yaml", bomb(4_000).as_bytes()),
+            1,
+            "bomb-4000.yaml: YAML aliases (*name) and merge keys (<<) expand beyond the file's size",
+        ),
+        (
+            scratch.file("bomb-10000.yaml", bomb(10_000).as_bytes()),
+            1,
+            "bomb-10000.yaml: YAML aliases (*name)",
+        ),
+        (
+            sparse.to_string_lossy().into_owned(),
+            1,
+            "huge.yaml is 3 GiB (3,221,225,472 B), over the 128 MiB kubelife reads: not read",
+        ),
+        (
+            scratch.file(
+                "flag.txt",
+                format!("--node-monitor-grace-period={big} --node-monitor-period=2s").as_bytes(),
+            ),
+            0,
+            "flag.txt: cannot read --node-monitor-grace-period \"xxxx",
+        ),
+    ];
+    for (file, want_code, said) in cases {
+        let start = std::time::Instant::now();
+        let (code, _, err) = kubelife(&["import", &file], "");
+        let took = start.elapsed();
+        assert!(took < std::time::Duration::from_secs(5), "{file}: {took:?}");
+        assert_eq!(code, want_code, "{file}: {err}");
+        assert!(err.contains(said), "{said:?} missing from\n{err}");
+        assert!(err.len() < 4_000, "{file}: a report of {} bytes", err.len());
+    }
+}
+
+/// The ANSI-escape file of the issue: the report's bytes hold no control character.
+#[test]
+fn import_report_of_terminal_escapes_has_no_control_character() {
+    let scratch = Scratch::new("ansi");
+    let file = scratch.file(
+        "ansi\u{1b}]0;x\u{7}.yaml",
+        b"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: \"4s\\e]0;owned\\a\\e[2J\"\nmaxPods: 40\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_kubelife"))
+        .args(["import", &file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        control_bytes(&out.stderr),
+        b"",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            r#"cannot read nodeStatusUpdateFrequency "4s\x1b]0;owned\a\x1b[2J": the character \x1b at character 3"#
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(r"ansi\x1b]0;x\a.yaml"),
+        "the file name is escaped too: {err}"
+    );
+    // The scenario on stdout is JSON, which escapes control characters itself.
+    assert_eq!(control_bytes(&out.stdout), b"");
+}
+
+#[test]
+fn import_version_outside_the_profiles_exits_2_naming_the_versions() {
+    let flow = "{apiVersion: kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration, nodeStatusUpdateFrequency: 4s}";
+    for bad in ["1.99", "", "1.11", "\u{1b}[2J"] {
+        let (code, out, err) = kubelife(&["import", "-", "--version", bad], flow);
+        assert_eq!((code, out.as_str()), (2, ""), "--version {bad:?}: {err}");
+        assert!(
+            err.contains("supported versions: 1.12, 1.13") && err.contains("1.36, 1.37"),
+            "{err}"
+        );
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+    }
+    let (code, out, err) = kubelife(&["import", "-", "--version", "1.20"], flow);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\"nodeStatusUpdateFrequency\": \"4s\""),
+        "a flow mapping is YAML: {out}"
+    );
+    assert!(
+        err.contains("note: --version 1.20 chosen; no file names a version"),
+        "{err}"
+    );
+}
+
+#[test]
+fn import_reads_utf16_from_powershell_and_names_other_encodings() {
+    let scratch = Scratch::new("encodings");
+    let text = "apiVersion: kubelet.config.k8s.io/v1beta1\r\nkind: KubeletConfiguration\r\nmaxPods: 30\r\n";
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let (code, out, err) = kubelife(&["import", &scratch.file("ps.yaml", &utf16)], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("ps.yaml: UTF-16LE with a byte-order mark (as PowerShell's > writes it); read as such"),
+        "{err}"
+    );
+    assert!(out.contains("\"maxPods\": 30"), "{out}");
+    let (code, _, err) = kubelife(
+        &["import", &scratch.file("latin1.yaml", b"kind: Node\nname: caf\xe9\n")],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("latin1.yaml is not UTF-8: byte 0xe9 at offset 20 (Latin-1?); save it as UTF-8"),
+        "{err}"
+    );
+}
