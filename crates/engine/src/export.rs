@@ -8,9 +8,11 @@
 //! version rejects is never written, and one it ignores is left out with a note saying why.
 
 use crate::cause::Cause;
+use crate::scenario::flags::{self, CommandLine, Component, ConfigFile, Flag, Value};
 use crate::scenario::{Config, IntOrPercent, ProxyMode};
-use crate::time::format_go_duration;
+use crate::version::Gate;
 use serde::Serialize;
+use serde_yaml_ng::{Mapping, Value as YamlValue};
 use std::collections::BTreeMap;
 
 /// The export forms.
@@ -71,46 +73,6 @@ impl Export {
         out.push_str(&self.yaml);
         out
     }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct KubeletConfiguration {
-    api_version: &'static str,
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node_status_update_frequency: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node_status_report_frequency: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node_lease_duration_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shutdown_grace_period: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shutdown_grace_period_critical_pods: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    feature_gates: BTreeMap<&'static str, bool>,
-}
-
-/// One mode's sync periods (`KubeProxyIPTablesConfiguration` and its ipvs and nftables twins).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ProxySyncPeriods {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min_sync_period: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sync_period: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct KubeProxyConfiguration {
-    api_version: &'static str,
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mode: Option<&'static str>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty", flatten)]
-    periods: BTreeMap<&'static str, ProxySyncPeriods>,
 }
 
 #[derive(Serialize)]
@@ -181,123 +143,105 @@ struct RkeServices {
     services: BTreeMap<&'static str, ExtraArgs>,
 }
 
-/// Flags (name without dashes, value) for one component that differ from the version's defaults.
-fn changed_flags(cfg: &Config, component: Format, notes: &mut Vec<Cause>) -> Vec<(String, String)> {
+impl Format {
+    /// The component whose command line the form writes.
+    fn component(self) -> Option<Component> {
+        match self {
+            Format::Kubelet => Some(Component::Kubelet),
+            Format::ControllerManager => Some(Component::ControllerManager),
+            Format::ApiServer => Some(Component::ApiServer),
+            Format::Tolerations | Format::Rke | Format::KubeProxy | Format::Pdb => None,
+        }
+    }
+}
+
+/// Flags (name without dashes, value) for one component that differ from the version's
+/// defaults, in the catalogue's order: each as its unit writes it, a feature gate as
+/// `feature-gates=<gate>=<value>`. A flag the version lacks is never written.
+fn changed_flags(cfg: &Config, format: Format, defaults: &Config, notes: &mut Vec<Cause>) -> Vec<(String, String)> {
     let v = cfg.profile.version;
-    let p = &crate::scenario::Defaults::of(v);
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut flag = |name: &str, value: String, differs: bool| {
-        if differs {
-            out.push((name.to_string(), value));
-        }
+    let Some(component) = format.component() else {
+        return Vec::new();
     };
-    match component {
-        Format::ControllerManager => {
-            let c = &cfg.controller_manager;
-            flag(
-                "node-monitor-period",
-                format_go_duration(c.node_monitor_period),
-                c.node_monitor_period != p.controller_manager.node_monitor_period,
-            );
-            flag(
-                "node-monitor-grace-period",
-                format_go_duration(c.node_monitor_grace_period),
-                c.node_monitor_grace_period != p.controller_manager.node_monitor_grace_period,
-            );
-            flag(
-                "node-startup-grace-period",
-                format_go_duration(c.node_startup_grace_period),
-                c.node_startup_grace_period != p.controller_manager.node_startup_grace_period,
-            );
-            flag(
-                "node-eviction-rate",
-                c.node_eviction_rate.to_string(),
-                c.node_eviction_rate != p.controller_manager.node_eviction_rate,
-            );
-            flag(
-                "secondary-node-eviction-rate",
-                c.secondary_node_eviction_rate.to_string(),
-                c.secondary_node_eviction_rate != p.controller_manager.secondary_node_eviction_rate,
-            );
-            flag(
-                "large-cluster-size-threshold",
-                c.large_cluster_size_threshold.to_string(),
-                c.large_cluster_size_threshold != p.controller_manager.large_cluster_size_threshold,
-            );
-            flag(
-                "unhealthy-zone-threshold",
-                c.unhealthy_zone_threshold.to_string(),
-                c.unhealthy_zone_threshold != p.controller_manager.unhealthy_zone_threshold,
-            );
-            if cfg.profile.has_legacy_eviction_flags {
-                if !c.enable_taint_manager {
-                    flag("enable-taint-manager", "false".into(), true);
-                }
-                let timeout_changed = c.pod_eviction_timeout != p.controller_manager.pod_eviction_timeout;
-                if timeout_changed && c.taint_based_evictions {
-                    notes.push(
-                        Cause::new("note.timeout_left_out")
-                            .time("timeout", c.pod_eviction_timeout)
-                            .text("version", v),
-                    );
-                } else {
-                    flag(
-                        "pod-eviction-timeout",
-                        format_go_duration(c.pod_eviction_timeout),
-                        timeout_changed,
-                    );
-                }
-            }
-            // --kube-api-qps and --kube-api-burst set every controller's API client.
-            flag(
-                "kube-api-qps",
-                c.kube_api_qps.to_string(),
-                c.kube_api_qps != p.controller_manager.kube_api_qps,
-            );
-            flag(
-                "kube-api-burst",
-                c.kube_api_burst.to_string(),
-                c.kube_api_burst != p.controller_manager.kube_api_burst,
-            );
-            // --disable-force-detach-on-timeout exists from 1.30 only.
-            if cfg.profile.has_disable_force_detach {
-                flag(
-                    "disable-force-detach-on-timeout",
-                    "true".into(),
-                    c.disable_force_detach_on_timeout,
-                );
-            }
-            if !c.taint_based_evictions && c.enable_taint_manager && (13..=17).contains(&v.minor) {
-                flag("feature-gates", "TaintBasedEvictions=false".into(), true);
-            }
+    let c = &cfg.controller_manager;
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in flags::ALL
+        .iter()
+        .filter(|f| f.component == component && f.exists_in(&cfg.profile))
+    {
+        let value = f.read(cfg);
+        if value == f.read(defaults) {
+            continue;
         }
-        Format::ApiServer => {
-            let a = &cfg.api_server;
-            flag(
-                "default-not-ready-toleration-seconds",
-                a.default_not_ready_toleration_seconds.to_string(),
-                a.default_not_ready_toleration_seconds != p.api_server.default_not_ready_toleration_seconds,
-            );
-            flag(
-                "default-unreachable-toleration-seconds",
-                a.default_unreachable_toleration_seconds.to_string(),
-                a.default_unreachable_toleration_seconds != p.api_server.default_unreachable_toleration_seconds,
-            );
-            if !cfg.controller_manager.taint_based_evictions && !out.is_empty() {
-                notes.push(Cause::new("note.tolerations_unread").text("version", v));
-            }
+        match f.command_line {
+            CommandLine::None => {}
+            // The legacy path alone reads --pod-eviction-timeout.
+            CommandLine::Flag if f.name == flags::POD_EVICTION_TIMEOUT.name && c.taint_based_evictions => notes.push(
+                Cause::new("note.timeout_left_out")
+                    .time("timeout", c.pod_eviction_timeout)
+                    .text("version", v),
+            ),
+            CommandLine::Flag => out.push((f.name.to_string(), value.to_string())),
+            CommandLine::FeatureGate => out.push(("feature-gates".to_string(), format!("{}={value}", f.name))),
         }
-        Format::Kubelet => {
-            let k = &cfg.kubelet;
-            flag(
-                "node-status-update-frequency",
-                format_go_duration(k.node_status_update_frequency),
-                k.node_status_update_frequency != p.kubelet.node_status_update_frequency,
-            );
-        }
-        Format::Tolerations | Format::Rke | Format::KubeProxy | Format::Pdb => {}
+    }
+    if component == Component::ApiServer && !c.taint_based_evictions && !out.is_empty() {
+        notes.push(Cause::new("note.tolerations_unread").text("version", v));
     }
     out
+}
+
+/// A setting's value in a YAML document: a span as a Go duration, a mode by name.
+fn yaml_value(v: Value) -> YamlValue {
+    match v {
+        Value::Duration(_) | Value::Mode(_) => YamlValue::String(v.to_string()),
+        Value::Int(i) => YamlValue::Number(i.into()),
+        Value::Float(x) => YamlValue::Number(x.into()),
+        Value::Bool(b) => YamlValue::Bool(b),
+    }
+}
+
+/// A configuration file's `apiVersion` and `kind`.
+fn file_header(api_version: &str, file: ConfigFile) -> Mapping {
+    let mut doc = Mapping::new();
+    doc.insert("apiVersion".into(), api_version.into());
+    doc.insert("kind".into(), file.kind().into());
+    doc
+}
+
+/// The `KubeletConfiguration` (`kubelet.config.k8s.io/v1beta1`): the catalogue's fields of the
+/// file that differ from the defaults, and the feature gates the scenario turns.
+fn kubelet_configuration(cfg: &Config, defaults: &Config, notes: &mut Vec<Cause>) -> Mapping {
+    let (p, k, v) = (&cfg.profile, &cfg.kubelet, cfg.profile.version);
+    let changed = |f: &Flag| f.exists_in(p) && f.read(cfg) != f.read(defaults);
+    let update_changed = changed(&flags::NODE_STATUS_UPDATE_FREQUENCY);
+    let report = &flags::NODE_STATUS_REPORT_FREQUENCY;
+    let mut doc = file_header("kubelet.config.k8s.io/v1beta1", ConfigFile::KubeletConfiguration);
+    for (f, field) in flags::file_fields(ConfigFile::KubeletConfiguration) {
+        // In a config file, setting the update frequency alone also sets the report frequency:
+        // write the report frequency whenever the update frequency is written.
+        let follows = f.name == report.name && update_changed && f.exists_in(p);
+        if changed(f) || follows {
+            doc.insert(field.into(), yaml_value(f.read(cfg)));
+        }
+    }
+    if update_changed && report.exists_in(p) {
+        notes.push(Cause::new("note.report_written"));
+    }
+    let mut feature_gates = Mapping::new();
+    if k.node_lease != Gate::NodeLease.default_on(v) {
+        feature_gates.insert(Gate::NodeLease.name().into(), k.node_lease.into());
+    }
+    // shutdownGracePeriod and shutdownGracePeriodCriticalPods (1.20+), with the
+    // GracefulNodeShutdown gate where its default differs from the scenario's.
+    let graceful = Gate::GracefulNodeShutdown;
+    if changed(&flags::SHUTDOWN_GRACE_PERIOD) && k.graceful_shutdown != graceful.default_on(v) {
+        feature_gates.insert(graceful.name().into(), k.graceful_shutdown.into());
+    }
+    if !feature_gates.is_empty() {
+        doc.insert("featureGates".into(), YamlValue::Mapping(feature_gates));
+    }
+    doc
 }
 
 /// A PDB's `minAvailable` or `maxUnavailable` as the API takes it.
@@ -308,30 +252,31 @@ fn int_or_string(v: IntOrPercent) -> IntOrString {
     }
 }
 
-/// kube-proxy's `KubeProxyConfiguration` (`kubeproxy.config.k8s.io/v1alpha1`): the mode when it
-/// is not iptables, and the mode's `minSyncPeriod` and `syncPeriod` when they differ from the
-/// defaults.
-fn kube_proxy(cfg: &Config, p: &crate::scenario::Defaults) -> KubeProxyConfiguration {
-    let k = &cfg.kube_proxy;
-    let d = &p.kube_proxy;
-    // The v1alpha1 file never defaults ipvs.minSyncPeriod (it stays 0s), unlike
-    // --ipvs-min-sync-period's 1s: an ipvs export always writes it.
-    let ipvs = k.mode == ProxyMode::Ipvs;
-    let periods = ProxySyncPeriods {
-        min_sync_period: (ipvs || k.min_sync_period != d.min_sync_period)
-            .then(|| format_go_duration(k.min_sync_period)),
-        sync_period: (k.sync_period != d.sync_period).then(|| format_go_duration(k.sync_period)),
-    };
-    let mut by_mode = BTreeMap::new();
-    if periods.min_sync_period.is_some() || periods.sync_period.is_some() {
-        by_mode.insert(k.mode.name(), periods);
+/// kube-proxy's `KubeProxyConfiguration` (`kubeproxy.config.k8s.io/v1alpha1`): the catalogue's
+/// fields of the file that differ from the defaults: the mode when it is not iptables, and the
+/// mode's `minSyncPeriod` and `syncPeriod`, under the mode in use.
+fn kube_proxy(cfg: &Config, defaults: &Config) -> Mapping {
+    let mode = cfg.kube_proxy.mode;
+    let mut doc = file_header("kubeproxy.config.k8s.io/v1alpha1", ConfigFile::KubeProxyConfiguration);
+    let mut periods = Mapping::new();
+    for (f, field) in flags::file_fields(ConfigFile::KubeProxyConfiguration) {
+        let value = f.read(cfg);
+        // The v1alpha1 file never defaults ipvs.minSyncPeriod (it stays 0s), unlike
+        // --ipvs-min-sync-period's 1s: an ipvs export always writes it.
+        let ipvs_floor = mode == ProxyMode::Ipvs && f.name == flags::IPTABLES_MIN_SYNC_PERIOD.name;
+        if value == f.read(defaults) && !ipvs_floor {
+            continue;
+        }
+        match field.split_once('.') {
+            // `iptables.syncPeriod` is `ipvs.syncPeriod` in ipvs mode, and so on.
+            Some((_, key)) => periods.insert(key.into(), yaml_value(value)),
+            None => doc.insert(field.into(), yaml_value(value)),
+        };
     }
-    KubeProxyConfiguration {
-        api_version: "kubeproxy.config.k8s.io/v1alpha1",
-        kind: "KubeProxyConfiguration",
-        mode: (k.mode != ProxyMode::Iptables).then(|| k.mode.name()),
-        periods: by_mode,
+    if !periods.is_empty() {
+        doc.insert(mode.name().into(), YamlValue::Mapping(periods));
     }
+    doc
 }
 
 /// A `PodDisruptionBudget` per workload with one: `policy/v1` from 1.21 (`policy/v1beta1`
@@ -381,53 +326,18 @@ fn yaml<T: Serialize>(doc: &T) -> String {
 
 /// Exports `cfg` in one form.
 pub fn export(cfg: &Config, format: Format) -> Export {
-    let v = cfg.profile.version;
-    let p = &crate::scenario::Defaults::of(v);
+    let defaults = Config::defaults(cfg.profile.version);
     let mut notes = Vec::new();
     let yaml = match format {
-        Format::Kubelet => {
-            let k = &cfg.kubelet;
-            let update_changed = k.node_status_update_frequency != p.kubelet.node_status_update_frequency;
-            // In a config file, setting the update frequency alone also sets the report frequency:
-            // write the report frequency whenever the update frequency is written.
-            let report_changed = k.node_status_report_frequency != p.kubelet.node_status_report_frequency;
-            let report = (cfg.profile.has_report_frequency && (update_changed || report_changed))
-                .then(|| format_go_duration(k.node_status_report_frequency));
-            if update_changed && cfg.profile.has_report_frequency {
-                notes.push(Cause::new("note.report_written"));
-            }
-            let mut feature_gates = BTreeMap::new();
-            if k.node_lease != crate::version::Gate::NodeLease.default_on(v) {
-                feature_gates.insert("NodeLease", k.node_lease);
-            }
-            // shutdownGracePeriod and shutdownGracePeriodCriticalPods (1.20+), with the
-            // GracefulNodeShutdown gate where its default differs from the scenario's.
-            let shutdown = k.shutdown_grace_period != p.kubelet.shutdown_grace_period;
-            let graceful = crate::version::Gate::GracefulNodeShutdown;
-            if shutdown && k.graceful_shutdown != graceful.default_on(v) {
-                feature_gates.insert("GracefulNodeShutdown", k.graceful_shutdown);
-            }
-            let doc = KubeletConfiguration {
-                api_version: "kubelet.config.k8s.io/v1beta1",
-                kind: "KubeletConfiguration",
-                node_status_update_frequency: update_changed
-                    .then(|| format_go_duration(k.node_status_update_frequency)),
-                node_status_report_frequency: report,
-                node_lease_duration_seconds: (k.node_lease_duration_seconds != p.kubelet.node_lease_duration_seconds)
-                    .then_some(k.node_lease_duration_seconds),
-                shutdown_grace_period: shutdown.then(|| format_go_duration(k.shutdown_grace_period)),
-                shutdown_grace_period_critical_pods: (k.shutdown_grace_period_critical_pods
-                    != p.kubelet.shutdown_grace_period_critical_pods)
-                    .then(|| format_go_duration(k.shutdown_grace_period_critical_pods)),
-                feature_gates,
-            };
-            yaml(&doc)
-        }
+        Format::Kubelet => yaml(&kubelet_configuration(cfg, &defaults, &mut notes)),
         Format::ControllerManager => yaml(&command(
             "kube-controller-manager",
-            &changed_flags(cfg, format, &mut notes),
+            &changed_flags(cfg, format, &defaults, &mut notes),
         )),
-        Format::ApiServer => yaml(&command("kube-apiserver", &changed_flags(cfg, format, &mut notes))),
+        Format::ApiServer => yaml(&command(
+            "kube-apiserver",
+            &changed_flags(cfg, format, &defaults, &mut notes),
+        )),
         Format::Tolerations => {
             let a = &cfg.api_server;
             notes.push(Cause::new("note.pod_tolerations"));
@@ -455,7 +365,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
                 ("kube-controller", Format::ControllerManager),
                 ("kubelet", Format::Kubelet),
             ] {
-                let flags = changed_flags(cfg, component, &mut notes);
+                let flags = changed_flags(cfg, component, &defaults, &mut notes);
                 if !flags.is_empty() {
                     services.insert(
                         service,
@@ -470,7 +380,7 @@ pub fn export(cfg: &Config, format: Format) -> Export {
             }
             yaml(&RkeServices { services })
         }
-        Format::KubeProxy => yaml(&kube_proxy(cfg, p)),
+        Format::KubeProxy => yaml(&kube_proxy(cfg, &defaults)),
         Format::Pdb => pdbs(cfg, &mut notes),
     };
     Export { yaml, notes }

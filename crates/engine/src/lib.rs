@@ -19,10 +19,10 @@
 //! assert!(unknown > 39_000 && unknown <= 55_100);
 //! ```
 
-// The public surface: the scenario format, `run` and its outcome (with the wire form and the
-// chains of events), import, export, the messages and Go durations, presets and spreads. The
-// model itself (the apiserver's objects, the controllers, the kubelet, the scheduler) is the
-// crate's own.
+// The public surface: the scenario format and its flag catalogue (`flags`), `run` and its
+// outcome (with the wire form and the chains of events), import, export, the messages and Go
+// durations, presets and spreads. The model itself (the apiserver's objects, the controllers,
+// the kubelet, the scheduler) is the crate's own.
 pub mod calibration;
 pub mod cause;
 pub mod chain;
@@ -65,6 +65,7 @@ mod golden;
 mod shutdown_eviction;
 
 pub use cause::Cause;
+pub use scenario::flags;
 pub use scenario::{Config, Scenario, ScenarioError};
 pub use stats::{distribution, Distribution, Spread};
 pub use summary::Summary;

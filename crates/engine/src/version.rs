@@ -114,6 +114,8 @@ impl Profile {
             has_report_frequency: m >= 13,
             // `--pod-eviction-timeout` and `--enable-taint-manager` were removed in 1.27 (#115840).
             has_legacy_eviction_flags: m <= 26,
+            // `--enable-taint-manager` is deprecated from 1.25 (it warns, and still works).
+            taint_manager_deprecated: m >= 25,
             // Before 1.19 the zone math left out nodes whose names end in "master"
             // (`system.IsMasterNode`); from 1.19 the `node.kubernetes.io/exclude-disruption` label.
             exclusion_by_label: m >= 19,
@@ -175,6 +177,8 @@ pub struct Profile {
     pub has_report_frequency: bool,
     /// Whether kube-controller-manager has `--pod-eviction-timeout` and `--enable-taint-manager`.
     pub has_legacy_eviction_flags: bool,
+    /// Whether `--enable-taint-manager` is deprecated (it still works).
+    pub taint_manager_deprecated: bool,
     /// Whether zone counting excludes nodes by label (else by a name ending in "master").
     pub exclusion_by_label: bool,
     /// Whether PodGC quarantines orphaned pods for 40s and force-deletes terminating pods on
@@ -260,7 +264,7 @@ impl Gate {
     ];
 
     /// The gate's name as `--feature-gates` spells it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Gate::TaintBasedEvictions => "TaintBasedEvictions",
             Gate::NodeLease => "NodeLease",

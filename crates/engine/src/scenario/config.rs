@@ -84,6 +84,14 @@ pub enum ProxyMode {
 }
 
 impl ProxyMode {
+    /// Every mode.
+    pub const ALL: [ProxyMode; 3] = [ProxyMode::Iptables, ProxyMode::Ipvs, ProxyMode::Nftables];
+
+    /// The mode `--proxy-mode` names.
+    pub fn by_name(name: &str) -> Option<ProxyMode> {
+        ProxyMode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     /// The name `--proxy-mode` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -239,6 +247,52 @@ pub struct Config {
     /// Sentences about settings that the version ignores or that deserve a second look.
     pub warnings: Vec<Cause>,
 }
+impl Config {
+    /// A version's defaults as a configuration with no node, workload or action: what every
+    /// setting resolves to when a scenario leaves it out ([`super::flags::Flag::default_in`]).
+    pub fn defaults(v: Version) -> Config {
+        let d = Defaults::of(v);
+        Config {
+            profile: Profile::of(v),
+            seed: DEFAULT_SEED,
+            duration: DEFAULT_DURATION_SECONDS * SECOND,
+            kubelet: d.kubelet,
+            controller_manager: d.controller_manager,
+            api_server: d.api_server,
+            kube_proxy: d.kube_proxy,
+            simulation: SimulationConfig::defaults(0),
+            nodes: Vec::new(),
+            workloads: Vec::new(),
+            actions: Vec::new(),
+            out_of_service_volume_detach: Gate::NodeOutOfServiceVolumeDetach.default_on(v),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// The seed of a scenario that names none.
+pub const DEFAULT_SEED: u64 = 1;
+/// The run's length when a scenario names none, in seconds.
+pub const DEFAULT_DURATION_SECONDS: i64 = 900;
+
+impl SimulationConfig {
+    /// The simulation's timings for a cluster of `nodes`: a monitor pass takes 1 ms plus 1 ms per
+    /// 100 nodes.
+    pub fn defaults(nodes: usize) -> SimulationConfig {
+        SimulationConfig {
+            watch_latency: 10,
+            api_latency: 5,
+            pod_startup: 5 * SECOND,
+            monitor_pass_duration: 1 + nodes as Millis / 100,
+            attach_duration: 10 * SECOND,
+            detach_duration: 5 * SECOND,
+            mount_duration: 2 * SECOND,
+            proxy_sync_duration: 100,
+            volumes_in_use_cleared_on_shutdown: false,
+        }
+    }
+}
+
 /// A version's configuration defaults, every component together.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Defaults {

@@ -2,9 +2,12 @@
 //!
 //! - [`format`]: the pinned JSON format ([`Scenario`] and its sections), with serde and nothing else.
 //! - [`config`]: the resolved configuration ([`Config`]) and each component's version defaults.
+//! - [`flags`]: the flag catalogue, one declaration per tunable, which validation, export, import
+//!   and the page read.
 //! - [`validate`]: [`Scenario::resolve`], which applies the defaults and checks every value.
 
 pub mod config;
+pub mod flags;
 pub mod format;
 pub mod validate;
 mod workload_extras;

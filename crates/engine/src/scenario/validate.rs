@@ -6,11 +6,12 @@
 
 use super::config::{
     ActionSpec, ApiServerConfig, Config, ControllerManagerConfig, KubeProxyConfig, KubeletConfig, NodeSpec, ProxyMode,
-    SimulationConfig, WorkloadSpec,
+    SimulationConfig, WorkloadSpec, DEFAULT_SEED,
 };
+use super::flags::{self, Component, Flag, Missing, Rule, Value};
 use super::format::{
     bad, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError, TolerationSection, WorkloadKind,
-    MAX_DURATION_SECONDS, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
+    MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
 use super::workload_extras::{resolve_pdb, resolve_volume};
 use crate::api::{Effect, Toleration, TolerationSource};
@@ -27,22 +28,22 @@ impl Scenario {
             None => Version::default(),
         };
         let profile = Profile::of(version);
-        let duration_seconds = self.duration_seconds.unwrap_or(900);
-        if duration_seconds <= 0 || duration_seconds > MAX_DURATION_SECONDS {
-            return Err(bad(
-                "durationSeconds",
-                format!("must be between 1 and {MAX_DURATION_SECONDS} (6h), got {duration_seconds}"),
-            ));
-        }
-        let duration = duration_seconds * SECOND;
+        let defaults = Config::defaults(version);
+        let duration = int(&flags::DURATION_SECONDS, self, &defaults)? * SECOND;
         let mut warnings = Vec::new();
         let gates = resolve_feature_gates(&self.feature_gates, version, &mut warnings)?;
-        let mut kubelet = self.resolve_kubelet(&profile, gates.node_lease, &mut warnings)?;
-        self.resolve_shutdown(&profile, gates.graceful_shutdown, &mut kubelet, &mut warnings)?;
-        let controller_manager = self.resolve_controller_manager(&profile, &gates, &mut warnings)?;
-        let api_server = self.resolve_api_server(version)?;
-        let kube_proxy = self.resolve_kube_proxy(&profile, &mut warnings)?;
-        let simulation = self.resolve_simulation()?;
+        let mut kubelet = self.resolve_kubelet(&profile, &defaults, gates.node_lease, &mut warnings)?;
+        self.resolve_shutdown(
+            &profile,
+            &defaults,
+            gates.graceful_shutdown,
+            &mut kubelet,
+            &mut warnings,
+        )?;
+        let controller_manager = self.resolve_controller_manager(&profile, &defaults, &gates, &mut warnings)?;
+        let api_server = self.resolve_api_server(&profile, &defaults)?;
+        let kube_proxy = self.resolve_kube_proxy(&profile, &defaults, &mut warnings)?;
+        let simulation = self.resolve_simulation(&defaults)?;
         let (mut nodes, names) = self.resolve_nodes()?;
         let mut workloads = self.resolve_workloads(nodes.len() as u32, &profile)?;
         let ctx = ActionContext {
@@ -61,7 +62,7 @@ impl Scenario {
         check_heartbeat_ticks(nodes.len(), duration, &kubelet)?;
         Ok(Config {
             profile,
-            seed: self.seed.unwrap_or(1),
+            seed: self.seed.unwrap_or(DEFAULT_SEED),
             duration,
             kubelet,
             controller_manager,
@@ -79,53 +80,34 @@ impl Scenario {
     fn resolve_kubelet(
         &self,
         p: &Profile,
+        d: &Config,
         node_lease: bool,
         warnings: &mut Vec<Cause>,
     ) -> Result<KubeletConfig, ScenarioError> {
-        let version = p.version;
-        let d = KubeletConfig::defaults(version);
-        let k = &self.kubelet;
-        if k.node_status_report_frequency.is_some() && !p.has_report_frequency {
-            return Err(bad(
-                "kubelet.nodeStatusReportFrequency",
-                format!("KubeletConfiguration has no nodeStatusReportFrequency before 1.13 (this is {version}): every status tick patches"),
-            ));
+        use flags::{NODE_LEASE_DURATION_SECONDS, NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY};
+        refuse_missing(self, p, Component::Kubelet)?;
+        if NODE_STATUS_REPORT_FREQUENCY.get(self).is_some() && !node_lease {
+            warnings.push(Cause::new("warn.report_without_lease").text("version", p.version));
         }
-        if k.node_status_report_frequency.is_some() && !node_lease {
-            warnings.push(Cause::new("warn.report_without_lease").text("version", version));
-        }
-        let update = positive(
-            k.node_status_update_frequency,
-            d.node_status_update_frequency,
-            "kubelet.nodeStatusUpdateFrequency",
-        )?;
+        let update = millis(&NODE_STATUS_UPDATE_FREQUENCY, self, d)?;
         // KubeletConfiguration defaulting: when the file sets nodeStatusUpdateFrequency but not
         // nodeStatusReportFrequency, the report frequency takes the update frequency
         // (SetDefaults_KubeletConfiguration).
-        let report_default = if k.node_status_update_frequency.is_some() {
-            update
-        } else {
-            d.node_status_report_frequency
+        let report_default = match NODE_STATUS_UPDATE_FREQUENCY.get(self) {
+            Some(_) => Value::Duration(update),
+            None => NODE_STATUS_REPORT_FREQUENCY.read(d),
         };
-        let report = positive(
-            k.node_status_report_frequency,
-            report_default,
-            "kubelet.nodeStatusReportFrequency",
-        )?;
-        let lease_seconds = k.node_lease_duration_seconds.unwrap_or(d.node_lease_duration_seconds);
-        if lease_seconds <= 0 || lease_seconds > 3600 {
-            return Err(bad(
-                "kubelet.nodeLeaseDurationSeconds",
-                format!("must be between 1 and 3600, got {lease_seconds}"),
-            ));
-        }
+        let report = checked(&NODE_STATUS_REPORT_FREQUENCY, self, report_default)?
+            .millis()
+            .unwrap_or(update);
+        let lease_seconds = int(&NODE_LEASE_DURATION_SECONDS, self, d)?;
         Ok(KubeletConfig {
             node_status_update_frequency: update,
             node_status_report_frequency: report,
             node_lease_duration_seconds: lease_seconds,
             node_lease,
             lease_renew_interval: p.lease_renew_interval(lease_seconds).max(1),
-            ..d
+            ..d.kubelet.clone()
         })
     }
 
@@ -135,36 +117,17 @@ impl Scenario {
     fn resolve_shutdown(
         &self,
         p: &Profile,
+        d: &Config,
         gate: bool,
         kubelet: &mut KubeletConfig,
         warnings: &mut Vec<Cause>,
     ) -> Result<(), ScenarioError> {
-        let k = &self.kubelet;
-        let version = p.version;
-        for (set, field) in [
-            (k.shutdown_grace_period.is_some(), "kubelet.shutdownGracePeriod"),
-            (
-                k.shutdown_grace_period_critical_pods.is_some(),
-                "kubelet.shutdownGracePeriodCriticalPods",
-            ),
-        ] {
-            if set && !p.has_graceful_shutdown {
-                return Err(bad(
-                    field,
-                    format!("KubeletConfiguration has no graceful node shutdown before 1.20 (this is {version})"),
-                ));
-            }
-        }
-        let total = non_negative(k.shutdown_grace_period, 0, "kubelet.shutdownGracePeriod", HOUR)?;
-        let critical = non_negative(
-            k.shutdown_grace_period_critical_pods,
-            0,
-            "kubelet.shutdownGracePeriodCriticalPods",
-            HOUR,
-        )?;
+        use flags::{SHUTDOWN_GRACE_PERIOD, SHUTDOWN_GRACE_PERIOD_CRITICAL_PODS as CRITICAL};
+        let total = millis(&SHUTDOWN_GRACE_PERIOD, self, d)?;
+        let critical = millis(&CRITICAL, self, d)?;
         if critical > total {
             return Err(bad(
-                "kubelet.shutdownGracePeriodCriticalPods",
+                CRITICAL.path,
                 format!(
                     "invalid configuration: shutdownGracePeriodCriticalPods ({}) must be <= shutdownGracePeriod ({})",
                     format_go_duration(critical),
@@ -173,7 +136,7 @@ impl Scenario {
             ));
         }
         if total > 0 && !gate {
-            warnings.push(Cause::new("warn.shutdown_gate_off").text("version", version));
+            warnings.push(Cause::new("warn.shutdown_gate_off").text("version", p.version));
         }
         kubelet.shutdown_grace_period = total;
         kubelet.shutdown_grace_period_critical_pods = critical;
@@ -182,11 +145,16 @@ impl Scenario {
     }
 
     /// kube-proxy's mode and sync periods.
-    fn resolve_kube_proxy(&self, p: &Profile, warnings: &mut Vec<Cause>) -> Result<KubeProxyConfig, ScenarioError> {
+    fn resolve_kube_proxy(
+        &self,
+        p: &Profile,
+        d: &Config,
+        warnings: &mut Vec<Cause>,
+    ) -> Result<KubeProxyConfig, ScenarioError> {
+        refuse_missing(self, p, Component::KubeProxy)?;
         let version = p.version;
-        let d = KubeProxyConfig::defaults(version);
-        let k = &self.kube_proxy;
-        let mode = match k.mode.as_deref() {
+        let field = flags::PROXY_MODE.path;
+        let mode = match self.kube_proxy.mode.as_deref() {
             None | Some("iptables") => ProxyMode::Iptables,
             Some("ipvs") => {
                 if p.ipvs_deprecated {
@@ -197,169 +165,108 @@ impl Scenario {
             Some("nftables") if p.has_nftables => ProxyMode::Nftables,
             Some("nftables") => {
                 return Err(bad(
-                    "kubeProxy.mode",
+                    field,
                     format!("kube-proxy has no nftables mode before 1.29 (this is {version})"),
                 ))
             }
             Some(other) => {
                 return Err(bad(
-                    "kubeProxy.mode",
+                    field,
                     format!("{other:?} is not a proxy mode; use \"iptables\", \"ipvs\" or \"nftables\""),
                 ))
             }
         };
         Ok(KubeProxyConfig {
             mode,
-            min_sync_period: non_negative(k.min_sync_period, d.min_sync_period, "kubeProxy.minSyncPeriod", HOUR)?,
-            sync_period: positive(k.sync_period, d.sync_period, "kubeProxy.syncPeriod")?,
+            min_sync_period: millis(&flags::IPTABLES_MIN_SYNC_PERIOD, self, d)?,
+            sync_period: millis(&flags::IPTABLES_SYNC_PERIOD, self, d)?,
         })
     }
 
     fn resolve_controller_manager(
         &self,
         p: &Profile,
+        d: &Config,
         gates: &Gates,
         warnings: &mut Vec<Cause>,
     ) -> Result<ControllerManagerConfig, ScenarioError> {
+        use flags::*;
+        refuse_missing(self, p, Component::ControllerManager)?;
         let version = p.version;
-        let d = ControllerManagerConfig::defaults(version);
-        let c = &self.controller_manager;
-        if !p.has_legacy_eviction_flags {
-            for (set, flag, field) in [
-                (
-                    c.pod_eviction_timeout.is_some(),
-                    "--pod-eviction-timeout",
-                    "controllerManager.podEvictionTimeout",
-                ),
-                (
-                    c.enable_taint_manager.is_some(),
-                    "--enable-taint-manager",
-                    "controllerManager.enableTaintManager",
-                ),
-            ] {
-                if set {
-                    return Err(bad(
-                        field,
-                        format!("{flag} was removed in Kubernetes 1.27; kube-controller-manager {version} refuses to start with it (unknown flag). Tune apiServer.defaultUnreachableTolerationSeconds or pod tolerationSeconds instead"),
-                    ));
-                }
-            }
-        }
-        let enable_taint_manager = c.enable_taint_manager.unwrap_or(true);
-        if c.enable_taint_manager.is_some() && version.minor >= 25 {
+        let enable_taint_manager = switch(&ENABLE_TAINT_MANAGER, self, d)?;
+        if ENABLE_TAINT_MANAGER.get(self).is_some() && p.taint_manager_deprecated {
             warnings.push(Cause::new("warn.taint_manager_deprecated").text("version", version));
         }
         let taint_based_evictions = gates.taint_based_evictions && enable_taint_manager;
-        if c.pod_eviction_timeout.is_some() && taint_based_evictions {
+        if POD_EVICTION_TIMEOUT.get(self).is_some() && taint_based_evictions {
             warnings.push(Cause::new("warn.pod_eviction_timeout_ignored").text("version", version));
         }
-        let pod_eviction_timeout = c.pod_eviction_timeout.map_or(d.pod_eviction_timeout, |g| g.0);
-        if !(0..=24 * HOUR).contains(&pod_eviction_timeout) {
-            return Err(bad(
-                "controllerManager.podEvictionTimeout",
-                format!(
-                    "must be between 0s and 24h0m0s, got {}",
-                    format_go_duration(pod_eviction_timeout)
-                ),
-            ));
-        }
+        let pod_eviction_timeout = millis(&POD_EVICTION_TIMEOUT, self, d)?;
         if !gates.taint_based_evictions && enable_taint_manager && version.minor >= 13 {
             warnings.push(Cause::new("warn.tbe_off").text("version", version));
         }
-        let threshold = c.unhealthy_zone_threshold.unwrap_or(d.unhealthy_zone_threshold);
-        if !threshold.is_finite() || !(0.0..=1.0).contains(&threshold) {
-            return Err(bad(
-                "controllerManager.unhealthyZoneThreshold",
-                format!("must be a fraction between 0 and 1, got {threshold}"),
-            ));
-        }
+        let unhealthy_zone_threshold = float(&UNHEALTHY_ZONE_THRESHOLD, self, d)?;
         Ok(ControllerManagerConfig {
-            node_monitor_period: positive(
-                c.node_monitor_period,
-                d.node_monitor_period,
-                "controllerManager.nodeMonitorPeriod",
-            )?,
-            node_monitor_grace_period: positive(
-                c.node_monitor_grace_period,
-                d.node_monitor_grace_period,
-                "controllerManager.nodeMonitorGracePeriod",
-            )?,
-            node_startup_grace_period: positive(
-                c.node_startup_grace_period,
-                d.node_startup_grace_period,
-                "controllerManager.nodeStartupGracePeriod",
-            )?,
-            node_eviction_rate: rate(
-                c.node_eviction_rate,
-                d.node_eviction_rate,
-                "controllerManager.nodeEvictionRate",
-            )?,
-            secondary_node_eviction_rate: rate(
-                c.secondary_node_eviction_rate,
-                d.secondary_node_eviction_rate,
-                "controllerManager.secondaryNodeEvictionRate",
-            )?,
-            large_cluster_size_threshold: c.large_cluster_size_threshold.unwrap_or(d.large_cluster_size_threshold),
-            unhealthy_zone_threshold: threshold,
+            node_monitor_period: millis(&NODE_MONITOR_PERIOD, self, d)?,
+            node_monitor_grace_period: millis(&NODE_MONITOR_GRACE_PERIOD, self, d)?,
+            node_startup_grace_period: millis(&NODE_STARTUP_GRACE_PERIOD, self, d)?,
+            node_eviction_rate: float(&NODE_EVICTION_RATE, self, d)?,
+            secondary_node_eviction_rate: float(&SECONDARY_NODE_EVICTION_RATE, self, d)?,
+            large_cluster_size_threshold: count(&LARGE_CLUSTER_SIZE_THRESHOLD, self, d)?,
+            unhealthy_zone_threshold,
             pod_eviction_timeout,
             enable_taint_manager,
             taint_based_evictions,
-            kube_api_qps: qps(c.kube_api_qps, d.kube_api_qps)?,
-            kube_api_burst: burst(c.kube_api_burst, d.kube_api_burst)?,
-            disable_force_detach_on_timeout: match c.disable_force_detach_on_timeout {
-                Some(_) if !p.has_disable_force_detach => {
-                    return Err(bad(
-                        "controllerManager.disableForceDetachOnTimeout",
-                        format!("--disable-force-detach-on-timeout arrived in Kubernetes 1.30; kube-controller-manager {version} refuses to start with it (unknown flag)"),
-                    ))
-                }
-                v => v.unwrap_or(d.disable_force_detach_on_timeout),
-            },
+            kube_api_qps: float(&KUBE_API_QPS, self, d)?,
+            kube_api_burst: count(&KUBE_API_BURST, self, d)?,
+            disable_force_detach_on_timeout: switch(&DISABLE_FORCE_DETACH_ON_TIMEOUT, self, d)?,
             lease_circuit_breaker: gates.lease_circuit_breaker,
         })
     }
 
-    fn resolve_api_server(&self, version: Version) -> Result<ApiServerConfig, ScenarioError> {
-        let d = ApiServerConfig::defaults(version);
-        let a = &self.api_server;
-        let tol = |v: Option<i64>, d: i64, f: &str| -> Result<i64, ScenarioError> {
-            let v = v.unwrap_or(d);
-            if !(0..=10_000_000).contains(&v) {
-                return Err(bad(f, format!("must be between 0 and 10000000 seconds, got {v}")));
-            }
-            Ok(v)
-        };
+    fn resolve_api_server(&self, p: &Profile, d: &Config) -> Result<ApiServerConfig, ScenarioError> {
+        refuse_missing(self, p, Component::ApiServer)?;
         Ok(ApiServerConfig {
-            default_not_ready_toleration_seconds: tol(
-                a.default_not_ready_toleration_seconds,
-                d.default_not_ready_toleration_seconds,
-                "apiServer.defaultNotReadyTolerationSeconds",
-            )?,
-            default_unreachable_toleration_seconds: tol(
-                a.default_unreachable_toleration_seconds,
-                d.default_unreachable_toleration_seconds,
-                "apiServer.defaultUnreachableTolerationSeconds",
-            )?,
+            default_not_ready_toleration_seconds: int(&flags::DEFAULT_NOT_READY_TOLERATION_SECONDS, self, d)?,
+            default_unreachable_toleration_seconds: int(&flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS, self, d)?,
         })
     }
 
-    fn resolve_simulation(&self) -> Result<SimulationConfig, ScenarioError> {
+    fn resolve_simulation(&self, d: &Config) -> Result<SimulationConfig, ScenarioError> {
         let s = &self.simulation;
+        let base = SimulationConfig::defaults(self.nodes.len());
         Ok(SimulationConfig {
-            watch_latency: non_negative(s.watch_latency, 10, "simulation.watchLatency", 10 * SECOND)?,
-            api_latency: non_negative(s.api_latency, 5, "simulation.apiLatency", 10 * SECOND)?,
-            pod_startup: non_negative(s.pod_startup, 5 * SECOND, "simulation.podStartup", HOUR)?,
+            watch_latency: millis(&flags::WATCH_LATENCY, self, d)?,
+            api_latency: millis(&flags::API_LATENCY, self, d)?,
+            pod_startup: millis(&flags::POD_STARTUP, self, d)?,
             monitor_pass_duration: non_negative(
                 s.monitor_pass_duration,
-                1 + self.nodes.len() as Millis / 100,
+                base.monitor_pass_duration,
                 "simulation.monitorPassDuration",
                 10 * SECOND,
             )?,
-            attach_duration: non_negative(s.attach_duration, 10 * SECOND, "simulation.attachDuration", HOUR)?,
-            detach_duration: non_negative(s.detach_duration, 5 * SECOND, "simulation.detachDuration", HOUR)?,
-            mount_duration: non_negative(s.mount_duration, 2 * SECOND, "simulation.mountDuration", HOUR)?,
-            proxy_sync_duration: non_negative(s.proxy_sync_duration, 100, "simulation.proxySyncDuration", MINUTE_MS)?,
-            volumes_in_use_cleared_on_shutdown: s.volumes_in_use_cleared_on_shutdown.unwrap_or(false),
+            attach_duration: non_negative(
+                s.attach_duration,
+                base.attach_duration,
+                "simulation.attachDuration",
+                HOUR,
+            )?,
+            detach_duration: non_negative(
+                s.detach_duration,
+                base.detach_duration,
+                "simulation.detachDuration",
+                HOUR,
+            )?,
+            mount_duration: non_negative(s.mount_duration, base.mount_duration, "simulation.mountDuration", HOUR)?,
+            proxy_sync_duration: non_negative(
+                s.proxy_sync_duration,
+                base.proxy_sync_duration,
+                "simulation.proxySyncDuration",
+                MINUTE_MS,
+            )?,
+            volumes_in_use_cleared_on_shutdown: s
+                .volumes_in_use_cleared_on_shutdown
+                .unwrap_or(base.volumes_in_use_cleared_on_shutdown),
         })
     }
 
@@ -548,52 +455,55 @@ fn check_heartbeat_ticks(nodes: usize, duration: Millis, kubelet: &KubeletConfig
 /// A duration between 0s and `max`.
 fn non_negative(v: Option<GoDuration>, d: Millis, f: &str, max: Millis) -> Result<Millis, ScenarioError> {
     let v = v.map_or(d, |g| g.0);
-    if v < 0 || v > max {
-        return Err(bad(
-            f,
-            format!(
-                "must be between 0s and {}, got {}",
-                format_go_duration(max),
-                format_go_duration(v)
-            ),
-        ));
-    }
+    Rule::UpTo(max)
+        .check(Value::Duration(v))
+        .map_err(|reason| bad(f, reason))?;
     Ok(v)
 }
 
-/// `--kube-api-qps`.
-fn qps(v: Option<f64>, d: f64) -> Result<f64, ScenarioError> {
-    let v = v.unwrap_or(d);
-    if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
-        return Err(bad(
-            "controllerManager.kubeApiQps",
-            format!("must be a rate above 0 and at most 100000 (requests per second), got {v}"),
-        ));
+/// Refuses each of a component's settings that the scenario writes and the version lacks, in
+/// the catalogue's words. Feature gates have rules of their own ([`resolve_feature_gates`]).
+fn refuse_missing(s: &Scenario, p: &Profile, component: Component) -> Result<(), ScenarioError> {
+    let lacking = flags::ALL
+        .iter()
+        .filter(|f| f.component == component && f.missing != Missing::Gate)
+        .find(|f| f.get(s).is_some() && !f.exists_in(p));
+    match lacking {
+        Some(f) => Err(bad(f.path, f.refusal(p.version))),
+        None => Ok(()),
     }
+}
+
+/// The value a scenario gives `flag`, else `default`, checked by the flag's rule.
+fn checked(flag: &Flag, s: &Scenario, default: Value) -> Result<Value, ScenarioError> {
+    let v = flag.get(s).unwrap_or(default);
+    flag.rule.check(v).map_err(|reason| bad(flag.path, reason))?;
     Ok(v)
 }
 
-/// `--kube-api-burst`.
-fn burst(v: Option<u32>, d: u32) -> Result<u32, ScenarioError> {
-    let v = v.unwrap_or(d);
-    if !(1..=100_000).contains(&v) {
-        return Err(bad(
-            "controllerManager.kubeApiBurst",
-            format!("must be between 1 and 100000, got {v}"),
-        ));
-    }
-    Ok(v)
+/// A span the scenario gives `flag`, else the version's default (`d`), checked.
+fn millis(flag: &Flag, s: &Scenario, d: &Config) -> Result<Millis, ScenarioError> {
+    Ok(checked(flag, s, flag.read(d))?.millis().unwrap_or_default())
 }
 
-fn rate(v: Option<f64>, d: f64, f: &str) -> Result<f64, ScenarioError> {
-    let v = v.unwrap_or(d);
-    if !v.is_finite() || !(0.0..=1_000_000.0).contains(&v) {
-        return Err(bad(
-            f,
-            format!("must be a rate of at least 0 (nodes per second), got {v}"),
-        ));
-    }
-    Ok(v)
+/// A whole number, likewise.
+fn int(flag: &Flag, s: &Scenario, d: &Config) -> Result<i64, ScenarioError> {
+    Ok(checked(flag, s, flag.read(d))?.int().unwrap_or_default())
+}
+
+/// A count, likewise.
+fn count(flag: &Flag, s: &Scenario, d: &Config) -> Result<u32, ScenarioError> {
+    Ok(int(flag, s, d)?.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+/// A rate or fraction, likewise.
+fn float(flag: &Flag, s: &Scenario, d: &Config) -> Result<f64, ScenarioError> {
+    Ok(checked(flag, s, flag.read(d))?.float().unwrap_or_default())
+}
+
+/// A switch, likewise.
+fn switch(flag: &Flag, s: &Scenario, d: &Config) -> Result<bool, ScenarioError> {
+    Ok(checked(flag, s, flag.read(d))?.switch().unwrap_or_default())
 }
 
 /// What an action is checked against.
@@ -606,23 +516,6 @@ struct ActionContext<'a> {
 }
 
 const MINUTE_MS: Millis = 60 * SECOND;
-
-fn positive(v: Option<GoDuration>, default: Millis, field: &str) -> Result<Millis, ScenarioError> {
-    let v = v.map_or(default, |g| g.0);
-    if v <= 0 {
-        return Err(bad(
-            field,
-            format!("must be greater than 0s, got {}", format_go_duration(v)),
-        ));
-    }
-    if v > 24 * HOUR {
-        return Err(bad(
-            field,
-            format!("must be at most 24h0m0s, got {}", format_go_duration(v)),
-        ));
-    }
-    Ok(v)
-}
 
 fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
     let ok = !name.is_empty()

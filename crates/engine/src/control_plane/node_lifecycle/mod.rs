@@ -194,9 +194,9 @@ pub struct NodeLifecycleController {
 
 fn grace_flag(startup: bool) -> &'static str {
     if startup {
-        "node-startup-grace-period"
+        crate::scenario::flags::NODE_STARTUP_GRACE_PERIOD.name
     } else {
-        "node-monitor-grace-period"
+        crate::scenario::flags::NODE_MONITOR_GRACE_PERIOD.name
     }
 }
 
