@@ -6,8 +6,9 @@
 
 use crate::explain::{milestones, tuning_warnings, writes_per_minute};
 use crate::settings::{LatencySpike, Settings, TolerationPatch};
-use kubelife_engine::upstream::MAX_WAIT_FOR_UNMOUNT;
+use kubelife_engine::flags;
 use kubelife_engine::time::{MINUTE, SECOND};
+use kubelife_engine::upstream::MAX_WAIT_FOR_UNMOUNT;
 use kubelife_engine::{Config, EventKind, Millis, Outcome};
 use std::collections::BTreeSet;
 
@@ -147,7 +148,9 @@ fn ex1_one(c: &Ctx) -> bool {
         } == Settings::default()
 }
 fn ex1_grace(c: &Ctx) -> bool {
-    !c.a.settings.overrides.contains_key("node-monitor-grace-period")
+    !c.a.settings
+        .overrides
+        .contains_key(flags::NODE_MONITOR_GRACE_PERIOD.name)
 }
 
 /// 2. Fast failover under an API latency spike.
@@ -213,9 +216,9 @@ fn ex5_same_profile(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
     let want = fast_profile();
     [
-        "node-status-update-frequency",
-        "node-monitor-period",
-        "node-monitor-grace-period",
+        flags::NODE_STATUS_UPDATE_FREQUENCY.name,
+        flags::NODE_MONITOR_PERIOD.name,
+        flags::NODE_MONITOR_GRACE_PERIOD.name,
     ]
     .iter()
     .all(|f| {
@@ -383,7 +386,7 @@ pub static EXERCISES: [Exercise; 11] = [
         start: || (Settings::default(), None),
         solution: || {
             (
-                default_with(|s| s.set("default-unreachable-toleration-seconds", 30.0)),
+                default_with(|s| s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 30.0)),
                 None,
             )
         },
@@ -409,9 +412,9 @@ pub static EXERCISES: [Exercise; 11] = [
             (
                 default_with(|s| {
                     s.ops.latency = Some(ex2_spike());
-                    s.set("node-status-update-frequency", 2.0);
-                    s.set("node-monitor-grace-period", 8.0);
-                    s.set("default-unreachable-toleration-seconds", 10.0);
+                    s.set(flags::NODE_STATUS_UPDATE_FREQUENCY.name, 2.0);
+                    s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 8.0);
+                    s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 10.0);
                 }),
                 None,
             )
@@ -420,8 +423,8 @@ pub static EXERCISES: [Exercise; 11] = [
             (
                 default_with(|s| {
                     s.ops.latency = Some(ex2_spike());
-                    s.set("node-monitor-grace-period", 20.0);
-                    s.set("default-unreachable-toleration-seconds", 10.0);
+                    s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 20.0);
+                    s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 10.0);
                 }),
                 None,
             )
@@ -447,8 +450,8 @@ pub static EXERCISES: [Exercise; 11] = [
         start: || {
             (
                 default_with(|s| {
-                    s.set("node-lease-duration-seconds", 8.0);
-                    s.set("node-monitor-grace-period", 10.0);
+                    s.set(flags::NODE_LEASE_DURATION_SECONDS.name, 8.0);
+                    s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 10.0);
                 }),
                 None,
             )
@@ -456,9 +459,9 @@ pub static EXERCISES: [Exercise; 11] = [
         solution: || {
             (
                 default_with(|s| {
-                    s.set("node-lease-duration-seconds", 24.0);
-                    s.set("node-monitor-grace-period", 24.0);
-                    s.set("node-monitor-period", 2.0);
+                    s.set(flags::NODE_LEASE_DURATION_SECONDS.name, 24.0);
+                    s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 24.0);
+                    s.set(flags::NODE_MONITOR_PERIOD.name, 2.0);
                 }),
                 None,
             )
@@ -543,7 +546,7 @@ pub static EXERCISES: [Exercise; 11] = [
         start: || (zone_outage(), None),
         solution: || {
             let mut s = zone_outage();
-            s.set("unhealthy-zone-threshold", 0.65);
+            s.set(flags::UNHEALTHY_ZONE_THRESHOLD.name, 0.65);
             (s, None)
         },
         checks: &[
@@ -661,8 +664,8 @@ pub static EXERCISES: [Exercise; 11] = [
             (
                 default_with(|s| {
                     s.fault.kind = kubelife_engine::scenario::ActionKind::NodeShutdown;
-                    s.set("shutdown-grace-period", 30.0);
-                    s.set("shutdown-grace-period-critical-pods", 10.0);
+                    s.set(flags::SHUTDOWN_GRACE_PERIOD.name, 30.0);
+                    s.set(flags::SHUTDOWN_GRACE_PERIOD_CRITICAL_PODS.name, 10.0);
                 }),
                 None,
             )
@@ -688,7 +691,7 @@ pub static EXERCISES: [Exercise; 11] = [
         start: || (ex11_start(), None),
         solution: || {
             let mut s = ex11_start();
-            s.set("node-eviction-rate", 0.5);
+            s.set(flags::NODE_EVICTION_RATE.name, 0.5);
             (s, None)
         },
         checks: &[

@@ -1,12 +1,15 @@
-//! Every tunable of the playground: its upstream flag, its configuration field, what it does,
-//! its unit and range, and which versions have it.
+//! The playground's sliders: a view of the engine's flag catalogue (`kubelife_engine::flags`).
 //!
-//! A knob's value lives in [`crate::settings::Settings::overrides`] only when the user changed it;
-//! otherwise the version's default (as the engine resolves it) is shown.
+//! The catalogue says what each tunable is: its flag and configuration field, unit, range,
+//! default and the versions that have it. The page adds only what is its own: where a slider
+//! goes (its [`Group`]), its step, and how its number reads. A knob's value lives in
+//! [`crate::settings::Settings::overrides`] only when the user changed it; otherwise the
+//! version's default (as the engine resolves it) is shown.
 
 use crate::i18n::{tr, tr_built, trf, Lang};
-use kubelife_engine::scenario::{Config, GoDuration, Scenario};
-use kubelife_engine::time::SECOND;
+use kubelife_engine::flags::{self, CommandLine, Flag};
+use kubelife_engine::scenario::{Config, Scenario};
+use kubelife_engine::Version;
 
 /// Which component a knob belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,13 +77,27 @@ pub enum Unit {
     Fraction,
 }
 
-/// One tunable.
+impl Unit {
+    /// How the page shows a number of the catalogue's unit: spans and whole seconds as Go
+    /// durations, requests per second as a whole count.
+    pub const fn of(unit: flags::Unit) -> Unit {
+        match unit {
+            flags::Unit::Duration | flags::Unit::Seconds => Unit::Seconds,
+            flags::Unit::NodesPerSecond => Unit::Rate,
+            flags::Unit::Fraction => Unit::Fraction,
+            flags::Unit::Count | flags::Unit::PerSecond | flags::Unit::Switch | flags::Unit::Mode => Unit::Count,
+        }
+    }
+}
+
+/// One slider: a catalogue flag, where the page puts it, and its step. The other fields are the
+/// catalogue's, read once.
 #[derive(Debug, Clone, Copy)]
 pub struct Knob {
+    /// The catalogue's declaration.
+    pub def: &'static Flag,
     /// Flag name without dashes; the slider's accessible name contains it.
     pub flag: &'static str,
-    /// Where it lives in configuration (`KubeletConfiguration.nodeStatusUpdateFrequency`).
-    pub field: &'static str,
     /// Its group.
     pub group: Group,
     /// Its unit.
@@ -91,23 +108,67 @@ pub struct Knob {
     pub max: f64,
     /// Step.
     pub step: f64,
-    /// Oldest and newest minor version that have it.
-    pub versions: (u32, u32),
     /// The resolved value in this knob's unit.
     pub read: fn(&Config) -> f64,
     /// Writes a value into the scenario.
     pub write: fn(&mut Scenario, f64),
 }
 
-fn dur(v: f64) -> Option<GoDuration> {
-    Some(GoDuration((v * SECOND as f64).round() as i64))
+/// A catalogue value as a slider's number.
+fn number(v: flags::Value) -> f64 {
+    v.number().unwrap_or_default()
 }
 
-fn secs(ms: i64) -> f64 {
-    ms as f64 / SECOND as f64
+/// Writes a slider's number into the scenario; a count is a whole number.
+fn write(def: &Flag, s: &mut Scenario, v: f64) {
+    let v = if Unit::of(def.unit) == Unit::Count {
+        v.round()
+    } else {
+        v
+    };
+    if let Some(value) = def.value_of(v) {
+        def.put(s, value);
+    }
+}
+
+/// A knob of the catalogue's `$def`, in `$group`, moving by `$step`.
+macro_rules! knob {
+    ($def:ident, $group:expr, $step:expr) => {
+        Knob {
+            def: &flags::$def,
+            flag: flags::$def.name,
+            group: $group,
+            unit: Unit::of(flags::$def.unit),
+            min: flags::$def.range.0,
+            max: flags::$def.range.1,
+            step: $step,
+            read: |c| number(flags::$def.read(c)),
+            write: |s, v| write(&flags::$def, s, v),
+        }
+    };
+}
+
+/// How the page names a flag on its command line: `--<name>`, or `--feature-gates=<gate>`.
+pub fn flag_text(def: &Flag) -> String {
+    match def.command_line {
+        CommandLine::FeatureGate => format!("--feature-gates={}", def.name),
+        CommandLine::Flag | CommandLine::None => format!("--{}", def.name),
+    }
 }
 
 impl Knob {
+    /// Where it lives in configuration: the file's field
+    /// (`KubeletConfiguration.nodeStatusUpdateFrequency`), else the flag
+    /// (`--node-monitor-grace-period`), else the scenario's field (`simulation.podStartup`).
+    pub fn field(&self) -> String {
+        let d = self.def;
+        match (d.file, d.command_line) {
+            (Some(f), _) => format!("{}.{}", f.file.kind(), f.field),
+            (None, CommandLine::None) => d.path.to_string(),
+            (None, _) => flag_text(d),
+        }
+    }
+
     /// One line on what it does, in `lang` (catalogue key `knob.<flag>.help`).
     pub fn help(&self, lang: Lang) -> &'static str {
         tr_built(lang, &format!("knob.{}.help", self.flag))
@@ -118,9 +179,10 @@ impl Knob {
         tr_built(lang, &format!("knob.{}.missing", self.flag))
     }
 
-    /// Whether the version has this knob.
+    /// Whether version 1.`minor` offers it: its components have it, and it works without
+    /// turning a feature gate on (the catalogue's [`Flag::offered`]).
     pub fn available(&self, minor: u32) -> bool {
-        (self.versions.0..=self.versions.1).contains(&minor)
+        self.def.offered(&Version { minor }.profile())
     }
 
     /// Why version 1.`minor` has no such control, in `lang`; `None` when it has.
@@ -136,282 +198,29 @@ pub fn not_in(lang: Lang, minor: u32, why: &str) -> String {
 
 /// The knobs, in display order.
 pub const KNOBS: &[Knob] = &[
-    Knob {
-        flag: "node-status-update-frequency",
-        field: "KubeletConfiguration.nodeStatusUpdateFrequency",
-        group: Group::Kubelet,
-        unit: Unit::Seconds,
-        min: 1.0,
-        max: 120.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.kubelet.node_status_update_frequency),
-        write: |s, v| s.kubelet.node_status_update_frequency = dur(v),
-    },
-    Knob {
-        flag: "node-status-report-frequency",
-        field: "KubeletConfiguration.nodeStatusReportFrequency",
-        group: Group::Kubelet,
-        unit: Unit::Seconds,
-        min: 1.0,
-        max: 900.0,
-        step: 1.0,
-        versions: (13, 99),
-        read: |c| secs(c.kubelet.node_status_report_frequency),
-        write: |s, v| s.kubelet.node_status_report_frequency = dur(v),
-    },
-    Knob {
-        flag: "node-lease-duration-seconds",
-        field: "KubeletConfiguration.nodeLeaseDurationSeconds",
-        group: Group::Kubelet,
-        unit: Unit::Count,
-        min: 4.0,
-        max: 300.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| c.kubelet.node_lease_duration_seconds as f64,
-        write: |s, v| s.kubelet.node_lease_duration_seconds = Some(v.round() as i64),
-    },
-    Knob {
-        flag: "shutdown-grace-period",
-        field: "KubeletConfiguration.shutdownGracePeriod",
-        group: Group::Kubelet,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 600.0,
-        step: 5.0,
-        versions: (21, 99),
-        read: |c| secs(c.kubelet.shutdown_grace_period),
-        write: |s, v| s.kubelet.shutdown_grace_period = dur(v),
-    },
-    Knob {
-        flag: "shutdown-grace-period-critical-pods",
-        field: "KubeletConfiguration.shutdownGracePeriodCriticalPods",
-        group: Group::Kubelet,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 600.0,
-        step: 5.0,
-        versions: (21, 99),
-        read: |c| secs(c.kubelet.shutdown_grace_period_critical_pods),
-        write: |s, v| s.kubelet.shutdown_grace_period_critical_pods = dur(v),
-    },
-    Knob {
-        flag: "node-monitor-period",
-        field: "--node-monitor-period",
-        group: Group::ControllerManager,
-        unit: Unit::Seconds,
-        min: 1.0,
-        max: 60.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.controller_manager.node_monitor_period),
-        write: |s, v| s.controller_manager.node_monitor_period = dur(v),
-    },
-    Knob {
-        flag: "node-monitor-grace-period",
-        field: "--node-monitor-grace-period",
-        group: Group::ControllerManager,
-        unit: Unit::Seconds,
-        min: 2.0,
-        max: 600.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.controller_manager.node_monitor_grace_period),
-        write: |s, v| s.controller_manager.node_monitor_grace_period = dur(v),
-    },
-    Knob {
-        flag: "node-startup-grace-period",
-        field: "--node-startup-grace-period",
-        group: Group::ControllerManager,
-        unit: Unit::Seconds,
-        min: 10.0,
-        max: 600.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.controller_manager.node_startup_grace_period),
-        write: |s, v| s.controller_manager.node_startup_grace_period = dur(v),
-    },
-    Knob {
-        flag: "node-eviction-rate",
-        field: "--node-eviction-rate",
-        group: Group::ControllerManager,
-        unit: Unit::Rate,
-        min: 0.0,
-        max: 1.0,
-        step: 0.01,
-        versions: (12, 99),
-        read: |c| c.controller_manager.node_eviction_rate,
-        write: |s, v| s.controller_manager.node_eviction_rate = Some(v),
-    },
-    Knob {
-        flag: "secondary-node-eviction-rate",
-        field: "--secondary-node-eviction-rate",
-        group: Group::ControllerManager,
-        unit: Unit::Rate,
-        min: 0.0,
-        max: 1.0,
-        step: 0.01,
-        versions: (12, 99),
-        read: |c| c.controller_manager.secondary_node_eviction_rate,
-        write: |s, v| s.controller_manager.secondary_node_eviction_rate = Some(v),
-    },
-    Knob {
-        flag: "large-cluster-size-threshold",
-        field: "--large-cluster-size-threshold",
-        group: Group::ControllerManager,
-        unit: Unit::Count,
-        min: 0.0,
-        max: 200.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| f64::from(c.controller_manager.large_cluster_size_threshold),
-        write: |s, v| s.controller_manager.large_cluster_size_threshold = Some(v.round() as u32),
-    },
-    Knob {
-        flag: "unhealthy-zone-threshold",
-        field: "--unhealthy-zone-threshold",
-        group: Group::ControllerManager,
-        unit: Unit::Fraction,
-        min: 0.05,
-        max: 1.0,
-        step: 0.05,
-        versions: (12, 99),
-        read: |c| c.controller_manager.unhealthy_zone_threshold,
-        write: |s, v| s.controller_manager.unhealthy_zone_threshold = Some(v),
-    },
-    Knob {
-        flag: "pod-eviction-timeout",
-        field: "--pod-eviction-timeout",
-        group: Group::ControllerManager,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 900.0,
-        step: 1.0,
-        versions: (12, 26),
-        read: |c| secs(c.controller_manager.pod_eviction_timeout),
-        write: |s, v| s.controller_manager.pod_eviction_timeout = dur(v),
-    },
-    Knob {
-        flag: "default-not-ready-toleration-seconds",
-        field: "--default-not-ready-toleration-seconds",
-        group: Group::ApiServer,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 900.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| c.api_server.default_not_ready_toleration_seconds as f64,
-        write: |s, v| s.api_server.default_not_ready_toleration_seconds = Some(v.round() as i64),
-    },
-    Knob {
-        flag: "default-unreachable-toleration-seconds",
-        field: "--default-unreachable-toleration-seconds",
-        group: Group::ApiServer,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 900.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| c.api_server.default_unreachable_toleration_seconds as f64,
-        write: |s, v| s.api_server.default_unreachable_toleration_seconds = Some(v.round() as i64),
-    },
-    Knob {
-        flag: "kube-api-qps",
-        field: "--kube-api-qps",
-        group: Group::ControllerManager,
-        unit: Unit::Count,
-        min: 1.0,
-        max: 500.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| c.controller_manager.kube_api_qps,
-        write: |s, v| s.controller_manager.kube_api_qps = Some(v.round()),
-    },
-    Knob {
-        flag: "kube-api-burst",
-        field: "--kube-api-burst",
-        group: Group::ControllerManager,
-        unit: Unit::Count,
-        min: 1.0,
-        max: 1000.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| f64::from(c.controller_manager.kube_api_burst),
-        write: |s, v| s.controller_manager.kube_api_burst = Some(v.round() as u32),
-    },
-    Knob {
-        flag: "iptables-min-sync-period",
-        field: "KubeProxyConfiguration.iptables.minSyncPeriod",
-        group: Group::KubeProxy,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 60.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.kube_proxy.min_sync_period),
-        write: |s, v| s.kube_proxy.min_sync_period = dur(v),
-    },
-    Knob {
-        flag: "iptables-sync-period",
-        field: "KubeProxyConfiguration.iptables.syncPeriod",
-        group: Group::KubeProxy,
-        unit: Unit::Seconds,
-        min: 1.0,
-        max: 600.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.kube_proxy.sync_period),
-        write: |s, v| s.kube_proxy.sync_period = dur(v),
-    },
-    Knob {
-        flag: "pod-startup",
-        field: "simulation.podStartup",
-        group: Group::Workloads,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 120.0,
-        step: 1.0,
-        versions: (12, 99),
-        read: |c| secs(c.simulation.pod_startup),
-        write: |s, v| s.simulation.pod_startup = dur(v),
-    },
-    Knob {
-        flag: "watch-latency",
-        field: "simulation.watchLatency",
-        group: Group::Cluster,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 2.0,
-        step: 0.005,
-        versions: (12, 99),
-        read: |c| secs(c.simulation.watch_latency),
-        write: |s, v| s.simulation.watch_latency = dur(v),
-    },
-    Knob {
-        flag: "api-latency",
-        field: "simulation.apiLatency",
-        group: Group::Cluster,
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 5.0,
-        step: 0.005,
-        versions: (12, 99),
-        read: |c| secs(c.simulation.api_latency),
-        write: |s, v| s.simulation.api_latency = dur(v),
-    },
-    Knob {
-        flag: "duration-seconds",
-        field: "durationSeconds",
-        group: Group::Cluster,
-        unit: Unit::Seconds,
-        min: 60.0,
-        max: 3600.0,
-        step: 60.0,
-        versions: (12, 99),
-        read: |c| secs(c.duration),
-        write: |s, v| s.duration_seconds = Some(v.round() as i64),
-    },
+    knob!(NODE_STATUS_UPDATE_FREQUENCY, Group::Kubelet, 1.0),
+    knob!(NODE_STATUS_REPORT_FREQUENCY, Group::Kubelet, 1.0),
+    knob!(NODE_LEASE_DURATION_SECONDS, Group::Kubelet, 1.0),
+    knob!(SHUTDOWN_GRACE_PERIOD, Group::Kubelet, 5.0),
+    knob!(SHUTDOWN_GRACE_PERIOD_CRITICAL_PODS, Group::Kubelet, 5.0),
+    knob!(NODE_MONITOR_PERIOD, Group::ControllerManager, 1.0),
+    knob!(NODE_MONITOR_GRACE_PERIOD, Group::ControllerManager, 1.0),
+    knob!(NODE_STARTUP_GRACE_PERIOD, Group::ControllerManager, 1.0),
+    knob!(NODE_EVICTION_RATE, Group::ControllerManager, 0.01),
+    knob!(SECONDARY_NODE_EVICTION_RATE, Group::ControllerManager, 0.01),
+    knob!(LARGE_CLUSTER_SIZE_THRESHOLD, Group::ControllerManager, 1.0),
+    knob!(UNHEALTHY_ZONE_THRESHOLD, Group::ControllerManager, 0.05),
+    knob!(POD_EVICTION_TIMEOUT, Group::ControllerManager, 1.0),
+    knob!(DEFAULT_NOT_READY_TOLERATION_SECONDS, Group::ApiServer, 1.0),
+    knob!(DEFAULT_UNREACHABLE_TOLERATION_SECONDS, Group::ApiServer, 1.0),
+    knob!(KUBE_API_QPS, Group::ControllerManager, 1.0),
+    knob!(KUBE_API_BURST, Group::ControllerManager, 1.0),
+    knob!(IPTABLES_MIN_SYNC_PERIOD, Group::KubeProxy, 1.0),
+    knob!(IPTABLES_SYNC_PERIOD, Group::KubeProxy, 1.0),
+    knob!(POD_STARTUP, Group::Workloads, 1.0),
+    knob!(WATCH_LATENCY, Group::Cluster, 0.005),
+    knob!(API_LATENCY, Group::Cluster, 0.005),
+    knob!(DURATION_SECONDS, Group::Cluster, 60.0),
 ];
 
 /// The knob with this flag name.
@@ -426,16 +235,17 @@ mod tests {
     #[test]
     fn every_knob_round_trips_through_a_scenario() {
         for k in KNOBS {
-            let mut s = kubelife_engine::presets::default_cluster(&format!("1.{}", k.versions.0.max(20)));
+            let minor = (20..).find(|&m| k.available(m)).unwrap_or(20);
+            let mut s = kubelife_engine::presets::default_cluster(&format!("1.{minor}"));
             let v = if k.min > 0.0 { k.min + k.step } else { k.step };
-            if k.flag == "shutdown-grace-period-critical-pods" {
+            if k.flag == flags::SHUTDOWN_GRACE_PERIOD_CRITICAL_PODS.name {
                 // The critical pods' share may not exceed the whole.
-                (knob("shutdown-grace-period").unwrap().write)(&mut s, 600.0);
+                (knob(flags::SHUTDOWN_GRACE_PERIOD.name).unwrap().write)(&mut s, 600.0);
             }
             (k.write)(&mut s, v);
             let cfg = s.resolve().unwrap_or_else(|e| panic!("{}: {e}", k.flag));
             assert!(((k.read)(&cfg) - v).abs() < 1e-9, "{}", k.flag);
         }
-        assert!(knob("node-monitor-grace-period").is_some());
+        assert!(knob(flags::NODE_MONITOR_GRACE_PERIOD.name).is_some());
     }
 }

@@ -10,7 +10,7 @@ use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
     Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, ZoneOutage, MAX_OP_SECONDS, PAGE_MAX_DB,
-    PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
+    PAGE_MAX_NODES, PAGE_MAX_WEB, TOGGLES, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
@@ -211,14 +211,12 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put(&format!("{name}-pdb"), x.pdb.text().unwrap_or_else(|| "none".into()));
         }
     }
-    if s.disable_force_detach {
-        put("disable-force-detach-on-timeout", "true".into());
-    }
-    if !s.enable_taint_manager {
-        put("enable-taint-manager", "false".into());
-    }
-    if !s.taint_based_evictions {
-        put("TaintBasedEvictions", "false".into());
+    // The switches, by their catalogue names, where they differ from the first visit's.
+    for t in &TOGGLES {
+        let on = (t.get)(s);
+        if on != (t.get)(&d) {
+            put(t.def.name, on.to_string());
+        }
     }
     if s.fault != d.fault {
         put(
@@ -500,18 +498,13 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
     s
 }
 
-/// A switch of the legacy eviction path or of force detach, applied to `s`; `None` if `k` is
+/// A switch (`settings::TOGGLES`, by its catalogue name) applied to `s`; `None` if `k` names
 /// none of them.
 fn switch_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
-    let field = match k {
-        "enable-taint-manager" => &mut s.enable_taint_manager,
-        "TaintBasedEvictions" => &mut s.taint_based_evictions,
-        "disable-force-detach-on-timeout" => &mut s.disable_force_detach,
-        _ => return None,
-    };
+    let t = TOGGLES.iter().find(|t| t.def.name == k)?;
     Some(
         v.parse::<bool>()
-            .map(|b| *field = b)
+            .map(|b| (t.set)(s, b))
             .map_err(|_| Cause::new("link.why.bool")),
     )
 }

@@ -6,6 +6,7 @@ use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
+use kubelife_engine::flags;
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
@@ -373,8 +374,8 @@ impl Model {
             views: views.iter().map(|v| v.to_string()).collect(),
             autoplay: false,
             controls: vec![
-                "node-monitor-grace-period".into(),
-                "default-unreachable-toleration-seconds".into(),
+                flags::NODE_MONITOR_GRACE_PERIOD.name.into(),
+                flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name.into(),
             ],
             lang: self.display.lang,
             ..Display::default()

@@ -1,13 +1,14 @@
 //! The playground's state as the user sets it, and the scenario it stands for.
 
-use crate::knobs::{knob, Knob, KNOBS};
+use crate::knobs::{knob, Group, Knob, KNOBS};
+use kubelife_engine::flags::{self, Flag, Value};
 use kubelife_engine::scenario::{
     ActionKind, ActionSection, IntOrString, NodeSection, PdbSection, Scenario, VolumeSection, WorkloadKind,
     WorkloadSection,
 };
 use kubelife_engine::time::SECOND;
 use kubelife_engine::version::NEWEST_MINOR;
-use kubelife_engine::{Config, ScenarioError};
+use kubelife_engine::{Config, ScenarioError, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -256,6 +257,51 @@ fn db_extras() -> WorkloadExtras {
     DB_EXTRAS
 }
 
+/// A switch the page offers as a checkbox: its catalogue flag, where the page puts it, where
+/// these settings keep it, and the catalogue keys of what it does and of why a version lacks it.
+pub struct Toggle {
+    /// The catalogue's declaration.
+    pub def: &'static Flag,
+    /// Its group.
+    pub group: Group,
+    /// What it does (catalogue key).
+    pub help: &'static str,
+    /// Why a version lacks it (catalogue key).
+    pub why: &'static str,
+    /// Whether it is on in the settings.
+    pub get: fn(&Settings) -> bool,
+    /// Turns it on or off in the settings.
+    pub set: fn(&mut Settings, bool),
+}
+
+/// The switches, in display order.
+pub const TOGGLES: [Toggle; 3] = [
+    Toggle {
+        def: &flags::ENABLE_TAINT_MANAGER,
+        group: Group::ControllerManager,
+        help: "ui.toggle.taint_manager",
+        why: "ui.toggle.taint_manager_why",
+        get: |s| s.enable_taint_manager,
+        set: |s, v| s.enable_taint_manager = v,
+    },
+    Toggle {
+        def: &flags::TAINT_BASED_EVICTIONS,
+        group: Group::ControllerManager,
+        help: "ui.toggle.tbe",
+        why: "ui.toggle.tbe_why",
+        get: |s| s.taint_based_evictions,
+        set: |s, v| s.taint_based_evictions = v,
+    },
+    Toggle {
+        def: &flags::DISABLE_FORCE_DETACH_ON_TIMEOUT,
+        group: Group::ControllerManager,
+        help: "ui.toggle.force_detach",
+        why: "ui.toggle.force_detach_why",
+        get: |s| s.disable_force_detach,
+        set: |s, v| s.disable_force_detach = v,
+    },
+];
+
 /// The longest any operation time may be, s (the longest run the page offers).
 pub const MAX_OP_SECONDS: u32 = 3600;
 
@@ -368,7 +414,7 @@ impl Settings {
             })
             .collect::<Vec<_>>();
         // Operations past the end of the run are left out rather than refused.
-        let end = self.overrides.get("duration-seconds").map_or(900.0, |&d| d);
+        let end = self.overrides.get(flags::DURATION_SECONDS.name).map_or(900.0, |&d| d);
         let workload = |kind, name: &str, replicas, extras: Option<WorkloadExtras>| {
             let mut w = WorkloadSection {
                 replicas,
@@ -400,14 +446,13 @@ impl Settings {
                 (k.write)(&mut s, v);
             }
         }
-        if self.minor <= 26 && !self.enable_taint_manager {
-            s.controller_manager.enable_taint_manager = Some(false);
-        }
-        if self.minor >= 30 && self.disable_force_detach {
-            s.controller_manager.disable_force_detach_on_timeout = Some(true);
-        }
-        if (13..=17).contains(&self.minor) && !self.taint_based_evictions {
-            s.feature_gates.insert("TaintBasedEvictions".into(), false);
+        // A switch is written where the version offers it and it is not at the version's default.
+        let version = Version { minor: self.minor };
+        for t in &TOGGLES {
+            let on = Value::Bool((t.get)(self));
+            if t.def.offered(&version.profile()) && on != t.def.default_in(version) {
+                t.def.put(&mut s, on);
+            }
         }
         s
     }
@@ -606,8 +651,15 @@ impl Settings {
                 out.overrides.insert(k.flag.to_string(), v);
             }
         }
-        out.enable_taint_manager = with.controller_manager.enable_taint_manager;
-        out.taint_based_evictions = preset.feature_gates.get("TaintBasedEvictions").copied().unwrap_or(true);
+        // Each switch as the preset resolves it, where the version offers it.
+        let first_visit = Settings::default();
+        for t in &TOGGLES {
+            let on = match t.def.read(&with).switch() {
+                Some(on) if t.def.offered(&with.profile) => on,
+                _ => (t.get)(&first_visit),
+            };
+            (t.set)(&mut out, on);
+        }
         out.keep_defaults_of(&with);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
             != (
@@ -761,8 +813,8 @@ impl Settings {
     /// (`ValidateKubeletConfiguration`): raising the critical pods' share raises the whole with
     /// it, and lowering the whole lowers the share.
     fn keep_shutdown_pair(&mut self, flag: &str, v: f64) {
-        const WHOLE: &str = "shutdown-grace-period";
-        const CRITICAL: &str = "shutdown-grace-period-critical-pods";
+        const WHOLE: &str = flags::SHUTDOWN_GRACE_PERIOD.name;
+        const CRITICAL: &str = flags::SHUTDOWN_GRACE_PERIOD_CRITICAL_PODS.name;
         let whole = self.overrides.get(WHOLE).copied().unwrap_or(0.0);
         let critical = self.overrides.get(CRITICAL).copied().unwrap_or(0.0);
         if flag == CRITICAL && v > whole {

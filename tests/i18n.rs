@@ -5,6 +5,7 @@ use kubelife::components::tour::STEPS;
 use kubelife::exercises::EXERCISES;
 use kubelife::i18n::{keys, Lang};
 use kubelife::knobs::KNOBS;
+use kubelife::settings::TOGGLES;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -66,9 +67,17 @@ fn every_key_is_used() {
     sources(&root.join("crates/cli/src"), &mut code);
     // Families whose keys the code builds from a list it owns.
     let mut built: BTreeSet<String> = BTreeSet::new();
-    for k in KNOBS {
-        built.insert(format!("knob.{}.help", k.flag));
-        built.insert(format!("knob.{}.missing", k.flag));
+    // Every tunable of the engine's catalogue the page shows: a slider's help and why a version
+    // lacks it, a switch's texts.
+    for f in kubelife_engine::flags::ALL.iter() {
+        if KNOBS.iter().any(|k| k.flag == f.name) {
+            built.insert(format!("knob.{}.help", f.name));
+            built.insert(format!("knob.{}.missing", f.name));
+        }
+        for t in TOGGLES.iter().filter(|t| t.def.name == f.name) {
+            built.insert(t.help.to_string());
+            built.insert(t.why.to_string());
+        }
     }
     for s in &STEPS {
         built.insert(format!("{}.title", s.key));

@@ -11,6 +11,7 @@ use crate::explain::{milestone_text, milestones, writes_per_minute};
 use crate::i18n::{tr, trf, Lang};
 use crate::model::{Edit, Side};
 use crate::replay::Lane;
+use kubelife_engine::flags;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Config, Distribution, Millis, Outcome, Spread};
 use std::rc::Rc;
@@ -95,10 +96,10 @@ pub fn compare_section(p: &CompareSectionProps) -> Html {
 /// B's own version, preset and main sliders, and the copy and swap buttons.
 fn side_b_controls(lang: Lang, b: &Side, onaction: &Callback<CompareAction>) -> Html {
     const B_KNOBS: [&str; 4] = [
-        "node-status-update-frequency",
-        "node-monitor-period",
-        "node-monitor-grace-period",
-        "default-unreachable-toleration-seconds",
+        flags::NODE_STATUS_UPDATE_FREQUENCY.name,
+        flags::NODE_MONITOR_PERIOD.name,
+        flags::NODE_MONITOR_GRACE_PERIOD.name,
+        flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name,
     ];
     let onedit = onaction.reform(CompareAction::EditB);
     let side = KnobSide {

@@ -1,15 +1,17 @@
 //! The control panel: every knob grouped by component (kubelet, kube-controller-manager,
-//! kube-apiserver, workloads, cluster), the legacy-eviction toggles, and the cluster's counts.
+//! kube-apiserver, workloads, cluster), the switches, and the cluster's counts. What a version
+//! offers is the engine's flag catalogue's to say; the panel only asks.
 
 use crate::components::filtered;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::i18n::{tr, Lang};
-use crate::knobs::{not_in, Group, KNOBS};
+use crate::knobs::{flag_text, not_in, Group, KNOBS};
 use crate::model::Edit;
 use crate::settings::{
-    PdbChoice, Settings, VolumeChoice, WorkloadExtras, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
+    PdbChoice, Settings, Toggle, VolumeChoice, WorkloadExtras, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, TOGGLES,
+    ZONES,
 };
-use kubelife_engine::Config;
+use kubelife_engine::{Config, Version};
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -50,16 +52,10 @@ pub fn control_panel(p: &ControlPanelProps) -> Html {
 
 /// What a group holds beside its knobs: toggles and counts.
 fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
-    let minor = s.minor;
-    match g {
-        Group::ControllerManager => html! { <>
-            { toggle(lang, minor, Toggle { flag: "--enable-taint-manager", help: "ui.toggle.taint_manager", why: "ui.toggle.taint_manager_why",
-                on: s.enable_taint_manager, enabled: minor <= 26, set: |s, v| s.enable_taint_manager = v }, onedit) }
-            { toggle(lang, minor, Toggle { flag: "--feature-gates=TaintBasedEvictions", help: "ui.toggle.tbe", why: "ui.toggle.tbe_why",
-                on: s.taint_based_evictions, enabled: (13..=17).contains(&minor), set: |s, v| s.taint_based_evictions = v }, onedit) }
-            { toggle(lang, minor, Toggle { flag: "--disable-force-detach-on-timeout", help: "ui.toggle.force_detach", why: "ui.toggle.force_detach_why",
-                on: s.disable_force_detach, enabled: minor >= 30, set: |s, v| s.disable_force_detach = v }, onedit) }
-        </> },
+    let toggles = html! {
+        { for TOGGLES.iter().filter(|t| t.group == g).map(|t| toggle(lang, s, t, onedit)) }
+    };
+    let counts = match g {
         Group::Workloads => html! { <>
             { count(lang, Count { key: "ui.count.web", value: s.web_replicas, min: 0, max: PAGE_MAX_WEB, set: |s, v| s.web_replicas = v }, onedit) }
             { workload_extras(lang, &WEB, s.web, onedit) }
@@ -72,7 +68,8 @@ fn extras(lang: Lang, g: Group, s: &Settings, onedit: &Callback<Edit>) -> Html {
             { count(lang, Count { key: "ui.count.seed", value: s.seed as u32, min: 1, max: 1000, set: |s, v| s.seed = u64::from(v) }, onedit) }
         </> },
         _ => html! {},
-    }
+    };
+    html! { <>{toggles}{counts}</> }
 }
 
 /// Where a workload's Service, volume and budget are stored.
@@ -211,28 +208,22 @@ fn count(lang: Lang, c: Count, onedit: &Callback<Edit>) -> Html {
     }
 }
 
-/// A switch for the legacy eviction path, named by its flag.
-struct Toggle {
-    flag: &'static str,
-    help: &'static str,
-    why: &'static str,
-    on: bool,
-    enabled: bool,
-    set: fn(&mut Settings, bool),
-}
-
-/// A toggle as a checkbox with its flag, what it does, and why a version lacks it.
-fn toggle(lang: Lang, minor: u32, t: Toggle, onedit: &Callback<Edit>) -> Html {
+/// A switch as a checkbox with its flag, what it does, and why a version lacks it (the
+/// catalogue's availability).
+fn toggle(lang: Lang, s: &Settings, t: &Toggle, onedit: &Callback<Edit>) -> Html {
+    let minor = s.minor;
+    let enabled = t.def.offered(&Version { minor }.profile());
+    let flag = flag_text(t.def);
     let set = t.set;
     let onchange = onedit.reform(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlInputElement>().checked();
         Edit::Switch(set, v)
     });
     html! {
-        <div class={if t.enabled { "controls-toggle" } else { "controls-toggle controls-disabled" }}>
-            <label><input type="checkbox" checked={t.on} disabled={!t.enabled} aria-label={t.flag} {onchange} />{" "}<code>{t.flag}</code></label>
+        <div class={if enabled { "controls-toggle" } else { "controls-toggle controls-disabled" }}>
+            <label><input type="checkbox" checked={(t.get)(s)} disabled={!enabled} aria-label={flag.clone()} {onchange} />{" "}<code>{flag}</code></label>
             <p class="controls-help">{tr(lang, t.help)}</p>
-            if !t.enabled { <p class="controls-why-disabled">{not_in(lang, minor, tr(lang, t.why))}</p> }
+            if !enabled { <p class="controls-why-disabled">{not_in(lang, minor, tr(lang, t.why))}</p> }
         </div>
     }
 }

@@ -117,9 +117,9 @@ pub fn knob_slider(lang: Lang, k: &'static Knob, side: &KnobSide, onedit: &Callb
     let onchange = onedit.reform(move |v: f64| Edit::Knob(flag, v));
     let onreset = onedit.reform(move |_| Edit::Reset(flag));
     let (flag_shown, field) = if side.b {
-        (format!("b-{flag}"), format!("B {}", k.field))
+        (format!("b-{flag}"), format!("B {}", k.field()))
     } else {
-        (flag.to_string(), k.field.to_string())
+        (flag.to_string(), k.field())
     };
     html! {
         <Slider flag={flag_shown} {field} help={k.help(lang)} unit={k.unit} value={side.settings.value(flag, side.cfg)}

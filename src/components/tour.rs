@@ -5,15 +5,34 @@
 use crate::browser::storage;
 use crate::explain::milestones;
 use crate::i18n::{tr, trf, Lang};
+use kubelife_engine::flags::{self, Flag};
 use kubelife_engine::{Millis, Outcome};
 use yew::prelude::*;
+
+/// What a step highlights.
+pub enum Target {
+    /// The element a CSS selector finds.
+    Css(&'static str),
+    /// The slider of a flag of the catalogue (`kubelife_engine::flags`).
+    Knob(&'static Flag),
+}
+
+impl Target {
+    /// The CSS selector of the element.
+    pub fn selector(&self) -> String {
+        match self {
+            Target::Css(css) => css.to_string(),
+            Target::Knob(flag) => format!(".slider:has(#knob-{})", flag.name),
+        }
+    }
+}
 
 /// One step of the tour.
 pub struct Step {
     /// Catalogue key prefix: `<key>.title` and `<key>.body`.
     pub key: &'static str,
-    /// CSS selector of the element to highlight.
-    pub target: &'static str,
+    /// The element to highlight.
+    pub target: Target,
     /// Where to put the playhead, from the run, if anywhere.
     pub seek: Option<fn(&Outcome) -> Millis>,
 }
@@ -32,37 +51,37 @@ fn at(o: &Outcome, pick: fn(&crate::explain::Milestones) -> Option<Millis>) -> M
 pub const STEPS: [Step; 7] = [
     Step {
         key: "tour.heartbeats",
-        target: "[data-tour=group-kubelet]",
+        target: Target::Css("[data-tour=group-kubelet]"),
         seek: Some(|_| 0),
     },
     Step {
         key: "tour.fault",
-        target: "[data-tour=faults]",
+        target: Target::Css("[data-tour=faults]"),
         seek: Some(at_fault),
     },
     Step {
         key: "tour.grace",
-        target: ".slider:has(#knob-node-monitor-grace-period)",
+        target: Target::Knob(&flags::NODE_MONITOR_GRACE_PERIOD),
         seek: None,
     },
     Step {
         key: "tour.unknown",
-        target: "[data-tour=milestone-unknown]",
+        target: Target::Css("[data-tour=milestone-unknown]"),
         seek: Some(|o| at(o, |m| m.unknown)),
     },
     Step {
         key: "tour.taint",
-        target: "[data-tour=milestone-taint]",
+        target: Target::Css("[data-tour=milestone-taint]"),
         seek: Some(|o| at(o, |m| m.taint)),
     },
     Step {
         key: "tour.toleration",
-        target: ".slider:has(#knob-default-unreachable-toleration-seconds)",
+        target: Target::Knob(&flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS),
         seek: Some(|o| at(o, |m| m.eviction)),
     },
     Step {
         key: "tour.replacement",
-        target: "[data-tour=breakdown]",
+        target: Target::Css("[data-tour=breakdown]"),
         seek: Some(|o| at(o, |m| m.replacement)),
     },
 ];
@@ -104,9 +123,13 @@ pub fn tour(p: &TourProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     // Highlight the target while the step shows, and remember the step.
     use_effect_with(p.step, |step| {
-        let target = step
-            .and_then(|s| STEPS.get(s))
-            .and_then(|s| web_sys::window()?.document()?.query_selector(s.target).ok().flatten());
+        let target = step.and_then(|s| STEPS.get(s)).and_then(|s| {
+            web_sys::window()?
+                .document()?
+                .query_selector(&s.target.selector())
+                .ok()
+                .flatten()
+        });
         if let Some(el) = &target {
             let _ = el.class_list().add_1("tour-highlight");
             el.scroll_into_view();
