@@ -8,7 +8,8 @@ use super::report::EntryKind;
 use super::shown::{Shown, SENTENCE_CHARS};
 use super::Reader;
 use crate::cause::Cause;
-use crate::scenario::{Defaults, GoDuration, NodeSection, Scenario, MAX_NODES};
+use crate::scenario::flags;
+use crate::scenario::{NodeSection, Scenario, MAX_NODES};
 use crate::version::Version;
 use std::collections::BTreeSet;
 
@@ -23,23 +24,9 @@ fn value(c: &Collector, f: Field) -> Option<&Setting> {
         .or_else(|| c.settings.get(&(f, Layer::File)))
 }
 
-fn duration(c: &Collector, f: Field) -> Option<GoDuration> {
-    match value(c, f)?.value {
-        Value::Duration(ms) => Some(GoDuration(ms)),
-        _ => None,
-    }
-}
-
 fn int(c: &Collector, f: Field) -> Option<i64> {
     match value(c, f)?.value {
         Value::Int(i) => Some(i),
-        _ => None,
-    }
-}
-
-fn float(c: &Collector, f: Field) -> Option<f64> {
-    match value(c, f)?.value {
-        Value::Float(x) => Some(x),
         _ => None,
     }
 }
@@ -56,49 +43,46 @@ fn boolean(c: &Collector, f: Field) -> Option<bool> {
 /// (`SetDefaults_KubeletConfiguration`), which the scenario format does too; the
 /// `--node-status-update-frequency` flag is applied after defaulting and leaves the report
 /// frequency at its default, so that default is written out.
-fn kubelet(c: &Collector, s: &mut Scenario, v: Version) {
-    let k = &mut s.kubelet;
-    let has_report = v.profile().has_report_frequency;
-    let get = |f, layer| match c.settings.get(&(f, layer)).map(|s| s.value) {
-        Some(Value::Duration(ms)) => Some(GoDuration(ms)),
+fn status_frequencies(c: &Collector, s: &mut Scenario, v: Version) {
+    let (update, report) = (
+        &flags::NODE_STATUS_UPDATE_FREQUENCY,
+        &flags::NODE_STATUS_REPORT_FREQUENCY,
+    );
+    let has_report = report.exists_in(&v.profile());
+    let get = |f, layer| match c.settings.get(&(Field::of(f)?, layer)).map(|s| s.value) {
+        Some(Value::Duration(ms)) => Some(ms),
         _ => None,
     };
-    let update_flag = get(Field::NodeStatusUpdateFrequency, Layer::Flag);
-    let update_file = get(Field::NodeStatusUpdateFrequency, Layer::File);
-    k.node_status_update_frequency = update_flag.or(update_file);
-    k.node_status_report_frequency = match (get(Field::NodeStatusReportFrequency, Layer::File), update_file) {
-        (Some(report), _) => Some(report),
+    let update_flag = get(update, Layer::Flag);
+    let update_file = get(update, Layer::File);
+    if let Some(ms) = update_flag.or(update_file) {
+        update.put(s, Value::Duration(ms));
+    }
+    let written = match (get(report, Layer::File), update_file) {
+        (Some(report), _) => Some(Value::Duration(report)),
         // The file's defaulting ran first: the report frequency is the file's update frequency.
-        (None, Some(file)) if has_report && update_flag.is_some_and(|f| f != file) => Some(file),
+        (None, Some(file)) if has_report && update_flag.is_some_and(|f| f != file) => Some(Value::Duration(file)),
         (None, Some(_)) => None,
-        (None, None) if has_report && update_flag.is_some() => {
-            Some(GoDuration(Defaults::of(v).kubelet.node_status_report_frequency))
-        }
+        (None, None) if has_report && update_flag.is_some() => Some(report.default_in(v)),
         (None, None) => None,
     };
-    k.node_lease_duration_seconds = int(c, Field::NodeLeaseDurationSeconds);
-    k.shutdown_grace_period = duration(c, Field::ShutdownGracePeriod);
-    k.shutdown_grace_period_critical_pods = duration(c, Field::ShutdownGracePeriodCriticalPods);
+    if let Some(value) = written {
+        report.put(s, value);
+    }
 }
 
-fn control_plane(c: &Collector, s: &mut Scenario) {
-    let m = &mut s.controller_manager;
-    m.node_monitor_period = duration(c, Field::NodeMonitorPeriod);
-    m.node_monitor_grace_period = duration(c, Field::NodeMonitorGracePeriod);
-    m.node_startup_grace_period = duration(c, Field::NodeStartupGracePeriod);
-    m.node_eviction_rate = float(c, Field::NodeEvictionRate);
-    m.secondary_node_eviction_rate = float(c, Field::SecondaryNodeEvictionRate);
-    m.large_cluster_size_threshold =
-        int(c, Field::LargeClusterSizeThreshold).map(|i| i.clamp(0, u32::MAX.into()) as u32);
-    m.unhealthy_zone_threshold = float(c, Field::UnhealthyZoneThreshold);
-    m.pod_eviction_timeout = duration(c, Field::PodEvictionTimeout);
-    m.enable_taint_manager = boolean(c, Field::EnableTaintManager);
-    m.kube_api_qps = float(c, Field::KubeApiQps);
-    m.kube_api_burst = int(c, Field::KubeApiBurst).and_then(|i| u32::try_from(i).ok());
-    m.disable_force_detach_on_timeout = boolean(c, Field::DisableForceDetachOnTimeout);
-    let a = &mut s.api_server;
-    a.default_not_ready_toleration_seconds = int(c, Field::DefaultNotReadyTolerationSeconds);
-    a.default_unreachable_toleration_seconds = int(c, Field::DefaultUnreachableTolerationSeconds);
+/// Every other setting of the catalogue the files gave (a flag's value over a file's), and the
+/// feature gates.
+fn settings(c: &Collector, s: &mut Scenario) {
+    let frequencies = [
+        flags::NODE_STATUS_UPDATE_FREQUENCY.name,
+        flags::NODE_STATUS_REPORT_FREQUENCY.name,
+    ];
+    for f in flags::ALL.iter().filter(|f| !frequencies.contains(&f.name)) {
+        if let Some(setting) = Field::of(f).and_then(|field| value(c, field)) {
+            f.put(s, setting.value);
+        }
+    }
     for gate in crate::version::Gate::ALL {
         if let Some(b) = boolean(c, Field::Gate(gate)) {
             s.feature_gates.insert(gate.name().to_string(), b);
@@ -220,8 +204,8 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
     };
     let v = version.unwrap_or_default();
     flags_over_files(c);
-    kubelet(c, &mut s, v);
-    control_plane(c, &mut s);
+    status_frequencies(c, &mut s, v);
+    settings(c, &mut s);
     nodes(c, &mut s);
     workloads(c, &mut s);
     // The file each node and workload came from (none: the default cluster's), for the report.
@@ -327,29 +311,10 @@ fn setting_file(c: &Collector, path: &str) -> Option<String> {
 
 /// Removes the value at a scenario path; false when there is nothing to remove.
 fn drop_field(s: &mut Scenario, path: &str) -> bool {
-    let (k, m, a) = (&mut s.kubelet, &mut s.controller_manager, &mut s.api_server);
-    match path {
-        "kubelet.nodeStatusUpdateFrequency" => k.node_status_update_frequency.take().is_some(),
-        "kubelet.nodeStatusReportFrequency" => k.node_status_report_frequency.take().is_some(),
-        "kubelet.nodeLeaseDurationSeconds" => k.node_lease_duration_seconds.take().is_some(),
-        "kubelet.shutdownGracePeriod" => k.shutdown_grace_period.take().is_some(),
-        "kubelet.shutdownGracePeriodCriticalPods" => k.shutdown_grace_period_critical_pods.take().is_some(),
-        "controllerManager.nodeMonitorPeriod" => m.node_monitor_period.take().is_some(),
-        "controllerManager.nodeMonitorGracePeriod" => m.node_monitor_grace_period.take().is_some(),
-        "controllerManager.nodeStartupGracePeriod" => m.node_startup_grace_period.take().is_some(),
-        "controllerManager.nodeEvictionRate" => m.node_eviction_rate.take().is_some(),
-        "controllerManager.secondaryNodeEvictionRate" => m.secondary_node_eviction_rate.take().is_some(),
-        "controllerManager.largeClusterSizeThreshold" => m.large_cluster_size_threshold.take().is_some(),
-        "controllerManager.unhealthyZoneThreshold" => m.unhealthy_zone_threshold.take().is_some(),
-        "controllerManager.podEvictionTimeout" => m.pod_eviction_timeout.take().is_some(),
-        "controllerManager.enableTaintManager" => m.enable_taint_manager.take().is_some(),
-        "controllerManager.kubeApiQps" => m.kube_api_qps.take().is_some(),
-        "controllerManager.kubeApiBurst" => m.kube_api_burst.take().is_some(),
-        "controllerManager.disableForceDetachOnTimeout" => m.disable_force_detach_on_timeout.take().is_some(),
-        "apiServer.defaultNotReadyTolerationSeconds" => a.default_not_ready_toleration_seconds.take().is_some(),
-        "apiServer.defaultUnreachableTolerationSeconds" => a.default_unreachable_toleration_seconds.take().is_some(),
-        "workloads" => s.workloads.pop().is_some(),
-        p => drop_indexed(s, p),
+    match flags::by_path(path) {
+        Some(f) => f.clear(s),
+        None if path == "workloads" => s.workloads.pop().is_some(),
+        None => drop_indexed(s, path),
     }
 }
 

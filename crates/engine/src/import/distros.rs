@@ -2,11 +2,12 @@
 //! kubespray inventory's `group_vars`.
 
 use super::collect::Collector;
-use super::field::{Component, Field, Layer};
+use super::field::{Component, Field, Layer, Tunable};
 use super::flags::{self, Flag};
 use super::kubelet_config::scalar;
 use super::place::{KubesprayTarget, Place};
 use super::version_text::is_template;
+use crate::scenario::flags::{self as catalogue, Flag as CatalogueFlag};
 use serde_json::{Map, Value as Json};
 
 /// rke `services.<service>` and the component each runs (rke docs, "Kubernetes Default Services":
@@ -36,47 +37,45 @@ const K3S_ARGS: [(&str, Component); 6] = [
 /// `roles/kubernetes/control-plane/templates/kubeadm-config.*.yaml.j2` (controller-manager and
 /// apiserver `extraArgs`), and docs/kubernetes-reliability.md for the reliability knobs.
 const KUBESPRAY: [(&str, Field, KubesprayTarget); 8] = [
-    (
+    kubespray_var(
         "kubelet_status_update_frequency",
-        Field::NodeStatusUpdateFrequency,
-        KubesprayTarget::KubeletFile("nodeStatusUpdateFrequency"),
+        &catalogue::NODE_STATUS_UPDATE_FREQUENCY,
     ),
     (
         "kubelet_max_pods",
         Field::MaxPods,
         KubesprayTarget::KubeletFile("maxPods"),
     ),
-    (
-        "kube_controller_node_monitor_period",
-        Field::NodeMonitorPeriod,
-        KubesprayTarget::Kubeadm(Component::ControllerManager, "node-monitor-period"),
-    ),
-    (
+    kubespray_var("kube_controller_node_monitor_period", &catalogue::NODE_MONITOR_PERIOD),
+    kubespray_var(
         "kube_controller_node_monitor_grace_period",
-        Field::NodeMonitorGracePeriod,
-        KubesprayTarget::Kubeadm(Component::ControllerManager, "node-monitor-grace-period"),
+        &catalogue::NODE_MONITOR_GRACE_PERIOD,
     ),
-    (
+    kubespray_var(
         "kube_controller_node_startup_grace_period",
-        Field::NodeStartupGracePeriod,
-        KubesprayTarget::Kubeadm(Component::ControllerManager, "node-startup-grace-period"),
+        &catalogue::NODE_STARTUP_GRACE_PERIOD,
     ),
-    (
-        "kube_controller_pod_eviction_timeout",
-        Field::PodEvictionTimeout,
-        KubesprayTarget::Kubeadm(Component::ControllerManager, "pod-eviction-timeout"),
-    ),
-    (
+    kubespray_var("kube_controller_pod_eviction_timeout", &catalogue::POD_EVICTION_TIMEOUT),
+    kubespray_var(
         "kube_apiserver_pod_eviction_not_ready_timeout_seconds",
-        Field::DefaultNotReadyTolerationSeconds,
-        KubesprayTarget::Kubeadm(Component::ApiServer, "default-not-ready-toleration-seconds"),
+        &catalogue::DEFAULT_NOT_READY_TOLERATION_SECONDS,
     ),
-    (
+    kubespray_var(
         "kube_apiserver_pod_eviction_unreachable_timeout_seconds",
-        Field::DefaultUnreachableTolerationSeconds,
-        KubesprayTarget::Kubeadm(Component::ApiServer, "default-unreachable-toleration-seconds"),
+        &catalogue::DEFAULT_UNREACHABLE_TOLERATION_SECONDS,
     ),
 ];
+
+/// A kubespray variable that sets a catalogue flag: a kubelet field lands in kubespray's
+/// kubelet-config.yaml, any other flag in the kubeadm configuration's `extraArgs`.
+const fn kubespray_var(var: &'static str, f: &'static CatalogueFlag) -> (&'static str, Field, KubesprayTarget) {
+    let target = match (f.file, Component::of(f.component)) {
+        (Some(file), _) => KubesprayTarget::KubeletFile(file.field),
+        (None, Some(component)) => KubesprayTarget::Kubeadm(component, f.name),
+        (None, None) => KubesprayTarget::KubeletFile(f.name),
+    };
+    (var, Field::Setting(Tunable(f)), target)
+}
 
 /// Whether a keyed document is one of these, and reads it if so.
 pub fn read(c: &mut Collector, file: &str, map: &Map<String, Json>) -> bool {

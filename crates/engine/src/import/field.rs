@@ -1,13 +1,17 @@
 //! The scenario fields an import can set, the components whose flags set them, and how a flag's
 //! text becomes a value.
 //!
-//! Flag names and types follow each component's flag definitions: the kubelet's
+//! The flags and fields are the engine's flag catalogue's ([`crate::scenario::flags`]), whose
+//! names and types follow each component's flag definitions: the kubelet's
 //! `AddKubeletConfigFlags` (cmd/kubelet/app/options), the node lifecycle controller's `AddFlags`
 //! (cmd/kube-controller-manager/app/options/nodelifecyclecontroller.go) and kube-apiserver's
 //! `DefaultTolerationSeconds` admission flags (plugin/pkg/admission/defaulttolerationseconds).
+//! Only the kubelet's `--max-pods`, which the scenario keeps per node, is this module's own.
 
 use super::shown::{escape, is_unsafe};
-use crate::time::{format_go_duration, parse_go_duration, Millis};
+use crate::scenario::flags::{self, CommandLine, ConfigFile, Flag, Unit};
+use crate::scenario::ProxyMode;
+use crate::time::parse_go_duration;
 use crate::version::Gate;
 use std::fmt;
 
@@ -56,49 +60,54 @@ impl Component {
     }
 }
 
+/// A tunable of the flag catalogue ([`crate::scenario::flags`]), ordered as the catalogue lists
+/// them.
+#[derive(Clone, Copy)]
+pub struct Tunable(pub &'static Flag);
+
+impl Tunable {
+    fn index(self) -> usize {
+        flags::ALL
+            .iter()
+            .position(|f| f.name == self.0.name)
+            .unwrap_or(usize::MAX)
+    }
+}
+
+impl PartialEq for Tunable {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Tunable {}
+
+impl PartialOrd for Tunable {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Tunable {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+
+impl fmt::Debug for Tunable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tunable({})", self.0.name)
+    }
+}
+
 /// A scenario field that imported configuration sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Field {
-    /// `kubelet.nodeStatusUpdateFrequency`.
-    NodeStatusUpdateFrequency,
-    /// `kubelet.nodeStatusReportFrequency`.
-    NodeStatusReportFrequency,
-    /// `kubelet.nodeLeaseDurationSeconds`.
-    NodeLeaseDurationSeconds,
-    /// `kubelet.shutdownGracePeriod`.
-    ShutdownGracePeriod,
-    /// `kubelet.shutdownGracePeriodCriticalPods`.
-    ShutdownGracePeriodCriticalPods,
-    /// The kubelet's `maxPods`, for every node without its own.
+    /// A tunable of the catalogue that an import reads: a flag or `KubeletConfiguration` field of
+    /// the kubelet, kube-controller-manager or kube-apiserver ([`Field::reads`]).
+    Setting(Tunable),
+    /// The kubelet's `maxPods`, for every node without its own (`--max-pods`).
     MaxPods,
-    /// `controllerManager.nodeMonitorPeriod`.
-    NodeMonitorPeriod,
-    /// `controllerManager.nodeMonitorGracePeriod`.
-    NodeMonitorGracePeriod,
-    /// `controllerManager.nodeStartupGracePeriod`.
-    NodeStartupGracePeriod,
-    /// `controllerManager.nodeEvictionRate`.
-    NodeEvictionRate,
-    /// `controllerManager.secondaryNodeEvictionRate`.
-    SecondaryNodeEvictionRate,
-    /// `controllerManager.largeClusterSizeThreshold`.
-    LargeClusterSizeThreshold,
-    /// `controllerManager.unhealthyZoneThreshold`.
-    UnhealthyZoneThreshold,
-    /// `controllerManager.podEvictionTimeout`.
-    PodEvictionTimeout,
-    /// `controllerManager.enableTaintManager`.
-    EnableTaintManager,
-    /// `controllerManager.kubeApiQps`.
-    KubeApiQps,
-    /// `controllerManager.kubeApiBurst`.
-    KubeApiBurst,
-    /// `controllerManager.disableForceDetachOnTimeout`.
-    DisableForceDetachOnTimeout,
-    /// `apiServer.defaultNotReadyTolerationSeconds`.
-    DefaultNotReadyTolerationSeconds,
-    /// `apiServer.defaultUnreachableTolerationSeconds`.
-    DefaultUnreachableTolerationSeconds,
     /// `featureGates.<gate>`.
     Gate(Gate),
 }
@@ -110,87 +119,61 @@ enum Kind {
     Int,
     Float,
     Bool,
+    Mode,
 }
 
-/// The modelled flags: name, owning component, field.
-const FLAGS: [(&str, Component, Field); 16] = [
-    (
-        "node-status-update-frequency",
-        Component::Kubelet,
-        Field::NodeStatusUpdateFrequency,
-    ),
-    ("max-pods", Component::Kubelet, Field::MaxPods),
-    (
-        "node-monitor-period",
-        Component::ControllerManager,
-        Field::NodeMonitorPeriod,
-    ),
-    (
-        "node-monitor-grace-period",
-        Component::ControllerManager,
-        Field::NodeMonitorGracePeriod,
-    ),
-    (
-        "node-startup-grace-period",
-        Component::ControllerManager,
-        Field::NodeStartupGracePeriod,
-    ),
-    (
-        "node-eviction-rate",
-        Component::ControllerManager,
-        Field::NodeEvictionRate,
-    ),
-    (
-        "secondary-node-eviction-rate",
-        Component::ControllerManager,
-        Field::SecondaryNodeEvictionRate,
-    ),
-    (
-        "large-cluster-size-threshold",
-        Component::ControllerManager,
-        Field::LargeClusterSizeThreshold,
-    ),
-    (
-        "unhealthy-zone-threshold",
-        Component::ControllerManager,
-        Field::UnhealthyZoneThreshold,
-    ),
-    (
-        "pod-eviction-timeout",
-        Component::ControllerManager,
-        Field::PodEvictionTimeout,
-    ),
-    (
-        "enable-taint-manager",
-        Component::ControllerManager,
-        Field::EnableTaintManager,
-    ),
-    // kube-controller-manager's generic --kube-api-qps and --kube-api-burst, and the
-    // attach-detach controller's --disable-force-detach-on-timeout (1.30+).
-    ("kube-api-qps", Component::ControllerManager, Field::KubeApiQps),
-    ("kube-api-burst", Component::ControllerManager, Field::KubeApiBurst),
-    (
-        "disable-force-detach-on-timeout",
-        Component::ControllerManager,
-        Field::DisableForceDetachOnTimeout,
-    ),
-    (
-        "default-not-ready-toleration-seconds",
-        Component::ApiServer,
-        Field::DefaultNotReadyTolerationSeconds,
-    ),
-    (
-        "default-unreachable-toleration-seconds",
-        Component::ApiServer,
-        Field::DefaultUnreachableTolerationSeconds,
-    ),
-];
+/// The kubelet's `--max-pods` (`maxPods`), which the scenario keeps per node.
+pub const MAX_PODS: &str = "max-pods";
+
+impl Component {
+    /// The component of a catalogue flag, as an import names it.
+    pub const fn of(c: flags::Component) -> Option<Component> {
+        match c {
+            flags::Component::Kubelet => Some(Component::Kubelet),
+            flags::Component::ControllerManager => Some(Component::ControllerManager),
+            flags::Component::ApiServer => Some(Component::ApiServer),
+            flags::Component::KubeProxy => Some(Component::Proxy),
+            flags::Component::Simulation => None,
+        }
+    }
+}
 
 impl Field {
+    /// Whether an import reads a catalogue flag: the kubelet's, kube-controller-manager's and
+    /// kube-apiserver's flags and `KubeletConfiguration` fields (feature gates are read as
+    /// [`Field::Gate`]). kube-proxy's flags and `KubeProxyConfiguration` are not read yet.
+    pub fn reads(f: &Flag) -> bool {
+        matches!(
+            f.component,
+            flags::Component::Kubelet | flags::Component::ControllerManager | flags::Component::ApiServer
+        ) && f.command_line != CommandLine::FeatureGate
+    }
+
+    /// The field of a catalogue flag an import reads.
+    pub fn of(f: &'static Flag) -> Option<Field> {
+        Field::reads(f).then_some(Field::Setting(Tunable(f)))
+    }
+
     /// The modelled flag called `name` (without dashes), with the component that owns it.
     /// `--feature-gates` is every component's and is handled on its own.
     pub fn by_flag(name: &str) -> Option<(Component, Field)> {
-        FLAGS.iter().find(|(n, _, _)| *n == name).map(|(_, c, f)| (*c, *f))
+        if name == MAX_PODS {
+            return Some((Component::Kubelet, Field::MaxPods));
+        }
+        let f = flags::ALL
+            .iter()
+            .find(|f| f.name == name && f.command_line == CommandLine::Flag && Field::reads(f))?;
+        Some((Component::of(f.component)?, Field::Setting(Tunable(f))))
+    }
+
+    /// The modelled `KubeletConfiguration` field called `name`.
+    pub fn by_kubelet_field(name: &str) -> Option<Field> {
+        if name == "maxPods" {
+            return Some(Field::MaxPods);
+        }
+        flags::file_fields(ConfigFile::KubeletConfiguration)
+            .find(|(f, field)| *field == name && Field::reads(f))
+            .and_then(|(f, _)| Field::of(f))
     }
 
     /// The component that reads a feature gate: the kubelet renews Leases (`NodeLease`); the node
@@ -207,53 +190,24 @@ impl Field {
 
     /// The field's path in the scenario format.
     pub fn path(self) -> String {
-        let p = match self {
-            Field::NodeStatusUpdateFrequency => "kubelet.nodeStatusUpdateFrequency",
-            Field::NodeStatusReportFrequency => "kubelet.nodeStatusReportFrequency",
-            Field::NodeLeaseDurationSeconds => "kubelet.nodeLeaseDurationSeconds",
-            Field::ShutdownGracePeriod => "kubelet.shutdownGracePeriod",
-            Field::ShutdownGracePeriodCriticalPods => "kubelet.shutdownGracePeriodCriticalPods",
-            Field::MaxPods => "nodes[].maxPods",
-            Field::NodeMonitorPeriod => "controllerManager.nodeMonitorPeriod",
-            Field::NodeMonitorGracePeriod => "controllerManager.nodeMonitorGracePeriod",
-            Field::NodeStartupGracePeriod => "controllerManager.nodeStartupGracePeriod",
-            Field::NodeEvictionRate => "controllerManager.nodeEvictionRate",
-            Field::SecondaryNodeEvictionRate => "controllerManager.secondaryNodeEvictionRate",
-            Field::LargeClusterSizeThreshold => "controllerManager.largeClusterSizeThreshold",
-            Field::UnhealthyZoneThreshold => "controllerManager.unhealthyZoneThreshold",
-            Field::PodEvictionTimeout => "controllerManager.podEvictionTimeout",
-            Field::EnableTaintManager => "controllerManager.enableTaintManager",
-            Field::KubeApiQps => "controllerManager.kubeApiQps",
-            Field::KubeApiBurst => "controllerManager.kubeApiBurst",
-            Field::DisableForceDetachOnTimeout => "controllerManager.disableForceDetachOnTimeout",
-            Field::DefaultNotReadyTolerationSeconds => "apiServer.defaultNotReadyTolerationSeconds",
-            Field::DefaultUnreachableTolerationSeconds => "apiServer.defaultUnreachableTolerationSeconds",
-            Field::Gate(g) => return format!("featureGates.{}", g.name()),
-        };
-        p.to_string()
+        match self {
+            Field::Setting(t) => t.0.path.to_string(),
+            Field::MaxPods => "nodes[].maxPods".to_string(),
+            Field::Gate(g) => format!("featureGates.{}", g.name()),
+        }
     }
 
     fn kind(self) -> Kind {
         match self {
-            Field::NodeStatusUpdateFrequency
-            | Field::NodeStatusReportFrequency
-            | Field::ShutdownGracePeriod
-            | Field::ShutdownGracePeriodCriticalPods
-            | Field::NodeMonitorPeriod
-            | Field::NodeMonitorGracePeriod
-            | Field::NodeStartupGracePeriod
-            | Field::PodEvictionTimeout => Kind::Duration,
-            Field::NodeLeaseDurationSeconds
-            | Field::MaxPods
-            | Field::LargeClusterSizeThreshold
-            | Field::KubeApiBurst
-            | Field::DefaultNotReadyTolerationSeconds
-            | Field::DefaultUnreachableTolerationSeconds => Kind::Int,
-            Field::NodeEvictionRate
-            | Field::SecondaryNodeEvictionRate
-            | Field::UnhealthyZoneThreshold
-            | Field::KubeApiQps => Kind::Float,
-            Field::EnableTaintManager | Field::DisableForceDetachOnTimeout | Field::Gate(_) => Kind::Bool,
+            Field::Setting(t) => match t.0.unit {
+                Unit::Duration => Kind::Duration,
+                Unit::Seconds | Unit::Count => Kind::Int,
+                Unit::PerSecond | Unit::NodesPerSecond | Unit::Fraction => Kind::Float,
+                Unit::Switch => Kind::Bool,
+                Unit::Mode => Kind::Mode,
+            },
+            Field::MaxPods => Kind::Int,
+            Field::Gate(_) => Kind::Bool,
         }
     }
 
@@ -272,6 +226,7 @@ impl Field {
             Kind::Int => "strconv.ParseInt",
             Kind::Float => "strconv.ParseFloat",
             Kind::Bool => "strconv.ParseBool",
+            Kind::Mode => "kube-proxy",
         };
         if let Some((i, ch)) = text.char_indices().find(|(_, c)| c.is_whitespace() || is_unsafe(*c)) {
             let what = match ch {
@@ -306,6 +261,9 @@ impl Field {
                 "not true or false (strconv.ParseBool: 1, t, T, true, TRUE, True, 0, f, F, false, FALSE, False)"
                     .to_string()
             }),
+            Kind::Mode => ProxyMode::by_name(t)
+                .map(Value::Mode)
+                .ok_or_else(|| "not a proxy mode (iptables, ipvs or nftables)".to_string()),
         }
     }
 }
@@ -333,29 +291,8 @@ pub fn parse_bool(t: &str) -> Option<bool> {
     }
 }
 
-/// A setting's value.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Value {
-    /// A span, ms.
-    Duration(Millis),
-    /// A whole number.
-    Int(i64),
-    /// A fraction or rate.
-    Float(f64),
-    /// A switch.
-    Bool(bool),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Duration(ms) => f.write_str(&format_go_duration(*ms)),
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => write!(f, "{x}"),
-            Value::Bool(b) => write!(f, "{b}"),
-        }
-    }
-}
+/// A setting's value: the catalogue's.
+pub use crate::scenario::flags::Value;
 
 /// Where a kubelet value came from: its configuration file or its command line, which wins
 /// (kubelet docs, "Set Kubelet Parameters Via A Configuration File": flags take precedence).
@@ -374,22 +311,29 @@ mod tests {
 
     #[test]
     fn flags_map_to_their_component_and_parse_like_go() {
+        let grace = Field::Setting(Tunable(&flags::NODE_MONITOR_GRACE_PERIOD));
         assert_eq!(
             Field::by_flag("node-monitor-grace-period"),
-            Some((Component::ControllerManager, Field::NodeMonitorGracePeriod))
+            Some((Component::ControllerManager, grace))
         );
         assert_eq!(Field::by_flag("feature-gates"), None);
         assert_eq!(Field::by_flag("cluster-cidr"), None);
-        assert_eq!(Field::NodeMonitorGracePeriod.parse("2m"), Ok(Value::Duration(120_000)));
-        assert!(
-            Field::NodeMonitorGracePeriod.parse("16").is_err(),
-            "a duration needs a unit"
+        assert_eq!(grace.parse("2m"), Ok(Value::Duration(120_000)));
+        assert!(grace.parse("16").is_err(), "a duration needs a unit");
+        assert!(Field::Setting(Tunable(&flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS))
+            .parse("30s")
+            .is_err());
+        assert_eq!(
+            Field::Setting(Tunable(&flags::NODE_EVICTION_RATE)).parse("0.5"),
+            Ok(Value::Float(0.5))
         );
-        assert!(Field::DefaultUnreachableTolerationSeconds.parse("30s").is_err());
-        assert_eq!(Field::NodeEvictionRate.parse("0.5"), Ok(Value::Float(0.5)));
-        assert!(Field::NodeEvictionRate.parse("NaN").is_err());
+        assert!(Field::Setting(Tunable(&flags::NODE_EVICTION_RATE))
+            .parse("NaN")
+            .is_err());
         // Go's parsers trim nothing, and neither does the import.
-        let tab = Field::NodeStatusUpdateFrequency.parse("\t5s").unwrap_err();
+        let tab = Field::Setting(Tunable(&flags::NODE_STATUS_UPDATE_FREQUENCY))
+            .parse("\t5s")
+            .unwrap_err();
         assert_eq!(
             tab,
             "the character \\t at character 1: Go's time.ParseDuration reads no spaces or control characters"
@@ -398,20 +342,23 @@ mod tests {
             .parse("50 ")
             .unwrap_err()
             .starts_with("a space at character 3"));
-        assert!(Field::NodeStatusUpdateFrequency
+        assert!(Field::Setting(Tunable(&flags::NODE_STATUS_UPDATE_FREQUENCY))
             .parse("4s\u{0}")
             .unwrap_err()
             .contains("\\x00 at character 3"));
-        let long = Field::NodeMonitorGracePeriod.parse(&"x".repeat(1 << 20)).unwrap_err();
+        let long = grace.parse(&"x".repeat(1 << 20)).unwrap_err();
         assert_eq!(
             long,
             "1048576 characters long: not a value Go's time.ParseDuration reads"
         );
         assert_eq!(
-            Field::NodeMonitorGracePeriod.parse("16").unwrap_err(),
+            grace.parse("16").unwrap_err(),
             "missing unit; use h, m, s or ms (as in \"40s\")"
         );
-        assert_eq!(Field::EnableTaintManager.parse("F"), Ok(Value::Bool(false)));
+        assert_eq!(
+            Field::Setting(Tunable(&flags::ENABLE_TAINT_MANAGER)).parse("F"),
+            Ok(Value::Bool(false))
+        );
         assert_eq!(
             Component::by_binary("/usr/local/bin/kube-apiserver"),
             Some(Component::ApiServer)

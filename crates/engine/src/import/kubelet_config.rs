@@ -1,7 +1,8 @@
 //! A `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1), on its own, inside a kubeadm file or
 //! in the `kubelet-config` ConfigMap. Field names are the v1beta1 type's JSON names
-//! (staging/src/k8s.io/kubelet/config/v1beta1/types.go). A zero duration or `0` lease means "use
-//! the default" (`SetDefaults_KubeletConfiguration`), so it sets nothing.
+//! (staging/src/k8s.io/kubelet/config/v1beta1/types.go), as the flag catalogue lists them
+//! ([`Field::by_kubelet_field`]). A zero duration or `0` lease means "use the default"
+//! (`SetDefaults_KubeletConfiguration`), so it sets nothing.
 
 use super::collect::Collector;
 use super::field::{Component, Field, Layer, Value};
@@ -11,19 +12,6 @@ use super::version_text::is_template;
 use crate::cause::Cause;
 use crate::version::Gate;
 use serde_json::Value as Json;
-
-/// The fields kubelife models, and the scenario field each sets.
-const FIELDS: [(&str, Field); 6] = [
-    ("nodeStatusUpdateFrequency", Field::NodeStatusUpdateFrequency),
-    ("nodeStatusReportFrequency", Field::NodeStatusReportFrequency),
-    ("nodeLeaseDurationSeconds", Field::NodeLeaseDurationSeconds),
-    ("maxPods", Field::MaxPods),
-    ("shutdownGracePeriod", Field::ShutdownGracePeriod),
-    (
-        "shutdownGracePeriodCriticalPods",
-        Field::ShutdownGracePeriodCriticalPods,
-    ),
-];
 
 pub use super::field::scalar;
 
@@ -40,7 +28,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, place: &dyn Fn(&str) -> P
             feature_gates(c, file, value, place);
             continue;
         }
-        let Some(&(_, field)) = FIELDS.iter().find(|(n, _)| n == key) else {
+        let Some(field) = Field::by_kubelet_field(key) else {
             unused.push(key.clone());
             continue;
         };

@@ -281,6 +281,8 @@ pub struct Access {
     pub get: fn(&Scenario) -> Option<Value>,
     /// Writes a value into a scenario (a value of another kind is not written).
     pub put: fn(&mut Scenario, Value),
+    /// Removes the scenario's value; whether it had one.
+    pub clear: fn(&mut Scenario) -> bool,
 }
 
 /// One tunable.
@@ -328,6 +330,11 @@ impl Flag {
     /// Writes a value into the scenario.
     pub fn put(&self, s: &mut Scenario, v: Value) {
         (self.access.put)(s, v)
+    }
+
+    /// Removes the scenario's value; whether it had one.
+    pub fn clear(&self, s: &mut Scenario) -> bool {
+        (self.access.clear)(s)
     }
 
     /// The default of version `v`.
@@ -423,6 +430,7 @@ macro_rules! duration {
                     s.$section.$field = Some(GoDuration(ms));
                 }
             },
+            clear: |s| s.$section.$field.take().is_some(),
         }
     };
 }
@@ -438,6 +446,7 @@ macro_rules! int {
                     s.$section.$field = Some(i);
                 }
             },
+            clear: |s| s.$section.$field.take().is_some(),
         }
     };
 }
@@ -453,6 +462,7 @@ macro_rules! count {
                     s.$section.$field = Some(clamp_u32(i));
                 }
             },
+            clear: |s| s.$section.$field.take().is_some(),
         }
     };
 }
@@ -468,6 +478,7 @@ macro_rules! float {
                     s.$section.$field = Some(x);
                 }
             },
+            clear: |s| s.$section.$field.take().is_some(),
         }
     };
 }
@@ -483,6 +494,7 @@ macro_rules! switch {
                     s.$section.$field = Some(b);
                 }
             },
+            clear: |s| s.$section.$field.take().is_some(),
         }
     };
 }
@@ -765,6 +777,7 @@ pub const TAINT_BASED_EVICTIONS: Flag = Flag {
                 s.feature_gates.insert(Gate::TaintBasedEvictions.name().to_string(), b);
             }
         },
+        clear: |s| s.feature_gates.remove(Gate::TaintBasedEvictions.name()).is_some(),
     },
     ..CONTROLLER_MANAGER
 };
@@ -822,6 +835,7 @@ pub const PROXY_MODE: Flag = Flag {
                 s.kube_proxy.mode = Some(m.name().to_string());
             }
         },
+        clear: |s| s.kube_proxy.mode.take().is_some(),
     },
 };
 
@@ -903,6 +917,7 @@ pub const DURATION_SECONDS: Flag = Flag {
                 s.duration_seconds = Some(i);
             }
         },
+        clear: |s| s.duration_seconds.take().is_some(),
     },
     ..SIMULATION
 };
