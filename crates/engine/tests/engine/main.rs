@@ -3,6 +3,7 @@
 mod actions;
 mod common;
 mod endtoend;
+mod flags;
 mod import;
 #[path = "../support/layering.rs"]
 mod layering;
