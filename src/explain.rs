@@ -74,7 +74,7 @@ pub fn tuning_warnings(cfg: &Config) -> Vec<Cause> {
     if kcm.node_monitor_period > kcm.node_monitor_grace_period {
         w.push(Cause::new("ui.warn.period_over_grace"));
     }
-    if kcm.node_monitor_grace_period < 45 * SECOND && cfg.profile.version.minor >= 32 {
+    if kcm.node_monitor_grace_period < 45 * SECOND && cfg.profile.grace_covers_http2_health_check {
         w.push(Cause::new("ui.warn.grace_1_32"));
     }
     w

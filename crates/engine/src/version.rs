@@ -114,6 +114,9 @@ impl Profile {
             has_report_frequency: m >= 13,
             // `--pod-eviction-timeout` and `--enable-taint-manager` were removed in 1.27 (#115840).
             has_legacy_eviction_flags: m <= 26,
+            // #126287 raised --node-monitor-grace-period's default from 40s to 50s in 1.32, so that
+            // it covers the HTTP/2 health check (30s ping timeout and 15s read-idle timeout).
+            grace_covers_http2_health_check: m >= 32,
             // `--enable-taint-manager` is deprecated from 1.25 (it warns, and still works).
             taint_manager_deprecated: m >= 25,
             // Before 1.19 the zone math left out nodes whose names end in "master"
@@ -177,6 +180,9 @@ pub struct Profile {
     pub has_report_frequency: bool,
     /// Whether kube-controller-manager has `--pod-eviction-timeout` and `--enable-taint-manager`.
     pub has_legacy_eviction_flags: bool,
+    /// Whether `--node-monitor-grace-period`'s default covers the HTTP/2 health check (ping
+    /// timeout plus read-idle timeout, 45s): upstream wants a grace period above it.
+    pub grace_covers_http2_health_check: bool,
     /// Whether `--enable-taint-manager` is deprecated (it still works).
     pub taint_manager_deprecated: bool,
     /// Whether zone counting excludes nodes by label (else by a name ending in "master").

@@ -340,10 +340,15 @@ impl ControllerManagerConfig {
     /// kube-controller-manager defaults of a version (the node lifecycle controller's
     /// `RecommendedDefaultNodeLifecycleControllerConfiguration` and the flag definitions).
     pub fn defaults(v: Version) -> ControllerManagerConfig {
+        let p = Profile::of(v);
         ControllerManagerConfig {
             node_monitor_period: 5 * SECOND,
             // #126287 raised the grace period from 40s to 50s in 1.32.
-            node_monitor_grace_period: if v.minor >= 32 { 50 * SECOND } else { 40 * SECOND },
+            node_monitor_grace_period: if p.grace_covers_http2_health_check {
+                50 * SECOND
+            } else {
+                40 * SECOND
+            },
             node_startup_grace_period: MINUTE,
             node_eviction_rate: 0.1,
             secondary_node_eviction_rate: 0.01,

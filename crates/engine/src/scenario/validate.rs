@@ -202,7 +202,7 @@ impl Scenario {
             warnings.push(Cause::new("warn.pod_eviction_timeout_ignored").text("version", version));
         }
         let pod_eviction_timeout = millis(&POD_EVICTION_TIMEOUT, self, d)?;
-        if !gates.taint_based_evictions && enable_taint_manager && version.minor >= 13 {
+        if !gates.taint_based_evictions && enable_taint_manager && TAINT_BASED_EVICTIONS.exists_in(p) {
             warnings.push(Cause::new("warn.tbe_off").text("version", version));
         }
         let unhealthy_zone_threshold = float(&UNHEALTHY_ZONE_THRESHOLD, self, d)?;
@@ -627,7 +627,7 @@ fn resolve_feature_gates(
             format!("kubelife models the feature gates {known}; {name:?} is not one of them"),
         ));
     }
-    if gates.node_lease && version.minor == 12 {
+    if gates.node_lease && !Profile::of(version).controller_reads_leases {
         warnings.push(Cause::new("warn.lease_1_12"));
     }
     Ok(gates)
