@@ -28,8 +28,8 @@ use kubelife::explain::{milestones, tuning_warnings, writes_per_minute, Bar, Goa
 use kubelife::i18n::{lookup, Lang};
 use kubelife::model::{simulate, Model};
 use kubelife_engine::cause::Arg;
-use kubelife_engine::upstream::{zone_state, MAX_BACKOFF, MAX_WAIT_FOR_UNMOUNT};
 use kubelife_engine::time::{format_go_duration, parse_go_duration, SECOND};
+use kubelife_engine::upstream::{zone_state, MAX_BACKOFF, MAX_WAIT_FOR_UNMOUNT};
 use kubelife_engine::version::{Gate, GateStage, Version};
 use kubelife_engine::{Config, EventKind, Millis, ZoneState};
 

@@ -139,10 +139,6 @@ impl Nlc {
         }
     }
 
-    fn two_zones(&self) -> (ZoneState, ZoneState) {
-        (self.zone("zone1"), self.zone("zone2"))
-    }
-
     fn zone(&self, z: &str) -> ZoneState {
         self.nlc.zones[z].state
     }
