@@ -114,3 +114,97 @@ test('Download as SVG and as PNG save the timeline and the breakdown', async () 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/**
+ * Runs `act` while measuring the page's own thread: the longest gap between two animation frames
+ * until `done` is true in the page, ms. A page that stays responsive draws a frame every 16 ms.
+ */
+async function longestFrameGap(page, act, done, arg) {
+  await page.evaluate(() => {
+    window.__gaps = { last: performance.now(), max: 0, frames: 0, on: true };
+    const tick = (now) => {
+      const g = window.__gaps;
+      g.max = Math.max(g.max, now - g.last);
+      g.last = now;
+      g.frames += 1;
+      if (g.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await act();
+  await page.waitForFunction(done, arg);
+  // The frame that sees the answer has not been drawn yet: the gap to it counts too.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  const { max, frames } = await page.evaluate(() => { window.__gaps.on = false; return window.__gaps; });
+  assert.ok(frames >= 2, `the page drew ${frames} frames`);
+  return max;
+}
+
+/**
+ * Puts `text` into the paste box as a paste would, without typing it key by key (the browser lays
+ * out a megabyte of text in the box in about half a second, before the page does anything).
+ */
+async function putText(page, name, text) {
+  await page.getByTestId('import-text').evaluate((el, t) => { el.value = t; }, text);
+  await page.getByTestId('import-name').fill(name);
+}
+
+async function paste(page, name, text) {
+  await putText(page, name, text);
+  await page.getByTestId('import-apply').click();
+}
+
+const reportText = () => document.querySelector('[data-testid=import-report]')?.textContent ?? '';
+
+test('hostile pastes keep the page responsive, and the report says what was refused, escaped', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  const link = await page.getByTestId('share-link').inputValue();
+  const big = 'x'.repeat(1 << 20);
+  const cases = [
+    ['deep.yaml', 'a: ' + '['.repeat(200_000), 'deep.yaml line 1: nested deeper than 64 levels'],
+    ['bomb.yaml', `a: &s ${big}\nb: [${Array(4000).fill('*s').join(', ')}]\n`, 'bomb.yaml: YAML aliases (*name) and merge keys (<<) expand beyond'],
+    ['ansi.yaml', 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: "4s\\e]0;owned\\a\\e[2J"\n',
+      'ansi.yaml: cannot read nodeStatusUpdateFrequency "4s\\x1b]0;owned\\a\\x1b[2J"'],
+    ['flag.txt', `--node-monitor-grace-period=${big}\n`, '… (1,048,576 characters)'],
+  ];
+  for (const [name, text, said] of cases) {
+    await putText(page, name, text);
+    // From Apply to the report: the file goes to the files worker, which reads it within the
+    // limits, and the page shows what it says.
+    const gap = await longestFrameGap(page, () => page.getByTestId('import-apply').click(),
+      (s) => (document.querySelector('[data-testid=import-report]')?.textContent ?? '').includes(s), said);
+    assert.ok(gap < 500, `${name}: the page froze for ${gap.toFixed(0)} ms`);
+    const report = await page.evaluate(reportText);
+    assert.ok(report.includes(said), `${name}: ${report}`);
+    assert.ok(report.length < 20_000, `${name}: a report of ${report.length} characters`);
+    assert.doesNotMatch(report, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, `${name}: a control character reached the page`);
+    await page.getByRole('button', { name: `Remove ${name}` }).click();
+  }
+  // Nothing refused changed the settings.
+  assert.equal(await page.getByTestId('share-link').inputValue(), link);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a dropped file over the size limit is not read, and a flow mapping is YAML', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  // 3 GiB made of one 1 MiB blob, so that the test holds 1 MiB: the page looks at the size only.
+  const transfer = await page.evaluateHandle(() => {
+    const mib = new Blob([new Uint8Array(1 << 20)]);
+    const dt = new DataTransfer();
+    dt.items.add(new File(Array(3072).fill(mib), 'huge.yaml'));
+    return dt;
+  });
+  const gap = await longestFrameGap(page,
+    () => page.locator('.import-drop').dispatchEvent('drop', { dataTransfer: transfer }),
+    () => (document.querySelector('[data-testid=import-report]')?.textContent ?? '').includes('huge.yaml is 3 GiB'));
+  assert.ok(gap < 500, `the page froze for ${gap.toFixed(0)} ms`);
+  assert.match(await page.evaluate(reportText), /huge\.yaml is 3 GiB \(3,221,225,472 B\), over the 128 MiB kubelife reads: not read/);
+  assert.match(await page.locator('.import-file-item').textContent(), /not read: over the size limit/);
+
+  await paste(page, 'kubelet.yaml', '{apiVersion: kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration, nodeStatusUpdateFrequency: 4s}');
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value.includes('node-status-update-frequency=4s'));
+  assert.match(await page.evaluate(reportText), /kubelet\.yaml: kubelet\.nodeStatusUpdateFrequency = 4s/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

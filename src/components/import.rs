@@ -6,7 +6,9 @@
 use crate::i18n::{cause, tr, trf, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
-use crate::worker::{Answer, Job};
+use crate::worker::{Answer, Bytes, Job};
+use kubelife_engine::import::limits::MAX_FILE_BYTES;
+use kubelife_engine::import::shown::escape;
 use kubelife_engine::import::EntryKind;
 use kubelife_engine::wire::decode_messages;
 use kubelife_engine::Cause;
@@ -24,14 +26,48 @@ pub struct ImportProps {
     pub onedit: Callback<Edit>,
 }
 
+/// One file added: its name, its contents (or, for a file over the import's size limit, its size
+/// in bytes if known: it is never read), and its lines, counted once.
+#[derive(Debug, Clone, PartialEq)]
+struct Added {
+    name: String,
+    contents: Result<Rc<[u8]>, Option<u64>>,
+    lines: usize,
+}
+
+impl Added {
+    /// A file read whole.
+    fn read(name: String, bytes: Vec<u8>) -> Added {
+        if bytes.len() > MAX_FILE_BYTES {
+            return Added::too_large(name, Some(bytes.len() as u64));
+        }
+        let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+        let lines = newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
+        Added {
+            name,
+            contents: Ok(Rc::from(bytes)),
+            lines,
+        }
+    }
+
+    /// A file over the size limit, left unread.
+    fn too_large(name: String, size: Option<u64>) -> Added {
+        Added {
+            name,
+            contents: Err(size),
+            lines: 0,
+        }
+    }
+}
+
 /// The files added so far, in order (a later file's value replaces an earlier one's).
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Files(Vec<(String, String)>);
+struct Files(Vec<Added>);
 
 /// A change to the list of files.
 enum FilesAction {
-    /// Files read (name, text), appended in order.
-    Add(Vec<(String, String)>),
+    /// Files added, appended in order.
+    Add(Vec<Added>),
     /// The file at this position removed.
     Remove(usize),
 }
@@ -78,10 +114,20 @@ impl Imported {
     }
 }
 
-/// Has the files worker read `files` and apply them to `base`; `then` gets what they gave.
+/// Has the files worker read `files` and apply them to `base`; `then` gets what they gave. A file
+/// over the size limit goes as its name and size, for the report to say so.
 fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
+    let readable = files
+        .0
+        .iter()
+        .filter_map(|f| f.contents.as_ref().ok().map(|b| (f.name.clone(), Bytes(b.to_vec()))));
+    let too_large = files
+        .0
+        .iter()
+        .filter_map(|f| f.contents.as_ref().err().map(|&size| (f.name.clone(), size)));
     let job = Job::Import {
-        files: files.0.clone(),
+        files: readable.collect(),
+        too_large: too_large.collect(),
         base: Box::new(base.clone()),
     };
     crate::worker_line::send(job, move |answer| match Imported::read(answer) {
@@ -100,21 +146,33 @@ fn pasted_name(typed: &str, files: &Files) -> String {
     }
 }
 
-/// Reads every file of a list (dropped or chosen), then adds them together.
+/// Reads every file of a list (dropped or chosen), then adds them together. A file over the size
+/// limit is never read: its size is looked at first.
 fn read_files(list: Option<FileList>, add: UseReducerDispatcher<Files>) {
     let Some(list) = list else { return };
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.item(i)).collect();
     wasm_bindgen_futures::spawn_local(async move {
         let mut read = Vec::new();
         for f in files {
-            if let Ok(text) = wasm_bindgen_futures::JsFuture::from(f.text()).await {
-                read.push((f.name(), text.as_string().unwrap_or_default()));
+            if f.size() > MAX_FILE_BYTES as f64 {
+                read.push(Added::too_large(f.name(), Some(f.size() as u64)));
+            } else if let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
+                read.push(Added::read(f.name(), js_sys::Uint8Array::new(&buffer).to_vec()));
             }
         }
         if !read.is_empty() {
             add.dispatch(FilesAction::Add(read));
         }
     });
+}
+
+/// The pasted text as a file; over the size limit (its length is looked at before the text is
+/// copied), a file left unread.
+fn pasted(t: &HtmlTextAreaElement, name: String) -> Added {
+    if t.text_length() as usize > MAX_FILE_BYTES {
+        return Added::too_large(name, None);
+    }
+    Added::read(name, t.value().into_bytes())
 }
 
 /// The panel.
@@ -135,8 +193,12 @@ pub fn import_panel(p: &ImportProps) -> Html {
                 imported.set(None);
                 return;
             }
+            // Files all over the size limit change nothing: only the report says so.
+            let any_read = files.0.iter().any(|f| f.contents.is_ok());
             read(files, &base.borrow(), move |i| {
-                onedit.emit(Edit::Import(i.settings.clone()));
+                if any_read {
+                    onedit.emit(Edit::Import(i.settings.clone()));
+                }
                 imported.set(Some(Rc::new(i)));
             });
         });
@@ -147,10 +209,10 @@ pub fn import_panel(p: &ImportProps) -> Html {
             let (Some(t), Some(n)) = (text.cast::<HtmlTextAreaElement>(), name.cast::<HtmlInputElement>()) else {
                 return;
             };
-            if t.value().trim().is_empty() {
+            if t.text_length() == 0 || t.value().trim().is_empty() {
                 return;
             }
-            files.dispatch(FilesAction::Add(vec![(pasted_name(&n.value(), &files), t.value())]));
+            files.dispatch(FilesAction::Add(vec![pasted(&t, pasted_name(&n.value(), &files))]));
             t.set_value("");
             n.set_value("");
         })
@@ -209,16 +271,23 @@ fn file_list(lang: Lang, files: &UseReducerHandle<Files>) -> Html {
     }
     html! {
         <ul class="import-files" aria-label={tr(lang, "ui.import.files")}>
-        { for files.0.iter().enumerate().map(|(i, (name, text))| {
+        { for files.0.iter().enumerate().map(|(i, f)| {
             let remove = {
                 let files = files.dispatcher();
                 Callback::from(move |_: MouseEvent| files.dispatch(FilesAction::Remove(i)))
             };
+            // A file's name is the reader's text: no control character or direction override
+            // reaches the page as it is.
+            let name = escape(&f.name);
+            let size = match f.contents {
+                Ok(_) => trf(lang, "ui.import.lines", &[("lines", &f.lines)]),
+                Err(_) => tr(lang, "ui.import.not_read").to_string(),
+            };
             html! {
                 <li class="import-file-item">
-                    <code>{name.clone()}</code>{" "}
-                    <span class="import-size">{trf(lang, "ui.import.lines", &[("lines", &text.lines().count())])}</span>
-                    <button class="import-remove" onclick={remove} aria-label={trf(lang, "ui.import.remove", &[("file", name)])}>
+                    <code>{name.to_string()}</code>{" "}
+                    <span class="import-size">{size}</span>
+                    <button class="import-remove" onclick={remove} aria-label={trf(lang, "ui.import.remove", &[("file", &name)])}>
                         {tr(lang, "ui.import.remove_short")}
                     </button>
                 </li>

@@ -9,7 +9,7 @@ use super::collect::Collector;
 use super::field::Component;
 use super::flags::{self, Flag};
 use super::kubelet_config;
-use super::parse::embedded_yaml;
+use super::parse::{embedded_yaml, Unread};
 use super::place::Place;
 use super::report::EntryKind;
 use super::shown::Shown;
@@ -107,6 +107,15 @@ pub fn node(c: &mut Collector, file: &str, doc: &Json, kind: &str) {
     flags::apply(c, file, Some(Component::Kubelet), &list, &place);
 }
 
+/// Reports a ConfigMap's embedded document that was not read (unless already reported).
+fn unread(c: &mut Collector, file: &str, setting: &str, e: Unread) {
+    match e {
+        Unread::Reported => {}
+        Unread::Said(e) => c.malformed(file, setting, "", &e),
+        Unread::Limit(cause) => c.push(EntryKind::Unreadable, cause),
+    }
+}
+
 /// A ConfigMap: `kubeadm-config` or `kubelet-config`; any other is ignored.
 pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or("");
@@ -114,18 +123,17 @@ pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
     let entry = |c: &mut Collector, key: &str| {
         let setting = format!("data.{key}");
         match data.and_then(|d| d.get(key)) {
-            None | Some(Json::Null) => Err("missing".to_string()),
+            None | Some(Json::Null) => Err(Unread::Said("missing".to_string())),
             Some(v) => match c.string(file, &setting, Some(v)) {
                 Some(text) => embedded_yaml(c, file, text),
-                None => Err(String::new()),
+                None => Err(Unread::Reported),
             },
         }
     };
     if name == "kubeadm-config" {
         match entry(c, "ClusterConfiguration") {
             Ok(inner) => cluster(c, file, &inner, true),
-            Err(e) if e.is_empty() => {}
-            Err(e) => c.malformed(file, "data.ClusterConfiguration", "", &e),
+            Err(e) => unread(c, file, "data.ClusterConfiguration", e),
         }
     } else if name == "kubelet-config" || name.starts_with("kubelet-config-1.") {
         if let Some(v) = name.strip_prefix("kubelet-config-") {
@@ -140,8 +148,7 @@ pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
                 };
                 kubelet_config::read(c, file, &inner, &place);
             }
-            Err(e) if e.is_empty() => {}
-            Err(e) => c.malformed(file, "data.kubelet", "", &e),
+            Err(e) => unread(c, file, "data.kubelet", e),
         }
     } else {
         let cause = Cause::new("import.ignored.config_map")

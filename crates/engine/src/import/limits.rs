@@ -24,9 +24,10 @@ use super::shown::{thousands, Shown};
 use crate::cause::Cause;
 
 /// The largest file an import reads: 128 MiB. A 5,000-node `kubectl get nodes -o json` (the
-/// largest cluster Kubernetes supports) is about 25 MB, and about 115 MB when every node lists the
-/// 50 images the kubelet reports at most (`--node-status-max-images`) under long registry names
-/// and digests. Reading one takes its size and about 100 MB more (the images are skipped).
+/// largest cluster Kubernetes supports) is about 27 MB, and about 134 MB (127.8 MiB) when every
+/// node lists the 50 images the kubelet reports at most (`--node-status-max-images`) under long
+/// registry names and digests. Reading one takes its size and about 100 MB more (the images are
+/// skipped).
 pub const MAX_FILE_BYTES: usize = 128 << 20;
 
 /// The deepest nesting of collections read: 64 levels. Kubernetes objects nest about 15 levels
@@ -34,14 +35,15 @@ pub const MAX_FILE_BYTES: usize = 128 << 20;
 pub const MAX_DEPTH: usize = 64;
 
 /// The most nodes (scalars, sequences and mappings, as the scan counts them) of a YAML file:
-/// 1,000,000, about 200 MB and a second to read. A `kubectl get nodes -o yaml` of 8,000 nodes
-/// without images, or 2,500 with 50 images each; `-o json` has no such limit below the size.
+/// 1,000,000, about 200 MB to read, since libyaml keeps every event of a document. A `kubectl get
+/// nodes -o yaml` of about 5,000 nodes (190 each), or 1,800 that list 50 images each; `-o json`
+/// has no such limit below the size.
 pub const MAX_YAML_NODES: usize = 1_000_000;
 
-/// The most nodes of the values built from one file: 2,000,000, about 300 MB. A 5,000-node
-/// `kubectl get nodes -o json` builds about 600,000 once its images, managed fields and
-/// annotations are skipped, 10,000 nodes (`scenario::MAX_NODES`) about 1,200,000.
-pub const MAX_NODES: usize = 2_000_000;
+/// The most nodes of the values built from one file: 3,000,000, about 300 MB. A 5,000-node
+/// `kubectl get nodes -o json` builds about 925,000 once its images, managed fields and
+/// annotations are skipped, 10,000 nodes (`scenario::MAX_NODES`) about 1,850,000.
+pub const MAX_NODES: usize = 3_000_000;
 
 /// The most nodes YAML aliases and merge keys may add beyond the file's size in bytes.
 pub const ALIAS_EXTRA_NODES: usize = 100_000;

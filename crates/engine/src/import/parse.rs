@@ -68,16 +68,26 @@ pub fn documents(c: &mut Collector, file: &str, text: &str) -> Vec<Value> {
     yaml_kept(c, file, text, yaml)
 }
 
+/// Why a YAML text held inside another document was not read.
+pub enum Unread {
+    /// Its own report line is already written (a value of the wrong type).
+    Reported,
+    /// The reason, for an `import.malformed` line naming the setting.
+    Said(String),
+    /// A limit crossed: its report line, naming the file.
+    Limit(Cause),
+}
+
 /// Reads one YAML text held inside another document (a ConfigMap's data); `Err` with the reason
 /// when it is not a single readable document.
-pub fn embedded_yaml(c: &mut Collector, file: &str, text: &str) -> Result<Value, String> {
+pub fn embedded_yaml(c: &mut Collector, file: &str, text: &str) -> Result<Value, Unread> {
     let read = read_yaml(text);
     report_budget(c, file, &read.budget);
     match (read.failure, read.docs.len()) {
         (None, 1) => Ok(read.docs.into_iter().next().unwrap_or_default()),
-        (Some(Failure::Syntax(_, e) | Failure::Truncated(e)), _) => Err(e),
-        (Some(Failure::Limit(cause)), _) => Err(cause.english()),
-        (None, n) => Err(format!("{n} YAML documents where one was expected")),
+        (Some(Failure::Syntax(_, e) | Failure::Truncated(e)), _) => Err(Unread::Said(e)),
+        (Some(Failure::Limit(cause)), _) => Err(Unread::Limit(cause)),
+        (None, n) => Err(Unread::Said(format!("{n} YAML documents where one was expected"))),
     }
 }
 

@@ -376,7 +376,7 @@ fn own_output_cases() -> Vec<Case> {
             says: &[
                 (
                     Recognised,
-                    "30 nodes; zones: eu-west-1a (10), eu-west-1b (10), eu-west-1c (10)",
+                    "nodes: 30; zones: eu-west-1a (10), eu-west-1b (10), eu-west-1c (10)",
                 ),
                 (Note, "1.29 (2), 1.30 (28)"),
             ],
@@ -386,7 +386,10 @@ fn own_output_cases() -> Vec<Case> {
             paths: &["node.yaml"],
             version: None,
             expected: || json!({"version": "1.24", "nodes": [{"name": "worker-7", "zone": "dc1-row2", "maxPods": 64}]}),
-            says: &[(Recognised, "1 kubelets report 1.24")],
+            says: &[(
+                Recognised,
+                "kubelets reporting 1.24 (status.nodeInfo.kubeletVersion): 1",
+            )],
         },
         Case {
             paths: &["workloads-list.json"],
@@ -658,7 +661,10 @@ fn object_cases() -> Vec<Case> {
                     {"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
                     {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}]})
             },
-            says: &[(Recognised, "2 kubelets report 1.21")],
+            says: &[(
+                Recognised,
+                "kubelets reporting 1.21 (status.nodeInfo.kubeletVersion): 2",
+            )],
         },
         Case {
             paths: &["nodes/openshift-gce-6-nodes"],
@@ -678,7 +684,10 @@ fn object_cases() -> Vec<Case> {
                     .collect();
                 json!({"version": "1.17", "nodes": nodes})
             },
-            says: &[(Recognised, "6 kubelets report 1.17")],
+            says: &[(
+                Recognised,
+                "kubelets reporting 1.17 (status.nodeInfo.kubeletVersion): 6",
+            )],
         },
         Case {
             paths: &["workloads/alertmanager-bot-list.yaml"],

@@ -147,6 +147,24 @@ fn the_flow_mapping_imports_and_the_dropped_are_said() {
     );
 }
 
+/// A YAML text inside a ConfigMap's data is read within the same limits, and a limit it crosses
+/// is reported as the file's own: as a message, not as English text quoted in another message.
+#[test]
+fn a_configmaps_embedded_yaml_keeps_the_limits() {
+    let deep = format!("a: {}", "[".repeat(200));
+    let cm = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: kubelet-config}}\ndata:\n  kubelet: {}\n",
+        serde_json::to_string(&deep).unwrap()
+    );
+    let (_, report) = check(
+        "embedded",
+        &[("cm.yaml", cm.as_bytes())],
+        &[(EntryKind::Unreadable, "nested deeper than 64 levels")],
+    );
+    let limit = report.of(EntryKind::Unreadable).next().unwrap();
+    assert_eq!(limit.key, "import.limit.depth", "{report:?}");
+}
+
 /// Issue 24's table, each input generated at its size.
 #[test]
 fn the_issue_table_returns_quickly_with_a_message_naming_the_file() {
