@@ -1,6 +1,9 @@
-// Where the bytes of the release wasm files go, printed as Markdown for the README: each file's
-// bytes grouped by crate and by module of ours, what its big data segments hold, and twiggy's
-// biggest items and monomorphisations. `./scripts/size` builds the files this reads and runs it;
+// Where the bytes of the release wasm files go: each file's bytes grouped by crate and by module
+// of ours, what its big data segments hold, and twiggy's biggest items and monomorphisations, all
+// printed as Markdown. Two tables also go into docs/performance.md, between their markers (see
+// scripts/perf-doc.mjs): the groups (`./scripts/size: where the bytes go`) and every file dist/
+// serves with its size gzipped and in brotli (`./scripts/size: files`), which e2e/budgets.mjs
+// checks against the files it serves. `./scripts/size` builds the files this reads and runs it;
 // by hand: `node scripts/size.mjs <bin>=<named.wasm>=<shipped.wasm> ...`, where the named file is
 // the shipped one built again with `wasm-opt -g` (twiggy needs the names dist/ lacks).
 //
@@ -14,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
+import { docPath, servedFiles, sizeTable, stableName, writeBlocks } from './perf-doc.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 // Rows under 0.4% of every file fold into "other" rows (at 0.4% the exercises, the presets and
@@ -91,8 +95,15 @@ const main = () => {
   const crates = new Set(items.flat().flatMap((i) => [...i.name.matchAll(/\b([a-z_][a-z0-9_]*)(\[[0-9a-f]+\])?::/g)].map((m) => m[1])));
   const known = knownStrings(crates, modules);
   const files = bins.map((b, i) => measure(b, items[i], known));
-  console.log(groupTable(files));
+  const groups = groupTable(files);
+  const served = sizeTable(servedFiles(path.join(root, 'dist')));
+  console.log(['### Where the bytes go', '', groups, '', '### The files dist/ serves', '', served, ''].join('\n'));
   for (const f of files) console.log(details(f));
+  writeBlocks([
+    { script: './scripts/size', name: 'where the bytes go', text: groups },
+    { script: './scripts/size', name: 'files', text: served },
+  ]);
+  console.log(`wrote both size tables of ${path.relative(root, docPath)}`);
 };
 
 // The modules of our crates, from the source tree: `kubelife::components`, `kubelife_engine::sim`...
@@ -439,12 +450,8 @@ const groupTable = (files) => {
   for (const [label, row] of order) lines.push(`| ${label} | ${row.map((c, i) => cell(c, files[i])).join(' | ')} |`);
   lines.push(`| **total** | ${files.map((f) => `**${kb(f.total)}** | **${kb(f.shippedGzip)}**`).join(' | ')} |`);
   const legend = order.filter(([label]) => notes[label]).map(([label]) => `- ${label}: ${notes[label]}.`);
-  return [
-    '### Where the bytes go', '', lines.join('\n'), '',
-    'KB are twiggy\'s shallow sizes without the name section. gzip KB are estimates: each row compressed alone with gzip -9, scaled so that the rows add up to the shipped file gzipped. A module of ours counts its code and the string literals its sources hold.',
-    '', ...legend, '',
-    ...files.map((f) => `Shipped ${f.bin}: ${kb(f.shippedBytes)} KB, ${kb(f.shippedGzip)} KB gzipped (${f.shippedFrom}).`), '',
-  ].join('\n');
+  const shipped = files.map((f) => `${f.bin}, ${kb(f.shippedBytes)} KB (${kb(f.shippedGzip)} KB gzipped; ${stableName(f.shippedFrom)})`);
+  return [lines.join('\n'), '', ...legend, '', `The files measured: ${shipped.join('; ')}.`].join('\n');
 };
 
 // A file's big data segments, and twiggy's biggest items and monomorphisations.

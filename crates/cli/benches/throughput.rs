@@ -6,18 +6,26 @@
 //! same number of nodes for the same simulated time, interleaved so that both see the same
 //! machine, and compares the medians. Writing the outcome as JSON (`--json`) is timed and printed
 //! on its own: it grows with the events written, not with the simulation. The absolute figures
-//! (median, min and max) are printed too, for the README's table. Run with `cargo bench -p
-//! kubelife-cli` (or `./scripts/bench`); it exits non-zero when a ratio is over its budget.
+//! (median, min and max) are printed too. Run with `cargo bench -p kubelife-cli` (or
+//! `./scripts/bench`); it exits non-zero when a ratio is over its budget.
+//!
+//! Each run also writes its results to `target/perf/engine.json` (in the Cargo target directory):
+//! every case with its `name`, `budget` (null when printed only), and, when it ran (arguments may
+//! filter the cases), the medians `measured` and `floor` in milliseconds and their `ratio`.
+//! `./scripts/bench` writes docs/performance.md's engine table from it, and
+//! `tests/performance_doc.rs` checks that table lists [`cases`] with their budgets.
 
 use kubelife_engine::calibration::heartbeat_floor;
 use kubelife_engine::time::{Millis, MINUTE};
 use kubelife_engine::{distribution, run_json, RunOptions, Scenario};
+use serde_json::json;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
 
 /// One benchmark: a scenario, the floor it is compared with, and the largest ratio allowed.
-struct Case {
-    name: String,
+pub(crate) struct Case {
+    pub(crate) name: String,
     json: String,
     /// Nodes and simulated time of the floor run(s).
     floor_nodes: usize,
@@ -26,7 +34,7 @@ struct Case {
     floor_repeats: u32,
     /// Seeds per engine run (`--runs N`); 1 for a single timeline.
     runs: u32,
-    budget: Option<f64>,
+    pub(crate) budget: Option<f64>,
     samples: usize,
 }
 
@@ -64,9 +72,9 @@ fn database(nodes: usize) -> String {
     )
 }
 
-/// The README's shape: three pods per node in Deployments of about 300, each behind a Service,
-/// and a database with a volume per pod; one node crashing.
-fn readme_shape(nodes: usize, minutes: i64) -> String {
+/// The usual shape: three pods per node in Deployments of about 300, each behind a Service, and a
+/// database with a volume per pod; one node crashing.
+fn usual_shape(nodes: usize, minutes: i64) -> String {
     let deployments = nodes.div_ceil(100).max(1);
     let per = (nodes * 3).div_ceil(deployments);
     let mut workloads: Vec<String> = (0..deployments)
@@ -88,10 +96,10 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
 }
 
 /// The cases and their budgets. Budgets sit about 1.7 times above the ratios measured when they
-/// were set (README, "Speed"), so a machine's noise passes and a real twofold slowdown of the
-/// engine fails; the issue targets (1.5× the floor for the README's shape, 2× for the many-node
+/// were set (docs/performance.md), so a machine's noise passes and a real twofold slowdown of the
+/// engine fails; the issue targets (1.5× the floor for the usual shape, 2× for the many-node
 /// crash) hold well inside them.
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let case = |name: &str, json: String, nodes: usize, minutes: i64, budget: Option<f64>, samples| Case {
         name: name.to_string(),
         json,
@@ -104,18 +112,18 @@ fn cases() -> Vec<Case> {
     };
     let zone_b: Vec<usize> = (1..=10_000).filter(|i| (i - 1) % 3 == 1).collect();
     vec![
-        case("10 nodes, 15m", readme_shape(10, 15), 10, 15, None, 9),
+        case("10 nodes, 15m", usual_shape(10, 15), 10, 15, None, 9),
         case(
-            "1,000 nodes, 15m (README shape)",
-            readme_shape(1_000, 15),
+            "1,000 nodes, 15m (Deployments of 300)",
+            usual_shape(1_000, 15),
             1_000,
             15,
             Some(1.4),
             9,
         ),
         case(
-            "5,000 nodes, 30m (README shape)",
-            readme_shape(5_000, 30),
+            "5,000 nodes, 30m (Deployments of 300)",
+            usual_shape(5_000, 30),
             5_000,
             30,
             Some(0.65),
@@ -139,7 +147,7 @@ fn cases() -> Vec<Case> {
         ),
         Case {
             name: "200 seeds of 3 nodes, 15m (--runs 200)".to_string(),
-            json: readme_shape(3, 15),
+            json: usual_shape(3, 15),
             floor_nodes: 3,
             floor_duration: 15 * MINUTE,
             floor_repeats: 200,
@@ -193,6 +201,80 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// One case's timings: the samples of the engine and of the floor, and the medians of writing JSON.
+struct Measured {
+    engine: Vec<Duration>,
+    floor: Vec<Duration>,
+    json: Duration,
+}
+
+impl Measured {
+    fn ratio(&self) -> f64 {
+        self.engine[self.engine.len() / 2].as_secs_f64() / self.floor[self.floor.len() / 2].as_secs_f64()
+    }
+}
+
+/// Times a case: engine and floor interleaved, each sample sorted; `slowdown` repeats each engine run.
+fn measure(c: &Case, slowdown: u32) -> Measured {
+    // Warm caches and the allocator once.
+    engine(&c.json, c.runs);
+    floor(c);
+    let (mut e, mut f, mut j) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..c.samples {
+        let (computed, json) = (0..slowdown)
+            .map(|_| engine(&c.json, c.runs))
+            .fold((Duration::ZERO, Duration::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
+        e.push(computed);
+        j.push(json);
+        f.push(time(|| floor(c)));
+    }
+    e.sort();
+    f.sort();
+    Measured {
+        engine: e,
+        floor: f,
+        json: median(&mut j),
+    }
+}
+
+/// The Cargo target directory: cargo gives benchmarks `<target>/tmp`.
+fn perf_dir() -> std::path::PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).join("perf")
+}
+
+/// Writes `target/perf/engine.json`: every case, with its figures when it ran.
+fn write_results(results: &[(&Case, Option<Measured>)], slowdown: u32, only: &[String]) {
+    let at = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let cases: Vec<_> = results
+        .iter()
+        .map(|(c, m)| {
+            let (measured, floor, ratio, json) = match m {
+                Some(m) => (
+                    Some(ms(m.engine[m.engine.len() / 2])),
+                    Some(ms(m.floor[m.floor.len() / 2])),
+                    Some(m.ratio()),
+                    Some(ms(m.json)),
+                ),
+                None => (None, None, None, None),
+            };
+            json!({"name": c.name, "measured": measured, "floor": floor, "ratio": ratio, "budget": c.budget,
+                   "samples": c.samples, "writing_json": json})
+        })
+        .collect();
+    let doc = json!({"at": at, "slowdown": slowdown, "only": only, "unit": "ms", "cases": cases});
+    let dir = perf_dir();
+    let file = dir.join("engine.json");
+    let written = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&file, serde_json::to_string_pretty(&doc).expect("serializes") + "\n"));
+    match written {
+        Ok(()) => println!("results in {}", file.display()),
+        Err(e) => eprintln!("could not write {}: {e}", file.display()),
+    }
+}
+
 fn main() {
     // Slow everything down by an injected factor: a check that the budgets catch a regression.
     let slowdown: u32 = std::env::var("KUBELIFE_BENCH_SLOWDOWN")
@@ -205,27 +287,16 @@ fn main() {
     );
     // `cargo bench -p kubelife-cli -- WORD…` runs only the cases whose names contain a WORD.
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let cases = cases();
     let mut over = Vec::new();
-    for c in cases()
-        .into_iter()
-        .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
-    {
-        // Warm caches and the allocator once.
-        engine(&c.json, c.runs);
-        floor(&c);
-        let (mut e, mut f, mut j) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..c.samples {
-            let (computed, json) = (0..slowdown)
-                .map(|_| engine(&c.json, c.runs))
-                .fold((Duration::ZERO, Duration::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
-            e.push(computed);
-            j.push(json);
-            f.push(time(|| floor(&c)));
+    let mut results = Vec::new();
+    for c in &cases {
+        if !(only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str()))) {
+            results.push((c, None));
+            continue;
         }
-        let (e_min, e_max) = (*e.iter().min().expect("samples"), *e.iter().max().expect("samples"));
-        let (f_min, f_max) = (*f.iter().min().expect("samples"), *f.iter().max().expect("samples"));
-        let (em, fm, jm) = (median(&mut e), median(&mut f), median(&mut j));
-        let ratio = em.as_secs_f64() / fm.as_secs_f64();
+        let m = measure(c, slowdown);
+        let ratio = m.ratio();
         let verdict = match c.budget {
             Some(b) if ratio > b => {
                 over.push(format!("{}: {ratio:.2}× the floor, budget {b}×", c.name));
@@ -234,20 +305,23 @@ fn main() {
             Some(b) => format!("≤ {b}"),
             None => "-".to_string(),
         };
+        let (e, f) = (&m.engine, &m.floor);
         println!(
             "{:<58} {:>8.1} ({:>5.1}–{:>5.1}) {:>8.1} ({:>5.1}–{:>5.1}) {:>6.2}× {:>7} {:>9.1}",
             c.name,
-            ms(em),
-            ms(e_min),
-            ms(e_max),
-            ms(fm),
-            ms(f_min),
-            ms(f_max),
+            ms(e[e.len() / 2]),
+            ms(e[0]),
+            ms(e[e.len() - 1]),
+            ms(f[f.len() / 2]),
+            ms(f[0]),
+            ms(f[f.len() - 1]),
             ratio,
             verdict,
-            ms(jm)
+            ms(m.json)
         );
+        results.push((c, Some(m)));
     }
+    write_results(&results, slowdown, &only);
     if !over.is_empty() {
         eprintln!("speed budget exceeded: {}", over.join("; "));
         std::process::exit(1);
