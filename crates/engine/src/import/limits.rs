@@ -1,7 +1,7 @@
 //! The limits every reader of the import shares (`kubelife import`, the page's files worker), so
 //! that no input of at most [`MAX_FILE_BYTES`] takes more than a few seconds or more than a few
 //! hundred MB, whatever it holds. Each is checked before the work it bounds, and each refusal is a
-//! report line naming the file. The README's "Limits" section gives them and their messages.
+//! report line naming the file. docs/import.md's "Limits" section gives them and their messages.
 //!
 //! - [`MAX_FILE_BYTES`]: the size of one file, checked before it is read (the command line looks
 //!   at a file's length and reads standard input at most this far; the page looks at a dropped

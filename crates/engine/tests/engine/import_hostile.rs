@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The most time one import of a hostile input may take, in a debug build on a slow machine.
-/// The release build takes a tenth of it (README, "Limits").
+/// The release build takes a tenth of it (docs/import.md, "Limits").
 const TIME_BOUND: Duration = Duration::from_secs(5);
 
 /// The longest report line: every text taken from a file is cut (`shown`).
