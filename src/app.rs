@@ -1,6 +1,7 @@
 //! The page: the reducer that turns each message into a new [`Model`], and the layout that puts
 //! the sections in place. Sections are components with narrow props (`crate::components`), the
-//! effects are named hooks (`crate::hooks`), and the engine runs in `crate::model`.
+//! effects are named hooks (`crate::hooks`), and the engine runs in its Web
+//! Worker, reached through `crate::bridge`.
 
 use crate::bridge::{use_engine, Arrived, Landed};
 use crate::components::aggregate::AggregateTimeline;
@@ -178,7 +179,7 @@ impl Model {
         match landed {
             Landed::A(fresh) => self.arrived(*fresh),
             Landed::B(side) => self.arrived_b(*side),
-            Landed::Spreads(d) => self.arrived_spreads(&asked.settings, asked.b.as_ref(), *d),
+            Landed::Spreads(d) => self.arrived_spreads(&asked.a.settings, asked.b.as_ref().map(|b| &b.settings), *d),
         }
     }
 
@@ -310,7 +311,7 @@ pub fn app() -> Html {
     // The address bar follows the state, but not every playback frame.
     use_address_bar(model.link(if model.playing { 0 } else { model.t }));
     use_embed_height();
-    use_playback_clock(FRAME, to(&model.dispatcher(), Msg::Tick));
+    use_playback_clock(FRAME, model.playing, to(&model.dispatcher(), Msg::Tick));
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
     use_document_lang(model.lang);

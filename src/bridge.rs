@@ -4,8 +4,7 @@
 //! run superseded while under way is dropped, so dragging a slider on 5,000 nodes never piles up
 //! work, and the last result stays on screen meanwhile.
 
-use crate::model::{aggregate, prepare, Model, Prepared, Side, Wants};
-use crate::settings::Settings;
+use crate::model::{aggregate, Model, Prepared, Side, Wants};
 use crate::worker::{Answer, EngineWorker, Job, Request};
 use gloo_worker::{Spawnable, WorkerBridge};
 use kubelife_engine::{Distribution, Outcome};
@@ -31,15 +30,27 @@ pub enum Slot {
     Spreads,
 }
 
-/// A job the page asked for, with the settings it is about.
+/// A job the page asked for, with the settings it is about, resolved once when they changed
+/// (`model::prepare_after`): the worker runs that configuration, and its answer is laid out
+/// against it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Asked {
     /// Which run.
     pub slot: Slot,
     /// Side A's (or the only) settings.
-    pub settings: Settings,
+    pub a: Rc<Prepared>,
     /// Side B's settings, for spreads.
-    pub b: Option<Settings>,
+    pub b: Option<Rc<Prepared>>,
+}
+
+impl Asked {
+    /// The job that answers this.
+    pub fn job(&self) -> Job {
+        match self.slot {
+            Slot::A | Slot::B => Job::run(&self.a.cfg),
+            Slot::Spreads => Job::spreads(&self.a.cfg, self.b.as_ref().map(|b| &*b.cfg), SPREAD_RUNS),
+        }
+    }
 }
 
 /// A finished job: what was asked, and its answer read and laid out for the page.
@@ -76,13 +87,13 @@ struct Queue {
 impl Queue {
     /// Queues what `wants` asks and was not asked already.
     fn want(&mut self, wants: &Wants) {
-        let mut put = |slot, settings: &Option<Settings>, b: Option<Settings>| {
-            let Some(settings) = settings.clone() else {
+        let mut put = |slot, a: &Option<Rc<Prepared>>, b: Option<Rc<Prepared>>| {
+            let Some(a) = a.clone() else {
                 self.last.remove(&slot);
                 self.waiting.remove(&slot);
                 return;
             };
-            let asked = Asked { slot, settings, b };
+            let asked = Asked { slot, a, b };
             if self.last.get(&slot) != Some(&asked) {
                 self.last.insert(slot, asked.clone());
                 self.waiting.insert(slot, asked);
@@ -106,15 +117,7 @@ impl Queue {
         let Some(asked) = self.waiting.remove(&slot) else {
             return;
         };
-        let boxed = |s: &Settings| Box::new(s.clone());
-        let job = match slot {
-            Slot::A | Slot::B => Job::Run(boxed(&asked.settings)),
-            Slot::Spreads => Job::Spreads {
-                a: boxed(&asked.settings),
-                b: asked.b.as_ref().map(boxed),
-                runs: SPREAD_RUNS,
-            },
-        };
+        let job = asked.job();
         self.next_id = self.next_id.wrapping_add(1);
         let id = self.next_id;
         bridge.send(Request { id, job });
@@ -207,37 +210,50 @@ enum Stage {
 
 /// Does the next stage of `stage` in a task of its own.
 fn later(asked: Asked, stage: Stage, onarrive: Callback<Arrived>) {
-    gloo_timers::callback::Timeout::new(0, move || match stage {
-        Stage::Received(bytes) => match kubelife_engine::wire::Decoder::new(bytes) {
-            Ok(d) => later(asked, Stage::Reading(Box::new(d)), onarrive),
-            Err(why) => unreadable(&why),
-        },
-        Stage::Reading(mut d) => match d.step(READ_PER_TASK) {
-            Ok(false) => later(asked, Stage::Reading(d), onarrive),
-            Ok(true) => match d.finish() {
-                Ok(outcome) => later(asked, Stage::Read(Box::new(outcome)), onarrive),
-                Err(why) => unreadable(&why),
-            },
-            Err(why) => unreadable(&why),
+    gloo_timers::callback::Timeout::new(0, move || match step(&asked, stage) {
+        Ok(Stage::Ready(landed)) => onarrive.emit(Arrived { asked, landed }),
+        Ok(next) => later(asked, next, onarrive),
+        Err(why) => unreadable(&why),
+    })
+    .forget();
+}
+
+/// One stage of an answer's way to the page: what the task of [`later`] does.
+fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
+    Ok(match stage {
+        Stage::Received(bytes) => Stage::Reading(Box::new(kubelife_engine::wire::Decoder::new(bytes)?)),
+        Stage::Reading(mut d) => match d.step(READ_PER_TASK)? {
+            false => Stage::Reading(d),
+            true => Stage::Read(Box::new(d.finish()?)),
         },
         Stage::Read(outcome) => {
             let outcome = *outcome;
-            let p = prepare(asked.settings.clone());
-            let next = match asked.slot {
+            // The settings as resolved when asked: nothing is resolved again.
+            let p = Prepared::clone(&asked.a);
+            match asked.slot {
                 Slot::B => Stage::Ready(Landed::B(Box::new(Side::from_run(p, outcome)))),
                 _ => {
                     let counted = aggregate(&p, &outcome);
                     Stage::Counted(Box::new((p, outcome, counted)))
                 }
-            };
-            later(asked, next, onarrive);
+            }
         }
         Stage::Counted(parts) => {
             let (p, outcome, counted) = *parts;
-            let fresh = Model::from_parts(p, outcome, counted);
-            later(asked, Stage::Ready(Landed::A(Box::new(fresh))), onarrive);
+            Stage::Ready(Landed::A(Box::new(Model::from_parts(p, outcome, counted))))
         }
-        Stage::Ready(landed) => onarrive.emit(Arrived { asked, landed }),
+        Stage::Ready(landed) => Stage::Ready(landed),
     })
-    .forget();
+}
+
+/// A run's answer (the engine's wire form) taken through every stage at once, as the page's
+/// tasks take it one stage each: for tests and tools, which have no event loop.
+pub fn landed_now(asked: &Asked, answer: Vec<u8>) -> Result<Landed, String> {
+    let mut stage = Stage::Received(answer);
+    loop {
+        match step(asked, stage)? {
+            Stage::Ready(landed) => return Ok(landed),
+            next => stage = next,
+        }
+    }
 }

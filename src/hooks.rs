@@ -50,11 +50,12 @@ pub fn use_embed_height() {
     });
 }
 
-/// Calls `ontick` with the wall-clock ms elapsed every `frame` ms, for as long as the page lives.
+/// Calls `ontick` with the wall-clock ms elapsed every `frame` ms while `playing`: a paused page
+/// runs no timer.
 #[hook]
-pub fn use_playback_clock(frame: f64, ontick: Callback<f64>) {
-    use_effect_with((), move |_| {
-        let interval = gloo_timers::callback::Interval::new(frame as u32, move || ontick.emit(frame));
+pub fn use_playback_clock(frame: f64, playing: bool, ontick: Callback<f64>) {
+    use_effect_with(playing, move |&playing| {
+        let interval = playing.then(|| gloo_timers::callback::Interval::new(frame as u32, move || ontick.emit(frame)));
         move || drop(interval)
     });
 }

@@ -1,7 +1,8 @@
 //! The kubelife playground: a Yew app around the lifecycle engine.
 //!
 //! The model (settings, replay, explanations) is plain Rust that tests run natively; the
-//! components only draw it. The engine runs inside the page on every change of a control.
+//! components only draw it. The engine runs in a Web Worker (`worker`, reached through
+//! `bridge`) on every change of a control, so the page never waits on a run.
 
 pub mod app;
 pub mod bridge;

@@ -59,13 +59,15 @@ pub async fn kubelife_bench_link(query: String, repeats: u32) -> f64 {
 async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
     let start = now();
     for _ in 0..repeats.max(1) {
-        let Some(Answer::Run(bytes)) = ask(Job::Run(Box::new(settings.clone()))).await else {
+        // As a control's change: resolved once, run in the worker, read and laid out.
+        let p = prepare(settings.clone());
+        let Some(Answer::Run(bytes)) = ask(Job::run(&p.cfg)).await else {
             return f64::NAN;
         };
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
             return f64::NAN;
         };
-        let m = Model::from_run(prepare(settings.clone()), outcome);
+        let m = Model::from_run(p, outcome);
         std::hint::black_box(&m);
     }
     (now() - start) / f64::from(repeats.max(1))

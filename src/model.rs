@@ -1,6 +1,7 @@
 //! What the page shows, derived from the settings by one engine run: the [`Model`] of side A and
-//! the [`Side`] B of a comparison. [`simulate`] is the one place that runs the engine for the page;
-//! the reducer in `app` and the components share these types, so neither imports the other.
+//! the [`Side`] B of a comparison. The engine runs in its Web Worker (`crate::worker`, reached
+//! through `crate::bridge`); [`simulate`] runs it on the calling thread for tests and tools. The
+//! reducer in `app` and the components share these types, so neither imports the other.
 
 use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
@@ -133,8 +134,9 @@ impl Edit {
 }
 
 /// Settings resolved for the engine, before (or without) a run: what the controls, the exports
-/// and the cost readout show the moment a control moves.
-#[derive(Clone, PartialEq)]
+/// and the cost readout show the moment a control moves, and what the worker runs. Two are equal
+/// when their settings are: the rest is derived from them.
+#[derive(Clone, Debug)]
 pub struct Prepared {
     /// What the user set.
     pub settings: Settings,
@@ -146,24 +148,37 @@ pub struct Prepared {
     pub error: Option<String>,
 }
 
+impl PartialEq for Prepared {
+    fn eq(&self, other: &Prepared) -> bool {
+        self.settings == other.settings
+    }
+}
+
 /// Resolves `settings` (cheap: no run).
 pub fn prepare(settings: Settings) -> Prepared {
+    prepare_after(settings, None)
+}
+
+/// Resolves `settings` once, taking the version's defaults from `known` (settings already
+/// prepared, with their defaults) when the two differ in their overrides only: a slider step
+/// resolves its settings and nothing else.
+pub fn prepare_after(settings: Settings, known: Option<(&Settings, &Rc<Config>)>) -> Prepared {
     let (cfg, error) = settings.resolve();
-    // Without overrides the defaults are these settings (a 5,000-node scenario is not resolved twice).
-    let defaults = if settings.overrides.is_empty() && error.is_none() {
-        cfg.clone()
-    } else {
-        Settings {
-            overrides: Default::default(),
-            ..settings.clone()
-        }
-        .resolve()
-        .0
+    let cfg = Rc::new(cfg);
+    let bare = |s: &Settings| Settings {
+        overrides: Default::default(),
+        ..s.clone()
+    };
+    let defaults = match known {
+        Some((k, defaults)) if bare(k) == bare(&settings) => defaults.clone(),
+        // Without overrides the defaults are these settings (not resolved twice).
+        _ if settings.overrides.is_empty() && error.is_none() => cfg.clone(),
+        _ => Rc::new(bare(&settings).resolve().0),
     };
     Prepared {
         settings,
-        cfg: Rc::new(cfg),
-        defaults: Rc::new(defaults),
+        cfg,
+        defaults,
         error: error.map(|e| e.to_string()),
     }
 }
@@ -191,7 +206,7 @@ impl Side {
 /// itself never runs the engine on its own thread).
 pub fn simulate(settings: Settings) -> Model {
     let p = prepare(settings);
-    let outcome = crate::worker::run_settings(&p.settings);
+    let outcome = crate::worker::run_config(&p.cfg);
     Model::from_run(p, outcome)
 }
 
@@ -264,24 +279,50 @@ impl Model {
 
     /// Asks for a run of `s` as side A (nothing to run when the page already shows it).
     pub fn ask(&mut self, s: Settings) {
-        self.next = (s != self.settings || !self.loaded).then(|| Rc::new(prepare(s)));
+        if s == self.settings && self.loaded {
+            self.next = None;
+        } else if self.next.as_ref().is_none_or(|p| p.settings != s) {
+            let known = match &self.next {
+                Some(p) => (&p.settings, &p.defaults),
+                None => (&self.settings, &self.defaults),
+            };
+            self.next = Some(Rc::new(prepare_after(s, Some(known))));
+        }
         self.spreads = None;
     }
 
     /// Asks for a run of `s` as side B.
     pub fn ask_b(&mut self, s: Settings) {
-        let shown = self.b.as_ref().is_some_and(|b| b.settings == s);
-        self.b_next = (!shown).then(|| Rc::new(prepare(s)));
+        if self.b.as_ref().is_some_and(|b| b.settings == s) {
+            self.b_next = None;
+        } else if self.b_next.as_ref().is_none_or(|p| p.settings != s) {
+            let known = match (&self.b_next, &self.b) {
+                (Some(p), _) => Some((&p.settings, &p.defaults)),
+                (None, Some(b)) => Some((&b.settings, &b.defaults)),
+                (None, None) => None,
+            };
+            self.b_next = Some(Rc::new(prepare_after(s, known)));
+        }
         self.spreads = None;
     }
 
     /// What the worker should be doing for this page: the runs asked for and not yet shown.
     pub fn wants(&self) -> Wants {
+        let shown = |settings: &Settings, cfg: &Rc<Config>, defaults: &Rc<Config>| {
+            Rc::new(Prepared {
+                settings: settings.clone(),
+                cfg: cfg.clone(),
+                defaults: defaults.clone(),
+                error: None,
+            })
+        };
         Wants {
-            a: self.next.as_ref().map(|p| p.settings.clone()),
-            b: self.b_next.as_ref().map(|p| p.settings.clone()),
-            spreads: (self.spreads_asked && self.next.is_none() && self.b_next.is_none())
-                .then(|| (self.settings.clone(), self.b.as_ref().map(|b| b.settings.clone()))),
+            a: self.next.clone(),
+            b: self.b_next.clone(),
+            spreads: (self.spreads_asked && self.next.is_none() && self.b_next.is_none()).then(|| {
+                let a = shown(&self.settings, &self.cfg, &self.defaults);
+                (a, self.b.as_ref().map(|b| shown(&b.settings, &b.cfg, &b.defaults)))
+            }),
         }
     }
 
@@ -334,12 +375,12 @@ impl Model {
 /// The runs a page wants from the worker (see [`Model::wants`]).
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Wants {
-    /// Side A's settings.
-    pub a: Option<Settings>,
-    /// Side B's settings.
-    pub b: Option<Settings>,
+    /// Side A's settings, resolved.
+    pub a: Option<Rc<Prepared>>,
+    /// Side B's settings, resolved.
+    pub b: Option<Rc<Prepared>>,
     /// Spreads over seeds of A and B as shown.
-    pub spreads: Option<(Settings, Option<Settings>)>,
+    pub spreads: Option<(Rc<Prepared>, Option<Rc<Prepared>>)>,
 }
 
 impl Model {

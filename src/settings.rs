@@ -401,6 +401,17 @@ fn node_name(i: u32) -> String {
     format!("node-{}", i + 1)
 }
 
+thread_local! {
+    /// How many times this thread resolved settings ([`Settings::resolve`]).
+    static RESOLVES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread resolved settings so far: a test counts the resolves a change of
+/// the page's controls costs.
+pub fn resolves() -> u64 {
+    RESOLVES.with(|n| n.get())
+}
+
 impl Settings {
     /// The scenario these settings describe.
     pub fn scenario(&self) -> Scenario {
@@ -582,6 +593,7 @@ impl Settings {
     /// tried, so a bad value never leaves the page without a timeline and the other changes
     /// still apply.
     pub fn resolve(&self) -> (Config, Option<ScenarioError>) {
+        RESOLVES.with(|n| n.set(n.get() + 1));
         match self.scenario().resolve() {
             Ok(cfg) => (cfg, None),
             Err(e) => {

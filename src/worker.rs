@@ -1,14 +1,16 @@
 //! The engine's Web Worker: the page sends it settings and gets back runs, so that a run of
-//! 5,000 nodes never blocks the page. The worker is its own wasm (`src/bin/worker.rs`, built by
-//! Trunk from `<link data-trunk rel="rust" data-type="worker">`); the simulation lives only there.
+//! 5,000 nodes never blocks the page. The worker is its own wasm (the `kubelife-worker` binary,
+//! `src/worker_main.rs`, built by Trunk from `<link data-trunk rel="rust" data-type="worker">`);
+//! the simulation lives only there. The files worker (`kubelife-files`) reads and writes files.
 //!
-//! Messages travel with `gloo-worker` (its bincode codec): settings and spreads as themselves, a
-//! run in the engine's wire form (`kubelife_engine::wire`), which keeps every cause's key and
+//! Messages travel with `gloo-worker` (its bincode codec): a run's resolved configuration (the
+//! page resolves each change of its settings once, and the worker runs what the page resolved),
+//! spreads as themselves, a run in the engine's wire form (`kubelife_engine::wire`), which keeps every cause's key and
 //! arguments. No JSON crosses, so the page's wasm carries no JSON code of its own.
 
 use crate::settings::Settings;
 use gloo_worker::{HandlerId, Worker, WorkerScope};
-use kubelife_engine::{distribution, run, Cause, Distribution, Outcome, RunOptions};
+use kubelife_engine::{distribution, run, Cause, Config, Distribution, Outcome, RunOptions};
 use serde::{Deserialize, Serialize};
 
 /// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
@@ -17,14 +19,14 @@ pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
 /// Something for the worker to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Job {
-    /// One run of these settings.
-    Run(Box<Settings>),
+    /// One run of this configuration (settings the page resolved; see [`Job::run`]).
+    Run(Box<Config>),
     /// Milestones over `runs` seeds for A and, when comparing, B.
     Spreads {
-        /// Side A.
-        a: Box<Settings>,
-        /// Side B.
-        b: Option<Box<Settings>>,
+        /// Side A's configuration.
+        a: Box<Config>,
+        /// Side B's.
+        b: Option<Box<Config>>,
         /// How many seeds.
         runs: u32,
     },
@@ -138,21 +140,33 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
-/// Runs `settings` as the page shows them: resolved with the page's rules (an override the
-/// scenario refuses is dropped), heartbeats recorded only for small clusters.
-pub fn run_settings(settings: &Settings) -> Outcome {
-    let (cfg, _) = settings.resolve();
+/// `cfg` as a job carries it: without its warnings, which the codec skips.
+fn sent(cfg: &Config) -> Config {
+    Config {
+        warnings: Vec::new(),
+        ..cfg.clone()
+    }
+}
+
+/// Runs `cfg` as the page shows it, with heartbeats recorded as events for small clusters.
+pub fn run_config(cfg: &Config) -> Outcome {
     run(
-        &cfg,
+        cfg,
         &RunOptions {
             heartbeats: cfg.nodes.len() <= HEARTBEAT_EVENTS_UP_TO,
         },
     )
 }
 
+/// Runs `settings` as the page shows them: resolved with the page's rules (an override the
+/// scenario refuses is dropped), heartbeats recorded only for small clusters.
+pub fn run_settings(settings: &Settings) -> Outcome {
+    run_config(&settings.resolve().0)
+}
+
 /// The spreads of A and, when given, B.
-pub fn spreads(a: &Settings, b: Option<&Settings>, runs: u32) -> (Distribution, Option<Distribution>) {
-    let d = |s: &Settings| distribution(&s.resolve().0, runs);
+pub fn spreads(a: &Config, b: Option<&Config>, runs: u32) -> (Distribution, Option<Distribution>) {
+    let d = |cfg: &Config| distribution(cfg, runs);
     (d(a), b.map(d))
 }
 
@@ -167,6 +181,20 @@ pub enum Doer {
 }
 
 impl Job {
+    /// A run of `cfg`. Its warnings stay behind: a run does not read them, and the page has them.
+    pub fn run(cfg: &Config) -> Job {
+        Job::Run(Box::new(sent(cfg)))
+    }
+
+    /// The spreads over `runs` seeds of `a` and, when comparing, `b`.
+    pub fn spreads(a: &Config, b: Option<&Config>, runs: u32) -> Job {
+        Job::Spreads {
+            a: Box::new(sent(a)),
+            b: b.map(|b| Box::new(sent(b))),
+            runs,
+        }
+    }
+
     /// Which worker does this job.
     pub fn doer(&self) -> Doer {
         match self {
@@ -190,7 +218,7 @@ pub fn answer_files(job: &Job) -> Answer {
 /// ms, for calibration only).
 pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
     match job {
-        Job::Run(s) => Answer::Run(Bytes(kubelife_engine::wire::encode(&run_settings(s)))),
+        Job::Run(cfg) => Answer::Run(Bytes(kubelife_engine::wire::encode(&run_config(cfg)))),
         Job::Spreads { a, b, runs } => Answer::Spreads(Box::new(spreads(a, b.as_deref(), *runs))),
         Job::Calibrate { nodes, repeats } => {
             let start = now();
@@ -317,7 +345,7 @@ mod tests {
     #[test]
     fn a_run_job_answers_with_the_run_the_page_would_show() {
         let s = Settings::default();
-        let Answer::Run(bytes) = answer(&Job::Run(Box::new(s.clone())), &|| 0.0) else {
+        let Answer::Run(bytes) = answer(&Job::run(&s.resolve().0), &|| 0.0) else {
             panic!("a run");
         };
         let o = kubelife_engine::wire::decode(&bytes.0).expect("decodes");
@@ -325,7 +353,7 @@ mod tests {
         // Each worker refuses the other's jobs (neither wasm carries the other's code).
         let refused = |a: Answer| matches!(a, Answer::Failed(m) if m.contains("does not do"));
         assert!(refused(answer(&Job::Export(Box::default()), &|| 0.0)));
-        assert!(refused(answer_files(&Job::Run(Box::default()))));
+        assert!(refused(answer_files(&Job::run(&s.resolve().0))));
     }
 
     #[test]
@@ -441,11 +469,7 @@ mod tests {
         };
         let job = Request {
             id: 3,
-            job: Job::Spreads {
-                a: Box::new(s.clone()),
-                b: Some(Box::default()),
-                runs: 4,
-            },
+            job: Job::spreads(&s.resolve().0, Some(&Settings::default().resolve().0), 4),
         };
         let back: Request = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
         assert_eq!(back, job);

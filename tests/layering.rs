@@ -97,6 +97,7 @@ fn only_the_workers_run_import_or_export() {
     let heavy = [
         "kubelife_engine::run(",
         "run_settings(",
+        "run_config(",
         "import::import(",
         "export::export(",
         "{import, ",

@@ -15,7 +15,7 @@ pub const OLDEST_MINOR: u32 = 12;
 pub const NEWEST_MINOR: u32 = 37;
 
 /// A Kubernetes minor version, `1.<minor>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Version {
     /// The minor number: 32 for Kubernetes 1.32.
     pub minor: u32,
@@ -158,7 +158,7 @@ impl Profile {
 
 /// How a Kubernetes version's loops and controllers behave (its configuration defaults live with
 /// the configuration types, [`crate::scenario::KubeletConfig::defaults`] and its siblings).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Profile {
     /// The version this profile describes.
     pub version: Version,
@@ -218,7 +218,7 @@ pub struct Profile {
 }
 
 /// How the kubelet derives its Lease renew interval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LeaseRenew {
     /// A third of `nodeLeaseDurationSeconds` (1.12).
     ThirdOfDuration,

@@ -17,7 +17,7 @@ use super::{Api, PodId};
 pub const EVICTION_REFUSED_MESSAGE: &str = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 /// An integer or a percentage, as PDB fields take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum IntOrPercent {
     /// A number of pods.
     Int(u32),
@@ -26,7 +26,7 @@ pub enum IntOrPercent {
 }
 
 /// A PodDisruptionBudget's `spec`, as a workload's scenario sets it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PdbSpec {
     /// `minAvailable`.
     pub min_available: Option<IntOrPercent>,

@@ -5,7 +5,7 @@ use crate::time::Millis;
 use std::fmt;
 
 /// A taint effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Effect {
     /// `NoSchedule`.
     NoSchedule,
@@ -116,7 +116,7 @@ pub fn min_toleration_seconds(used: &[&Toleration]) -> Option<i64> {
 }
 
 /// A toleration in resolved form.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Toleration {
     /// Taint key; empty matches all keys (with `Exists`).
     pub key: String,
@@ -133,7 +133,7 @@ pub struct Toleration {
 }
 
 /// Who put a toleration on a pod.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TolerationSource {
     /// The workload's pod template.
     Spec,

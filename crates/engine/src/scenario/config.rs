@@ -16,7 +16,7 @@ use crate::version::{Gate, Profile, Version};
 use std::collections::BTreeMap;
 
 /// Resolved kubelet settings, in ms except where named.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KubeletConfig {
     /// `nodeStatusUpdateFrequency`, ms.
     pub node_status_update_frequency: Millis,
@@ -38,7 +38,7 @@ pub struct KubeletConfig {
 }
 
 /// Resolved kube-controller-manager settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ControllerManagerConfig {
     /// `--node-monitor-period`, ms.
     pub node_monitor_period: Millis,
@@ -73,7 +73,7 @@ pub struct ControllerManagerConfig {
 }
 
 /// kube-proxy's proxy mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ProxyMode {
     /// `iptables`, the default on Linux.
     Iptables,
@@ -103,7 +103,7 @@ impl ProxyMode {
 }
 
 /// Resolved kube-proxy settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KubeProxyConfig {
     /// `--proxy-mode`.
     pub mode: ProxyMode,
@@ -114,7 +114,7 @@ pub struct KubeProxyConfig {
 }
 
 /// Resolved kube-apiserver settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ApiServerConfig {
     /// `--default-not-ready-toleration-seconds`.
     pub default_not_ready_toleration_seconds: i64,
@@ -123,7 +123,7 @@ pub struct ApiServerConfig {
 }
 
 /// Resolved simulation timings, ms.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SimulationConfig {
     /// Informer latency, ms.
     pub watch_latency: Millis,
@@ -147,7 +147,7 @@ pub struct SimulationConfig {
 }
 
 /// A workload's volume.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VolumeSpec {
     /// `ReadWriteMany` (true) or `ReadWriteOnce` (false): whether several nodes may attach it.
     pub many: bool,
@@ -156,7 +156,7 @@ pub struct VolumeSpec {
 }
 
 /// A resolved node.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NodeSpec {
     /// Name.
     pub name: String,
@@ -171,7 +171,7 @@ pub struct NodeSpec {
 }
 
 /// A resolved workload.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorkloadSpec {
     /// Kind.
     pub kind: WorkloadKind,
@@ -195,7 +195,7 @@ pub struct WorkloadSpec {
 }
 
 /// A resolved action.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ActionSpec {
     /// Time, ms.
     pub at: Millis,
@@ -218,7 +218,7 @@ pub struct ActionSpec {
 }
 
 /// A scenario with every default applied and every value checked.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Config {
     /// The version's profile.
     pub profile: Profile,
@@ -244,7 +244,9 @@ pub struct Config {
     pub actions: Vec<ActionSpec>,
     /// Whether NodeOutOfServiceVolumeDetach is on (PodGC force-deletes on out-of-service nodes).
     pub out_of_service_volume_detach: bool,
-    /// Sentences about settings that the version ignores or that deserve a second look.
+    /// Sentences about settings that the version ignores or that deserve a second look. Not sent
+    /// with a configuration (a run does not read them; the page keeps its own copy).
+    #[serde(skip)]
     pub warnings: Vec<Cause>,
 }
 impl Config {
