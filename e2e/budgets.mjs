@@ -33,8 +33,14 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // the page is live (its script and wasm) and every file the page can ever fetch (the engine's
 // worker after the first render, the files worker and the Chinese catalogue when first wanted)
 // have budgets just above today's figures, so that any growth fails; the issue aims for 320 KB in
-// all, which they are far from.
-const budgets = { criticalKB: 200, liveKB: 367, totalKB: 793, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// all, which they are far from. They were raised on purpose once, from 367 and 793 KB, for what
+// issues 23 to 25 added: the page grew 20 KB gzipped (the explanations read off each run, "Where
+// does the time go?"'s bars and their message templates in the English catalogue, the flag
+// catalogue the controls are a view of, the Import panel's handling of hostile files), the files
+// worker 16 KB (bounded reading: the scan, the budgeted value builder, encodings, escaping) and
+// the Chinese catalogue 4 KB; the engine's worker shrank by 11 KB once it stopped resolving
+// settings (docs/performance.md, "Where the bytes go", has each part).
+const budgets = { criticalKB: 200, liveKB: 390, totalKB: 835, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.
