@@ -8,7 +8,7 @@
 //! `DefaultTolerationSeconds` admission flags (plugin/pkg/admission/defaulttolerationseconds).
 //! Only the kubelet's `--max-pods`, which the scenario keeps per node, is this module's own.
 
-use super::shown::{escape, is_unsafe};
+use super::shown::{escape, is_unsafe, thousands};
 use crate::scenario::flags::{self, CommandLine, ConfigFile, Flag, Unit};
 use crate::scenario::ProxyMode;
 use crate::time::parse_go_duration;
@@ -240,7 +240,7 @@ impl Field {
         }
         let length = text.chars().count();
         if length > MAX_VALUE_CHARS {
-            return Err(format!("{length} characters long: not a value {reader} reads"));
+            return Err(format!("{} characters long: not a value {reader} reads", thousands(length)));
         }
         let t = text;
         match self.kind() {
@@ -349,7 +349,7 @@ mod tests {
         let long = grace.parse(&"x".repeat(1 << 20)).unwrap_err();
         assert_eq!(
             long,
-            "1048576 characters long: not a value Go's time.ParseDuration reads"
+            "1,048,576 characters long: not a value Go's time.ParseDuration reads"
         );
         assert_eq!(
             grace.parse("16").unwrap_err(),
