@@ -84,7 +84,7 @@ const genericGroup = (p) => {
 };
 const stdCrates = new Set(['core', 'alloc', 'std', '']);
 // Our crates, by their name in symbols, and where their sources are (a binary's is one file).
-const ours = { kubelife: 'src', kubelife_engine: 'crates/engine/src', kubelife_figures: 'crates/figures/src', kubelife_web: 'src/main.rs', kubelife_worker: 'src/worker_main.rs' };
+const ours = { kubelife: 'src', kubelife_playground: 'crates/playground/src', kubelife_engine: 'crates/engine/src', kubelife_figures: 'crates/figures/src', kubelife_web: 'src/main.rs', kubelife_worker: 'src/worker_main.rs' };
 
 const main = () => {
   const bins = process.argv.slice(2).map((a) => { const [bin, named, shipped] = a.split('='); return { bin, named, shipped }; });

@@ -63,17 +63,40 @@ pub enum Msg {
     Tour(Option<usize>),
 }
 
-impl Reducible for Model {
+/// The page's state as Yew's reducer holds it: the core's [`Model`], wrapped so that this crate
+/// can give it Yew's `Reducible`.
+#[derive(Clone)]
+pub struct Page(pub Model);
+
+impl std::ops::Deref for Page {
+    type Target = Model;
+
+    fn deref(&self) -> &Model {
+        &self.0
+    }
+}
+
+impl Reducible for Page {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
-        let mut m = (*self).clone();
+        match reduce(&self.0, msg) {
+            Some(m) => Rc::new(Page(m)),
+            None => self,
+        }
+    }
+}
+
+/// What `msg` makes of the page `old`: the model after it, or `None` when nothing changes.
+pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
+    let mut m = old.clone();
+    {
         match msg {
             Msg::Settings(edit) => {
                 let mut s = m.asked().clone();
                 edit.apply(&mut s);
                 if s == *m.asked() {
-                    return self;
+                    return None;
                 }
                 m.ask(s);
             }
@@ -81,7 +104,7 @@ impl Reducible for Model {
             Msg::Transport(a) => m.play(a),
             Msg::Tick(wall) => {
                 if !m.playing {
-                    return self;
+                    return None;
                 }
                 m.t += (wall * 10f64.powf(m.speed_exp)) as Millis;
                 if m.t >= m.cfg.duration {
@@ -105,11 +128,19 @@ impl Reducible for Model {
                 }
             }
         }
-        Rc::new(m)
     }
+    Some(m)
 }
 
-impl Model {
+/// What the reducer does to the core's [`Model`] beyond the core's own methods.
+trait Reduced {
+    fn play(&mut self, a: TransportAction);
+    fn compare(self, a: CompareAction) -> Model;
+    fn take_in(self, arrived: Arrived) -> Model;
+    fn open_exercise(self, n: Option<u32>) -> Model;
+}
+
+impl Reduced for Model {
     /// The time controls: playback moves only the playhead.
     fn play(&mut self, a: TransportAction) {
         match a {
@@ -254,6 +285,7 @@ fn opening_lang(display: &crate::link::Display) -> Lang {
 /// Shows the page once the language it opens in is at hand (the Chinese
 /// catalogue is fetched first, so a Chinese page never flashes English).
 pub fn start() {
+    crate::browser::install_decimal_parser();
     let lang = opening_lang(&crate::link::decode(&crate::browser::query()).display);
     crate::browser::with_catalogue(lang, move || {
         crate::hooks::set_document_lang(lang);
@@ -275,13 +307,13 @@ struct Handlers {
 }
 
 /// A callback that dispatches `f` of its value.
-fn to<T: 'static>(d: &UseReducerDispatcher<Model>, f: impl Fn(T) -> Msg + 'static) -> Callback<T> {
+fn to<T: 'static>(d: &UseReducerDispatcher<Page>, f: impl Fn(T) -> Msg + 'static) -> Callback<T> {
     let d = d.clone();
     Callback::from(move |v| d.dispatch(f(v)))
 }
 
 impl Handlers {
-    fn new(d: &UseReducerDispatcher<Model>) -> Handlers {
+    fn new(d: &UseReducerDispatcher<Page>) -> Handlers {
         Handlers {
             edit: to(d, Msg::Settings),
             transport: to(d, Msg::Transport),
@@ -306,7 +338,7 @@ impl Handlers {
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(opening_model);
+    let model = use_reducer(|| Page(opening_model()));
     let on = Handlers::new(&model.dispatcher());
     // The address bar follows the state, but not every playback frame.
     use_address_bar(model.link(if model.playing { 0 } else { model.t }));
@@ -317,7 +349,7 @@ pub fn app() -> Html {
     use_document_lang(model.lang);
     use_first_view_removed();
     use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
-    let m = &*model;
+    let m: &Model = &model;
     let page = if m.display.instructor && !m.display.embed {
         instructor_page(m.lang, &on)
     } else if m.display.embed {

@@ -59,47 +59,19 @@ pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// A decimal number as a reader types it or a link carries it (`0.1`, `-2.`, `.5`, `1e3`), or
-/// `None` for anything else, `inf`, `NaN` and spaces included. In the browser the value is the
-/// browser's own `parseFloat` of the checked text, natively Rust's parser: both round correctly,
-/// so they agree, and the page's wasm carries no float parser of its own (its tables alone are
-/// 17 KB).
+/// A decimal number as a reader types it or a link carries it, or `None` for anything else
+/// (`kubelife_playground::decimal`): in the browser, the browser's own `parseFloat` of the
+/// checked text, natively Rust's parser.
 pub fn decimal(text: &str) -> Option<f64> {
-    if !is_decimal(text.as_bytes()) {
-        return None;
-    }
-    #[cfg(target_arch = "wasm32")]
-    return Some(js_sys::parse_float(text));
-    #[cfg(not(target_arch = "wasm32"))]
-    text.parse().ok()
+    install_decimal_parser();
+    kubelife_playground::decimal::decimal(text)
 }
 
-/// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` with a digit before or after the
-/// point: the finite forms Rust's `f64::from_str` and JavaScript's `parseFloat` both read whole.
-fn is_decimal(text: &[u8]) -> bool {
-    let sign = |s: &[u8]| -> usize { usize::from(matches!(s.first(), Some(b'+' | b'-'))) };
-    let digits = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
-    let mut i = sign(text);
-    let whole = digits(&text[i..]);
-    i += whole;
-    let mut fraction = 0;
-    if text.get(i) == Some(&b'.') {
-        fraction = digits(&text[i + 1..]);
-        i += 1 + fraction;
-    }
-    if whole + fraction == 0 {
-        return false;
-    }
-    if matches!(text.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        i += sign(&text[i..]);
-        let exponent = digits(&text[i..]);
-        if exponent == 0 {
-            return false;
-        }
-        i += exponent;
-    }
-    i == text.len()
+/// Installs the browser's `parseFloat` as the core's decimal parser (nothing natively): the page
+/// does it before it reads its link.
+pub fn install_decimal_parser() {
+    #[cfg(target_arch = "wasm32")]
+    kubelife_playground::decimal::install(js_sys::parse_float);
 }
 
 /// Whether the page runs in a browser: false natively, where web-sys' calls would panic.
@@ -141,44 +113,4 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     }
     let text = JsFuture::from(response.text().map_err(why)?).await.map_err(why)?;
     text.as_string().ok_or_else(|| "not text".to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decimal;
-
-    /// `decimal` reads `text` as `expect`; natively that is Rust's own parser's value, which
-    /// `tests/web.rs` checks the browser's `parseFloat` agrees with.
-    fn check(text: &str, expect: Option<f64>) {
-        assert_eq!(decimal(text).map(f64::to_bits), expect.map(f64::to_bits), "{text:?}");
-    }
-
-    #[test]
-    fn reads_the_plain_decimal_forms() {
-        for (text, expect) in [
-            ("0.1", Some(0.1)),
-            ("-2.", Some(-2.0)),
-            ("+.5", Some(0.5)),
-            ("1e3", Some(1000.0)),
-            ("2.5E-1", Some(0.25)),
-            ("007", Some(7.0)),
-            ("1e400", Some(f64::INFINITY)),
-            ("", None),
-            (".", None),
-            ("-", None),
-            ("e3", None),
-            ("1e", None),
-            ("1e+", None),
-            ("1.2.3", None),
-            (" 1", None),
-            ("1 ", None),
-            ("1_000", None),
-            ("0x10", None),
-            ("inf", None),
-            ("NaN", None),
-            ("1s", None),
-        ] {
-            check(text, expect);
-        }
-    }
 }

@@ -10,11 +10,10 @@
 
 use crate::settings::Settings;
 use gloo_worker::{HandlerId, Worker, WorkerScope};
-use kubelife_engine::{distribution, run, Cause, Config, Distribution, Outcome, RunOptions};
+use kubelife_engine::{distribution, Cause, Config, Distribution, Outcome};
 use serde::{Deserialize, Serialize};
 
-/// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
-pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
+pub use crate::model::{run_config, HEARTBEAT_EVENTS_UP_TO};
 
 /// Something for the worker to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,16 +145,6 @@ fn sent(cfg: &Config) -> Config {
         warnings: Vec::new(),
         ..cfg.clone()
     }
-}
-
-/// Runs `cfg` as the page shows it, with heartbeats recorded as events for small clusters.
-pub fn run_config(cfg: &Config) -> Outcome {
-    run(
-        cfg,
-        &RunOptions {
-            heartbeats: cfg.nodes.len() <= HEARTBEAT_EVENTS_UP_TO,
-        },
-    )
 }
 
 /// Runs `settings` as the page shows them: resolved with the page's rules (an override the

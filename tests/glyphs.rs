@@ -73,6 +73,7 @@ fn nothing_the_page_writes_needs_an_emoji_font() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     walk(&root.join("src"), &mut files);
+    walk(&root.join("crates/playground/src"), &mut files);
     walk(&root.join("i18n"), &mut files);
     walk(&root.join("www"), &mut files);
     files.push(root.join("index.html"));

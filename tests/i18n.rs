@@ -62,6 +62,7 @@ fn every_key_is_used() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = String::new();
     sources(&root.join("src"), &mut code);
+    sources(&root.join("crates/playground/src"), &mut code);
     sources(&root.join("crates/engine/src"), &mut code);
     sources(&root.join("crates/figures/src"), &mut code);
     sources(&root.join("crates/cli/src"), &mut code);
@@ -144,6 +145,7 @@ fn every_literal_key_the_code_names_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = String::new();
     sources(&root.join("src"), &mut code);
+    sources(&root.join("crates/playground/src"), &mut code);
     sources(&root.join("crates/engine/src"), &mut code);
     sources(&root.join("crates/figures/src"), &mut code);
     sources(&root.join("crates/cli/src"), &mut code);

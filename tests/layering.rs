@@ -9,15 +9,67 @@ use layering::{dependencies, find_cycle, function_lengths, graph, long_functions
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The page's modules.
+/// The page's modules (the shell's).
 fn sources() -> Vec<(String, String)> {
     let out = layering::sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     assert!(out.len() > 10, "found the page's modules");
     out
 }
 
+/// The modules of the playground's core (`crates/playground`).
+fn core_sources() -> Vec<(String, String)> {
+    let out = layering::sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/playground/src"));
+    assert!(out.len() > 8, "found the core's modules");
+    out
+}
+
+/// The core has no web dependency: neither its manifest nor its code names one, so it builds
+/// and runs natively whole, and the shell alone talks to the browser.
+#[test]
+fn the_core_has_no_web_dependency() {
+    let web = [
+        "yew",
+        "web-sys",
+        "web_sys",
+        "js-sys",
+        "js_sys",
+        "wasm-bindgen",
+        "wasm_bindgen",
+        "gloo",
+    ];
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/playground/Cargo.toml"))
+        .expect("the core's manifest");
+    let deps = manifest.split("[dependencies]").nth(1).expect("dependencies");
+    let deps = deps.split("\n[").next().unwrap_or("");
+    let mut found: Vec<String> = web
+        .iter()
+        .filter(|w| deps.lines().any(|l| l.trim_start().starts_with(*w)))
+        .map(|w| format!("Cargo.toml: {w}"))
+        .collect();
+    for (module, text) in core_sources() {
+        found.extend(
+            web.iter()
+                .filter(|w| text.contains(&format!("{w}::")))
+                .map(|w| format!("{module}: {w}")),
+        );
+    }
+    assert!(found.is_empty(), "the core names web dependencies: {found:#?}");
+}
+
+/// The engine's worker links the core and the engine, never a module of the page's shell.
+#[test]
+fn the_worker_links_no_page_module() {
+    let graph = graph(&sources());
+    let shell: BTreeSet<&str> = graph.keys().map(String::as_str).collect();
+    let reached: Vec<&String> = graph["worker"].iter().filter(|d| shell.contains(d.as_str())).collect();
+    assert!(reached.is_empty(), "worker imports page modules: {reached:?}");
+}
+
 #[test]
 fn page_modules_import_no_cycle() {
+    if let Some(cycle) = find_cycle(&graph(&core_sources())) {
+        panic!("import cycle between the core's modules: {}", cycle.join(" → "));
+    }
     let graph = graph(&sources());
     if let Some(cycle) = find_cycle(&graph) {
         panic!("import cycle between the page's modules: {}", cycle.join(" → "));
@@ -106,7 +158,7 @@ fn only_the_workers_run_import_or_export() {
     // `model::simulate` runs on the spot for tests and tools; the page never calls it.
     let allowed = ["worker", "first_run", "model"];
     let mut found = Vec::new();
-    for (module, text) in sources() {
+    for (module, text) in sources().into_iter().chain(core_sources()) {
         if allowed.contains(&module.as_str()) {
             continue;
         }

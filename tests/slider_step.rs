@@ -3,15 +3,13 @@
 //! configuration it is sent, and the answer is laid out against the configuration already held.
 //! Everything here runs on one thread, so a resolve in the worker's code would count too.
 
-use kubelife::app::Msg;
+use kubelife::app::{reduce, Msg};
 use kubelife::bridge::{landed_now, Arrived, Asked, Slot};
 use kubelife::components::compare::CompareAction;
 use kubelife::model::{simulate, Edit, Model};
 use kubelife::settings::{resolves, Settings};
 use kubelife::worker::{answer, Answer, Job};
 use kubelife_engine::flags;
-use std::rc::Rc;
-use yew::Reducible;
 
 /// One change: what the reducer is sent, which side it re-runs, and what the side then shows.
 struct Case {
@@ -34,7 +32,7 @@ fn grace_flag() -> &'static str {
 /// in, and returns the resolves that cost with the page after it.
 fn step(m: Model, msg: Msg, slot: Slot) -> (u64, Model) {
     let before = resolves();
-    let m = Rc::new(m).reduce(msg);
+    let m = reduce(&m, msg).unwrap_or(m);
     let wants = m.wants();
     let asked = match slot {
         Slot::A => wants.a,
@@ -54,8 +52,8 @@ fn step(m: Model, msg: Msg, slot: Slot) -> (u64, Model) {
         panic!("a run")
     };
     let landed = landed_now(&asked, bytes.0).expect("the run reads");
-    let m = m.reduce(Msg::Arrived(Box::new(Arrived { asked, landed })));
-    (resolves() - before, Rc::unwrap_or_clone(m))
+    let m = reduce(&m, Msg::Arrived(Box::new(Arrived { asked, landed }))).unwrap_or(m);
+    (resolves() - before, m)
 }
 
 fn check(case: &Case, m: Model) -> Model {

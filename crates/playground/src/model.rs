@@ -1,6 +1,7 @@
 //! What the page shows, derived from the settings by one engine run: the [`Model`] of side A and
-//! the [`Side`] B of a comparison. The engine runs in its Web Worker (`crate::worker`, reached
-//! through `crate::bridge`); [`simulate`] runs it on the calling thread for tests and tools. The
+//! the [`Side`] B of a comparison. The page's shell runs the engine in its Web Worker, sending it the
+//! `Prepared` configuration; [`run_config`] is that run, and [`simulate`] runs it on the calling
+//! thread for tests and tools. The
 //! reducer in `app` and the components share these types, so neither imports the other.
 
 use crate::i18n::Lang;
@@ -9,7 +10,7 @@ use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
 use kubelife_engine::flags;
 use kubelife_engine::scenario::ActionKind;
-use kubelife_engine::{Config, Distribution, Millis, Outcome};
+use kubelife_engine::{Config, Distribution, Millis, Outcome, RunOptions};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
 use kubelife_figures::spread::{spread, Spread};
 use std::rc::Rc;
@@ -202,11 +203,23 @@ impl Side {
     }
 }
 
+/// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
+pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
+
+/// Runs `cfg` as the page shows it, with heartbeats recorded as events for small clusters: what
+/// the engine's worker does with each run it is sent.
+pub fn run_config(cfg: &Config) -> Outcome {
+    let options = RunOptions {
+        heartbeats: cfg.nodes.len() <= HEARTBEAT_EVENTS_UP_TO,
+    };
+    kubelife_engine::run(cfg, &options)
+}
+
 /// Runs the engine for `settings` here and now, as the worker would (tests and tools; the page
 /// itself never runs the engine on its own thread).
 pub fn simulate(settings: Settings) -> Model {
     let p = prepare(settings);
-    let outcome = crate::worker::run_config(&p.cfg);
+    let outcome = run_config(&p.cfg);
     Model::from_run(p, outcome)
 }
 

@@ -193,7 +193,7 @@ mod tests {
         settings_from_import(base, &read)
     }
 
-    const KUBEADM: &str = include_str!("../crates/engine/tests/fixtures/import/kubeadm-1.31.yaml");
+    const KUBEADM: &str = include_str!("../../engine/tests/fixtures/import/kubeadm-1.31.yaml");
 
     fn nodes_json(zones: &[&str]) -> String {
         let items: Vec<String> = zones
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn the_report_speaks_of_the_page() {
-        const KUBELET: &str = include_str!("../crates/engine/tests/fixtures/import/kubelet-config.yaml");
+        const KUBELET: &str = include_str!("../../engine/tests/fixtures/import/kubelet-config.yaml");
         let base = Settings {
             minor: 29,
             nodes: 7,
@@ -276,7 +276,7 @@ mod tests {
     /// flag leaves the report frequency at 5m0s: the page keeps 5m0s, and so does its export.
     #[test]
     fn a_kubelet_flag_keeps_the_report_frequency_in_the_page_and_its_export() {
-        const K3S: &str = include_str!("../crates/engine/tests/fixtures/import/k3s-config.yaml");
+        const K3S: &str = include_str!("../../engine/tests/fixtures/import/k3s-config.yaml");
         let (s, _) = page(&[("config.yaml", K3S)], &Settings::default());
         let (cfg, refused) = s.resolve();
         assert_eq!(refused, None);

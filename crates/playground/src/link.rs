@@ -285,7 +285,7 @@ pub fn decode(query: &str) -> Decoded {
                 Some(t) => playback.t = t,
                 None => notices.push(bad(Cause::new("link.why.t"))),
             },
-            "speed" => match crate::browser::decimal(&v).filter(|x| (1.0..=1000.0).contains(x)) {
+            "speed" => match crate::decimal::decimal(&v).filter(|x| (1.0..=1000.0).contains(x)) {
                 Some(x) => playback.speed_exp = Some(x.log10()),
                 None => notices.push(bad(Cause::new("link.why.speed"))),
             },
@@ -449,8 +449,8 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                         Unit::Seconds => parse_go_duration(v)
                             .ok()
                             .map(|ms| ms as f64 / 1000.0)
-                            .or_else(|| crate::browser::decimal(v)),
-                        _ => crate::browser::decimal(v),
+                            .or_else(|| crate::decimal::decimal(v)),
+                        _ => crate::decimal::decimal(v),
                     };
                     match value {
                         Some(x) if x.is_finite() && x >= kn.min && x <= kn.max => {

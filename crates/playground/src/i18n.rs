@@ -1,0 +1,193 @@
+//! The page in English or Simplified Chinese.
+//!
+//! Every string the page shows lives in one catalogue per language, `i18n/en.json` and
+//! `i18n/zh.json`, as a key and a template with `{name}` holes. The engine's causes and warnings
+//! use the same catalogues, so a timeline reads in the reader's language. Kubernetes names (flags,
+//! taints, kinds, conditions) stay as upstream spells them in both.
+
+use kubelife_engine::cause::{fill, Cause};
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::sync::OnceLock;
+
+/// The Simplified Chinese catalogue, built into native builds (tests and tools). The page's wasm
+/// leaves it out: the page fetches it (`zh.json`, beside the page) when a reader picks Chinese,
+/// and [`install`]s it.
+#[cfg(not(target_arch = "wasm32"))]
+pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
+
+/// The English catalogue as a table, written from `i18n/en.json` at build time (`build.rs`).
+mod english {
+    include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
+}
+
+/// Where the page finds a catalogue it fetches, relative to the page (Trunk copies it there).
+pub fn catalogue_file(lang: Lang) -> Option<&'static str> {
+    match lang {
+        Lang::En => None,
+        Lang::Zh => Some("zh.json"),
+    }
+}
+
+/// A language of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// Every language, in picker order.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The code used in links (`lang=zh`) and in `<html lang>`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The language's own name, for the picker.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "简体中文",
+        }
+    }
+
+    /// Reads a link value or a browser language tag (`zh`, `zh-CN`, `zh-Hans-SG`, `en-GB`).
+    /// Traditional Chinese tags are not taken as Simplified.
+    pub fn parse(tag: &str) -> Option<Lang> {
+        let tag = tag.trim().to_ascii_lowercase();
+        let primary = tag.split(['-', '_']).next().unwrap_or("");
+        match primary {
+            "en" => Some(Lang::En),
+            "zh" if ["-tw", "-hk", "-mo", "-hant"]
+                .iter()
+                .any(|t| tag.replace('_', "-").contains(t)) =>
+            {
+                None
+            }
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// The first supported language among the browser's preferences, else English.
+    pub fn from_preferences<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        tags.into_iter().find_map(Lang::parse).unwrap_or_default()
+    }
+}
+
+static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+#[cfg(target_arch = "wasm32")]
+static EMPTY: BTreeMap<String, String> = BTreeMap::new();
+
+fn catalogue(lang: Lang) -> &'static BTreeMap<String, String> {
+    match lang {
+        Lang::En => EN.get_or_init(|| {
+            let table = english::ENGLISH.iter();
+            table.map(|&(k, v)| (k.to_string(), v.to_string())).collect()
+        }),
+        #[cfg(not(target_arch = "wasm32"))]
+        Lang::Zh => ZH.get_or_init(|| kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default()),
+        // Until the page has fetched it, every lookup falls back to English.
+        #[cfg(target_arch = "wasm32")]
+        Lang::Zh => ZH.get().unwrap_or(&EMPTY),
+    }
+}
+
+/// Whether `lang`'s catalogue is at hand (English always is; Chinese once [`install`]ed).
+pub fn has(lang: Lang) -> bool {
+    match lang {
+        Lang::En => true,
+        Lang::Zh => cfg!(not(target_arch = "wasm32")) || ZH.get().is_some(),
+    }
+}
+
+/// Takes in `lang`'s catalogue, already read from its JSON text by the shell (the page reads it
+/// with the browser's `JSON.parse`, so that its wasm carries no JSON parser). English is built
+/// in; a catalogue already taken in stays.
+pub fn install_parsed(lang: Lang, catalogue: BTreeMap<String, String>) {
+    if lang == Lang::Zh {
+        let _ = ZH.set(catalogue);
+    }
+}
+
+/// Takes in `lang`'s catalogue from its JSON text, natively; a text that is not a catalogue is
+/// refused with the reason, and the language keeps falling back to English.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn install(lang: Lang, json: &str) -> Result<(), String> {
+    install_parsed(lang, kubelife_engine::cause::parse_catalogue(json)?);
+    Ok(())
+}
+
+/// Every key of a language's catalogue.
+pub fn keys(lang: Lang) -> impl Iterator<Item = &'static str> {
+    catalogue(lang).keys().map(String::as_str)
+}
+
+/// The template for `key`: the language's, else the English one, else the key itself.
+pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
+    catalogue(lang)
+        .get(key)
+        .or_else(|| catalogue(Lang::En).get(key))
+        .map(String::as_str)
+}
+
+/// The text of `key`, without arguments.
+pub fn tr(lang: Lang, key: &'static str) -> &'static str {
+    lookup(lang, key).unwrap_or(key)
+}
+
+/// The text of a key built at run time (`knob.<flag>.help`), or empty if no catalogue has it.
+pub fn tr_built(lang: Lang, key: &str) -> &'static str {
+    lookup(lang, key).unwrap_or_default()
+}
+
+/// The text of `key` with its `{name}` holes filled from `args`.
+pub fn trf(lang: Lang, key: &'static str, args: &[(&str, &dyn Display)]) -> String {
+    let mut out = String::new();
+    fill(tr(lang, key), &mut out, |name, out| {
+        match args.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => {
+                out.push_str(&v.to_string());
+                true
+            }
+            None => false,
+        }
+    });
+    out
+}
+
+/// An engine message (an event's cause or a warning) in `lang`.
+pub fn cause(lang: Lang, c: &Cause) -> String {
+    c.render(&|k| lookup(lang, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn browser_tags_pick_the_language() {
+        assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("zh_Hans_SG"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("zh-TW"), None);
+        assert_eq!(Lang::parse("EN-gb"), Some(Lang::En));
+        assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(Lang::from_preferences(["fr-FR", "zh-CN", "en"]), Lang::Zh);
+        assert_eq!(Lang::from_preferences(["de"]), Lang::En);
+    }
+
+    #[test]
+    fn templates_fill_and_fall_back() {
+        assert_eq!(trf(Lang::En, "cause.part.zone", &[("zone", &"a")]), "zone a");
+        assert_eq!(tr(Lang::Zh, "no.such.key"), "no.such.key");
+    }
+}
