@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 #[cfg(not(target_arch = "wasm32"))]
 pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
 
-/// The English catalogue as a table, written from `i18n/en.json` at build time (`build.rs`).
+/// The English catalogue, written from `i18n/en.json` at build time (`build.rs`).
 mod english {
     include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
 }
@@ -88,12 +88,20 @@ static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
+/// The built-in English catalogue as a map. Inserted one by one (the text is sorted already):
+/// collecting would compile a sort for the pairs into the page.
+fn english_catalogue() -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    let mut parts = english::ENGLISH.split('\0');
+    while let (Some(key), Some(template)) = (parts.next(), parts.next()) {
+        map.insert(key.to_string(), template.to_string());
+    }
+    map
+}
+
 fn catalogue(lang: Lang) -> &'static BTreeMap<String, String> {
     match lang {
-        Lang::En => EN.get_or_init(|| {
-            let table = english::ENGLISH.iter();
-            table.map(|&(k, v)| (k.to_string(), v.to_string())).collect()
-        }),
+        Lang::En => EN.get_or_init(english_catalogue),
         #[cfg(not(target_arch = "wasm32"))]
         Lang::Zh => ZH.get_or_init(|| kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default()),
         // Until the page has fetched it, every lookup falls back to English.
