@@ -240,7 +240,10 @@ impl Field {
         }
         let length = text.chars().count();
         if length > MAX_VALUE_CHARS {
-            return Err(format!("{} characters long: not a value {reader} reads", thousands(length)));
+            return Err(format!(
+                "{} characters long: not a value {reader} reads",
+                thousands(length)
+            ));
         }
         let t = text;
         match self.kind() {
