@@ -10,6 +10,10 @@ use kubelife_engine::flags::{self, Flag, Value};
 use kubelife_engine::Version;
 use std::path::Path;
 
+// The shared source walker (the layering checker's, which allows its unused parts).
+#[path = "../crates/engine/tests/support/layering.rs"]
+mod layering;
+
 /// Tunables the page has no control for, each with the reason; `check` asserts the link does
 /// not carry them either, so an entry is removed once the page has the control.
 const NOT_ON_THE_PAGE: &[(&str, &str)] = &[(
@@ -103,24 +107,13 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a source folder") {
-        let p = entry.expect("an entry").path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// Where code (not tests, comments, documentation or the message catalogues) writes `name`.
 fn written(name: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
+    layering::walk(&root.join("src"), &mut files);
     for krate in std::fs::read_dir(root.join("crates")).expect("crates") {
-        rust_files(&krate.expect("a crate").path().join("src"), &mut files);
+        layering::walk(&krate.expect("a crate").path().join("src"), &mut files);
     }
     files.sort();
     let mut at = Vec::new();

@@ -1,9 +1,12 @@
 //! Writes the English catalogue (`i18n/en.json`) as Rust, `$OUT_DIR/en_catalogue.rs`: one string
-//! of keys and templates, each followed by a NUL, so that the core reads English without a JSON
+//! of keys and templates, each followed by the unit separator U+001F, so that the core reads English without a JSON
 //! parser, natively and in the page's wasm alike, and the page's wasm holds the text as compactly
 //! as the JSON (a table of string pointers compressed 9 KB worse).
 
 use std::fmt::Write;
+
+/// What follows each key and each template: ASCII's unit separator, which no catalogue text holds.
+const SEPARATOR: char = '\u{1f}';
 
 fn main() {
     let path = "../../i18n/en.json";
@@ -11,14 +14,14 @@ fn main() {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let map: std::collections::BTreeMap<String, String> =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    if let Some(key) = map.iter().flat_map(|(k, v)| [k, v]).find(|t| t.contains('\0')) {
-        panic!("{path}: {key:?} holds a NUL");
+    if let Some(text) = map.iter().flat_map(|(k, v)| [k, v]).find(|t| t.contains(SEPARATOR)) {
+        panic!("{path}: {text:?} holds the unit separator U+001F");
     }
     let mut joined = String::new();
     for (key, template) in &map {
-        let _ = write!(joined, "{key}\0{template}\0");
+        let _ = write!(joined, "{key}{SEPARATOR}{template}{SEPARATOR}");
     }
-    let out = format!("/// `i18n/en.json`, sorted by key: each key and its template followed by a NUL.\npub static ENGLISH: &str = {joined:?};\n");
+    let out = format!("/// `i18n/en.json`, sorted by key: each key and its template followed by U+001F.\npub static ENGLISH: &str = {joined:?};\n");
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("en_catalogue.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| panic!("{}: {e}", dest.display()));
 }

@@ -92,7 +92,7 @@ static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 /// collecting would compile a sort for the pairs into the page.
 fn english_catalogue() -> BTreeMap<String, String> {
     let mut map = BTreeMap::new();
-    let mut parts = english::ENGLISH.split('\0');
+    let mut parts = english::ENGLISH.split('\u{1f}');
     while let (Some(key), Some(template)) = (parts.next(), parts.next()) {
         map.insert(key.to_string(), template.to_string());
     }

@@ -2,19 +2,8 @@
 //! global randomness, no hash-ordered maps (their iteration order would differ between runs), and
 //! no import cycle between its modules.
 
-use crate::layering;
-use std::path::{Path, PathBuf};
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src exists") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::layering::{self, walk};
+use std::path::Path;
 
 /// Every source file of the engine, with its module path (`control_plane::podgc`).
 fn sources() -> Vec<(String, String)> {
