@@ -98,7 +98,11 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
 /// The cases and their budgets. Budgets sit about 1.7 times above the ratios measured when they
 /// were set (docs/performance.md), so a machine's noise passes and a real twofold slowdown of the
 /// engine fails; the issue targets (1.5× the floor for the usual shape, 2× for the many-node
-/// crash) hold well inside them.
+/// crash) hold inside them. The 1,000-node budget moved once, from 1.4× to 1.6×: with the causal
+/// chain (every event naming the one that made it possible, and its index) that case measured
+/// 1.34–1.46× against 0.92–0.97× just before it, the two builds alternating on one machine, and
+/// alone it ranges from 0.96× to 1.46× as its allocations meet a busy machine; a twofold slowdown
+/// still fails.
 pub(crate) fn cases() -> Vec<Case> {
     let case = |name: &str, json: String, nodes: usize, minutes: i64, budget: Option<f64>, samples| Case {
         name: name.to_string(),
@@ -118,7 +122,7 @@ pub(crate) fn cases() -> Vec<Case> {
             usual_shape(1_000, 15),
             1_000,
             15,
-            Some(1.4),
+            Some(1.6),
             9,
         ),
         case(
