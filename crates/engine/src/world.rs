@@ -34,15 +34,6 @@ impl World {
         self.timers.push_for(owner, at, self.now, wake);
     }
 
-    /// Wakes `wake` at `at` for `owner` as if pushed at `pushed_at` (a lazy loop's next
-    /// iteration taking its place in the queue).
-    pub fn wake_as_of(&mut self, owner: Owner, at: Millis, pushed_at: Millis, wake: Wake) {
-        if pushed_at == self.now {
-            return self.wake_for(owner, at, wake);
-        }
-        self.timers.push_as_of(owner, at, pushed_at, wake);
-    }
-
     /// Wakes `wake` at `at` for `owner`; the key cancels it alone.
     pub fn wake_keyed(&mut self, owner: Owner, at: Millis, wake: Wake) -> ActionKey {
         self.timers.push_keyed(owner, at, self.now, wake)

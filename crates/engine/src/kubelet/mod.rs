@@ -12,8 +12,6 @@ pub mod lease;
 pub mod shutdown;
 pub mod volume_manager;
 
-use heartbeats::LoopState;
-
 use crate::api::{Api, CondStatus, NodeId, NodeStatus};
 use crate::cause::Cause;
 use crate::rng::{Rng, Stream};
@@ -43,6 +41,15 @@ pub struct KubeletSettings {
     pub request_timeout: Millis,
 }
 
+impl KubeletSettings {
+    /// The longest gap between two Lease renewals of a healthy kubelet: the renew interval with
+    /// its jitter, plus the API round trip `api_latency`, ms; `None` without Leases.
+    pub fn longest_renewal_gap(&self, api_latency: Millis) -> Option<Millis> {
+        self.node_lease
+            .then(|| Kubelet::longest_wait(self.lease_renew) + api_latency)
+    }
+}
+
 /// One node's kubelet.
 #[derive(Debug, Clone)]
 pub struct Kubelet {
@@ -53,10 +60,6 @@ pub struct Kubelet {
     pub(crate) report_offset: Millis,
     /// The current sleep of `backoffEnsureLease`, when the lease loop is retrying.
     pub lease_backoff: Option<Millis>,
-    /// Where the status loop stands.
-    pub status_loop: LoopState,
-    /// Where the Lease loop stands.
-    pub lease_loop: LoopState,
     pub(crate) status_rng: Rng,
     pub(crate) lease_rng: Rng,
     /// Whether the shutdown manager is shutting the node down (between `PrepareForShutdown` and
@@ -72,8 +75,6 @@ impl Kubelet {
             last_report: Some(last_report),
             report_offset: 0,
             lease_backoff: None,
-            status_loop: LoopState::Stopped,
-            lease_loop: LoopState::Stopped,
             status_rng: Rng::stream(seed, Stream::KubeletStatus(node)),
             lease_rng: Rng::stream(seed, Stream::KubeletLease(node)),
             shutting_down: false,
@@ -207,16 +208,8 @@ impl Kubelet {
         next
     }
 
-    /// The process stops (crash or kubelet stop): its loops end.
-    pub fn stop(&mut self) {
-        self.status_loop = LoopState::Stopped;
-        self.lease_loop = LoopState::Stopped;
-    }
-
     /// A fresh process after a stop: no report yet, no cached lease.
     pub fn restart(&mut self) {
-        self.status_loop = LoopState::Stopped;
-        self.lease_loop = LoopState::Stopped;
         self.last_report = None;
         self.report_offset = 0;
         self.shutting_down = false;

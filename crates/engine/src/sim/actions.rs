@@ -75,13 +75,13 @@ impl Simulation {
                 self.patch_tolerations(a.workload.expect("validated"), a.toleration_seconds)
             }
             ActionKind::ApiServerLatency => {
-                // Lazy loops ran with the old latency up to now; if heartbeats fail from now on,
+                // Parked loops ran with the old latency up to now; if heartbeats fail from now on,
                 // every loop goes back into the queue.
                 for n in 0..self.kubelets.len() {
                     self.catch_up(n);
                 }
                 self.w.api.api_latency = self.base_api_latency + a.latency;
-                self.nlc.dormancy.allowed = self.dormancy_allowed();
+                self.allow_dormancy();
                 if self.w.api.api_latency >= self.kubelet_settings.request_timeout {
                     for n in 0..self.kubelets.len() {
                         self.wake_up(n);
@@ -144,14 +144,12 @@ impl Simulation {
         self.kubelets[n].fault = Some(a.action);
         match a.action {
             ActionKind::NodeCrash => {
-                self.kubelets[n].stop();
                 self.w.timers.cancel_owner(Owner::Kubelet(n));
                 for p in self.w.api.nodes[n].pods.clone() {
                     self.w.api.stop_pod(now, p);
                 }
             }
             ActionKind::KubeletStop => {
-                self.kubelets[n].stop();
                 self.w.timers.cancel_owner(Owner::Kubelet(n));
             }
             _ => {}
@@ -214,8 +212,6 @@ impl Simulation {
     pub(super) fn restart_controller_manager(&mut self, downtime: Millis) {
         let now = self.w.now;
         self.w.timers.cancel_owner(Owner::ControllerManager);
-        self.tainting_asleep = None;
-        self.adc_asleep = None;
         self.w.api.clients.restart();
         self.kcm_up = false;
         let pending = self.taint_eviction.timers.iter().filter(|t| t.is_some()).count();

@@ -32,7 +32,7 @@ use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Config;
-use crate::sched::{Owner, Timers, Wake};
+use crate::sched::{Loop, Owner, Timers, Wake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 use crate::world::World;
@@ -71,16 +71,11 @@ pub struct Simulation {
     pub adc: AttachDetachController,
     /// The disruption controller.
     pub disruption: DisruptionController,
-    /// When the attach-detach reconciler next ticks while it sleeps.
-    adc_asleep: Option<Millis>,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
     /// Writes waiting for their controller's rate limiter, by slot.
     deferred: Vec<Option<crate::api::DeferredWrite>>,
-    /// When the 100 ms tainting tick next runs while it sleeps (every zone queue empty: a tick
-    /// then does nothing, so none is queued until a node is queued).
-    tainting_asleep: Option<Millis>,
     start: Millis,
     kcm_up: bool,
     base_api_latency: Millis,
@@ -220,7 +215,6 @@ impl Simulation {
             eps,
             proxy,
             adc,
-            adc_asleep: None,
             w: World {
                 now: start,
                 pushed_at: start,
@@ -239,7 +233,6 @@ impl Simulation {
             scheduler: Scheduler::default(),
             warnings: Vec::new(),
             kubelet_settings,
-            tainting_asleep: None,
             deferred: Vec::new(),
             start,
             kcm_up: true,
@@ -247,7 +240,7 @@ impl Simulation {
             kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
             cfg,
         };
-        sim.nlc.dormancy.allowed = sim.dormancy_allowed();
+        sim.allow_dormancy();
         sim.bootstrap();
         sim
     }
@@ -267,13 +260,11 @@ impl Simulation {
         self.push_for(Owner::ControllerManager, at, wake);
     }
 
-    /// Queues a wake-up of `owner`'s as if it had been pushed at `pushed_at` (a lazy loop's next
-    /// iteration).
-    fn push_as_of(&mut self, owner: Owner, at: Millis, pushed_at: Millis, wake: Wake) {
-        if pushed_at == self.w.now {
-            return self.push_for(owner, at, wake);
-        }
-        self.w.timers.push_as_of(owner, at, pushed_at, wake);
+    /// Tells the node lifecycle controller whether nodes may go dormant, from the kubelets'
+    /// longest gap between Lease renewals at the current API latency.
+    fn allow_dormancy(&mut self) {
+        let gap = self.kubelet_settings.longest_renewal_gap(self.w.api.api_latency);
+        self.nlc.allow_dormancy(gap, &self.w.api);
     }
 
     fn bootstrap(&mut self) {
@@ -350,7 +341,7 @@ impl Simulation {
         self.push_kcm(at + gc_phase, Wake::PodGcTick);
         // The attach-detach reconciler's grid; it sleeps until a volume needs it.
         let adc_phase = self.kcm_rng.below(RECONCILER_LOOP_PERIOD as u64) as Millis;
-        self.adc_asleep = Some(at + adc_phase);
+        self.w.timers.sleep(Loop::Reconciler, at + adc_phase);
     }
 
     /// Runs to the end of the scenario.
@@ -378,33 +369,21 @@ impl Simulation {
             self.record_initial_state();
         }
         self.w.now = end;
-        // Every iteration due by the end ran in a queued run; the lazy ones are counted.
-        for k in &mut self.kubelets {
-            k.finish(end, &mut self.w.api, &self.kubelet_settings);
+        // Every iteration due by the end ran in a queued run; the parked ones are counted.
+        for (n, k) in self.kubelets.iter_mut().enumerate() {
+            k.finish(n, end, &mut self.w, &self.kubelet_settings);
         }
     }
 
-    /// Queues the sleeping tainting tick again once a zone queue holds a node, at the time it
-    /// would have run had it kept ticking: the first tick of its 100 ms grid after the wake-up
-    /// being handled (a tick at this very millisecond counts if it would have come after it).
+    /// Queues the sleeping tainting tick again once a zone queue holds a node, on its 100 ms
+    /// grid.
     fn wake_tainting(&mut self) {
-        let Some(mut at) = self.tainting_asleep else { return };
-        if !self.kcm_up || self.nlc.zones.queues_empty() {
+        if !self.kcm_up || !self.w.timers.asleep(Loop::Tainting) || self.nlc.zones.queues_empty() {
             return;
         }
-        if at < self.w.now {
-            at += (self.w.now - at + NODE_EVICTION_PERIOD - 1) / NODE_EVICTION_PERIOD * NODE_EVICTION_PERIOD;
-        }
-        if at == self.w.now && at - NODE_EVICTION_PERIOD <= self.w.pushed_at {
-            at += NODE_EVICTION_PERIOD;
-        }
-        self.tainting_asleep = None;
-        self.push_as_of(
-            Owner::ControllerManager,
-            at,
-            at - NODE_EVICTION_PERIOD,
-            Wake::TaintingTick,
-        );
+        let w = &mut self.w;
+        w.timers
+            .resume(Loop::Tainting, NODE_EVICTION_PERIOD, w.now, w.pushed_at);
     }
 
     fn drain_outbox(&mut self) {
@@ -448,7 +427,7 @@ impl Simulation {
                     self.nlc.do_eviction_pass(&mut self.w);
                 }
                 if self.nlc.zones.queues_empty() {
-                    self.tainting_asleep = Some(now + NODE_EVICTION_PERIOD);
+                    self.w.timers.sleep(Loop::Tainting, now + NODE_EVICTION_PERIOD);
                 } else {
                     self.push_kcm(now + NODE_EVICTION_PERIOD, Wake::TaintingTick);
                 }
@@ -533,7 +512,7 @@ impl Simulation {
         self.schedule_loop(node, which, now + wait, now);
     }
 
-    /// The node lifecycle controller's monitor pass over nodes whose lazy heartbeats have caught
+    /// The node lifecycle controller's monitor pass over nodes whose parked heartbeats have caught
     /// up; nodes whose status it wrote wake up; and its next pass, when the controller says.
     fn monitor_pass(&mut self) {
         self.catch_up_awake();

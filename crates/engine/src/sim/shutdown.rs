@@ -42,7 +42,6 @@ impl Simulation {
             };
             let cause = Cause::new("cause.fault.shutdown_crash").sub("why", why);
             self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
-            self.kubelets[n].stop();
             self.w.timers.cancel_owner(Owner::Kubelet(n));
             for p in self.w.api.nodes[n].pods.clone() {
                 self.w.api.stop_pod(now, p);
@@ -167,7 +166,6 @@ impl Simulation {
         let now = self.w.now;
         self.kubelets[n].shutting_down = false;
         self.kubelets[n].fault = Some(ActionKind::NodeShutdown);
-        self.kubelets[n].stop();
         self.w.timers.cancel_owner(Owner::Kubelet(n));
         for p in self.w.api.nodes[n].pods.clone() {
             self.w.api.stop_pod(now, p);

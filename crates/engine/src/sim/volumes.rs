@@ -1,7 +1,7 @@
 //! The driver's side of volumes: the attach-detach controller's 100 ms reconciler, the storage
 //! driver's operations, and the kubelet's wait for its pod's volume.
 
-use super::{Owner, Simulation, Wake};
+use super::{Loop, Owner, Simulation, Wake};
 use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::RECONCILER_LOOP_PERIOD;
@@ -15,7 +15,7 @@ impl Simulation {
         let now = self.w.now;
         self.adc.reconcile(&mut self.w);
         if self.adc.busy.is_empty() {
-            self.adc_asleep = Some(now + RECONCILER_LOOP_PERIOD);
+            self.w.timers.sleep(Loop::Reconciler, now + RECONCILER_LOOP_PERIOD);
         } else {
             self.push_kcm(now + RECONCILER_LOOP_PERIOD, Wake::AdcTick);
         }
@@ -24,18 +24,12 @@ impl Simulation {
     /// Queues the sleeping reconciler tick again once a volume waits, on its 100 ms grid (as the
     /// tainting tick does).
     pub(super) fn wake_adc(&mut self) {
-        let Some(mut at) = self.adc_asleep else { return };
-        if !self.kcm_up || self.adc.busy.is_empty() {
+        if !self.kcm_up || !self.w.timers.asleep(Loop::Reconciler) || self.adc.busy.is_empty() {
             return;
         }
-        if at < self.w.now {
-            at += (self.w.now - at + RECONCILER_LOOP_PERIOD - 1) / RECONCILER_LOOP_PERIOD * RECONCILER_LOOP_PERIOD;
-        }
-        if at == self.w.now && at - RECONCILER_LOOP_PERIOD <= self.w.pushed_at {
-            at += RECONCILER_LOOP_PERIOD;
-        }
-        self.adc_asleep = None;
-        self.push_as_of(Owner::ControllerManager, at, at - RECONCILER_LOOP_PERIOD, Wake::AdcTick);
+        let w = &mut self.w;
+        w.timers
+            .resume(Loop::Reconciler, RECONCILER_LOOP_PERIOD, w.now, w.pushed_at);
     }
 
     /// A pod that uses a volume changed: its volume is looked at again.

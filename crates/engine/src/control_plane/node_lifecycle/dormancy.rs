@@ -1,7 +1,7 @@
 //! Dormant nodes: how a healthy node costs a monitor pass nothing, with the same outcome.
 //!
 //! A quiet node (counted, Ready=True, untainted, nothing to retry) whose kubelet's heartbeats are
-//! steady (both loops lazy: every renewal succeeds, nothing changes but heartbeat times) can
+//! steady (both loops parked: every renewal succeeds, nothing changes but heartbeat times) can
 //! never be marked Unknown while the grace period exceeds the longest gap between two probe
 //! refreshes. Passes then skip it: it counts as Ready in its zone, and its health record is left
 //! as it was. When anything could make it matter again (a fault, a taint, a deletion, a latency
@@ -12,7 +12,7 @@
 
 use super::{NodeHealth, NodeLifecycleController};
 use crate::api::{Api, CondStatus, NodeId, NodeStatus, Versioned, WriteHistory};
-use crate::time::Millis;
+use crate::time::{Millis, SECOND};
 use std::collections::BTreeSet;
 
 /// A node's status and Lease objects as they were when it went dormant.
@@ -87,6 +87,20 @@ impl Dormancy {
 }
 
 impl NodeLifecycleController {
+    /// Decides whether nodes may go dormant: when the configuration keeps every probe refresh of
+    /// a node with steady heartbeats within the grace period. `renewal_gap` is the longest gap
+    /// between two Lease renewals a healthy kubelet leaves, API round trip included (`None`
+    /// without Leases). The gap, plus a pass, plus a second of margin, must stay below
+    /// `--node-monitor-grace-period`, and the controller must read Leases. With no informer or
+    /// API latency at all, ties within one millisecond would matter, so nodes stay awake.
+    pub fn allow_dormancy(&mut self, renewal_gap: Option<Millis>, api: &Api) {
+        let s = &self.settings;
+        let pass = s.monitor_period + s.pass_duration;
+        self.dormancy.allowed = renewal_gap.is_some_and(|gap| {
+            s.reads_leases && api.api_latency + api.watch_latency > 0 && gap + pass + SECOND < s.grace
+        });
+    }
+
     /// The driver says whether node `n`'s kubelet heartbeats are steady. A node must be woken
     /// (with [`Self::wake`]) before its heartbeats stop being steady.
     pub fn set_steady(&mut self, n: NodeId, steady: bool) {

@@ -11,7 +11,12 @@
 //!   (a taint eviction timer that another replaces).
 //!
 //! Cancelling costs nothing: a cancelled timer stays in the heap and is dropped when it comes up.
-//! Nothing here knows what a wake-up does; the driver (`sim`) dispatches them.
+//! Periodic loops whose iterations nobody would notice may be dormant, outside the heap
+//! ([`dormant`]). Nothing here knows what a wake-up does; the driver (`sim`) dispatches them.
+
+mod dormant;
+
+pub use dormant::Loop;
 
 use crate::api::{NodeId, PodId, Watch};
 use crate::time::Millis;
@@ -208,6 +213,8 @@ pub struct Timers {
     controller_manager: u32,
     /// Keyed timers cancelled and not yet come up.
     cancelled: BTreeSet<u64>,
+    /// Loops parked or asleep outside the heap.
+    dormant: dormant::Dormant,
 }
 
 impl Timers {
@@ -257,7 +264,7 @@ impl Timers {
     }
 
     /// Wakes `wake` at `at` for `owner` as if it had been pushed at `pushed_at`, before any
-    /// other timer pushed at that same instant: a lazy loop's next iteration taking its place.
+    /// other timer pushed at that same instant: a parked loop's next iteration taking its place.
     pub fn push_as_of(&mut self, owner: Owner, at: Millis, pushed_at: Millis, wake: Wake) {
         let owner = Some(self.stamp(owner));
         self.heap.push(Reverse(Entry {
@@ -280,8 +287,9 @@ impl Timers {
         self.cancelled.insert(key.0);
     }
 
-    /// Cancels every timer `owner` pushed so far.
+    /// Cancels every timer `owner` pushed so far, and ends its dormant loops.
     pub fn cancel_owner(&mut self, owner: Owner) {
+        self.dormant.cancel(owner);
         match owner {
             Owner::Kubelet(n) => {
                 self.stamp(owner);
@@ -320,7 +328,7 @@ mod tests {
     }
 
     #[test]
-    fn ties_run_in_push_order_and_lazy_ones_first() {
+    fn ties_run_in_push_order_and_requeued_ones_first() {
         let mut t = Timers::default();
         t.push(10, 0, Wake::ProxySync);
         t.push(10, 0, Wake::MonitorPass);
