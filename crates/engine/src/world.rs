@@ -3,7 +3,7 @@
 //! events with their causes and plans its next wake-ups; the driver (`sim`) only dispatches the
 //! wake-ups to the controllers. Pure: nothing here reads a clock or draws a random number.
 
-use crate::api::Api;
+use crate::api::{Api, DeferredWrite, NodeId};
 use crate::sched::{ActionKey, Owner, Timers, Wake};
 use crate::time::Millis;
 use crate::timeline::Log;
@@ -21,9 +21,35 @@ pub struct World {
     pub log: Log,
     /// The wake-ups to come.
     pub timers: Timers,
+    /// Writes held back by their client's rate limiter, by slot ([`Wake::Apply`]).
+    pub held: Vec<Option<DeferredWrite>>,
 }
 
 impl World {
+    /// Ends a step: what it sent becomes wake-ups. Each held-back write is queued for when its
+    /// client sends it (kube-controller-manager's: lost if it stops first), then each watch
+    /// notification for when the informers see it. Returns the nodes whose taints changed.
+    pub fn end_step(&mut self) -> Vec<NodeId> {
+        let posts = std::mem::take(&mut self.api.posts);
+        for p in posts.held {
+            self.held.push(Some(p.write));
+            let slot = self.held.len() - 1;
+            self.wake_for(Owner::ControllerManager, p.at, Wake::Apply { slot });
+        }
+        for (at, w) in posts.watches {
+            self.wake(at.max(self.now), Wake::Watch(w));
+        }
+        posts.tainted
+    }
+
+    /// Sends the write held in `slot` now, unless `sent` is false (kube-controller-manager
+    /// stopped since: the request never went out).
+    pub fn apply_held(&mut self, slot: usize, sent: bool) {
+        if let Some(write) = self.held[slot].take().filter(|_| sent) {
+            self.api.apply(self.now, write, &mut self.log);
+        }
+    }
+
     /// Wakes `wake` at `at`; nothing cancels it.
     pub fn wake(&mut self, at: Millis, wake: Wake) {
         self.timers.push(at, self.now, wake);

@@ -334,7 +334,7 @@ pub enum Watch {
     Slice(usize),
 }
 
-/// The apiserver: objects, write counts and pending watch notifications.
+/// The apiserver: objects, write counts and what a step sent for later.
 #[derive(Debug, Clone, Default)]
 pub struct Api {
     /// Nodes by index.
@@ -347,8 +347,9 @@ pub struct Api {
     pub watch_latency: Millis,
     /// API round trip, ms.
     pub api_latency: Millis,
-    /// Notifications not yet delivered: (delivery time, change).
-    pub outbox: Vec<(Millis, Watch)>,
+    /// What this step sent that others receive later: notifications, held-back writes, nodes
+    /// whose taints changed. `World::end_step` turns them into wake-ups.
+    pub posts: Posts,
     /// Node index by name.
     pub node_names: BTreeMap<String, NodeId>,
     /// Active pods (existing and not being deleted, `IsPodActive`) per workload, kept on every
@@ -360,10 +361,6 @@ pub struct Api {
     pub removed: Vec<PodId>,
     /// Nodes whose pods, taints, cordon or existence changed, in order; the scheduler drains it.
     pub scheduler_changes: Vec<NodeId>,
-    /// Nodes whose taints changed, in order; the driver drains it.
-    pub taints_changed: Vec<NodeId>,
-    /// Nodes whose status the node lifecycle controller wrote, in order; the driver drains it.
-    pub status_written_by_controller: Vec<NodeId>,
     /// Existing pods not bound to a node.
     pub unbound: std::collections::BTreeSet<PodId>,
     /// The controllers' clients and their rate limits.
@@ -383,9 +380,17 @@ pub struct Api {
     pub volumes: volumes::Volumes,
     /// Each workload's PodDisruptionBudget, if it has one.
     pub pdbs: Vec<Option<eviction::Pdb>>,
-    /// Writes issued by controllers that wait for their client's rate limiter; the driver applies
-    /// each at its time.
-    pub pending: Vec<Pending>,
+}
+
+/// What one step sent that others receive later, in the order it was sent.
+#[derive(Debug, Clone, Default)]
+pub struct Posts {
+    /// Writes that wait for their client's rate limiter, each applied at its time.
+    pub held: Vec<Pending>,
+    /// Watch notifications: (delivery time, change).
+    pub watches: Vec<(Millis, Watch)>,
+    /// Nodes whose taints changed (a dormant one must wake: it is no longer quiet).
+    pub tainted: Vec<NodeId>,
 }
 
 /// A write a controller decided at one time whose request is sent later, when its client's rate
@@ -481,7 +486,7 @@ impl Api {
             true
         } else {
             let write = write.held_back(who, now, at, self.clients.limits());
-            self.pending.push(Pending { at, write });
+            self.posts.held.push(Pending { at, write });
             false
         }
     }
@@ -549,7 +554,9 @@ impl Api {
     }
 
     fn notify(&mut self, now: Millis, w: Watch) {
-        self.outbox.push((now + self.api_latency + self.watch_latency, w));
+        self.posts
+            .watches
+            .push((now + self.api_latency + self.watch_latency, w));
     }
 
     /// A kubelet's status PATCH at `now`.
@@ -561,7 +568,7 @@ impl Api {
         n.status.write(now, status, visible);
         self.count(now, |w| w.node_status_patches += 1);
         if changed {
-            self.outbox.push((visible, Watch::NodeConditions(node)));
+            self.posts.watches.push((visible, Watch::NodeConditions(node)));
         }
     }
 
@@ -570,7 +577,6 @@ impl Api {
         let n = &mut self.nodes[node];
         let changed = conditions_differ(&n.status.latest(), &status);
         n.status.write(now, status, now + self.watch_latency);
-        self.status_written_by_controller.push(node);
         self.count(now, |w| w.node_status_updates_by_controller += 1);
         if changed {
             self.notify(now, Watch::NodeConditions(node));
@@ -599,7 +605,7 @@ impl Api {
             }
         }
         if changed {
-            self.taints_changed.push(node);
+            self.posts.tainted.push(node);
             self.scheduler_changes.push(node);
             self.count(now, |w| w.taint_patches += 1);
             self.notify(now, Watch::NodeTaints(node));

@@ -297,7 +297,7 @@ impl Simulation {
         self.w.api.nodes[n].exists = false;
         self.w.api.node_changed(n);
         self.w.api.count(now, |w| w.node_deletes += 1);
-        self.w.api.outbox.push((
+        self.w.api.posts.watches.push((
             now + self.w.api.api_latency + self.w.api.watch_latency,
             Watch::NodeTaints(n),
         ));
@@ -358,7 +358,7 @@ impl Simulation {
             }
             // One operator PATCH per pod; operator writes are not part of the write counts.
             let at = now + self.w.api.api_latency + self.w.api.watch_latency;
-            self.w.api.outbox.push((at, Watch::PodTolerations(p)));
+            self.w.api.posts.watches.push((at, Watch::PodTolerations(p)));
             let timer = self
                 .taint_eviction
                 .timers

@@ -74,8 +74,6 @@ pub struct Simulation {
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
-    /// Writes waiting for their controller's rate limiter, by slot.
-    deferred: Vec<Option<crate::api::DeferredWrite>>,
     start: Millis,
     kcm_up: bool,
     base_api_latency: Millis,
@@ -224,6 +222,7 @@ impl Simulation {
                     ..Log::default()
                 },
                 timers: Timers::default(),
+                held: Vec::new(),
             },
             kubelets,
             nlc,
@@ -233,7 +232,6 @@ impl Simulation {
             scheduler: Scheduler::default(),
             warnings: Vec::new(),
             kubelet_settings,
-            deferred: Vec::new(),
             start,
             kcm_up: true,
             base_api_latency,
@@ -280,7 +278,7 @@ impl Simulation {
                 }
             }
         }
-        self.w.api.outbox.clear();
+        self.w.api.posts = Default::default();
         // The cluster ran before: its controllers' buckets are full again at the start, and every
         // Service's slice and every proxy's rules show the pods as they run.
         self.w.api.clients.restart();
@@ -360,7 +358,12 @@ impl Simulation {
             }
             self.w.now = at;
             self.dispatch(wake);
-            self.drain_outbox();
+            // A node whose taints changed is no longer quiet: a dormant one wakes.
+            for n in self.w.end_step() {
+                if self.nlc.is_dormant(n) {
+                    self.catch_up(n);
+                }
+            }
             self.wake_tainting();
             self.wake_adc();
         }
@@ -384,32 +387,6 @@ impl Simulation {
         let w = &mut self.w;
         w.timers
             .resume(Loop::Tainting, NODE_EVICTION_PERIOD, w.now, w.pushed_at);
-    }
-
-    fn drain_outbox(&mut self) {
-        // Writes waiting for a rate limiter go into the queue at the time they are sent.
-        if !self.w.api.pending.is_empty() {
-            for p in std::mem::take(&mut self.w.api.pending) {
-                self.deferred.push(Some(p.write));
-                let slot = self.deferred.len() - 1;
-                self.push_kcm(p.at, Wake::Apply { slot });
-            }
-        }
-        // A node whose taints changed is no longer quiet: a dormant one wakes.
-        if !self.w.api.taints_changed.is_empty() {
-            for n in std::mem::take(&mut self.w.api.taints_changed) {
-                if self.nlc.is_dormant(n) {
-                    self.catch_up(n);
-                }
-            }
-        }
-        if self.w.api.outbox.is_empty() {
-            return;
-        }
-        let out = std::mem::take(&mut self.w.api.outbox);
-        for (at, w) in out {
-            self.push(at.max(self.w.now), Wake::Watch(w));
-        }
     }
 
     fn dispatch(&mut self, wake: Wake) {
@@ -459,12 +436,7 @@ impl Simulation {
                 let connected = self.connected_proxies();
                 self.proxy.finish(&mut self.w, connected);
             }
-            Wake::Apply { slot } => {
-                // A write of a kube-controller-manager that has stopped since was never sent.
-                if let Some(write) = self.deferred[slot].take().filter(|_| kcm_up) {
-                    self.w.api.apply(now, write, &mut self.w.log);
-                }
-            }
+            Wake::Apply { slot } => self.w.apply_held(slot, kcm_up),
             Wake::Evict { pod } => {
                 if kcm_up {
                     self.taint_eviction.fire(&mut self.w, pod);
@@ -516,8 +488,8 @@ impl Simulation {
     /// up; nodes whose status it wrote wake up; and its next pass, when the controller says.
     fn monitor_pass(&mut self) {
         self.catch_up_awake();
-        let next = self.nlc.monitor(&mut self.w);
-        for n in std::mem::take(&mut self.w.api.status_written_by_controller) {
+        let (next, wrote) = self.nlc.monitor(&mut self.w);
+        for n in wrote {
             self.wake_up(n);
         }
         self.push_kcm(next, Wake::MonitorPass);

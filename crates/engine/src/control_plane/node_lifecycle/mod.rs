@@ -176,6 +176,8 @@ pub struct NodeLifecycleController {
     quiet_zone: Vec<usize>,
     /// Dormant nodes, which passes skip.
     pub dormancy: Dormancy,
+    /// Nodes whose status this pass wrote, in order.
+    wrote: Vec<NodeId>,
     /// Live Lease GETs the circuit breaker made since the driver last charged them to the client.
     pub live_lease_gets: u32,
     /// Until when every node is skipped because the Lease informer is behind a live read
@@ -234,6 +236,7 @@ impl NodeLifecycleController {
             failures: InjectedFailures::default(),
             late_pass: None,
             queued_late: Vec::new(),
+            wrote: Vec::new(),
         }
     }
 
@@ -266,13 +269,15 @@ impl NodeLifecycleController {
         self.zones.ensure(id, self.settings.eviction_qps);
     }
 
-    /// One monitor pass and its requests; returns when the next pass starts. The pass waits for
-    /// its own requests, held back by its client's rate limit, and `wait.Until` slides: the next
+    /// One monitor pass and its requests; returns when the next pass starts and the nodes whose
+    /// status it wrote (their kubelets' heartbeats may stop being plain). The pass waits for its
+    /// own requests, held back by its client's rate limit, and `wait.Until` slides: the next
     /// pass starts `--node-monitor-period` after this one returns. A pass that starts late says
     /// so in what it marks ([`LatePass`]).
-    pub fn monitor(&mut self, w: &mut World) -> Millis {
+    pub fn monitor(&mut self, w: &mut World) -> (Millis, Vec<NodeId>) {
         let now = w.now;
         self.monitor_node_health(w);
+        let wrote = std::mem::take(&mut self.wrote);
         let gets = std::mem::take(&mut self.live_lease_gets);
         w.api.clients.send(Controller::NodeLifecycle, now, gets);
         let finished = w.api.clients.last_sent(Controller::NodeLifecycle).max(now);
@@ -282,7 +287,7 @@ impl NodeLifecycleController {
             sent: finished,
             step,
         });
-        finished + step
+        (finished + step, wrote)
     }
 
     /// One monitor pass (`monitorNodeHealth`).
@@ -538,6 +543,7 @@ impl NodeLifecycleController {
         let probe = self.health[n].as_ref().map_or(now, |h| h.probe);
         api.clients.send(Controller::NodeLifecycle, now, 1);
         api.update_node_status_by_controller(now, n, status);
+        self.wrote.push(n);
         self.health[n] = Some(NodeHealth {
             status,
             probe,
