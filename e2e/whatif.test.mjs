@@ -71,6 +71,14 @@ test('exported YAML parses back to the values set', async () => {
   assert.equal(tol.tolerations.find((t) => t.key === 'node.kubernetes.io/unreachable').tolerationSeconds, 30);
   const rke = YAML.parse(await page.getByTestId('export-rke').textContent());
   assert.equal(rke.services['kube-api'].extra_args['default-unreachable-toleration-seconds'], '30');
+  // kubeadm: the flags as v1beta4 extraArgs pairs, then the kubelet's document.
+  const kubeadm = YAML.parseAllDocuments(await page.getByTestId('export-kubeadm').textContent()).map((d) => d.toJSON());
+  assert.equal(kubeadm[0].apiVersion, 'kubeadm.k8s.io/v1beta4');
+  assert.ok(kubeadm[0].controllerManager.extraArgs.some((a) => a.name === 'node-monitor-grace-period' && a.value === '20s'), JSON.stringify(kubeadm[0]));
+  assert.equal(kubeadm[1].kind, 'KubeletConfiguration');
+  // kube-proxy is as it comes: the panel says so and offers nothing to copy.
+  assert.match(await page.getByTestId('export-kube-proxy').textContent(), /nothing to change/);
+  assert.equal(await page.getByRole('button', { name: /kube-proxy/ }).count(), 0);
   // 1.12 has no --pod-eviction-timeout removal problem, 1.30 never gets the flag.
   await page.getByLabel('Kubernetes version').selectOption('30');
   await page.waitForFunction(() => document.querySelector('[data-testid=export-panel]').dataset.ready === 'true');

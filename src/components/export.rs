@@ -28,6 +28,7 @@ fn title(f: Format) -> &'static str {
         Format::Rke => "ui.export.rke",
         Format::KubeProxy => "ui.export.kube-proxy",
         Format::Pdb => "ui.export.pdb",
+        Format::Kubeadm => "ui.export.kubeadm",
     }
 }
 
@@ -45,6 +46,11 @@ pub fn export_panel(p: &ExportProps) -> Html {
             .zip(all)
             .map(|(&(name, f), (yaml, notes))| {
                 let notes = kubelife_engine::wire::decode_messages(&notes.0).unwrap_or_default();
+                if yaml.is_empty() {
+                    // Nothing to write: the notes say so, and there is nothing to copy.
+                    let said: Vec<String> = notes.iter().map(|(_, c)| cause(lang, c)).collect();
+                    return nothing(lang, name, f, said);
+                }
                 let mut text: String = notes.iter().map(|(_, c)| format!("# {}\n", cause(lang, c))).collect();
                 text.push_str(yaml);
                 block(lang, name, f, text)
@@ -57,6 +63,16 @@ pub fn export_panel(p: &ExportProps) -> Html {
             <p class="export-help">{tr(lang, "ui.export.help")}</p>
             {blocks}
         </div>
+    }
+}
+
+/// A format with nothing to write: its title and why, no copy button.
+fn nothing(lang: Lang, name: &'static str, f: Format, said: Vec<String>) -> Html {
+    html! {
+        <section class="export-block">
+            <header class="export-head"><h3>{tr(lang, title(f))}</h3></header>
+            <p class="export-nothing" data-testid={format!("export-{name}")}>{said.join(" · ")}</p>
+        </section>
     }
 }
 

@@ -18,7 +18,7 @@ mod explain;
 mod render;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
-       kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb
+       kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb|kubeadm|out-of-service
        kubelife import FILE... [--version V] > scenario.json
        kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
        kubelife presets
@@ -34,8 +34,12 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
   export FILE    print the scenario's settings as configuration for a real cluster: a
                  KubeletConfiguration, kube-controller-manager or kube-apiserver flags, a pod
                  tolerations snippet, an rke cluster.yml services fragment, a
-                 KubeProxyConfiguration, or the workloads' PodDisruptionBudgets (YAML; notes
-                 about ignored or left-out flags come first as # comments)
+                 KubeProxyConfiguration, the workloads' PodDisruptionBudgets, or kubeadm's
+                 ClusterConfiguration, KubeletConfiguration and KubeProxyConfiguration (YAML;
+                 notes about ignored or left-out flags come first as # comments; a form with
+                 nothing to change says so); out-of-service runs the scenario and prints the
+                 kubectl command that puts node.kubernetes.io/out-of-service on a node that
+                 stays down, with when to run it and how to remove it
   import FILE... read a cluster's configuration and kubectl output (KubeletConfiguration,
                  flags, static pod manifests, kubeadm, kubespray group_vars, rke cluster.yml,
                  RKE2/k3s config.yaml, kubectl get nodes / deploy,sts,ds -o json|yaml) into one
@@ -173,7 +177,10 @@ fn read_text(file: &str) -> Result<String, ExitCode> {
 
 fn export_command(args: &[String]) -> ExitCode {
     use kubelife_engine::export::{export, Format};
-    let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+    /// The form that reads a run rather than the settings alone.
+    const OUT_OF_SERVICE: &str = "out-of-service";
+    let mut names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+    names.push(OUT_OF_SERVICE);
     let (file, format) = match args {
         [file, flag, name] if flag == "--format" => (file, name),
         [flag, name, file] if flag == "--format" => (file, name),
@@ -182,14 +189,23 @@ fn export_command(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(format) = Format::by_name(format) else {
+    let form = Format::by_name(format);
+    if form.is_none() && format != OUT_OF_SERVICE {
         eprintln!("kubelife: unknown format {format:?}; formats: {}", names.join(", "));
         return ExitCode::from(2);
-    };
-    match load(file) {
-        Ok(cfg) => print(&export(&cfg, format).with_comments()),
-        Err(code) => code,
     }
+    let cfg = match load(file) {
+        Ok(cfg) => cfg,
+        Err(code) => return code,
+    };
+    let e = match form {
+        Some(form) => export(&cfg, form),
+        None => {
+            let outcome = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+            kubelife_engine::export::out_of_service(&cfg, &outcome)
+        }
+    };
+    print(&e.with_comments())
 }
 
 /// `kubelife import FILE... [--version V]`: the scenario on stdout, the report on stderr; exit 0

@@ -220,6 +220,35 @@ fn export_prints_yaml_that_parses_back() {
 }
 
 #[test]
+fn export_writes_kubeadm_documents_and_the_out_of_service_fix() {
+    let scenario = r#"{"version": "1.31", "durationSeconds": 1200, "controllerManager": {"nodeMonitorGracePeriod": "20s"},
+        "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+        "workloads": [{"kind": "StatefulSet", "name": "db", "replicas": 1, "volume": {"accessMode": "ReadWriteOnce"}}],
+        "events": [{"at": "1m", "action": "NodeCrash", "node": "node-1"}]}"#;
+    let (code, out, err) = kubelife(&["export", "-", "--format", "kubeadm"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("apiVersion: kubeadm.k8s.io/v1beta4"), "{out}");
+    assert!(
+        out.contains("- name: node-monitor-grace-period\n    value: 20s"),
+        "{out}"
+    );
+    let (code, out, err) = kubelife(&["export", "-", "--format", "out-of-service"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\nkubectl taint nodes node-1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "remove the taint: kubectl taint nodes node-1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute-"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = kubelife(&["export", "-", "--format", "kube-proxy"], scenario);
+    assert_eq!(out, "# nothing to change: every setting here is 1.31's default\n");
+}
+
+#[test]
 fn import_prints_a_scenario_and_the_report_on_stderr() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/fixtures/import");
     let kubeadm = format!("{dir}/kubeadm-1.31.yaml");

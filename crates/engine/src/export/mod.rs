@@ -1,11 +1,20 @@
 //! "Apply this to a cluster": the settings of a scenario as configuration a real cluster takes.
 //!
-//! Seven forms: a `KubeletConfiguration` fragment, kube-controller-manager and kube-apiserver
+//! Eight forms: a `KubeletConfiguration` fragment, kube-controller-manager and kube-apiserver
 //! flags (as a static pod's `command`), a pod `tolerations:` snippet, an rke `cluster.yml`
-//! `services:` fragment shaped like rke's `cluster.yml` examples, a `KubeProxyConfiguration`, and
-//! a `PodDisruptionBudget` manifest per workload that has one. Every document is written by a YAML
-//! serializer. Only values that differ from the version's defaults are written; a flag the
-//! version rejects is never written, and one it ignores is left out with a note saying why.
+//! `services:` fragment shaped like rke's `cluster.yml` examples, a `KubeProxyConfiguration`, a
+//! `PodDisruptionBudget` manifest per workload that has one, and kubeadm's documents
+//! ([`kubeadm`]). Every document is written by a YAML serializer. Only values that differ from
+//! the version's defaults are written (a form with nothing to write is empty, with a note
+//! saying so); a flag the version rejects is never written, and one it ignores is left out with
+//! a note saying why. Beside them, [`out_of_service`] reads a run for the operator's fix of a
+//! node that stays down.
+
+mod kubeadm;
+mod out_of_service;
+
+pub use kubeadm::api_version as kubeadm_api_version;
+pub use out_of_service::out_of_service;
 
 use crate::cause::Cause;
 use crate::scenario::flags::{self, CommandLine, Component, ConfigFile, Flag, Value};
@@ -32,11 +41,13 @@ pub enum Format {
     KubeProxy,
     /// The workloads' `PodDisruptionBudget` manifests.
     Pdb,
+    /// kubeadm's `ClusterConfiguration`, `KubeletConfiguration` and `KubeProxyConfiguration`.
+    Kubeadm,
 }
 
 impl Format {
     /// Every form, with its CLI name.
-    pub const ALL: [(&'static str, Format); 7] = [
+    pub const ALL: [(&'static str, Format); 8] = [
         ("kubelet", Format::Kubelet),
         ("kcm", Format::ControllerManager),
         ("apiserver", Format::ApiServer),
@@ -44,6 +55,7 @@ impl Format {
         ("rke", Format::Rke),
         ("kube-proxy", Format::KubeProxy),
         ("pdb", Format::Pdb),
+        ("kubeadm", Format::Kubeadm),
     ];
 
     /// The form with this CLI name.
@@ -150,7 +162,7 @@ impl Format {
             Format::Kubelet => Some(Component::Kubelet),
             Format::ControllerManager => Some(Component::ControllerManager),
             Format::ApiServer => Some(Component::ApiServer),
-            Format::Tolerations | Format::Rke | Format::KubeProxy | Format::Pdb => None,
+            Format::Tolerations | Format::Rke | Format::KubeProxy | Format::Pdb | Format::Kubeadm => None,
         }
     }
 }
@@ -324,66 +336,94 @@ fn yaml<T: Serialize>(doc: &T) -> String {
     serde_yaml_ng::to_string(doc).expect("plain data always serializes")
 }
 
-/// Exports `cfg` in one form.
+/// Whether a configuration document says more than its `apiVersion` and `kind`.
+fn says_something(doc: &Mapping) -> bool {
+    doc.len() > 2
+}
+
+/// A command line with the changed flags, and whether any changed.
+fn flags_form(cfg: &Config, format: Format, binary: &str, defaults: &Config, notes: &mut Vec<Cause>) -> (String, bool) {
+    let flags = changed_flags(cfg, format, defaults, notes);
+    (yaml(&command(binary, &flags)), !flags.is_empty())
+}
+
+/// The pod `tolerations:` snippet with the apiserver's default tolerationSeconds.
+fn tolerations(cfg: &Config, notes: &mut Vec<Cause>) -> String {
+    let a = &cfg.api_server;
+    notes.push(Cause::new("note.pod_tolerations"));
+    let toleration = |key, toleration_seconds| Toleration {
+        key,
+        operator: "Exists",
+        effect: "NoExecute",
+        toleration_seconds,
+    };
+    yaml(&Tolerations {
+        tolerations: vec![
+            toleration("node.kubernetes.io/not-ready", a.default_not_ready_toleration_seconds),
+            toleration(
+                "node.kubernetes.io/unreachable",
+                a.default_unreachable_toleration_seconds,
+            ),
+        ],
+    })
+}
+
+/// rke's `services:` with each component's changed flags as `extra_args`.
+fn rke(cfg: &Config, defaults: &Config, notes: &mut Vec<Cause>) -> (String, bool) {
+    let mut services = BTreeMap::new();
+    for (service, component) in [
+        ("kube-api", Format::ApiServer),
+        ("kube-controller", Format::ControllerManager),
+        ("kubelet", Format::Kubelet),
+    ] {
+        let flags = changed_flags(cfg, component, defaults, notes);
+        if !flags.is_empty() {
+            services.insert(
+                service,
+                ExtraArgs {
+                    extra_args: crate::order::map(flags),
+                },
+            );
+        }
+    }
+    if services.contains_key("kubelet") {
+        notes.push(Cause::new("note.rke_flag"));
+    }
+    let said = !services.is_empty();
+    (yaml(&RkeServices { services }), said)
+}
+
+/// Exports `cfg` in one form. A form in which nothing differs from the version's defaults is
+/// empty, with a note saying so.
 pub fn export(cfg: &Config, format: Format) -> Export {
     let defaults = Config::defaults(cfg.profile.version);
     let mut notes = Vec::new();
-    let yaml = match format {
-        Format::Kubelet => yaml(&kubelet_configuration(cfg, &defaults, &mut notes)),
-        Format::ControllerManager => yaml(&command(
-            "kube-controller-manager",
-            &changed_flags(cfg, format, &defaults, &mut notes),
-        )),
-        Format::ApiServer => yaml(&command(
-            "kube-apiserver",
-            &changed_flags(cfg, format, &defaults, &mut notes),
-        )),
-        Format::Tolerations => {
-            let a = &cfg.api_server;
-            notes.push(Cause::new("note.pod_tolerations"));
-            yaml(&Tolerations {
-                tolerations: vec![
-                    Toleration {
-                        key: "node.kubernetes.io/not-ready",
-                        operator: "Exists",
-                        effect: "NoExecute",
-                        toleration_seconds: a.default_not_ready_toleration_seconds,
-                    },
-                    Toleration {
-                        key: "node.kubernetes.io/unreachable",
-                        operator: "Exists",
-                        effect: "NoExecute",
-                        toleration_seconds: a.default_unreachable_toleration_seconds,
-                    },
-                ],
-            })
-        }
-        Format::Rke => {
-            let mut services = BTreeMap::new();
-            for (service, component) in [
-                ("kube-api", Format::ApiServer),
-                ("kube-controller", Format::ControllerManager),
-                ("kubelet", Format::Kubelet),
-            ] {
-                let flags = changed_flags(cfg, component, &defaults, &mut notes);
-                if !flags.is_empty() {
-                    services.insert(
-                        service,
-                        ExtraArgs {
-                            extra_args: crate::order::map(flags),
-                        },
-                    );
-                }
-            }
-            if services.contains_key("kubelet") {
-                notes.push(Cause::new("note.rke_flag"));
-            }
-            yaml(&RkeServices { services })
-        }
-        Format::KubeProxy => yaml(&kube_proxy(cfg, &defaults)),
-        Format::Pdb => pdbs(cfg, &mut notes),
+    let document = |doc: Mapping| {
+        let said = says_something(&doc);
+        (yaml(&doc), said)
     };
-    Export { yaml, notes }
+    let (yaml, said) = match format {
+        Format::Kubelet => document(kubelet_configuration(cfg, &defaults, &mut notes)),
+        Format::ControllerManager => flags_form(cfg, format, "kube-controller-manager", &defaults, &mut notes),
+        Format::ApiServer => flags_form(cfg, format, "kube-apiserver", &defaults, &mut notes),
+        Format::Tolerations => (tolerations(cfg, &mut notes), true),
+        Format::Rke => rke(cfg, &defaults, &mut notes),
+        Format::KubeProxy => document(kube_proxy(cfg, &defaults)),
+        Format::Pdb => (pdbs(cfg, &mut notes), true),
+        Format::Kubeadm => {
+            let docs = kubeadm::kubeadm(cfg, &defaults, &mut notes);
+            let said = !docs.is_empty();
+            (docs, said)
+        }
+    };
+    if said {
+        return Export { yaml, notes };
+    }
+    notes.push(Cause::new("note.nothing_changed").text("version", cfg.profile.version));
+    Export {
+        yaml: String::new(),
+        notes,
+    }
 }
 
 #[cfg(test)]
@@ -590,19 +630,22 @@ mod tests {
     }
 
     #[test]
-    fn defaults_export_nothing_but_the_skeleton() {
+    fn defaults_export_nothing_and_say_so() {
         let c = cfg(r#"{"nodes": [{"name": "n"}]}"#);
-        assert_eq!(
-            parse(&export(&c, Format::ControllerManager))["command"]
-                .as_sequence()
-                .unwrap()
-                .len(),
-            1
-        );
-        let k = parse(&export(&c, Format::Kubelet));
-        assert!(k.get("nodeStatusUpdateFrequency").is_none());
-        assert!(k.get("shutdownGracePeriod").is_none());
-        let proxy = parse(&export(&c, Format::KubeProxy));
-        assert_eq!(proxy.as_mapping().unwrap().len(), 2, "{proxy:?}");
+        for (name, form) in Format::ALL {
+            let e = export(&c, form);
+            match form {
+                Format::Tolerations => assert!(e.yaml.contains("tolerationSeconds: 300"), "{}", e.yaml),
+                Format::Pdb => assert_eq!(e.notes[0].key, "note.pdb_none"),
+                _ => {
+                    assert_eq!(e.yaml, "", "{name}: nothing differs from the defaults");
+                    let last = e.notes.last().map(|n| n.english());
+                    assert!(
+                        last.as_deref().is_some_and(|n| n.starts_with("nothing to change")),
+                        "{name}: {last:?}"
+                    );
+                }
+            }
+        }
     }
 }
