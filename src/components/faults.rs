@@ -70,11 +70,26 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
         (ActionKind::NodeShutdown, "NodeShutdown", "ui.fault.shutdown"),
         (ActionKind::Drain, "Drain", "ui.fault.drain"),
     ];
+    // "none" leaves no single-node fault (count 0); a kind brings one node back if there was none.
     let on_kind = filtered(onedit, |e: Event| {
         let picked = e.target_unchecked_into::<HtmlSelectElement>().value();
-        let &(kind, _, _) = KINDS.iter().find(|(_, v, _)| *v == picked)?;
-        Some(Edit::FaultKind(kind))
+        if picked == NONE {
+            return Some(Edit::Number(|s, _| s.fault.count = 0, 0));
+        }
+        let i = KINDS.iter().position(|(_, v, _)| *v == picked)?;
+        Some(Edit::Number(
+            |s, i| {
+                s.fault.kind = KINDS[i as usize].0;
+                s.fault.count = s.fault.count.max(1);
+            },
+            i as u32,
+        ))
     });
+    let count = if f.count == 0 {
+        tr(lang, "ui.fault.none").to_string()
+    } else {
+        f.count.to_string()
+    };
     let recover = f
         .recover_at_seconds
         .map_or_else(|| tr(lang, "ui.never").to_string(), secs);
@@ -88,16 +103,20 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
                 aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node} /></label>
         }
         <label class="faults-field">{tr(lang, "ui.fault.kind")}<select aria-label={tr(lang, "ui.fault.kind_label")} onchange={on_kind}>
-            { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={k == f.kind}>{tr(lang, l)}</option> }) }
+            <option value={NONE} selected={f.count == 0}>{tr(lang, "ui.fault.none")}</option>
+            { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={f.count > 0 && k == f.kind}>{tr(lang, l)}</option> }) }
         </select></label>
         { range(lang, Range { key: "ui.fault.at", testid: "fault-at", value: f.at_seconds, max: 600, step: 5, shown: secs(f.at_seconds) },
             onedit, |s, v| s.fault.at_seconds = v) }
         { range(lang, Range { key: "ui.fault.recover", testid: "fault-recover", value: f.recover_at_seconds.unwrap_or(0), max: 900, step: 5, shown: recover },
             onedit, |s, v| s.fault.recover_at_seconds = (v > 0).then_some(v)) }
-        { range(lang, Range { key: "ui.fault.count", testid: "fault-count", value: f.count, max: nodes.max(1), step: 1, shown: f.count.to_string() },
-            onedit, |s, v| s.fault.count = v.max(1)) }
+        { range(lang, Range { key: "ui.fault.count", testid: "fault-count", value: f.count, max: nodes.max(1), step: 1, shown: count },
+            onedit, |s, v| s.fault.count = v) }
     </> }
 }
+
+/// The fault kind choice that leaves no single-node fault.
+const NONE: &str = "none";
 
 /// The most nodes the fault's node picker lists; a larger cluster gets a number field.
 const LISTED_NODES: u32 = 50;

@@ -218,7 +218,9 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put(t.def.name, on.to_string());
         }
     }
-    if s.fault != d.fault {
+    if !s.has_fault() {
+        put("fault", "none".to_string());
+    } else if s.fault != d.fault {
         put(
             "fault",
             format!("node-{}:{:?}:{}", s.fault.node + 1, s.fault.kind, s.fault.at_seconds),
@@ -400,7 +402,7 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             "web" => number(0, u64::from(PAGE_MAX_WEB)).map(|n| s.web_replicas = n as u32),
             "db" => number(0, u64::from(PAGE_MAX_DB)).map(|n| s.db_replicas = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
-            "fault-nodes" => number(1, u64::from(PAGE_MAX_NODES)).map(|n| s.fault.count = n as u32),
+            "fault-nodes" => number(0, u64::from(PAGE_MAX_NODES)).map(|n| s.fault.count = n as u32),
             "zone-outage" => parse_zone_outage(v).map(|z| s.zone_outage = Some(z)).map_err(bad),
             "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),
             "kcm-restart" => seconds().map(|n| s.ops.kcm_restart_at_seconds = Some(n)),
@@ -428,6 +430,10 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                     Err(bad(Cause::new("link.why.patch")))
                 }
             }),
+            "fault" if v == "none" => {
+                s.fault.count = 0;
+                Ok(())
+            }
             "fault" => parse_fault(v)
                 .map(|f| {
                     s.fault = Fault {
@@ -617,6 +623,26 @@ mod tests {
         let d = decode("");
         assert_eq!(d.settings, Settings::default());
         assert!(d.notices.is_empty());
+    }
+
+    #[test]
+    fn a_zone_outage_alone_has_no_single_node_fault() {
+        let d = decode("?v=1&fault=none&zone-outage=zone-b:2m0s");
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let s = d.settings;
+        assert!(!s.has_fault() && s.failed_nodes().is_empty());
+        assert_eq!(s.down_nodes(), s.outage_nodes());
+        let q = encode(&s, Playback::default());
+        assert!(q.contains("fault=none"), "{q}");
+        assert_eq!(decode(&q).settings, s);
+        let cfg = s.resolve().0;
+        assert!(
+            cfg.actions
+                .iter()
+                .all(|a| a.action == ActionKind::NodeCrash && a.at == 120_000),
+            "only the outage's crashes: {:?}",
+            cfg.actions
+        );
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub struct Fault {
     pub at_seconds: u32,
     /// When it ends (NodeRecover), if ever, in seconds.
     pub recover_at_seconds: Option<u32>,
-    /// How many nodes fail together, from `node` on (a zone outage is several).
+    /// How many nodes fail together, from `node` on (a zone outage is several); 0 for no
+    /// single-node fault (a zone outage alone, or a cluster left alone).
     #[serde(default = "one")]
     pub count: u32,
 }
@@ -562,12 +563,17 @@ impl Settings {
     }
 
     /// The 0-based indices of the nodes the fault takes down: `count` nodes from `fault.node` on,
-    /// within the cluster.
+    /// within the cluster (none when `count` is 0).
     pub fn failed_nodes(&self) -> Vec<u32> {
         let last = self.node_count() - 1;
         (self.fault.node.min(last)..=last)
-            .take(self.fault.count.clamp(1, MAX_NODES) as usize)
+            .take(self.fault.count.min(MAX_NODES) as usize)
             .collect()
+    }
+
+    /// Whether a single-node fault is set (`fault.count` above 0).
+    pub fn has_fault(&self) -> bool {
+        self.fault.count > 0
     }
 
     /// The 0-based indices of the nodes the zone outage takes down: every node of its zone
