@@ -23,6 +23,8 @@ test('a copied link reopens the same state with identical milestones', async () 
   await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
   const expected = await milestones(page);
   await page.getByRole('button', { name: 'Copy link' }).click();
+  // The button says it copied, in a live region screen readers announce.
+  await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(link, /k=1\.31/);
   assert.match(link, /node-monitor-grace-period=20s/);
@@ -36,6 +38,27 @@ test('a copied link reopens the same state with identical milestones', async () 
   assert.deepEqual([...errors, ...reopened.errors], []);
   await context.close();
   await fresh.close();
+});
+
+test('the embed code is shown before it is copied, and a refused copy says why', async () => {
+  const context = await fx.browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors } = await open(context, fx.server.url);
+  await page.getByText('Copy embed code').click();
+  const code = page.getByTestId('embed-code');
+  assert.match(await code.inputValue(), /^<iframe src="[^"]*embed=1/);
+  // A writer adjusts the snippet; what is copied is what the field holds.
+  await code.fill('<iframe src="adjusted"></iframe>');
+  await page.getByTestId('copy-embed').click();
+  await page.getByTestId('share-embed').getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '<iframe src="adjusted"></iframe>');
+  // A browser that refuses the clipboard: the reason shows instead of a silent nothing.
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+  });
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.getByRole('status').filter({ hasText: 'Not copied: Write permission denied.' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('a link with garbage opens a working page and says what it ignored', async () => {

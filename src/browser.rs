@@ -44,11 +44,21 @@ pub fn preferred_lang() -> Lang {
     Lang::from_preferences(tags.iter().map(String::as_str))
 }
 
-/// Copies `text` to the clipboard, as the page's copy buttons do.
-pub fn copy_to_clipboard(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
+/// Copies `text` to the clipboard, as the page's copy buttons do; the error is the browser's
+/// reason when it refuses (no clipboard outside a secure context, a denied permission).
+pub async fn copy_to_clipboard(text: &str) -> Result<(), String> {
+    let navigator = web_sys::window().ok_or("no window")?.navigator();
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).unwrap_or_default();
+    if clipboard.is_undefined() {
+        return Err("this page has no clipboard (it needs https or localhost)".to_string());
     }
+    let written = wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text)).await;
+    written.map(|_| ()).map_err(|e| {
+        js_sys::Reflect::get(&e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_else(|| "refused".to_string())
+    })
 }
 
 /// This browser's local storage, when it allows it.

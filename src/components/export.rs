@@ -4,6 +4,7 @@
 //! for it when it first comes near the viewport, so a reader who never scrolls there never
 //! fetches that worker.
 
+use crate::components::copy::CopyButton;
 use crate::hooks::use_seen;
 use crate::i18n::{cause, tr, Lang};
 use crate::settings::Settings;
@@ -78,17 +79,9 @@ fn nothing(lang: Lang, name: &'static str, f: Format, said: Vec<String>) -> Html
 
 /// One format's block with its copy button.
 fn block(lang: Lang, name: &'static str, f: Format, text: String) -> Html {
-    let copy = {
-        let text = text.clone();
-        Callback::from(move |_| {
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&text);
-            }
-        })
-    };
     html! {
         <section class="export-block">
-            <header class="export-head"><h3>{tr(lang, title(f))}</h3><button onclick={copy} aria-label={format!("{} {name}", tr(lang, "ui.copy"))}>{tr(lang, "ui.copy")}</button></header>
+            <header class="export-head"><h3>{tr(lang, title(f))}</h3><CopyButton text={text.clone()} label={tr(lang, "ui.copy")} aria_label={format!("{} {name}", tr(lang, "ui.copy"))} /></header>
             <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title(f))} data-testid={format!("export-{name}")}>{text}</pre>
         </section>
     }

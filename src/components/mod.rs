@@ -7,6 +7,7 @@ pub mod breakdown;
 pub mod cluster;
 pub mod compare;
 pub mod controls;
+pub mod copy;
 pub mod cost;
 pub mod download;
 pub mod events;

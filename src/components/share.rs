@@ -1,6 +1,6 @@
 //! Sharing: the link of the current state, and buttons that copy it or an embed snippet.
 
-use crate::browser::copy_to_clipboard;
+use crate::components::copy::CopyButton;
 use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
@@ -13,17 +13,39 @@ pub fn embed_code(page: &str, query: &str) -> String {
     )
 }
 
-/// The share link (`url`) and buttons that copy it or the embed `snippet`.
+/// Properties of [`EmbedCode`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct EmbedCodeProps {
+    /// The snippet for what is on screen.
+    pub snippet: AttrValue,
+}
+
+/// "Copy embed code": opens on the snippet, which the writer may edit, and copies what the
+/// field holds.
+#[function_component(EmbedCode)]
+pub fn embed_code_panel(p: &EmbedCodeProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let field = use_node_ref();
+    html! {
+        <details class="share-embed" data-testid="share-embed">
+            <summary>{tr(lang, "ui.copy_embed")}</summary>
+            <div class="share-embed-body">
+                <textarea class="share-embed-code" ref={field.clone()} rows="5" spellcheck="false"
+                    aria-label={tr(lang, "ui.embed_code")} data-testid="embed-code" value={p.snippet.clone()} />
+                <CopyButton from={field} label={tr(lang, "ui.copy")} aria_label={tr(lang, "ui.copy_embed")} testid="copy-embed" />
+            </div>
+        </details>
+    }
+}
+
+/// The share link (`url`), a button that copies it, and the embed `snippet`, shown before it is
+/// copied.
 pub fn share(lang: Lang, url: String, snippet: String) -> Html {
-    let copy = |text: &String| {
-        let text = text.clone();
-        Callback::from(move |_| copy_to_clipboard(&text))
-    };
     html! {
         <span class="share">
             <input class="share-link" readonly=true value={url.clone()} aria-label={tr(lang, "ui.share_label")} data-testid="share-link" size="28" />
-            <button onclick={copy(&url)}>{tr(lang, "ui.copy_link")}</button>
-            <button onclick={copy(&snippet)} data-snippet={snippet.clone()}>{tr(lang, "ui.copy_embed")}</button>
+            <CopyButton text={url} label={tr(lang, "ui.copy_link")} testid="copy-link" />
+            <EmbedCode snippet={snippet} />
         </span>
     }
 }

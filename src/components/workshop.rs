@@ -2,7 +2,8 @@
 //! checklist that turns green, progressive hints, a revealable explanation, progress kept in
 //! local storage, and the instructor's list of links.
 
-use crate::browser::{copy_to_clipboard, page_address, storage};
+use crate::browser::{page_address, storage};
+use crate::components::copy::CopyButton;
 use crate::components::picker::{Choice, Picker};
 use crate::components::tour::{saved_step, STEPS};
 use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
@@ -252,7 +253,6 @@ pub fn instructor(p: &InstructorProps) -> Html {
                 let n = i as u32 + 1;
                 let start = format!("{page}?{}", exercise_query(n, false, lang));
                 let solution = format!("{page}?{}", exercise_query(n, true, lang));
-                let copy = |text: String| Callback::from(move |_| copy_to_clipboard(&text));
                 let cb = p.onopen.clone();
                 let open = Callback::from(move |_| cb.emit(Some(n)));
                 html! {
@@ -261,8 +261,8 @@ pub fn instructor(p: &InstructorProps) -> Html {
                         <p>{text(lang, ex, "goal")}</p>
                         <p class="workshop-links">
                             <input class="workshop-link" readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
-                            <button onclick={copy(start)}>{tr(lang, "ui.copy_link")}</button>
-                            <button onclick={copy(solution)}>{tr(lang, "ui.instructor.copy_solution")}</button>
+                            <CopyButton text={start} label={tr(lang, "ui.copy_link")} />
+                            <CopyButton text={solution} label={tr(lang, "ui.instructor.copy_solution")} />
                             <button onclick={open}>{tr(lang, "ui.instructor.open")}</button>
                         </p>
                     </li>
