@@ -151,7 +151,18 @@ fn every_literal_key_the_code_names_exists() {
     sources(&root.join("crates/cli/src"), &mut code);
     let en: BTreeSet<&str> = keys(Lang::En).collect();
     let mut missing = BTreeSet::new();
-    for prefix in ["\"ui.", "\"cause.", "\"warn.", "\"note.", "\"link."] {
+    for prefix in [
+        "\"ui.",
+        "\"cause.",
+        "\"warn.",
+        "\"note.",
+        "\"link.",
+        "\"scenario.",
+        "\"import.",
+        "\"duration.",
+        "\"version.",
+        "\"parser.",
+    ] {
         for (i, _) in code.match_indices(prefix) {
             let lit = &code[i + 1..];
             let Some(end) = lit.find('"') else { continue };

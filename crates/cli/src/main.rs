@@ -272,7 +272,7 @@ fn import_args(args: &[String]) -> Result<(Vec<String>, Option<String>), ExitCod
         }
     }
     if let Some(Err(e)) = version.as_deref().map(kubelife_engine::Version::parse) {
-        eprintln!("kubelife: --version: {}", shown_line(&e, 400));
+        eprintln!("kubelife: --version: {}", shown_line(&e.english(), 400));
         return Err(ExitCode::from(2));
     }
     if names.is_empty() {

@@ -6,7 +6,7 @@
 //! language at the repository's `i18n/`; the engine renders English from `i18n/en.json`, and the web
 //! app renders whichever language the reader picked from the same files.
 
-use crate::time::{format_go_duration, Millis};
+use crate::time::{format_go_duration, DurationError, Millis};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,6 +62,31 @@ impl Cause {
     pub fn sub(mut self, name: &'static str, c: Cause) -> Cause {
         self.args.push((name, Arg::Cause(Box::new(c))));
         self
+    }
+
+    /// Adds an argument as it is given.
+    pub fn with(mut self, name: &'static str, a: Arg) -> Cause {
+        self.args.push((name, a));
+        self
+    }
+
+    /// A parser's own words (serde_json's, the YAML parser's), which no catalogue translates:
+    /// `parser.at` when they name the place `at` (line and column, from 1), so that a reader's
+    /// language says where the text could not be parsed, else `parser.said`. The words are
+    /// kept as the parser wrote them, in the argument `words` (and `rest`, after the place).
+    pub fn parser(words: &str, at: Option<(usize, usize)>) -> Cause {
+        let place = at.filter(|&(line, _)| line > 0).and_then(|(line, column)| {
+            let mark = format!(" at line {line} column {column}");
+            words.find(&mark).map(|i| (line, column, i, i + mark.len()))
+        });
+        match place {
+            Some((line, column, start, end)) => Cause::new("parser.at")
+                .text("words", &words[..start])
+                .text("line", line)
+                .text("column", column)
+                .text("rest", &words[end..]),
+            None => Cause::new("parser.said").text("words", words),
+        }
     }
 
     /// `cause` for a write that `client` was asked for at `asked` and sent at `sent`, held back
@@ -182,6 +207,29 @@ impl fmt::Display for Cause {
     }
 }
 
+impl DurationError {
+    /// The reason alone: `missing unit; use h, m, s or ms (as in "40s")`.
+    pub fn reason(&self) -> Cause {
+        match &self.unit {
+            Some(unit) => Cause::new(self.why).text("unit", unit),
+            None => Cause::new(self.why),
+        }
+    }
+
+    /// The whole message: `invalid duration "16": missing unit; ...`.
+    pub fn cause(&self) -> Cause {
+        Cause::new("duration.invalid")
+            .text("text", &self.text)
+            .sub("why", self.reason())
+    }
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.cause().english())
+    }
+}
+
 /// Causes serialize as their English text: the pinned JSON form of a timeline.
 impl Serialize for Cause {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -233,6 +281,26 @@ mod tests {
         let mut out = String::new();
         fill("open { and } close", &mut out, |_, _| false);
         assert_eq!(out, "open { and } close");
+    }
+
+    #[test]
+    fn a_parser_keeps_its_words_and_names_the_place() {
+        let json = serde_json::from_str::<u32>("[1,").unwrap_err();
+        let c = Cause::parser(&json.to_string(), Some((json.line(), json.column())));
+        assert_eq!(c.key, "parser.at");
+        assert_eq!(c.english(), json.to_string());
+        let yaml = "did not find expected key at line 3 column 5, while parsing a block mapping at line 2 column 3";
+        let c = Cause::parser(yaml, Some((3, 5)));
+        assert_eq!((c.key, c.english()), ("parser.at", yaml.to_string()));
+        assert_eq!(
+            c.arg("rest"),
+            Some(&Arg::Text(", while parsing a block mapping at line 2 column 3".into()))
+        );
+        let c = Cause::parser("invalid type: string", None);
+        assert_eq!(
+            (c.key, c.english()),
+            ("parser.said", "invalid type: string".to_string())
+        );
     }
 
     #[test]

@@ -5,8 +5,6 @@
 //! anything is recorded. Durations are written and shown the way Go's `time.Duration` prints them
 //! (`40s`, `5m0s`, `52.3s`), because that is how Kubernetes flags and configuration files show them.
 
-use std::fmt;
-
 /// Simulated time or a span of it, in milliseconds.
 pub type Millis = i64;
 
@@ -17,23 +15,32 @@ pub const MINUTE: Millis = 60 * SECOND;
 /// One hour in [`Millis`].
 pub const HOUR: Millis = 60 * MINUTE;
 
-/// Why a duration string could not be read.
+/// Why a duration string could not be read: the text, quoted as Rust's `{:?}` quotes it (`"16"`),
+/// and the reason as a catalogue key (`duration.no_unit`), with the unit it did not know for
+/// `duration.unknown_unit`. The message module makes it a message (`DurationError::cause`) and
+/// prints it in English.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DurationError(pub String);
-
-impl fmt::Display for DurationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+pub struct DurationError {
+    /// The text as written, quoted.
+    pub text: String,
+    /// The reason's catalogue key.
+    pub why: &'static str,
+    /// The unit that is not one, quoted, for `duration.unknown_unit`.
+    pub unit: Option<String>,
 }
 
 /// Parses a Go duration string (`"10s"`, `"5m0s"`, `"1h2m3.5s"`, `"250ms"`, `"-3s"`, `"0"`) into
 /// milliseconds. Sub-millisecond remainders are an error, since the engine's resolution is 1 ms.
 pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
-    let err = |why: &str| DurationError(format!("invalid duration {text:?}: {why}"));
+    let err = |why: &'static str, unit: Option<String>| DurationError {
+        text: format!("{text:?}"),
+        why,
+        unit,
+    };
+    let said = |why: &'static str| err(why, None);
     let mut s = text.trim();
     if s.is_empty() {
-        return Err(err("empty string; write for example \"40s\" or \"5m0s\""));
+        return Err(said("duration.empty"));
     }
     let negative = if let Some(rest) = s.strip_prefix('-') {
         s = rest;
@@ -50,7 +57,7 @@ pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
     let bytes = s.as_bytes();
     let mut i = 0;
     if bytes.is_empty() {
-        return Err(err("missing number"));
+        return Err(said("duration.no_number"));
     }
     while i < bytes.len() {
         let start = i;
@@ -59,7 +66,7 @@ pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
         }
         let number = &s[start..i];
         if number.is_empty() || number == "." || number.matches('.').count() > 1 {
-            return Err(err("expected a number before each unit"));
+            return Err(said("duration.number_first"));
         }
         let unit_start = i;
         while i < bytes.len() && !(bytes[i].is_ascii_digit() || bytes[i] == b'.') {
@@ -73,28 +80,28 @@ pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
             "s" => 1_000_000_000,
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
-            "" => return Err(err("missing unit; use h, m, s or ms (as in \"40s\")")),
-            other => return Err(err(&format!("unknown unit {other:?}; use h, m, s or ms"))),
+            "" => return Err(said("duration.no_unit")),
+            other => return Err(err("duration.unknown_unit", Some(format!("{other:?}")))),
         };
         let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
         let whole: i128 = if whole.is_empty() {
             0
         } else {
-            whole.parse().map_err(|_| err("number too large"))?
+            whole.parse().map_err(|_| said("duration.number_too_large"))?
         };
-        let mut part = whole.checked_mul(unit_ns).ok_or_else(|| err("too large"))?;
+        let mut part = whole.checked_mul(unit_ns).ok_or_else(|| said("duration.too_large"))?;
         let mut scale = unit_ns;
         for digit in frac.bytes().take(18) {
             scale /= 10;
             part += i128::from(digit - b'0') * scale;
         }
-        total_ns = total_ns.checked_add(part).ok_or_else(|| err("too large"))?;
+        total_ns = total_ns.checked_add(part).ok_or_else(|| said("duration.too_large"))?;
         if total_ns > 1_000_000_000_000_000_000 {
-            return Err(err("too large"));
+            return Err(said("duration.too_large"));
         }
     }
     if total_ns % 1_000_000 != 0 {
-        return Err(err("finer than the engine's 1ms resolution"));
+        return Err(said("duration.too_fine"));
     }
     let ms = (total_ns / 1_000_000) as Millis;
     Ok(if negative { -ms } else { ms })

@@ -6,6 +6,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flag defaults of
 //! the `DefaultTolerationSeconds` admission plugin, and the release notes named on each field.
 
+use crate::cause::Cause;
 use crate::time::{Millis, SECOND};
 use std::fmt;
 
@@ -47,8 +48,9 @@ impl Version {
             .join(", ")
     }
 
-    /// Parses `"1.32"` (a leading `v` and a patch number are accepted and ignored).
-    pub fn parse(text: &str) -> Result<Version, String> {
+    /// Parses `"1.32"` (a leading `v` and a patch number are accepted and ignored); the error
+    /// says why and lists the supported versions.
+    pub fn parse(text: &str) -> Result<Version, Cause> {
         let t = text.trim();
         let t = t.strip_prefix('v').unwrap_or(t);
         let mut parts = t.split('.');
@@ -63,14 +65,14 @@ impl Version {
                 if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
                     Ok(Version { minor })
                 } else {
-                    Err(format!(
-                        "Kubernetes 1.{minor} is not supported; supported versions: {supported}"
-                    ))
+                    Err(Cause::new("version.unsupported")
+                        .text("version", format!("1.{minor}"))
+                        .text("supported", supported))
                 }
             }
-            _ => Err(format!(
-                "{text:?} is not a Kubernetes version like \"1.32\"; supported versions: {supported}"
-            )),
+            _ => Err(Cause::new("version.unreadable")
+                .text("text", format!("{text:?}"))
+                .text("supported", supported)),
         }
     }
 
@@ -363,12 +365,15 @@ mod tests {
     fn parses_and_rejects() {
         assert_eq!(Version::parse("1.32"), Ok(Version { minor: 32 }));
         assert_eq!(Version::parse("v1.31.4"), Ok(Version { minor: 31 }));
-        let err = Version::parse("1.11").unwrap_err();
+        let err = Version::parse("1.11").unwrap_err().english();
         assert!(
             err.contains("not supported") && err.contains("1.18") && err.contains("1.37"),
             "{err}"
         );
-        assert!(Version::parse("banana").unwrap_err().contains("supported versions"));
+        assert!(Version::parse("banana")
+            .unwrap_err()
+            .english()
+            .contains("supported versions"));
         assert!(Version::parse("2.1").is_err());
         assert!(Version::parse("1.32.x").is_err());
     }

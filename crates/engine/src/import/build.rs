@@ -281,15 +281,15 @@ fn validate(c: &mut Collector, s: &mut Scenario, sources: &mut Sources) {
                 return;
             }
             Err(e) => {
-                let field = if e.field.is_empty() { "scenario" } else { &e.field };
                 let cause = match sources.file(c, &e.field) {
                     Some(file) => Cause::new("import.invalid").text("file", file),
                     None => Cause::new("import.invalid.no_file"),
                 };
-                let cause =
-                    cause
-                        .shown_up_to("field", field, SENTENCE_CHARS)
-                        .shown_up_to("reason", &e.reason, SENTENCE_CHARS);
+                let cause = match e.field.is_empty() {
+                    true => cause.sub("field", Cause::new("import.scenario")),
+                    false => cause.shown_up_to("field", &e.field, SENTENCE_CHARS),
+                };
+                let cause = cause.shown_up_to("reason", &e.reason, SENTENCE_CHARS);
                 c.push(EntryKind::Invalid, cause);
                 if !drop_field(s, &e.field) {
                     return;

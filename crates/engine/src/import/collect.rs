@@ -5,7 +5,7 @@
 use super::field::{Field, Layer, Value};
 use super::place::Place;
 use super::report::{EntryKind, Report};
-use super::shown::{item, Shown, SENTENCE_CHARS};
+use super::shown::{item, Named, Shown, SENTENCE_CHARS};
 use super::version_text::{self as versions, VersionText};
 use crate::cause::Cause;
 use crate::scenario::{NodeSection, WorkloadKind, WorkloadSection};
@@ -99,11 +99,17 @@ impl Collector {
         self.recognised += 1;
     }
 
-    /// Counts a configuration document and names its format in the report.
+    /// Counts a configuration document and names its format in the report: a Kubernetes kind or
+    /// a distribution's file (`KubeletConfiguration`, `rke cluster.yml`).
     pub fn recognise_format(&mut self, file: &str, format: &str) {
+        self.recognise_as(file, Cause::new("import.document").text("format", format));
+    }
+
+    /// Counts a document and says in the report what it was read as, in a message of its own
+    /// (`import.document.*`: an environment file, a command line).
+    pub fn recognise_as(&mut self, file: &str, message: Cause) {
         self.recognise();
-        let cause = Cause::new("import.document").text("file", file).text("format", format);
-        self.push(EntryKind::Recognised, cause);
+        self.push(EntryKind::Recognised, message.text("file", file));
     }
 
     /// Records a setting; a different earlier value of the same field and layer is replaced, and
@@ -290,7 +296,8 @@ impl Collector {
         }
     }
 
-    /// Reports names a source lists but the model does not use (`key` names the message).
+    /// Reports names a source lists but the model does not use (`key` names the message; `what`
+    /// is the component or the section that lists them).
     pub fn ignore_names(&mut self, key: &'static str, file: &str, what: &str, names: &[String]) {
         if names.is_empty() {
             return;
@@ -303,18 +310,19 @@ impl Collector {
         self.push(EntryKind::Ignored, cause);
     }
 
-    /// Reports a value that could not be read.
-    pub fn malformed(&mut self, file: &str, setting: &str, value: &str, error: &str) {
+    /// Reports a value that could not be read, and why (`import.value.*`, a duration's reason, a
+    /// parser's words).
+    pub fn malformed(&mut self, file: &str, setting: &(impl Named + ?Sized), value: &str, error: Cause) {
         let cause = Cause::new("import.malformed")
             .text("file", file)
             .shown_up_to("setting", setting, SENTENCE_CHARS)
             .shown("value", value)
-            .shown_up_to("error", error, SENTENCE_CHARS);
+            .shown_up_to("error", &error, SENTENCE_CHARS);
         self.push(EntryKind::Unreadable, cause);
     }
 
     /// Reports a value that is a template nobody rendered.
-    pub fn template(&mut self, file: &str, setting: &str, value: &str) {
+    pub fn template(&mut self, file: &str, setting: &(impl Named + ?Sized), value: &str) {
         let cause = Cause::new("import.template")
             .text("file", file)
             .shown_up_to("setting", setting, SENTENCE_CHARS)
@@ -324,7 +332,7 @@ impl Collector {
 
     /// Reports that `setting` holds `found`, of another type than `expected` (a catalogue key
     /// such as `import.type.map`): the value is ignored.
-    pub fn wrong_type(&mut self, file: &str, setting: &str, found: &Json, expected: &'static str) {
+    pub fn wrong_type(&mut self, file: &str, setting: &(impl Named + ?Sized), found: &Json, expected: &'static str) {
         let cause = Cause::new("import.wrong_type")
             .text("file", file)
             .shown_up_to("setting", setting, SENTENCE_CHARS)
@@ -335,7 +343,12 @@ impl Collector {
 
     /// `v` as a map: `None` when absent or empty (null), and when of another type, which is
     /// reported.
-    pub fn map<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v Map<String, Json>> {
+    pub fn map<'v>(
+        &mut self,
+        file: &str,
+        setting: &(impl Named + ?Sized),
+        v: Option<&'v Json>,
+    ) -> Option<&'v Map<String, Json>> {
         match v? {
             Json::Object(m) => Some(m),
             Json::Null => None,
@@ -348,7 +361,7 @@ impl Collector {
 
     /// `v` as a list: `None` when absent or empty (null), and when of another type, which is
     /// reported.
-    pub fn list<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v [Json]> {
+    pub fn list<'v>(&mut self, file: &str, setting: &(impl Named + ?Sized), v: Option<&'v Json>) -> Option<&'v [Json]> {
         match v? {
             Json::Array(items) => Some(items),
             Json::Null => None,
@@ -360,7 +373,7 @@ impl Collector {
     }
 
     /// `v` as text: `None` when absent or null, and when of another type, which is reported.
-    pub fn string<'v>(&mut self, file: &str, setting: &str, v: Option<&'v Json>) -> Option<&'v str> {
+    pub fn string<'v>(&mut self, file: &str, setting: &(impl Named + ?Sized), v: Option<&'v Json>) -> Option<&'v str> {
         match v? {
             Json::String(s) => Some(s),
             Json::Null => None,
@@ -373,7 +386,7 @@ impl Collector {
 
     /// `v` as the text a flag carries (a string, a number or a boolean): `None` when absent or
     /// null, and for a map or a list, which is reported.
-    pub fn scalar(&mut self, file: &str, setting: &str, v: Option<&Json>) -> Option<String> {
+    pub fn scalar(&mut self, file: &str, setting: &(impl Named + ?Sized), v: Option<&Json>) -> Option<String> {
         match v? {
             Json::Null => None,
             Json::Object(_) | Json::Array(_) => {

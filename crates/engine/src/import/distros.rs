@@ -181,7 +181,7 @@ fn kubespray(c: &mut Collector, file: &str, map: &Map<String, Json>) {
                     target,
                 },
             ),
-            Err(e) => c.malformed(file, var, &text, &e),
+            Err(e) => c.malformed(file, var, &text, e),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! Only the kubelet's `--max-pods`, which the scenario keeps per node, is this module's own.
 
 use super::shown::{escape, is_unsafe, thousands};
+use crate::cause::{Arg, Cause};
 use crate::scenario::flags::{self, CommandLine, ConfigFile, Flag, Unit};
 use crate::scenario::ProxyMode;
 use crate::time::parse_go_duration;
@@ -220,53 +221,48 @@ impl Field {
     /// (`time.ParseDuration`), decimal integers, floats, and `strconv.ParseBool`'s spellings. Like
     /// them it trims nothing: a space, a tab or a control character anywhere is an error that
     /// says which and where, and a value too long to be one is refused without being repeated.
-    pub fn parse(self, text: &str) -> Result<Value, String> {
+    /// The error is a message (`import.value.*`, or a duration's reason).
+    pub fn parse(self, text: &str) -> Result<Value, Cause> {
         let reader = match self.kind() {
-            Kind::Duration => "Go's time.ParseDuration",
-            Kind::Int => "strconv.ParseInt",
-            Kind::Float => "strconv.ParseFloat",
-            Kind::Bool => "strconv.ParseBool",
-            Kind::Mode => "kube-proxy",
+            Kind::Duration => Arg::Cause(Box::new(Cause::new("import.reader.duration"))),
+            Kind::Int => Arg::Text("strconv.ParseInt".into()),
+            Kind::Float => Arg::Text("strconv.ParseFloat".into()),
+            Kind::Bool => Arg::Text("strconv.ParseBool".into()),
+            Kind::Mode => Arg::Text("kube-proxy".into()),
         };
         if let Some((i, ch)) = text.char_indices().find(|(_, c)| c.is_whitespace() || is_unsafe(*c)) {
-            let what = match ch {
-                ' ' => "a space".to_string(),
-                c => format!("the character {}", escape(&c.to_string())),
-            };
             let at = text[..i].chars().count() + 1;
-            return Err(format!(
-                "{what} at character {at}: {reader} reads no spaces or control characters"
-            ));
+            let cause = match ch {
+                ' ' => Cause::new("import.value.space"),
+                c => Cause::new("import.value.control").text("char", escape(&c.to_string())),
+            };
+            return Err(cause.text("at", at).with("reader", reader));
         }
         let length = text.chars().count();
         if length > MAX_VALUE_CHARS {
-            return Err(format!(
-                "{} characters long: not a value {reader} reads",
-                thousands(length)
-            ));
+            return Err(Cause::new("import.value.too_long")
+                .text("length", thousands(length))
+                .with("reader", reader));
         }
         let t = text;
+        let said = |key: &'static str| Cause::new(key);
         match self.kind() {
-            Kind::Duration => parse_go_duration(t).map(Value::Duration).map_err(|e| {
-                // The report quotes the value already: only the reason.
-                let prefix = format!("invalid duration {t:?}: ");
-                e.0.strip_prefix(&prefix).map_or(e.0.clone(), str::to_string)
-            }),
+            // The report quotes the value already: only the reason.
+            Kind::Duration => parse_go_duration(t).map(Value::Duration).map_err(|e| e.reason()),
             Kind::Int => t
                 .parse::<i64>()
                 .map(Value::Int)
-                .map_err(|_| "not a whole number".to_string()),
+                .map_err(|_| said("import.value.not_whole")),
             Kind::Float => match t.parse::<f64>() {
                 Ok(f) if f.is_finite() => Ok(Value::Float(f)),
-                _ => Err("not a number".to_string()),
+                _ => Err(said("import.value.not_number")),
             },
-            Kind::Bool => parse_bool(t).map(Value::Bool).ok_or_else(|| {
-                "not true or false (strconv.ParseBool: 1, t, T, true, TRUE, True, 0, f, F, false, FALSE, False)"
-                    .to_string()
-            }),
+            Kind::Bool => parse_bool(t)
+                .map(Value::Bool)
+                .ok_or_else(|| said("import.value.not_bool_go")),
             Kind::Mode => ProxyMode::by_name(t)
                 .map(Value::Mode)
-                .ok_or_else(|| "not a proxy mode (iptables, ipvs or nftables)".to_string()),
+                .ok_or_else(|| said("import.value.not_mode")),
         }
     }
 }
@@ -336,7 +332,8 @@ mod tests {
         // Go's parsers trim nothing, and neither does the import.
         let tab = Field::Setting(Tunable(&flags::NODE_STATUS_UPDATE_FREQUENCY))
             .parse("\t5s")
-            .unwrap_err();
+            .unwrap_err()
+            .english();
         assert_eq!(
             tab,
             "the character \\t at character 1: Go's time.ParseDuration reads no spaces or control characters"
@@ -344,18 +341,20 @@ mod tests {
         assert!(Field::MaxPods
             .parse("50 ")
             .unwrap_err()
+            .english()
             .starts_with("a space at character 3"));
         assert!(Field::Setting(Tunable(&flags::NODE_STATUS_UPDATE_FREQUENCY))
             .parse("4s\u{0}")
             .unwrap_err()
+            .english()
             .contains("\\x00 at character 3"));
-        let long = grace.parse(&"x".repeat(1 << 20)).unwrap_err();
+        let long = grace.parse(&"x".repeat(1 << 20)).unwrap_err().english();
         assert_eq!(
             long,
             "1,048,576 characters long: not a value Go's time.ParseDuration reads"
         );
         assert_eq!(
-            grace.parse("16").unwrap_err(),
+            grace.parse("16").unwrap_err().english(),
             "missing unit; use h, m, s or ms (as in \"40s\")"
         );
         assert_eq!(

@@ -58,8 +58,10 @@ pub fn apply_words(
 ) {
     let (flags, stray) = from_words(words);
     apply(c, file, component, &flags, place);
-    let what = component.map_or("flag list", Component::name);
-    c.ignore_names("import.ignored.words", file, what, &stray);
+    match component {
+        Some(comp) => c.ignore_names("import.ignored.words", file, comp.name(), &stray),
+        None => c.ignore_names("import.ignored.words.listed", file, "", &stray),
+    }
 }
 
 /// A `name=value` entry of a distribution's argument list (rke2/k3s `kubelet-arg`); a leading
@@ -106,7 +108,7 @@ pub fn apply(
             // pflag: a boolean flag given bare is `true`.
             None if field.is_bool() => "true",
             None => {
-                c.malformed(file, &format!("--{name}"), "", "the flag needs a value");
+                c.malformed(file, &format!("--{name}"), "", Cause::new("import.value.needs_value"));
                 continue;
             }
         };
@@ -116,11 +118,13 @@ pub fn apply(
         }
         match field.parse(text) {
             Ok(v) => c.set(field, Layer::Flag, v, file, place(owner, &format!("--{name}"))),
-            Err(e) => c.malformed(file, &format!("--{name}"), text, &e),
+            Err(e) => c.malformed(file, &format!("--{name}"), text, e),
         }
     }
-    let what = component.map_or("flags", Component::name);
-    c.ignore_names("import.ignored.flags", file, what, &unused);
+    match component {
+        Some(comp) => c.ignore_names("import.ignored.flags", file, comp.name(), &unused),
+        None => c.ignore_names("import.ignored.flags.listed", file, "", &unused),
+    }
 }
 
 /// `--feature-gates=A=true,B=false`: each gate kubelife models counts only on the component that
@@ -156,7 +160,12 @@ fn gates(
                     place(owner, &flag),
                 );
             }
-            None => c.malformed(file, &format!("--feature-gates {name}"), value, "not true or false"),
+            None => c.malformed(
+                file,
+                &format!("--feature-gates {name}"),
+                value,
+                Cause::new("import.value.not_bool"),
+            ),
         }
     }
     c.ignore_names("import.ignored.gates", file, "--feature-gates", &unused);

@@ -43,12 +43,17 @@ pub fn extra_args(c: &mut Collector, file: &str, what: &str, v: &Json) -> Vec<Fl
                         let value = c.scalar(file, &format!("{entry}.value"), value);
                         out.push((n.to_string(), value));
                     }
-                    _ => c.malformed(file, &entry, &item.to_string(), "not a {name, value} entry"),
+                    _ => c.malformed(file, &entry, &item.to_string(), Cause::new("import.value.not_entry")),
                 }
             }
         }
         Json::Null => {}
-        other => c.malformed(file, what, &other.to_string(), "neither a map nor a list of name/value"),
+        other => c.malformed(
+            file,
+            what,
+            &other.to_string(),
+            Cause::new("import.value.not_extra_args"),
+        ),
     }
     out
 }
@@ -111,7 +116,7 @@ pub fn node(c: &mut Collector, file: &str, doc: &Json, kind: &str) {
 fn unread(c: &mut Collector, file: &str, setting: &str, e: Unread) {
     match e {
         Unread::Reported => {}
-        Unread::Said(e) => c.malformed(file, setting, "", &e),
+        Unread::Said(e) => c.malformed(file, setting, "", e),
         Unread::Limit(cause) => c.push(EntryKind::Unreadable, cause),
     }
 }
@@ -123,7 +128,7 @@ pub fn config_map(c: &mut Collector, file: &str, doc: &Json) {
     let entry = |c: &mut Collector, key: &str| {
         let setting = format!("data.{key}");
         match data.and_then(|d| d.get(key)) {
-            None | Some(Json::Null) => Err(Unread::Said("missing".to_string())),
+            None | Some(Json::Null) => Err(Unread::Said(Cause::new("import.value.missing"))),
             Some(v) => match c.string(file, &setting, Some(v)) {
                 Some(text) => embedded_yaml(c, file, text),
                 None => Err(Unread::Reported),

@@ -33,7 +33,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, place: &dyn Fn(&str) -> P
             continue;
         };
         let Some(text) = scalar(value) else {
-            c.malformed(file, key, &value.to_string(), "not a single value");
+            c.malformed(file, key, &value.to_string(), Cause::new("import.value.not_single"));
             continue;
         };
         if is_template(&text) {
@@ -46,7 +46,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, place: &dyn Fn(&str) -> P
                 c.push(EntryKind::Note, cause);
             }
             Ok(v) => c.set(field, Layer::File, v, file, place(key)),
-            Err(e) => c.malformed(file, key, &text, &e),
+            Err(e) => c.malformed(file, key, &text, e),
         }
     }
     c.ignore_names("import.ignored.fields", file, "KubeletConfiguration", &unused);
@@ -59,7 +59,7 @@ fn feature_gates(c: &mut Collector, file: &str, value: &Json, place: &dyn Fn(&st
             file,
             "featureGates",
             &value.to_string(),
-            "not a map of gate names to true or false",
+            Cause::new("import.value.not_gate_map"),
         );
         return;
     };
@@ -75,7 +75,7 @@ fn feature_gates(c: &mut Collector, file: &str, value: &Json, place: &dyn Fn(&st
                 file,
                 &format!("featureGates.{name}"),
                 &v.to_string(),
-                "not true or false",
+                Cause::new("import.value.not_bool"),
             ),
             (None, _) => unused.push(name.clone()),
         }

@@ -47,6 +47,7 @@ pub mod workloads;
 
 pub use report::{Entry, EntryKind, Report};
 
+use crate::cause::Cause;
 use crate::scenario::Scenario;
 use crate::version::Version;
 use collect::Collector;
@@ -117,14 +118,17 @@ pub fn recognised_anything(report: &Report) -> bool {
 fn read_file(c: &mut Collector, file: &str, text: &str) {
     match text::read(c, file, text) {
         Parsed::Env(vars) => {
-            c.recognise_format(file, "environment file");
+            c.recognise_as(file, Cause::new("import.document.env_file"));
             for (var, words) in vars {
                 env_var(c, file, &var, &words);
             }
         }
         Parsed::CommandLine(component, words) => {
-            let what = component.map_or("flag list", Component::name);
-            c.recognise_format(file, &format!("{what} command line"));
+            let read_as = match component {
+                Some(comp) => Cause::new("import.document.command_line").text("component", comp.name()),
+                None => Cause::new("import.document.flag_list"),
+            };
+            c.recognise_as(file, read_as);
             let place = |comp: Component, flag: &str| Place::CommandLine {
                 component: comp,
                 flag: flag.to_string(),

@@ -24,7 +24,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     let metadata = c.map(file, "Node metadata", doc.get("metadata"));
     let Some(name) = c.string(file, "Node metadata.name", metadata.and_then(|m| m.get("name"))) else {
         if metadata.and_then(|m| m.get("name")).is_none_or(Json::is_null) {
-            c.malformed(file, "Node metadata.name", "", "missing");
+            c.malformed(file, "Node metadata.name", "", Cause::new("import.value.missing"));
         }
         return;
     };
@@ -35,14 +35,13 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
         c.push(EntryKind::Ignored, cause);
         return;
     }
-    let labels = c.map(
-        file,
-        &format!("node {name}: metadata.labels"),
-        metadata.and_then(|m| m.get("labels")),
-    );
+    let at = |path: &str| Cause::new("import.setting.node").shown("node", name).text("path", path);
+    let labels = c.map(file, &at("metadata.labels"), metadata.and_then(|m| m.get("labels")));
     // A label whose value is not a label value (`IsValidLabelValue`) is left out, and said so.
     let label = |c: &mut Collector, key: &str| {
-        let setting = format!("node {name}: label {key}");
+        let setting = Cause::new("import.setting.node_label")
+            .shown("node", name)
+            .text("label", key);
         let value = c.string(file, &setting, labels.and_then(|l| l.get(key)))?;
         if is_label_value(value) {
             return Some(value.to_string());
@@ -72,12 +71,12 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
             file,
             "status.allocatable.pods",
             pods.as_deref().unwrap_or(""),
-            "not a count",
+            Cause::new("import.value.not_count"),
         ),
         None => {}
     }
     let version = doc.pointer("/status/nodeInfo/kubeletVersion");
-    let version = c.string(file, &format!("node {name}: status.nodeInfo.kubeletVersion"), version);
+    let version = c.string(file, &at("status.nodeInfo.kubeletVersion"), version);
     c.add_node(section, file, version);
 }
 

@@ -14,8 +14,8 @@ use super::limits;
 use super::report::EntryKind;
 use super::scan::{self, Limit, Scan};
 use super::shown::{escape, Shown};
-use super::tree::{Budget, Build, Crossed};
-use crate::cause::Cause;
+use super::tree::{Budget, Build, Crossed, COMPLEX_KEY};
+use crate::cause::{Arg, Cause};
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
@@ -31,8 +31,8 @@ const SALVAGE_MAX_BYTES: usize = 1 << 20;
 enum Failure {
     /// Not valid YAML or JSON: where (line and column, from 1), if known, and the parser's words.
     Syntax(Option<(usize, usize)>, String),
-    /// JSON that ends too early (cut off): the parser's words.
-    Truncated(String),
+    /// JSON that ends too early (cut off): the parser's words and where.
+    Truncated(String, Option<(usize, usize)>),
     /// A limit: the report line.
     Limit(Cause),
 }
@@ -73,7 +73,7 @@ pub enum Unread {
     /// Its own report line is already written (a value of the wrong type).
     Reported,
     /// The reason, for an `import.malformed` line naming the setting.
-    Said(String),
+    Said(Cause),
     /// A limit crossed: its report line, naming the file.
     Limit(Cause),
 }
@@ -85,9 +85,9 @@ pub fn embedded_yaml(c: &mut Collector, file: &str, text: &str) -> Result<Value,
     report_budget(c, file, &read.budget);
     match (read.failure, read.docs.len()) {
         (None, 1) => Ok(read.docs.into_iter().next().unwrap_or_default()),
-        (Some(Failure::Syntax(_, e) | Failure::Truncated(e)), _) => Err(Unread::Said(e)),
+        (Some(Failure::Syntax(at, e) | Failure::Truncated(e, at)), _) => Err(Unread::Said(said(&e, at))),
         (Some(Failure::Limit(cause)), _) => Err(Unread::Limit(cause)),
-        (None, n) => Err(Unread::Said(format!("{n} YAML documents where one was expected"))),
+        (None, n) => Err(Unread::Said(Cause::new("import.value.documents").text("count", n))),
     }
 }
 
@@ -102,7 +102,9 @@ fn read_json(text: &str) -> Read {
         }
         match Build::top(&mut budget).deserialize(&mut de) {
             Ok(v) => docs.push(v),
-            Err(e) if e.is_eof() && budget.crossed.is_none() => break Some(Failure::Truncated(e.to_string())),
+            Err(e) if e.is_eof() && budget.crossed.is_none() => {
+                break Some(Failure::Truncated(e.to_string(), Some((e.line(), e.column()))))
+            }
             Err(e) => break Some(failure(&budget, Some((e.line(), e.column())), &e.to_string())),
         }
     };
@@ -183,11 +185,11 @@ fn kept(c: &mut Collector, file: &str, read: Read, salvaged: &'static str) -> Ve
             };
             c.push(EntryKind::Unreadable, cause.shown("file", file).sub("kept", kept));
         }
-        Some(Failure::Syntax(_, error) | Failure::Truncated(error)) => {
+        Some(Failure::Syntax(at, error) | Failure::Truncated(error, at)) => {
             let key = if count == 0 { "import.unreadable" } else { salvaged };
             let cause = Cause::new(key)
                 .shown("file", file)
-                .text("error", escape(&error))
+                .sub("error", said(&error, at))
                 .text("count", count);
             c.push(EntryKind::Unreadable, cause);
         }
@@ -216,17 +218,31 @@ fn yaml_kept(c: &mut Collector, file: &str, text: &str, read: Read) -> Vec<Value
                 report_budget(c, file, &again.budget);
                 let cause = Cause::new("import.salvaged")
                     .shown("file", file)
-                    .text("error", escape(&error))
+                    .sub("error", said(&error, place))
                     .text("line", keep + 1);
                 c.push(EntryKind::Unreadable, cause);
                 return again.docs;
             }
             None => break,
             Some(Failure::Syntax(at, _)) => keep = at.map_or(keep - 1, |(l, _)| l.saturating_sub(1)).min(keep - 1),
-            Some(Failure::Limit(_) | Failure::Truncated(_)) => break,
+            Some(Failure::Limit(_) | Failure::Truncated(..)) => break,
         }
     }
     kept(c, file, read, "import.salvaged.documents")
+}
+
+/// A parser's words as a message (`parser.at`, `parser.said`), escaped: a parser quotes the file.
+/// A complex key is the builder's own refusal ([`COMPLEX_KEY`]), said in the reader's language.
+fn said(words: &str, at: Option<(usize, usize)>) -> Cause {
+    let said = Cause::parser(&escape(words), at);
+    let complex = said.key == "parser.at" && said.arg("words") == Some(&Arg::Text(COMPLEX_KEY.to_string()));
+    match complex {
+        true => Cause {
+            key: "import.complex_key",
+            args: said.args.into_iter().filter(|(name, _)| *name != "words").collect(),
+        },
+        false => said,
+    }
 }
 
 /// Report lines for what the builder and the scan found: keys given twice, YAML tags

@@ -98,23 +98,50 @@ pub fn item(text: &str) -> String {
     }
 }
 
+/// What a report names: a name, a path or a value from a file (text), or a message for one that
+/// reads as words in the reader's language (`node node-1: label …`) or for a reason (a parser's
+/// words, `import.value.*`).
+pub trait Named {
+    /// As an argument: text escaped and cut to `max` characters; a message with each of its
+    /// texts so.
+    fn named(&self, max: usize) -> Arg;
+}
+
+impl Named for str {
+    fn named(&self, max: usize) -> Arg {
+        arg(self, max)
+    }
+}
+
+impl Named for String {
+    fn named(&self, max: usize) -> Arg {
+        arg(self, max)
+    }
+}
+
+impl Named for Cause {
+    fn named(&self, max: usize) -> Arg {
+        Arg::Cause(Box::new(bounded(self, max)))
+    }
+}
+
 /// Quoting text taken from a file in a message.
 pub trait Shown {
     /// Adds `text` as the argument `name`, escaped and cut to [`SHOWN_CHARS`].
-    fn shown(self, name: &'static str, text: &str) -> Cause;
+    fn shown(self, name: &'static str, text: &(impl Named + ?Sized)) -> Cause;
 
-    /// Adds `text` (a sentence that may quote a file: a parser's error, a scenario's reason) as
-    /// the argument `name`, escaped and cut to `max` characters.
-    fn shown_up_to(self, name: &'static str, text: &str, max: usize) -> Cause;
+    /// Adds `text` (a setting's name, a sentence that may quote a file) as the argument `name`,
+    /// escaped and cut to `max` characters.
+    fn shown_up_to(self, name: &'static str, text: &(impl Named + ?Sized), max: usize) -> Cause;
 }
 
 impl Shown for Cause {
-    fn shown(self, name: &'static str, text: &str) -> Cause {
+    fn shown(self, name: &'static str, text: &(impl Named + ?Sized)) -> Cause {
         self.shown_up_to(name, text, SHOWN_CHARS)
     }
 
-    fn shown_up_to(mut self, name: &'static str, text: &str, max: usize) -> Cause {
-        self.args.push((name, arg(text, max)));
+    fn shown_up_to(mut self, name: &'static str, text: &(impl Named + ?Sized), max: usize) -> Cause {
+        self.args.push((name, text.named(max)));
         self
     }
 }
@@ -125,13 +152,19 @@ pub const SENTENCE_CHARS: usize = 400;
 /// `c` with every text argument, its nested messages' too, escaped and cut to
 /// [`PRINTED_CHARS`]: what a report prints and what the page shows.
 pub fn escaped(c: &Cause) -> Cause {
+    bounded(c, PRINTED_CHARS)
+}
+
+/// `c` with every text argument, its nested messages' too, escaped and cut to `max` characters:
+/// a message that quotes a file (a scenario's reason naming a value) inside a report's line.
+pub fn bounded(c: &Cause, max: usize) -> Cause {
     let args = c
         .args
         .iter()
         .map(|(name, a)| {
             let a = match a {
-                Arg::Text(t) => arg(t, PRINTED_CHARS),
-                Arg::Cause(inner) => Arg::Cause(Box::new(escaped(inner))),
+                Arg::Text(t) => arg(t, max),
+                Arg::Cause(inner) => Arg::Cause(Box::new(bounded(inner, max))),
                 Arg::Time(ms) => Arg::Time(*ms),
             };
             (*name, a)

@@ -7,6 +7,7 @@ use super::field::Component;
 use super::flags;
 use super::place::Place;
 use super::version_text::image_tag;
+use crate::cause::Cause;
 use serde_json::Value as Json;
 
 /// The component a Pod's first container runs, if it runs one.
@@ -17,7 +18,7 @@ pub fn component(doc: &Json) -> Option<Component> {
 
 /// Reads the flags of every container that runs a component.
 pub fn read(c: &mut Collector, file: &str, doc: &Json) {
-    c.recognise_format(file, "static pod manifest");
+    c.recognise_as(file, Cause::new("import.document.static_pod"));
     let containers = c.list(file, "spec.containers", doc.pointer("/spec/containers"));
     for (i, container) in containers.into_iter().flatten().enumerate() {
         container_flags(c, file, &format!("spec.containers[{i}]"), container);
@@ -31,7 +32,7 @@ pub fn read_fragment(c: &mut Collector, file: &str, doc: &Json) -> bool {
     if Component::by_binary(first).is_none() {
         return false;
     }
-    c.recognise_format(file, "container command");
+    c.recognise_as(file, Cause::new("import.document.container_command"));
     container_flags(c, file, "", doc);
     true
 }

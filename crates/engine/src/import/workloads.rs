@@ -30,7 +30,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
     let name = meta(c, "name").unwrap_or("");
     let namespace = meta(c, "namespace").unwrap_or("");
     if name.is_empty() {
-        c.malformed(file, "metadata.name", "", "missing");
+        c.malformed(file, "metadata.name", "", Cause::new("import.value.missing"));
         return;
     }
     // A Pod a controller owns is that controller's; the controller is what to import.
@@ -63,7 +63,12 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
         section.replicas = Some(match doc.pointer("/spec/replicas").map(Json::as_u64) {
             Some(Some(n)) => u32::try_from(n).unwrap_or(u32::MAX),
             Some(None) => {
-                c.malformed(file, &format!("{name} spec.replicas"), "", "not a count");
+                c.malformed(
+                    file,
+                    &format!("{name} spec.replicas"),
+                    "",
+                    Cause::new("import.value.not_count"),
+                );
                 1
             }
             None => 1,
@@ -76,7 +81,7 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
                 file,
                 &format!("{name} terminationGracePeriodSeconds"),
                 &g.to_string(),
-                "not seconds",
+                Cause::new("import.value.not_seconds"),
             ),
         }
     }
@@ -86,16 +91,19 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
         spec.and_then(|s| s.get("tolerations")),
     );
     for t in tolerations.into_iter().flatten() {
-        match serde_json::from_value::<TolerationSection>(t.clone()).map_err(|e| e.to_string()) {
-            Ok(tol) => match toleration_problem(&tol) {
-                None => section.tolerations.push(tol),
-                Some(why) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), why),
-            },
-            Err(e) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), &e),
+        let read = serde_json::from_value::<TolerationSection>(t.clone())
+            .map_err(|e| Cause::parser(&e.to_string(), None))
+            .and_then(|tol| match toleration_problem(&tol) {
+                None => Ok(tol),
+                Some(key) => Err(Cause::new(key)),
+            });
+        match read {
+            Ok(tol) => section.tolerations.push(tol),
+            Err(why) => c.malformed(file, &format!("{name} tolerations"), &t.to_string(), why),
         }
     }
     if !namespace.is_empty() && !is_label(namespace) {
-        let why = "not a Kubernetes namespace name (a DNS label): the workload is left out";
+        let why = Cause::new("import.value.not_namespace");
         c.malformed(file, &format!("{name} metadata.namespace"), namespace, why);
         return;
     }
@@ -109,13 +117,13 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json, k: WorkloadKind) {
 
 /// What `ValidateTolerations` (pkg/apis/core/validation) refuses in a toleration's key and value,
 /// which the scenario keeps as text: a key that is not a qualified name, a value that is not a
-/// label value.
+/// label value (the message's catalogue key).
 fn toleration_problem(t: &TolerationSection) -> Option<&'static str> {
     if !t.key.is_empty() && !is_qualified_name(&t.key) {
-        return Some("the key is not a qualified name (ValidateTolerations): the toleration is left out");
+        return Some("import.value.toleration_key");
     }
     if !is_label_value(&t.value) {
-        return Some("the value is not a label value (ValidateTolerations): the toleration is left out");
+        return Some("import.value.toleration_value");
     }
     None
 }

@@ -13,6 +13,7 @@
 
 use super::config::{Config, ProxyMode};
 use super::format::{GoDuration, Scenario, MAX_DURATION_SECONDS};
+use crate::cause::Cause;
 use crate::time::{format_go_duration, Millis, HOUR, SECOND};
 use crate::version::{Gate, GateStage, Profile, Version};
 use std::fmt;
@@ -214,33 +215,29 @@ pub enum Rule {
 
 impl Rule {
     /// Why `v` breaks the rule, if it does.
-    pub fn check(self, v: Value) -> Result<(), String> {
-        let go = format_go_duration;
+    pub fn check(self, v: Value) -> Result<(), Cause> {
+        let between = |key, lo: i64, hi: i64, i: i64| Cause::new(key).text("min", lo).text("max", hi).text("value", i);
         let reason = match (self, v) {
-            (Rule::Positive, Value::Duration(ms)) if ms <= 0 => format!("must be greater than 0s, got {}", go(ms)),
-            (Rule::Positive, Value::Duration(ms)) if ms > 24 * HOUR => {
-                format!("must be at most 24h0m0s, got {}", go(ms))
-            }
-            (Rule::UpTo(max), Value::Duration(ms)) if ms < 0 || ms > max => {
-                format!("must be between 0s and {}, got {}", go(max), go(ms))
-            }
-            (Rule::Whole(lo, hi), Value::Int(i)) if !(lo..=hi).contains(&i) => {
-                format!("must be between {lo} and {hi}, got {i}")
-            }
+            (Rule::Positive, Value::Duration(ms)) if ms <= 0 => Cause::new("scenario.rule.positive").time("value", ms),
+            (Rule::Positive, Value::Duration(ms)) if ms > 24 * HOUR => Cause::new("scenario.rule.at_most")
+                .time("max", 24 * HOUR)
+                .time("value", ms),
+            (Rule::UpTo(max), Value::Duration(ms)) if ms < 0 || ms > max => up_to(max, ms),
+            (Rule::Whole(lo, hi), Value::Int(i)) if !(lo..=hi).contains(&i) => between("scenario.between", lo, hi, i),
             (Rule::Seconds(lo, hi), Value::Int(i)) if !(lo..=hi).contains(&i) => {
-                format!("must be between {lo} and {hi} seconds, got {i}")
+                between("scenario.rule.seconds", lo, hi, i)
             }
             (Rule::RunLength, Value::Int(i)) if i <= 0 || i > MAX_DURATION_SECONDS => {
-                format!("must be between 1 and {MAX_DURATION_SECONDS} (6h), got {i}")
+                between("scenario.rule.run_length", 1, MAX_DURATION_SECONDS, i)
             }
             (Rule::Fraction, Value::Float(x)) if !x.is_finite() || !(0.0..=1.0).contains(&x) => {
-                format!("must be a fraction between 0 and 1, got {x}")
+                Cause::new("scenario.rule.fraction").text("value", x)
             }
             (Rule::NodeRate, Value::Float(x)) if !x.is_finite() || !(0.0..=1_000_000.0).contains(&x) => {
-                format!("must be a rate of at least 0 (nodes per second), got {x}")
+                Cause::new("scenario.rule.node_rate").text("value", x)
             }
             (Rule::RequestRate, Value::Float(x)) if !x.is_finite() || x <= 0.0 || x > 100_000.0 => {
-                format!("must be a rate above 0 and at most 100000 (requests per second), got {x}")
+                Cause::new("scenario.rule.request_rate").text("value", x)
             }
             _ => return Ok(()),
         };
@@ -248,22 +245,26 @@ impl Rule {
     }
 }
 
+/// Why a span `ms` is refused that must lie between 0s and `max`.
+pub fn up_to(max: Millis, ms: Millis) -> Cause {
+    Cause::new("scenario.rule.up_to").time("max", max).time("value", ms)
+}
+
 /// How a version without a setting refuses it, in upstream's words where it has them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Missing {
     /// Every supported version has it.
     Never,
-    /// A KubeletConfiguration field that arrived in a version: `what` it is, and what happens
-    /// without it (`then`, after the version).
+    /// A KubeletConfiguration field that arrived in a version: the catalogue key of the
+    /// refusal, which names the field or its feature (the field's name is `{field}`) and what
+    /// happens without it.
     KubeletField {
-        /// The field, or the feature its fields belong to.
-        what: &'static str,
-        /// The sentence's end: what happens instead.
-        then: &'static str,
+        /// The refusal's catalogue key.
+        key: &'static str,
     },
     /// A flag removed in a version, which the component then refuses (unknown flag).
     Removed {
-        /// What to tune instead.
+        /// The catalogue key of what to tune instead.
         instead: &'static str,
     },
     /// A flag that arrived in a version, which older components refuse (unknown flag).
@@ -365,26 +366,31 @@ impl Flag {
     }
 
     /// Why the version refuses it, when it lacks it.
-    pub fn refusal(&self, v: Version) -> String {
+    pub fn refusal(&self, v: Version) -> Cause {
         let first = Version::supported().find(|s| self.exists_in(&s.profile()));
         let gone = Version::supported()
             .skip_while(|s| !self.exists_in(&s.profile()))
             .find(|s| !self.exists_in(&s.profile()));
-        let (name, component) = (self.name, self.component.name());
         let at = |s: Option<Version>| s.map_or_else(String::new, |s| s.to_string());
+        let refusal = |key| {
+            Cause::new(key)
+                .text("name", format!("--{}", self.name))
+                .text("component", self.component.name())
+                .text("version", v)
+        };
         match self.missing {
-            Missing::KubeletField { what, then } => {
-                format!("KubeletConfiguration has no {what} before {} (this is {v}){then}", at(first))
-            }
-            Missing::Removed { instead } => format!(
-                "--{name} was removed in Kubernetes {}; {component} {v} refuses to start with it (unknown flag). {instead}",
-                at(gone)
-            ),
-            Missing::Arrived => format!(
-                "--{name} arrived in Kubernetes {}; {component} {v} refuses to start with it (unknown flag)",
-                at(first)
-            ),
-            Missing::Never | Missing::Gate => format!("{} has no {name} (this is {v})", component),
+            Missing::KubeletField { key } => Cause::new(key)
+                .text("field", self.file.map_or(self.name, |f| f.field))
+                .text("first", at(first))
+                .text("version", v),
+            Missing::Removed { instead } => refusal("scenario.missing.removed")
+                .text("gone", at(gone))
+                .sub("instead", Cause::new(instead)),
+            Missing::Arrived => refusal("scenario.missing.arrived").text("first", at(first)),
+            Missing::Never | Missing::Gate => Cause::new("scenario.missing.never")
+                .text("component", self.component.name())
+                .text("name", self.name)
+                .text("version", v),
         }
     }
 }
@@ -543,8 +549,7 @@ pub const NODE_STATUS_REPORT_FREQUENCY: Flag = Flag {
     rule: Rule::Positive,
     exists: |p| p.has_report_frequency,
     missing: Missing::KubeletField {
-        what: "nodeStatusReportFrequency",
-        then: ": every status tick patches",
+        key: "scenario.missing.report_frequency",
     },
     needs: None,
     access: duration!(kubelet.node_status_report_frequency),
@@ -567,8 +572,7 @@ pub const NODE_LEASE_DURATION_SECONDS: Flag = Flag {
 };
 
 const SHUTDOWN: Missing = Missing::KubeletField {
-    what: "graceful node shutdown",
-    then: "",
+    key: "scenario.missing.graceful_shutdown",
 };
 
 /// `shutdownGracePeriod` (1.20+, no flag): how long a graceful node shutdown holds the power-off;
@@ -682,7 +686,7 @@ pub const UNHEALTHY_ZONE_THRESHOLD: Flag = Flag {
 };
 
 const REMOVED_IN_1_27: Missing = Missing::Removed {
-    instead: "Tune apiServer.defaultUnreachableTolerationSeconds or pod tolerationSeconds instead",
+    instead: "scenario.instead.toleration_seconds",
 };
 
 /// `--enable-taint-manager` (up to 1.26, #115840): `false` turns taint-based eviction off and
@@ -973,14 +977,20 @@ mod tests {
     fn refusals_name_the_version_that_changed() {
         let v = |minor| Version { minor };
         assert_eq!(
-            NODE_STATUS_REPORT_FREQUENCY.refusal(v(12)),
+            NODE_STATUS_REPORT_FREQUENCY.refusal(v(12)).english(),
             "KubeletConfiguration has no nodeStatusReportFrequency before 1.13 (this is 1.12): every status tick patches"
         );
-        assert!(POD_EVICTION_TIMEOUT.refusal(v(30)).starts_with(
-            "--pod-eviction-timeout was removed in Kubernetes 1.27; kube-controller-manager 1.30 refuses"
-        ));
+        assert_eq!(
+            SHUTDOWN_GRACE_PERIOD.refusal(v(19)).english(),
+            "KubeletConfiguration has no graceful node shutdown before 1.20 (this is 1.19)"
+        );
+        assert_eq!(
+            POD_EVICTION_TIMEOUT.refusal(v(30)).english(),
+            "--pod-eviction-timeout was removed in Kubernetes 1.27; kube-controller-manager 1.30 refuses to start with it (unknown flag). Tune apiServer.defaultUnreachableTolerationSeconds or pod tolerationSeconds instead"
+        );
         assert!(DISABLE_FORCE_DETACH_ON_TIMEOUT
             .refusal(v(29))
+            .english()
             .starts_with("--disable-force-detach-on-timeout arrived in Kubernetes 1.30;"));
     }
 

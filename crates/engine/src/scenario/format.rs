@@ -6,6 +6,7 @@
 //! [`super::validate`], which turns a [`Scenario`] into a [`super::Config`] or a [`ScenarioError`]
 //! naming the offending field and saying why.
 
+use crate::cause::Cause;
 use crate::time::{format_go_duration, parse_go_duration, Millis};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -40,7 +41,7 @@ impl<'de> Deserialize<'de> for GoDuration {
                 f.write_str("a Go duration string such as \"40s\" or \"5m0s\"")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<GoDuration, E> {
-                parse_go_duration(v).map(GoDuration).map_err(|e| E::custom(e.0))
+                parse_go_duration(v).map(GoDuration).map_err(E::custom)
             }
         }
         d.deserialize_str(V)
@@ -482,18 +483,19 @@ impl ActionSection {
 }
 
 /// A scenario that could not be read, naming the field and the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioError {
     /// Path of the offending field, such as `kubelet.nodeStatusUpdateFrequency` or `nodes[2].name`.
     pub field: String,
-    /// What is wrong with it.
-    pub reason: String,
+    /// What is wrong with it, as a message each language renders (`scenario.*`).
+    pub reason: Cause,
 }
 
+/// In English: `field: reason`, or the reason alone for the whole scenario.
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.field.is_empty() || self.field == "." {
-            f.write_str(&self.reason)
+            write!(f, "{}", self.reason)
         } else {
             write!(f, "{}: {}", self.field, self.reason)
         }
@@ -502,11 +504,24 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+pub(crate) fn bad(field: impl Into<String>, reason: Cause) -> ScenarioError {
     ScenarioError {
         field: field.into(),
-        reason: reason.into(),
+        reason,
     }
+}
+
+/// The message `key` about a value as the scenario writes it, quoted (`"Bad_Name"`): `{value}`.
+pub(crate) fn quoted(key: &'static str, value: &str) -> Cause {
+    Cause::new(key).text("value", format!("{value:?}"))
+}
+
+/// `value` outside the whole numbers `lo` to `hi`.
+pub(crate) fn between(lo: i64, hi: i64, value: impl Into<i64>) -> Cause {
+    Cause::new("scenario.between")
+        .text("min", lo)
+        .text("max", hi)
+        .text("value", value.into())
 }
 
 impl Scenario {
@@ -515,12 +530,22 @@ impl Scenario {
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let field = e.path().to_string();
+            let said = e.inner().to_string();
+            let duration = said
+                .starts_with("invalid duration ")
+                .then(|| duration_at(text, e.path()))
+                .flatten();
             let inner = e.into_inner();
-            let mut reason = inner.to_string();
-            // serde_json appends " at line L column C"; keep it, it helps with long files.
-            if reason.starts_with("missing field") && field == "." {
-                reason = format!("scenario {reason}");
-            }
+            let at = (inner.line(), inner.column());
+            // serde_json says where: " at line L column C". It helps with long files.
+            let reason = match duration {
+                Some(why) if at.0 > 0 => Cause::new("scenario.located")
+                    .sub("reason", why)
+                    .text("line", at.0)
+                    .text("column", at.1),
+                Some(why) => why,
+                None => Cause::parser(&said, Some(at)),
+            };
             bad(if field == "." { String::new() } else { field }, reason)
         })
     }
@@ -529,4 +554,20 @@ impl Scenario {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a Scenario always serializes")
     }
+}
+
+/// The reason a Go duration at `path` of the scenario's JSON is refused, when the value there is
+/// a string no Go duration reads: serde hands the duration's error on as text, so it is read
+/// again here as a message.
+fn duration_at(text: &str, path: &serde_path_to_error::Path) -> Option<Cause> {
+    use serde_path_to_error::Segment;
+    let mut value: serde_json::Value = serde_json::from_str(text).ok()?;
+    for segment in path {
+        value = match segment {
+            Segment::Seq { index } => value.get_mut(*index)?.take(),
+            Segment::Map { key } => value.get_mut(key.as_str())?.take(),
+            Segment::Enum { .. } | Segment::Unknown => return None,
+        };
+    }
+    parse_go_duration(value.as_str()?).err().map(|e| e.cause())
 }

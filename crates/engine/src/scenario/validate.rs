@@ -10,13 +10,13 @@ use super::config::{
 };
 use super::flags::{self, Component, Flag, Missing, Rule, Value};
 use super::format::{
-    bad, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError, TolerationSection, WorkloadKind,
-    MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
+    bad, between, quoted, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError, TolerationSection,
+    WorkloadKind, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
 use super::workload_extras::{resolve_pdb, resolve_volume};
 use crate::api::{Effect, Toleration, TolerationSource};
 use crate::cause::Cause;
-use crate::time::{format_go_duration, Millis, HOUR, SECOND};
+use crate::time::{Millis, HOUR, SECOND};
 use crate::version::{Gate, GateStage, Profile, Version};
 use std::collections::BTreeMap;
 
@@ -24,7 +24,7 @@ impl Scenario {
     /// Applies the version's defaults and checks every value.
     pub fn resolve(&self) -> Result<Config, ScenarioError> {
         let version = match &self.version {
-            Some(v) => Version::parse(v).map_err(|e| bad("version", e))?,
+            Some(v) => Version::parse(v).map_err(|why| bad("version", why))?,
             None => Version::default(),
         };
         let profile = Profile::of(version);
@@ -128,11 +128,9 @@ impl Scenario {
         if critical > total {
             return Err(bad(
                 CRITICAL.path,
-                format!(
-                    "invalid configuration: shutdownGracePeriodCriticalPods ({}) must be <= shutdownGracePeriod ({})",
-                    format_go_duration(critical),
-                    format_go_duration(total)
-                ),
+                Cause::new("scenario.shutdown.critical_over_total")
+                    .time("critical", critical)
+                    .time("total", total),
             ));
         }
         if total > 0 && !gate {
@@ -166,15 +164,10 @@ impl Scenario {
             Some("nftables") => {
                 return Err(bad(
                     field,
-                    format!("kube-proxy has no nftables mode before 1.29 (this is {version})"),
+                    Cause::new("scenario.proxy.no_nftables").text("version", version),
                 ))
             }
-            Some(other) => {
-                return Err(bad(
-                    field,
-                    format!("{other:?} is not a proxy mode; use \"iptables\", \"ipvs\" or \"nftables\""),
-                ))
-            }
+            Some(other) => return Err(bad(field, quoted("scenario.proxy.mode", other))),
         };
         Ok(KubeProxyConfig {
             mode,
@@ -273,12 +266,14 @@ impl Scenario {
     /// The nodes, and each one's index by name.
     fn resolve_nodes(&self) -> Result<(Vec<NodeSpec>, BTreeMap<String, usize>), ScenarioError> {
         if self.nodes.is_empty() {
-            return Err(bad("nodes", "a scenario needs at least one node"));
+            return Err(bad("nodes", Cause::new("scenario.nodes.none")));
         }
         if self.nodes.len() > MAX_NODES {
             return Err(bad(
                 "nodes",
-                format!("at most {MAX_NODES} nodes are supported, got {}", self.nodes.len()),
+                Cause::new("scenario.nodes.too_many")
+                    .text("max", MAX_NODES)
+                    .text("count", self.nodes.len()),
             ));
         }
         let mut nodes = Vec::with_capacity(self.nodes.len());
@@ -287,17 +282,11 @@ impl Scenario {
             let field = format!("nodes[{i}]");
             check_name(&n.name, &format!("{field}.name"))?;
             if let Some(prev) = names.insert(n.name.clone(), i) {
-                return Err(bad(
-                    format!("{field}.name"),
-                    format!("{:?} is already the name of nodes[{prev}]", n.name),
-                ));
+                return Err(bad(format!("{field}.name"), taken(&n.name, format!("nodes[{prev}]"))));
             }
             let max_pods = n.max_pods.unwrap_or(110);
             if max_pods == 0 || max_pods > 10_000 {
-                return Err(bad(
-                    format!("{field}.maxPods"),
-                    format!("must be between 1 and 10000, got {max_pods}"),
-                ));
+                return Err(bad(format!("{field}.maxPods"), between(1, 10_000, max_pods)));
             }
             nodes.push(NodeSpec {
                 name: n.name.clone(),
@@ -320,20 +309,20 @@ impl Scenario {
             if let Some(prev) = wnames.insert(w.name.clone(), i) {
                 return Err(bad(
                     format!("{field}.name"),
-                    format!("{:?} is already the name of workloads[{prev}]", w.name),
+                    taken(&w.name, format!("workloads[{prev}]")),
                 ));
             }
             let replicas = match (w.kind, w.replicas) {
                 (WorkloadKind::DaemonSet, Some(_)) => {
                     return Err(bad(
                         format!("{field}.replicas"),
-                        "a DaemonSet runs one pod per node and takes no replicas",
+                        Cause::new("scenario.workload.daemonset_replicas"),
                     ))
                 }
                 (WorkloadKind::Pod, Some(r)) if r != 1 => {
                     return Err(bad(
                         format!("{field}.replicas"),
-                        "a bare Pod is exactly one pod; remove replicas or use a Deployment",
+                        Cause::new("scenario.workload.pod_replicas"),
                     ))
                 }
                 (WorkloadKind::DaemonSet, None) => node_count,
@@ -345,7 +334,7 @@ impl Scenario {
             if !(0..=86_400).contains(&grace) {
                 return Err(bad(
                     format!("{field}.terminationGracePeriodSeconds"),
-                    format!("must be between 0 and 86400, got {grace}"),
+                    between(0, 86_400, grace),
                 ));
             }
             let mut tolerations = Vec::with_capacity(w.tolerations.len());
@@ -370,7 +359,9 @@ impl Scenario {
         if total_pods > MAX_PODS {
             return Err(bad(
                 "workloads",
-                format!("at most {MAX_PODS} pods are supported, the workloads ask for {total_pods}"),
+                Cause::new("scenario.workloads.too_many_pods")
+                    .text("max", MAX_PODS)
+                    .text("count", total_pods),
             ));
         }
         check_pod_name_collisions(&workloads)?;
@@ -404,7 +395,11 @@ impl Scenario {
             if a.at < join || (a.action == ActionKind::NodeJoin && a.at > join) {
                 return Err(bad(
                     format!("events[{i}]"),
-                    format!("node {:?} joins at {} (its first NodeJoin); {:?} at {} cannot happen before it, and a node joins once", nodes[n].name, format_go_duration(join), a.action, format_go_duration(a.at)),
+                    Cause::new("scenario.event.before_join")
+                        .text("node", format!("{:?}", nodes[n].name))
+                        .time("join", join)
+                        .text("action", format!("{:?}", a.action))
+                        .time("at", a.at),
                 ));
             }
         }
@@ -424,7 +419,9 @@ fn check_pod_name_collisions(workloads: &[WorkloadSpec]) -> Result<(), ScenarioE
             {
                 return Err(bad(
                     format!("workloads[{j}].name"),
-                    format!("{:?} collides with a pod of StatefulSet {:?}", o.name, w.name),
+                    Cause::new("scenario.workload.collides")
+                        .text("name", format!("{:?}", o.name))
+                        .text("statefulset", format!("{:?}", w.name)),
                 ));
             }
         }
@@ -442,11 +439,12 @@ fn check_heartbeat_ticks(nodes: usize, duration: Millis, kubelet: &KubeletConfig
     if ticks > MAX_HEARTBEAT_TICKS {
         return Err(bad(
             "",
-            format!(
-                "scenario too large: {nodes} nodes for {} with heartbeats every {} need about {ticks} heartbeat ticks (limit {MAX_HEARTBEAT_TICKS}); use fewer nodes, a shorter durationSeconds or slower heartbeats",
-                format_go_duration(duration),
-                format_go_duration(period)
-            ),
+            Cause::new("scenario.too_large")
+                .text("nodes", nodes)
+                .time("duration", duration)
+                .time("period", period)
+                .text("ticks", ticks)
+                .text("limit", MAX_HEARTBEAT_TICKS),
         ));
     }
     Ok(())
@@ -517,6 +515,11 @@ struct ActionContext<'a> {
 
 const MINUTE_MS: Millis = 60 * SECOND;
 
+/// A name already given to `other` (`nodes[0]`).
+fn taken(name: &str, other: String) -> Cause {
+    quoted("scenario.name.taken", name).text("other", other)
+}
+
 fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
     let ok = !name.is_empty()
         && name.len() <= 200
@@ -528,7 +531,7 @@ fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
     if ok {
         Ok(())
     } else {
-        Err(bad(field, format!("{name:?} is not a valid name: use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit")))
+        Err(bad(field, quoted("scenario.name.invalid", name)))
     }
 }
 
@@ -540,17 +543,20 @@ fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, 
         Some(other) => {
             return Err(bad(
                 format!("{field}.operator"),
-                format!("{other:?} is not an operator; use \"Exists\" or \"Equal\""),
+                quoted("scenario.toleration.operator", other),
             ))
         }
     };
     if t.key.is_empty() && !exists {
-        return Err(bad(format!("{field}.operator"), "must be \"Exists\" when key is empty"));
+        return Err(bad(
+            format!("{field}.operator"),
+            Cause::new("scenario.toleration.exists_without_key"),
+        ));
     }
     if exists && !t.value.is_empty() {
         return Err(bad(
             format!("{field}.value"),
-            "must be empty when operator is \"Exists\"",
+            Cause::new("scenario.toleration.value_with_exists"),
         ));
     }
     let effect = match t.effect.as_str() {
@@ -561,14 +567,14 @@ fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, 
         other => {
             return Err(bad(
                 format!("{field}.effect"),
-                format!("{other:?} is not an effect; use NoSchedule, PreferNoSchedule or NoExecute"),
+                quoted("scenario.toleration.effect", other),
             ))
         }
     };
     if t.toleration_seconds.is_some() && effect != Some(Effect::NoExecute) {
         return Err(bad(
             format!("{field}.tolerationSeconds"),
-            "only applies to effect \"NoExecute\"",
+            Cause::new("scenario.toleration.seconds_without_no_execute"),
         ));
     }
     Ok(Toleration {
@@ -602,12 +608,23 @@ fn resolve_feature_gates(
         let Some(&wanted) = set.get(gate.name()) else {
             return Ok(gate.default_on(version));
         };
+        let refused = |key| Cause::new(key).text("gate", gate.name()).text("version", version);
         match gate.stage(version) {
-            GateStage::NotYet => Err(bad(field, format!("unrecognized feature gate: {} (it arrived in 1.{}; this is {version})", gate.name(), gate.added_in()))),
-            GateStage::Removed => Err(bad(field, format!("unrecognized feature gate: {} (removed in 1.{} after graduating; the feature is always on in {version})", gate.name(), gate.removed_in()))),
-            GateStage::Ga if !wanted => Err(bad(field, format!("cannot set feature gate {} to false, feature is locked to true (GA in {version})", gate.name()))),
+            GateStage::NotYet => Err(bad(
+                field,
+                refused("scenario.gate.not_yet").text("added", format!("1.{}", gate.added_in())),
+            )),
+            GateStage::Removed => Err(bad(
+                field,
+                refused("scenario.gate.removed").text("removed", format!("1.{}", gate.removed_in())),
+            )),
+            GateStage::Ga if !wanted => Err(bad(field, refused("scenario.gate.locked"))),
             GateStage::Ga => {
-                warnings.push(Cause::new("warn.gate_ga").text("gate", gate.name()).text("version", version));
+                warnings.push(
+                    Cause::new("warn.gate_ga")
+                        .text("gate", gate.name())
+                        .text("version", version),
+                );
                 Ok(true)
             }
             GateStage::Alpha | GateStage::Beta => Ok(wanted),
@@ -624,7 +641,9 @@ fn resolve_feature_gates(
         let known = Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
         return Err(bad(
             format!("featureGates.{name}"),
-            format!("kubelife models the feature gates {known}; {name:?} is not one of them"),
+            Cause::new("scenario.gate.unknown")
+                .text("known", known)
+                .text("name", format!("{name:?}")),
         ));
     }
     if gates.node_lease && !Profile::of(version).controller_reads_leases {
@@ -643,36 +662,25 @@ fn resolve_action(
     if e.at.0 < 0 {
         return Err(bad(
             format!("{field}.at"),
-            format!("must not be negative, got {}", format_go_duration(e.at.0)),
+            Cause::new("scenario.event.negative").time("at", e.at.0),
         ));
     }
     if e.at.0 > duration {
         return Err(bad(
             format!("{field}.at"),
-            format!(
-                "{} is after the end of the run ({})",
-                format_go_duration(e.at.0),
-                format_go_duration(duration)
-            ),
+            Cause::new("scenario.event.after_end")
+                .time("at", e.at.0)
+                .time("end", duration),
         ));
     }
+    let action = |key| Cause::new(key).text("action", format!("{:?}", e.action));
     let node = match (&e.node, e.action.needs_node()) {
         (Some(name), true) => match ctx.names.get(name) {
             Some(&n) => Some(n),
-            None => return Err(bad(format!("{field}.node"), format!("no node is named {name:?}"))),
+            None => return Err(bad(format!("{field}.node"), quoted("scenario.event.no_node", name))),
         },
-        (None, true) => {
-            return Err(bad(
-                format!("{field}.node"),
-                format!("{:?} needs the node it happens to", e.action),
-            ))
-        }
-        (Some(_), false) => {
-            return Err(bad(
-                format!("{field}.node"),
-                format!("{:?} does not take a node", e.action),
-            ))
-        }
+        (None, true) => return Err(bad(format!("{field}.node"), action("scenario.event.needs_node"))),
+        (Some(_), false) => return Err(bad(format!("{field}.node"), action("scenario.event.takes_no_node"))),
         (None, false) => None,
     };
     let mut spec = resolve_action_params(e, field, ctx)?;
@@ -687,7 +695,12 @@ fn resolve_action(
 fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) -> Result<ActionSpec, ScenarioError> {
     let only = |set: bool, name: &str, kind: ActionKind| -> Result<(), ScenarioError> {
         if set && e.action != kind {
-            return Err(bad(format!("{field}.{name}"), format!("only {kind:?} takes {name}")));
+            return Err(bad(
+                format!("{field}.{name}"),
+                Cause::new("scenario.event.only")
+                    .text("action", format!("{kind:?}"))
+                    .text("param", name),
+            ));
         }
         Ok(())
     };
@@ -705,7 +718,7 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
         (ActionKind::PatchTolerations, None) => {
             return Err(bad(
                 format!("{field}.workload"),
-                "PatchTolerations needs the workload's name",
+                Cause::new("scenario.event.patch_needs_workload"),
             ))
         }
         (_, Some(name)) => match ctx.workloads.iter().position(|w| w.name == *name) {
@@ -713,7 +726,7 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
             None => {
                 return Err(bad(
                     format!("{field}.workload"),
-                    format!("no workload is named {name:?}"),
+                    quoted("scenario.event.no_workload", name),
                 ))
             }
         },
@@ -723,27 +736,27 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
         (ActionKind::PatchTolerations, None) => {
             return Err(bad(
                 format!("{field}.tolerationSeconds"),
-                "PatchTolerations needs tolerationSeconds",
+                Cause::new("scenario.event.patch_needs_seconds"),
             ))
         }
         (_, Some(s)) if !(0..=31_536_000).contains(&s) => {
             return Err(bad(
                 format!("{field}.tolerationSeconds"),
-                format!("must be between 0 and 31536000 (a year), got {s}"),
+                Cause::new("scenario.event.toleration_seconds").text("value", s),
             ))
         }
         (_, s) => s.unwrap_or(0),
     };
     let pod = match (e.action, &e.pod) {
         (ActionKind::ForceDeletePod, None) => {
-            return Err(bad(format!("{field}.pod"), "ForceDeletePod needs the pod's name"))
+            return Err(bad(
+                format!("{field}.pod"),
+                Cause::new("scenario.event.force_delete_needs_pod"),
+            ))
         }
         (ActionKind::ForceDeletePod, Some(p)) => {
             if !ctx.workloads.iter().any(|w| p.starts_with(&w.name)) {
-                return Err(bad(
-                    format!("{field}.pod"),
-                    format!("{p:?} cannot be a pod of this scenario: every pod name starts with its workload's name"),
-                ));
+                return Err(bad(format!("{field}.pod"), quoted("scenario.event.not_a_pod", p)));
             }
             Some(p.clone())
         }
@@ -753,14 +766,11 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
         (ActionKind::ApiServerLatency, None) => {
             return Err(bad(
                 format!("{field}.latencyMs"),
-                "ApiServerLatency needs latencyMs (0 ends a spike)",
+                Cause::new("scenario.event.latency_needed"),
             ))
         }
         (_, Some(l)) if !(0..=60_000).contains(&l) => {
-            return Err(bad(
-                format!("{field}.latencyMs"),
-                format!("must be between 0 and 60000, got {l}"),
-            ))
+            return Err(bad(format!("{field}.latencyMs"), between(0, 60_000, l)))
         }
         (_, l) => l.unwrap_or(0),
     };
@@ -770,16 +780,13 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
         Some(other) => {
             return Err(bad(
                 format!("{field}.effect"),
-                format!("{other:?} is not an effect for the out-of-service taint; use NoExecute or NoSchedule"),
+                quoted("scenario.event.out_of_service_effect", other),
             ))
         }
     };
     let restart = e.duration.map_or(0, |d| d.0);
-    if !(0..=10 * 60 * SECOND).contains(&restart) {
-        return Err(bad(
-            format!("{field}.duration"),
-            format!("must be between 0s and 10m0s, got {}", format_go_duration(restart)),
-        ));
+    if !(0..=10 * MINUTE_MS).contains(&restart) {
+        return Err(bad(format!("{field}.duration"), flags::up_to(10 * MINUTE_MS, restart)));
     }
     Ok(ActionSpec {
         at: e.at.0,

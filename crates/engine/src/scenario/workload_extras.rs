@@ -1,7 +1,8 @@
 //! The rules for what sits around a workload's pods: its volume and its PodDisruptionBudget.
 
 use super::config::{IntOrPercent, PdbSpec, VolumeSpec};
-use super::format::{bad, IntOrString, ScenarioError, WorkloadKind, WorkloadSection};
+use super::format::{bad, between, quoted, IntOrString, ScenarioError, WorkloadKind, WorkloadSection};
+use crate::cause::Cause;
 use crate::version::Profile;
 
 /// A workload's volume: `ReadWriteOnce` or `ReadWriteMany`, one claim per pod (StatefulSets
@@ -14,7 +15,7 @@ pub fn resolve_volume(w: &WorkloadSection, field: &str) -> Result<Option<VolumeS
         Some(other) => {
             return Err(bad(
                 format!("{field}.volume.accessMode"),
-                format!("{other:?} is not a modelled access mode; use \"ReadWriteOnce\" or \"ReadWriteMany\""),
+                quoted("scenario.volume.access_mode", other),
             ))
         }
     };
@@ -22,17 +23,11 @@ pub fn resolve_volume(w: &WorkloadSection, field: &str) -> Result<Option<VolumeS
     if per_pod && w.kind != WorkloadKind::StatefulSet {
         return Err(bad(
             format!("{field}.volume.perPod"),
-            format!(
-                "only a StatefulSet claims one volume per pod (volumeClaimTemplates); a {:?} shares one claim",
-                w.kind
-            ),
+            Cause::new("scenario.volume.per_pod").text("kind", format!("{:?}", w.kind)),
         ));
     }
     if w.kind == WorkloadKind::DaemonSet {
-        return Err(bad(
-            format!("{field}.volume"),
-            "a DaemonSet's pods run on every node and cannot share one persistent volume claim here",
-        ));
+        return Err(bad(format!("{field}.volume"), Cause::new("scenario.volume.daemonset")));
     }
     Ok(Some(VolumeSpec { many, per_pod }))
 }
@@ -42,12 +37,9 @@ fn int_or_percent(v: &IntOrString, field: &str) -> Result<IntOrPercent, Scenario
         IntOrString::Int(n) if (0..=1_000_000).contains(n) => Ok(IntOrPercent::Int(*n as u32)),
         IntOrString::String(s) => match s.strip_suffix('%').map(str::parse::<u32>) {
             Some(Ok(p)) if p <= 100 => Ok(IntOrPercent::Percent(p)),
-            _ => Err(bad(
-                field,
-                format!("{s:?} is neither a number of pods nor a percentage like \"34%\""),
-            )),
+            _ => Err(bad(field, quoted("scenario.pdb.not_a_count", s))),
         },
-        IntOrString::Int(n) => Err(bad(field, format!("must be between 0 and 1000000, got {n}"))),
+        IntOrString::Int(n) => Err(bad(field, between(0, 1_000_000, *n))),
     }
 }
 
@@ -67,8 +59,8 @@ pub fn resolve_pdb(w: &WorkloadSection, field: &str, p: &Profile) -> Result<Opti
         .map(|v| int_or_percent(v, &format!("{f}.maxUnavailable")))
         .transpose()?;
     match (min_available, max_unavailable) {
-        (Some(_), Some(_)) => return Err(bad(f, "minAvailable and maxUnavailable cannot be both set")),
-        (None, None) => return Err(bad(f, "set minAvailable or maxUnavailable")),
+        (Some(_), Some(_)) => return Err(bad(f, Cause::new("scenario.pdb.both"))),
+        (None, None) => return Err(bad(f, Cause::new("scenario.pdb.neither"))),
         _ => {}
     }
     let always_allow_unhealthy = match pdb.unhealthy_pod_eviction_policy.as_deref() {
@@ -76,10 +68,7 @@ pub fn resolve_pdb(w: &WorkloadSection, field: &str, p: &Profile) -> Result<Opti
         Some(_) if !p.has_unhealthy_pod_eviction_policy => {
             return Err(bad(
                 format!("{f}.unhealthyPodEvictionPolicy"),
-                format!(
-                    "PodDisruptionBudgets have unhealthyPodEvictionPolicy from 1.27 (alpha in 1.26 behind PDBUnhealthyPodEvictionPolicy, off by default); this is {}",
-                    p.version
-                ),
+                Cause::new("scenario.pdb.policy_version").text("version", p.version),
             ))
         }
         Some("IfHealthyBudget") => false,
@@ -87,7 +76,7 @@ pub fn resolve_pdb(w: &WorkloadSection, field: &str, p: &Profile) -> Result<Opti
         Some(other) => {
             return Err(bad(
                 format!("{f}.unhealthyPodEvictionPolicy"),
-                format!("{other:?} is not a policy; use \"IfHealthyBudget\" or \"AlwaysAllow\""),
+                quoted("scenario.pdb.policy", other),
             ))
         }
     };

@@ -23,8 +23,9 @@ const NOT_IMPORTED: &[(Component, &str)] = &[(
 fn section_fields(section: &str) -> Vec<String> {
     let json = format!(r#"{{"{section}": {{"?": 1}}}}"#);
     let e = Scenario::from_json(&json).expect_err("an unknown field is refused");
-    assert!(e.reason.starts_with("unknown field `?`, expected"), "{e}");
-    let quoted: Vec<&str> = e.reason.split('`').skip(1).step_by(2).collect();
+    let reason = e.reason.english();
+    assert!(reason.starts_with("unknown field `?`, expected"), "{e}");
+    let quoted: Vec<&str> = reason.split('`').skip(1).step_by(2).collect();
     quoted[1..].iter().map(|field| format!("{section}.{field}")).collect()
 }
 

@@ -7,6 +7,7 @@ mod flags;
 mod import;
 #[path = "../support/layering.rs"]
 mod layering;
+mod messages;
 mod properties;
 mod scenario_errors;
 #[path = "../support/scenarios.rs"]
