@@ -117,6 +117,7 @@ mod tests {
     use super::*;
     use crate::settings::Settings;
     use kubelife_engine::RunOptions;
+    use std::collections::BTreeSet;
 
     /// The cause keys of a bar's segments.
     fn keys(bar: &Bar) -> Vec<&'static str> {
@@ -217,6 +218,96 @@ mod tests {
             DEFAULT_FINGERPRINT,
             "update DEFAULT_FINGERPRINT after an intended change"
         );
+    }
+
+    /// The label of a segment's message and of each message in it, in `lang`: its brief
+    /// template (`seg.X`) where English has one, else its full one, as `Cause::render_brief` reads.
+    fn brief(lang: crate::i18n::Lang, key: &str) -> Option<&'static str> {
+        let seg = format!("seg.{}", key.strip_prefix("cause.").unwrap_or(key));
+        let en = crate::i18n::lookup(crate::i18n::Lang::En, &seg);
+        crate::i18n::lookup(lang, if en.is_some() { &seg } else { key })
+    }
+
+    /// Whether a text holds an English word: two lowercase letters or more, outside `{holes}`.
+    fn has_words(text: &str) -> bool {
+        let mut rest = text;
+        let mut outside = String::new();
+        while let Some(i) = rest.find('{') {
+            outside.push_str(&rest[..i]);
+            rest = rest[i..].split_once('}').map_or("", |(_, tail)| tail);
+        }
+        outside.push_str(rest);
+        outside
+            .split(|c: char| !c.is_ascii_alphabetic() && !"-=./_:".contains(c))
+            .any(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase()))
+    }
+
+    /// Checks a segment's message and those nested in it: a Chinese template of its own, and no
+    /// argument that reads as an English sentence (three lowercase words in a row).
+    fn check(c: &Cause, origin: &str, problems: &mut Vec<String>) {
+        use crate::i18n::Lang;
+        let (en, zh) = (brief(Lang::En, c.key), brief(Lang::Zh, c.key));
+        if en.is_none() || (en == zh && en.is_some_and(has_words)) {
+            problems.push(format!("{}: no Chinese label ({origin})", c.key));
+        }
+        for (name, a) in &c.args {
+            match a {
+                kubelife_engine::cause::Arg::Cause(inner) => check(inner, origin, problems),
+                kubelife_engine::cause::Arg::Text(t) => {
+                    let words: Vec<&str> = t.split_whitespace().collect();
+                    let lower = |w: &&str| w.chars().all(|c| c.is_ascii_lowercase());
+                    if words.windows(3).any(|w| w.iter().all(lower)) {
+                        problems.push(format!("{}: {name} is English text {t:?} ({origin})", c.key));
+                    }
+                }
+                kubelife_engine::cause::Arg::Time(_) => {}
+            }
+        }
+    }
+
+    /// "Where does the time go?" reads in Chinese off every path a reader can take: each
+    /// segment's label is a catalogue template with names, flags and Go durations in it.
+    #[test]
+    fn every_breakdown_label_reads_in_chinese() {
+        use kubelife_engine::scenario::ActionKind;
+        /// A path a reader takes: its name and how it changes the first visit's settings.
+        type Path = (&'static str, fn(&mut Settings));
+        let change: [Path; 11] = [
+            ("default", |_| {}),
+            ("out-of-service", |s| s.ops.out_of_service_at_seconds = Some(60)),
+            ("force delete", |s| s.ops.force_delete_db_at_seconds = Some(390)),
+            ("partition", |s| s.fault.kind = ActionKind::NetworkPartition),
+            ("kubelet stop", |s| s.fault.kind = ActionKind::KubeletStop),
+            ("shutdown", |s| s.fault.kind = ActionKind::NodeShutdown),
+            ("drain", |s| s.fault.kind = ActionKind::Drain),
+            ("1.12", |s| s.minor = 12),
+            ("1.16 legacy", |s| {
+                s.minor = 16;
+                s.taint_based_evictions = false;
+            }),
+            ("restart", |s| s.ops.kcm_restart_at_seconds = Some(40)),
+            ("zone", |s| s.fault.count = 3),
+        ];
+        let (mut problems, mut labels) = (Vec::new(), BTreeSet::new());
+        for (origin, f) in change {
+            let mut s = Settings::default();
+            f(&mut s);
+            let (cfg, _) = s.resolve();
+            let o = kubelife_engine::run(&cfg, &RunOptions::default());
+            for segment in bars(&o, &cfg).iter().flat_map(|b| &b.segments) {
+                check(&segment.cause, origin, &mut problems);
+                labels.insert(segment.cause.key);
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(
+            labels.len() >= 15,
+            "the paths above reach most kinds of segment: {labels:?}"
+        );
+        // A label built from an English sentence is caught.
+        let english = Cause::new("cause.adc.detached").text("took", "the driver is slow");
+        check(&english, "example", &mut problems);
+        assert_eq!(problems.len(), 1);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! taints, kinds, conditions) stay as upstream spells them in both.
 
 use kubelife_engine::cause::{fill, Cause};
+use kubelife_engine::ScenarioError;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::sync::OnceLock;
@@ -178,6 +179,16 @@ pub fn cause(lang: Lang, c: &Cause) -> String {
     c.render(&|k| lookup(lang, k))
 }
 
+/// Why the engine refused a scenario, in `lang`: the field and the reason (`nodes[0].name: …`),
+/// or the reason alone for the whole scenario. `ScenarioError`'s `Display` is the English one.
+pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
+    let reason = cause(lang, &e.reason);
+    match e.field.as_str() {
+        "" | "." => reason,
+        field => trf(lang, "ui.refused.field", &[("field", &field), ("reason", &reason)]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +202,18 @@ mod tests {
         assert_eq!(Lang::parse("fr"), None);
         assert_eq!(Lang::from_preferences(["fr-FR", "zh-CN", "en"]), Lang::Zh);
         assert_eq!(Lang::from_preferences(["de"]), Lang::En);
+    }
+
+    #[test]
+    fn a_refused_scenario_reads_in_the_readers_language() {
+        let json = r#"{"nodes": [{"name": "n1"}], "kubelet": {"nodeStatusUpdateFrequency": "16"}}"#;
+        let e = kubelife_engine::Scenario::from_json(json).expect_err("a duration needs a unit");
+        assert_eq!(scenario_error(Lang::En, &e), e.to_string());
+        let zh = scenario_error(Lang::Zh, &e);
+        assert!(
+            zh.starts_with("kubelet.nodeStatusUpdateFrequency：无效的时长 \"16\"：缺少单位"),
+            "{zh}"
+        );
     }
 
     #[test]
