@@ -24,14 +24,14 @@ use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::spread::SpreadPanel;
 use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
-use crate::components::warnings::warnings;
+use crate::components::warnings::Warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::hooks::{
     use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
     use_playback_clock,
 };
 use crate::i18n::{tr, Lang};
-use crate::model::{prepare, Edit, Model, FRAME, GRID_ABOVE};
+use crate::model::{prepare, Edit, Model, Run, FRAME, GRID_ABOVE};
 use crate::replay::{at, next_event_after};
 use crate::settings::Settings;
 use kubelife_engine::version::NEWEST_MINOR;
@@ -87,45 +87,39 @@ impl Reducible for Page {
     }
 }
 
-/// What `msg` makes of the page `old`: the model after it, or `None` when nothing changes.
+/// What `msg` makes of the page `old`: the model after it, or `None` when nothing changes. The
+/// page's runs are shared, never copied: a playback tick copies the view and a few pointers.
 pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
     let mut m = old.clone();
-    {
-        match msg {
-            Msg::Settings(edit) => {
-                let mut s = m.asked().clone();
-                edit.apply(&mut s);
-                if s == *m.asked() {
-                    return None;
-                }
-                m.ask(s);
+    match msg {
+        Msg::Settings(edit) => {
+            let mut s = m.asked().clone();
+            edit.apply(&mut s);
+            if s == *m.asked() {
+                return None;
             }
-            Msg::Arrived(arrived) => m = m.take_in(*arrived),
-            Msg::Transport(a) => m.play(a),
-            Msg::Tick(wall) => {
-                if !m.playing {
-                    return None;
-                }
-                m.t += (wall * 10f64.powf(m.speed_exp)) as Millis;
-                if m.t >= m.cfg.duration {
-                    m.t = m.cfg.duration;
-                    m.playing = false;
-                }
+            m.ask(s);
+        }
+        Msg::Arrived(arrived) => m = m.take_in(*arrived),
+        Msg::Transport(a) => m.play(a),
+        Msg::Tick(wall) => {
+            if !m.view.tick(wall, m.run.cfg.duration) {
+                return None;
             }
-            Msg::CostNodes(n) => m.cost_nodes = n,
-            Msg::DismissNotices => m.notices.clear(),
-            Msg::Compare(a) => m = m.compare(a),
-            Msg::Lang(l) => {
-                m.lang = l;
-                m.display.lang = Some(l);
-            }
-            Msg::Exercise(n) => m = m.open_exercise(n),
-            Msg::Tour(step) => {
-                m.tour = step;
-                if let Some(t) = step.and_then(|s| STEPS.get(s)).and_then(|s| s.seek) {
-                    m.t = t(&m.outcome).clamp(0, m.cfg.duration);
-                    m.playing = false;
-                }
+        }
+        Msg::CostNodes(n) => m.view.cost_nodes = n,
+        Msg::DismissNotices => m.view.notices.clear(),
+        Msg::Compare(a) => m = m.compare(a),
+        Msg::Lang(l) => {
+            m.view.lang = l;
+            m.view.display.lang = Some(l);
+        }
+        Msg::Exercise(n) => m = m.open_exercise(n),
+        Msg::Tour(step) => {
+            m.view.tour = step;
+            if let Some(t) = step.and_then(|s| STEPS.get(s)).and_then(|s| s.seek) {
+                m.view.t = t(&m.run.milestones).clamp(0, m.run.cfg.duration);
+                m.view.playing = false;
             }
         }
     }
@@ -143,20 +137,22 @@ trait Reduced {
 impl Reduced for Model {
     /// The time controls: playback moves only the playhead.
     fn play(&mut self, a: TransportAction) {
+        let (run, view) = (&self.run, &mut self.view);
+        let duration = run.cfg.duration;
         match a {
             TransportAction::Toggle => {
-                if !self.playing && self.t >= self.cfg.duration {
-                    self.t = 0;
+                if !view.playing && view.t >= duration {
+                    view.t = 0;
                 }
-                self.playing = !self.playing;
+                view.playing = !view.playing;
             }
-            TransportAction::Seek(t) => self.t = t.clamp(0, self.cfg.duration),
-            TransportAction::Next => self.t = next_event_after(&self.outcome, self.t).unwrap_or(self.cfg.duration),
+            TransportAction::Seek(t) => view.t = t.clamp(0, duration),
+            TransportAction::Next => view.t = next_event_after(&run.outcome, view.t).unwrap_or(duration),
             TransportAction::Restart => {
-                self.t = 0;
-                self.playing = false;
+                view.t = 0;
+                view.playing = false;
             }
-            TransportAction::Speed(e) => self.speed_exp = e.clamp(0.0, 3.0),
+            TransportAction::Speed(e) => view.speed_exp = e.clamp(0.0, 3.0),
         }
     }
 
@@ -169,11 +165,7 @@ impl Reduced for Model {
                 self.ask_b(b);
             }
             CompareAction::Compare(true) | CompareAction::CopyAToB => self.ask_b(self.asked().clone()),
-            CompareAction::Compare(false) => {
-                self.b = None;
-                self.b_next = None;
-                self.spreads = None;
-            }
+            CompareAction::Compare(false) => self.close_b(),
             CompareAction::Swap => {
                 let Some(b) = self.asked_b().cloned() else { return self };
                 let a = self.asked().clone();
@@ -198,7 +190,7 @@ impl Reduced for Model {
             }
             CompareAction::RunSpreads => {
                 self.spreads = None;
-                self.spreads_asked = true;
+                self.pending.spreads = true;
             }
         }
         self
@@ -208,8 +200,8 @@ impl Reduced for Model {
     fn take_in(self, arrived: Arrived) -> Model {
         let Arrived { asked, landed } = arrived;
         match landed {
-            Landed::A(fresh) => self.arrived(*fresh),
-            Landed::B(side) => self.arrived_b(*side),
+            Landed::A(run) => self.arrived(run),
+            Landed::B(run) => self.arrived_b(run),
             Landed::Spreads(d) => self.arrived_spreads(&asked.a.settings, asked.b.as_ref().map(|b| &b.settings), *d),
         }
     }
@@ -217,20 +209,17 @@ impl Reduced for Model {
     /// Opens exercise `n` in its starting state, or closes the exercise panel.
     fn open_exercise(mut self, n: Option<u32>) -> Model {
         let Some(ex) = n.and_then(crate::exercises::exercise) else {
-            self.display.exercise = None;
-            self.display.instructor = false;
+            self.view.display.exercise = None;
+            self.view.display.instructor = false;
             return self;
         };
         let (a, b) = (ex.start)();
-        self.display.exercise = n;
-        self.display.instructor = false;
+        self.view.display.exercise = n;
+        self.view.display.instructor = false;
         self.ask(a);
         match b {
             Some(b) => self.ask_b(b),
-            None => {
-                self.b = None;
-                self.b_next = None;
-            }
+            None => self.close_b(),
         }
         self
     }
@@ -254,26 +243,27 @@ fn opening_model() -> Model {
     let mut m = match crate::first_run::outcome_for(&settings) {
         Some(outcome) => {
             let mut m = Model::from_run(prepare(settings), outcome);
-            m.t = decoded.playback.t.min(m.cfg.duration);
+            m.view.t = decoded.playback.t.min(m.run.cfg.duration);
             m
         }
         // The playhead is clamped to the run's length when the run arrives.
         None => {
             let mut m = Model::waiting(prepare(settings));
-            m.t = decoded.playback.t;
+            m.view.t = decoded.playback.t;
             m
         }
     };
-    if let Some(e) = decoded.playback.speed_exp {
-        m.speed_exp = e;
-    }
-    m.notices = decoded.notices;
     if let Some(b) = b {
         m.ask_b(b);
     }
-    m.lang = opening_lang(&decoded.display);
-    m.playing = decoded.display.autoplay;
-    m.display = decoded.display;
+    let view = &mut m.view;
+    if let Some(e) = decoded.playback.speed_exp {
+        view.speed_exp = e;
+    }
+    view.notices = decoded.notices;
+    view.lang = opening_lang(&decoded.display);
+    view.playing = decoded.display.autoplay;
+    view.display = decoded.display;
     m
 }
 
@@ -340,24 +330,25 @@ impl Handlers {
 pub fn app() -> Html {
     let model = use_reducer(|| Page(opening_model()));
     let on = Handlers::new(&model.dispatcher());
+    let view = &model.view;
     // The address bar follows the state, but not every playback frame.
-    use_address_bar(model.link(if model.playing { 0 } else { model.t }));
+    use_address_bar(model.link(if view.playing { 0 } else { view.t }));
     use_embed_height();
-    use_playback_clock(FRAME, model.playing, to(&model.dispatcher(), Msg::Tick));
+    use_playback_clock(FRAME, view.playing, to(&model.dispatcher(), Msg::Tick));
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
-    use_document_lang(model.lang);
+    use_document_lang(view.lang);
     use_first_view_removed();
     use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
     let m: &Model = &model;
-    let page = if m.display.instructor && !m.display.embed {
-        instructor_page(m.lang, &on)
-    } else if m.display.embed {
+    let page = if view.display.instructor && !view.display.embed {
+        instructor_page(view.lang, &on)
+    } else if view.display.embed {
         embed_page(m, &on)
     } else {
         full_page(m, &on)
     };
-    html! { <ContextProvider<Lang> context={m.lang}>{page}</ContextProvider<Lang>> }
+    html! { <ContextProvider<Lang> context={view.lang}>{page}</ContextProvider<Lang>> }
 }
 
 /// The instructor's list of exercises.
@@ -374,6 +365,7 @@ fn instructor_page(lang: Lang, on: &Handlers) -> Html {
 
 /// An embed: the milestones, the time controls, the sliders and panels its link asks for.
 fn embed_page(m: &Model, on: &Handlers) -> Html {
+    let view = &m.view;
     let (cfg, defaults) = m.asked_cfg();
     let side = KnobSide {
         settings: m.asked(),
@@ -381,7 +373,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
         defaults,
         b: false,
     };
-    let knobs: Vec<_> = m
+    let knobs: Vec<_> = view
         .display
         .controls
         .iter()
@@ -390,67 +382,71 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
     let controls = (!knobs.is_empty()).then(|| {
         knobs
             .iter()
-            .map(|k| knob_slider(m.lang, k, &side, &on.edit))
+            .map(|k| knob_slider(view.lang, k, &side, &on.edit))
             .collect::<Html>()
     });
-    let open_link = format!("./?{}", m.link(m.t).replace("embed=1", "embed=0"));
+    let open_link = format!("./?{}", m.link(view.t).replace("embed=1", "embed=0"));
     let head = html! { <>
-        { notices(m.lang, m.error.as_deref(), &m.notices, &on.dismiss) }
+        { notices(view.lang, m.run.error.as_deref(), &view.notices, &on.dismiss) }
         { running(m) }
         if m.loaded { { results(m, on) } }
     </> };
     html! {
         <EmbedLayout {head} {controls} {open_link}>
             if m.loaded { { panels(m, on) } }
-            if m.loaded && m.display.shows("compare") && m.b.is_some() { { compare(m, on) } }
+            if m.loaded && view.display.shows("compare") && m.b.is_some() { { compare(m, on) } }
         </EmbedLayout>
     }
 }
 
 /// The whole playground.
 fn full_page(m: &Model, on: &Handlers) -> Html {
-    let lang = m.lang;
+    let (run, view) = (&m.run, &m.view);
+    let lang = view.lang;
     let page = crate::browser::page_address();
     let header = html! {
         <Header tagline={tr(lang, "ui.tagline")}>
             { version_picker(lang, m.asked().minor, &on.edit) }
             { preset_picker(lang, &on.edit) }
             { language_picker(lang, &on.lang) }
-            { share(lang, format!("{page}?{}", m.link(m.t)), embed_code(&page, &m.embed_link())) }
-            <WorkshopNav exercise={m.display.exercise} onexercise={on.exercise.clone()} ontour={on.tour.clone()} />
+            { share(lang, format!("{page}?{}", m.link(view.t)), embed_code(&page, &m.embed_link())) }
+            <WorkshopNav exercise={view.display.exercise} onexercise={on.exercise.clone()} ontour={on.tour.clone()} />
         </Header>
     };
     let banners = html! { <>
-        { notices(lang, m.error.as_deref(), &m.notices, &on.dismiss) }
-        <Tour step={m.tour} ontour={on.tour.clone()} />
+        { notices(lang, run.error.as_deref(), &view.notices, &on.dismiss) }
+        <Tour step={view.tour} ontour={on.tour.clone()} />
     </> };
     let (cfg, defaults) = m.asked_cfg();
     let side = html! { <>
         <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={cfg.clone()} defaults={defaults.clone()} onedit={on.edit.clone()} />
         <FaultPanel settings={m.asked().clone()} nodes={cfg.nodes.len() as u32} onedit={on.edit.clone()} />
     </> };
-    let exercise = m.display.exercise.filter(|&n| crate::exercises::exercise(n).is_some());
+    let exercise = view
+        .display
+        .exercise
+        .filter(|&n| crate::exercises::exercise(n).is_some());
     let stage = if !m.loaded {
         html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel settings={m.asked().clone()} /></> }
     } else {
         html! { <>
             { running(m) }
             if let Some(n) = exercise {
-                <ExercisePanel {n} settings={m.settings.clone()} cfg={m.cfg.clone()} outcome={m.outcome.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
+                <ExercisePanel {n} a={run.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
             }
             { results(m, on) }
             { panels(m, on) }
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
-            { warnings(lang, &m.outcome, &m.cfg) }
+            <Warnings run={run.clone()} />
             <h2>{tr(lang, "ui.h.cost")}</h2>
-            <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={m.cost_nodes} onnodes={on.cost_nodes.clone()} />
+            <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={view.cost_nodes} onnodes={on.cost_nodes.clone()} />
             <h2>{tr(lang, "ui.h.export")}</h2>
             <ExportPanel settings={m.asked().clone()} />
             <h2>{tr(lang, "ui.h.import")}</h2>
             <ImportPanel settings={m.asked().clone()} onedit={on.edit.clone()} />
             <h2>{tr(lang, "ui.h.events")}</h2>
-            <div data-tour="events"><EventLog outcome={m.outcome.clone()} now={m.t} onseek={on.seek.clone()} /></div>
+            <div data-tour="events"><EventLog run={run.clone()} now={view.t} onseek={on.seek.clone()} /></div>
         </> }
     };
     // The short layout: the header and banners above two columns, controls beside the results
@@ -475,60 +471,60 @@ fn running(m: &Model) -> Html {
 
 /// The milestones and the time controls.
 fn results(m: &Model, on: &Handlers) -> Html {
+    let view = &m.view;
     html! {
-        <Results outcome={m.outcome.clone()} playing={m.playing} t={m.t} duration={m.cfg.duration} speed_exp={m.speed_exp}
-            onaction={on.transport.clone()} volumes={m.cfg.workloads.iter().any(|w| w.volume.is_some())} />
+        <Results run={m.run.clone()} playing={view.playing} t={view.t} speed_exp={view.speed_exp} onaction={on.transport.clone()} />
     }
 }
 
 /// The cluster, the timeline and "where does the time go?", as far as the layout shows them.
 fn panels(m: &Model, on: &Handlers) -> Html {
-    let d = &m.display;
-    let grace = m.cfg.controller_manager.node_monitor_grace_period;
+    let (run, view) = (&m.run, &m.view);
+    let (d, now, duration) = (&view.display, view.t, run.cfg.duration);
+    let grace = run.cfg.controller_manager.node_monitor_grace_period;
     // Downloads belong to the full page; an embed stays a picture.
     let timeline_figure = Figure::Timeline {
-        lanes: m.lanes.clone(),
-        duration: m.cfg.duration,
-        now: m.t,
+        lanes: run.lanes.clone(),
+        duration,
+        now,
     };
-    let breakdown_figure = Figure::Breakdown(m.bars.clone(), m.outcome.clone());
-    let big = m.cfg.nodes.len() > GRID_ABOVE;
+    let big = run.cfg.nodes.len() > GRID_ABOVE;
     html! { <>
         if d.shows("cluster") {
-            { nodes_unknown(m) }
-            if big { <ClusterGrid aggregate={m.aggregate.clone()} now={m.t} /> }
-            else { <Cluster view={at(&m.outcome, m.t)} now={m.t} {grace} zone_states={zone_states(m)} /> }
+            { nodes_unknown(view.lang, run, now) }
+            if big { <ClusterGrid run={run.clone()} {now} /> }
+            else { <Cluster view={at(&run.outcome, now)} {now} {grace} zone_states={zone_states(run, now)} /> }
         }
         if d.shows("timeline") && big {
-            <AggregateTimeline aggregate={m.aggregate.clone()} outcome={m.outcome.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
+            <AggregateTimeline run={run.clone()} {now} onseek={on.seek.clone()} />
         }
         if d.shows("timeline") && !big {
-            <Timeline lanes={m.lanes.clone()} duration={m.cfg.duration} now={m.t} onseek={on.seek.clone()} />
+            <Timeline lanes={run.lanes.clone()} {duration} {now} onseek={on.seek.clone()} />
             if !d.embed { <Download figure={timeline_figure} /> }
         }
         if d.shows("breakdown") {
-            <div data-tour="breakdown"><h2>{tr(m.lang, "ui.breakdown.title")}</h2>
-                if m.spread.nodes_tainted > 1 || m.outcome.summary.nodes.len() > 1 {
-                    <SpreadPanel spread={m.spread.clone()} onseek={on.seek.clone()} />
+            <div data-tour="breakdown"><h2>{tr(view.lang, "ui.breakdown.title")}</h2>
+                if run.spread.nodes_tainted > 1 || run.outcome.summary.nodes.len() > 1 {
+                    <SpreadPanel spread={run.spread.clone()} onseek={on.seek.clone()} />
                 }
-                <Breakdown bars={m.bars.clone()} outcome={m.outcome.clone()} /></div>
-            if !d.embed { <Download figure={breakdown_figure} /> }
+                <Breakdown run={run.clone()} /></div>
+            if !d.embed { <Download figure={Figure::Breakdown(run.clone())} /> }
         }
     </> }
 }
 
-/// How many nodes are Ready=Unknown at the playhead.
-fn nodes_unknown(m: &Model) -> Html {
+/// How many nodes are Ready=Unknown at the playhead `now` (ms).
+fn nodes_unknown(lang: Lang, run: &Run, now: Millis) -> Html {
     html! {
-        <p class="app-unknown">{tr(m.lang, "ui.cluster.unknown")}
-            <strong data-testid="nodes-unknown">{m.aggregate.nodes_unknown_at(m.t)}</strong></p>
+        <p class="app-unknown">{tr(lang, "ui.cluster.unknown")}
+            <strong data-testid="nodes-unknown">{run.aggregate.nodes_unknown_at(now)}</strong></p>
     }
 }
 
-/// Each zone's state at the playhead, by zone name.
-fn zone_states(m: &Model) -> Vec<(String, String)> {
-    m.aggregate
-        .counts_at(m.t)
+/// Each zone's state at the playhead `now` (ms), by zone name.
+fn zone_states(run: &Run, now: Millis) -> Vec<(String, String)> {
+    run.aggregate
+        .counts_at(now)
         .into_iter()
         .map(|z| (z.zone.to_string(), z.state.to_string()))
         .collect()
@@ -537,8 +533,7 @@ fn zone_states(m: &Model) -> Vec<(String, String)> {
 /// The compare section.
 fn compare(m: &Model, on: &Handlers) -> Html {
     html! {
-        <CompareSection minor={m.settings.minor} cfg={m.cfg.clone()} outcome={m.outcome.clone()} lanes={m.lanes.clone()}
-            b={m.b.clone()} spreads={m.spreads.clone()} now={m.t} nodes={m.cost_nodes}
+        <CompareSection a={m.run.clone()} b={m.b.clone()} spreads={m.spreads.clone()} now={m.view.t} nodes={m.view.cost_nodes}
             onaction={on.compare.clone()} onseek={on.seek.clone()} />
     }
 }

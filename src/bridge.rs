@@ -4,7 +4,7 @@
 //! run superseded while under way is dropped, so dragging a slider on 5,000 nodes never piles up
 //! work, and the last result stays on screen meanwhile.
 
-use crate::model::{aggregate, Model, Prepared, Side, Wants};
+use crate::model::{aggregate, Prepared, Run, Wants};
 use crate::worker::{Answer, EngineWorker, Job, Request};
 use gloo_worker::{Spawnable, WorkerBridge};
 use kubelife_engine::{Distribution, Outcome};
@@ -63,10 +63,10 @@ pub struct Arrived {
 
 /// A worker's answer as the page uses it.
 pub enum Landed {
-    /// Side A's run, laid out (lanes, counts over time).
-    A(Box<Model>),
-    /// Side B's run, laid out.
-    B(Box<Side>),
+    /// Side A's run, laid out once (lanes, counts over time, bars, milestones).
+    A(Rc<Run>),
+    /// Side B's run, laid out as side A's.
+    B(Rc<Run>),
     /// The spreads over seeds of A and B.
     Spreads(Box<(Distribution, Option<Distribution>)>),
 }
@@ -202,7 +202,7 @@ enum Stage {
     Reading(Box<kubelife_engine::wire::Decoder>),
     /// Read, not yet laid out.
     Read(Box<Outcome>),
-    /// Read and counted over time (side A), lanes not yet laid out.
+    /// Read and counted over time, the rest not yet laid out.
     Counted(Box<(Prepared, Outcome, Aggregate)>),
     /// Ready to show.
     Ready(Landed),
@@ -230,17 +230,16 @@ fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
             let outcome = *outcome;
             // The settings as resolved when asked: nothing is resolved again.
             let p = Prepared::clone(&asked.a);
-            match asked.slot {
-                Slot::B => Stage::Ready(Landed::B(Box::new(Side::from_run(p, outcome)))),
-                _ => {
-                    let counted = aggregate(&p, &outcome);
-                    Stage::Counted(Box::new((p, outcome, counted)))
-                }
-            }
+            let counted = aggregate(&p, &outcome);
+            Stage::Counted(Box::new((p, outcome, counted)))
         }
         Stage::Counted(parts) => {
             let (p, outcome, counted) = *parts;
-            Stage::Ready(Landed::A(Box::new(Model::from_parts(p, outcome, counted))))
+            let run = Rc::new(Run::from_parts(p, outcome, counted));
+            Stage::Ready(match asked.slot {
+                Slot::B => Landed::B(run),
+                _ => Landed::A(run),
+            })
         }
         Stage::Ready(landed) => Stage::Ready(landed),
     })

@@ -1,6 +1,6 @@
 //! Entry point of the playground in the browser.
 
-use kubelife::model::{prepare, Model};
+use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
 use kubelife::worker::{Answer, Job};
 use kubelife::worker_line::ask;
@@ -36,8 +36,8 @@ fn now() -> f64 {
 }
 
 /// Re-simulates the default scenario with `nodes` nodes `repeats` times as the page does (settings
-/// to the worker, the run back, decoded and laid out as the page's model) and resolves to the mean
-/// time of one, ms (used by the budget script).
+/// to the worker, the run back, decoded and laid out once as the page's `Run`) and resolves to the
+/// mean time of one, ms (used by the budget script).
 #[wasm_bindgen]
 pub async fn kubelife_bench(nodes: u32, repeats: u32) -> f64 {
     // Three pods per node, as in the engine's benchmark (the default scenario keeps its own).
@@ -67,8 +67,8 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
             return f64::NAN;
         };
-        let m = Model::from_run(p, outcome);
-        std::hint::black_box(&m);
+        let run = Run::from_run(p, outcome);
+        std::hint::black_box(&run);
     }
     (now() - start) / f64::from(repeats.max(1))
 }

@@ -6,10 +6,12 @@
 use kubelife::app::{reduce, Msg};
 use kubelife::bridge::{landed_now, Arrived, Asked, Slot};
 use kubelife::components::compare::CompareAction;
-use kubelife::model::{simulate, Edit, Model};
+use kubelife::components::results::TransportAction;
+use kubelife::model::{simulate, Edit, Model, FRAME};
 use kubelife::settings::{resolves, Settings};
 use kubelife::worker::{answer, Answer, Job};
 use kubelife_engine::flags;
+use std::rc::Rc;
 
 /// One change: what the reducer is sent, which side it re-runs, and what the side then shows.
 struct Case {
@@ -71,7 +73,7 @@ fn one_slider_step_resolves_its_settings_once() {
             name: "a slider of side A",
             msg: || Msg::Settings(Edit::Knob(grace_flag(), 20.0)),
             slot: Slot::A,
-            shows: |m| m.settings.overrides.get(grace_flag()) == Some(&20.0) && m.next.is_none(),
+            shows: |m| m.settings.overrides.get(grace_flag()) == Some(&20.0) && m.pending.a.is_none(),
         },
         Case {
             name: "the next step of the same slider",
@@ -104,4 +106,21 @@ fn one_slider_step_resolves_its_settings_once() {
         m = check(case, m);
     }
     assert_eq!(m.b.as_ref().unwrap().settings.overrides.get(grace), Some(&30.0));
+}
+
+/// Playback moves the playhead and nothing else: a tick shares both sides' runs with the page
+/// before it and resolves nothing, and a paused page's tick changes nothing.
+#[test]
+fn a_playback_tick_shares_the_runs() {
+    let m = simulate(Settings::default());
+    let (_, m) = step(m, Msg::Compare(CompareAction::Compare(true)), Slot::B);
+    assert!(reduce(&m, Msg::Tick(FRAME)).is_none(), "paused: nothing changes");
+    let playing = reduce(&m, Msg::Transport(TransportAction::Toggle)).expect("plays");
+    let before = resolves();
+    let next = reduce(&playing, Msg::Tick(FRAME)).expect("the playhead moves");
+    assert_eq!(resolves(), before, "a tick resolves nothing");
+    assert!(next.view.t > playing.view.t && next.view.playing);
+    assert!(Rc::ptr_eq(&next.run, &playing.run), "side A's run is shared");
+    let (b, b_before) = (next.b.as_ref().expect("side B"), playing.b.as_ref().expect("side B"));
+    assert!(Rc::ptr_eq(b, b_before), "side B's run is shared");
 }

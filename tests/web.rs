@@ -4,9 +4,10 @@
 
 use kubelife::components::breakdown::Breakdown;
 use kubelife::components::slider::Slider;
-use kubelife::explain::{bars, milestone_text};
+use kubelife::explain::milestone_text;
 use kubelife::i18n::Lang;
 use kubelife::knobs::Unit;
+use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
 use std::time::Duration;
 use wasm_bindgen_test::*;
@@ -24,6 +25,13 @@ fn mount<C: BaseComponent>(props: C::Properties) -> web_sys::Element {
 
 async fn settle() {
     yew::platform::time::sleep(Duration::from_millis(10)).await;
+}
+
+/// The default settings' run, laid out as the page lays out a run (no heartbeats recorded).
+fn default_run() -> Run {
+    let p = prepare(Settings::default());
+    let o = kubelife_engine::run(&p.cfg, &kubelife_engine::RunOptions::default());
+    Run::from_run(p, o)
 }
 
 #[wasm_bindgen_test]
@@ -112,14 +120,9 @@ fn the_engine_gives_the_native_timeline_in_the_browser() {
 
 #[wasm_bindgen_test]
 async fn breakdown_panel_labels_each_segment_with_its_cause_and_flag() {
-    let (cfg, _) = Settings::default().resolve();
-    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
-    let bars = std::rc::Rc::new(bars(&o, &cfg));
-    let segments = bars[0].segments.len();
-    let root = mount::<Breakdown>(yew::props!(kubelife::components::breakdown::BreakdownProps {
-        bars,
-        outcome: std::rc::Rc::new(o)
-    }));
+    let run = std::rc::Rc::new(default_run());
+    let segments = run.bars[0].segments.len();
+    let root = mount::<Breakdown>(yew::props!(kubelife::components::breakdown::BreakdownProps { run }));
     settle().await;
     let text = root.text_content().unwrap();
     for flag in [
@@ -172,14 +175,11 @@ async fn timeline_markers_are_buttons_with_one_tab_stop() {
 
 #[wasm_bindgen_test]
 async fn results_read_the_playhead_against_the_fault() {
-    let (cfg, _) = Settings::default().resolve();
-    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
     let root =
         mount::<kubelife::components::results::Results>(yew::props!(kubelife::components::results::ResultsProps {
-            outcome: std::rc::Rc::new(o),
+            run: std::rc::Rc::new(default_run()),
             playing: false,
             t: 379_600,
-            duration: cfg.duration,
             speed_exp: 1.0,
             onaction: Callback::noop(),
         }));
@@ -188,9 +188,8 @@ async fn results_read_the_playhead_against_the_fault() {
     assert_eq!(text("[data-testid=playhead]"), "6m19.6s");
     assert_eq!(text("[data-testid=playhead-fault]"), "fault + 5m49.6s");
     assert_eq!(text("[data-testid=milestone-eviction]"), "5m49.6s");
-    // Four for the node and its pods, two for the Service in front of web (no volume card:
-    // `volumes` is left false here).
-    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 6);
+    // Four for the node and its pods, two for the Service in front of web, one for db's volume.
+    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 7);
     assert_eq!(text("[data-testid=milestone-traffic-stopped]"), "44.7s");
 }
 

@@ -6,9 +6,10 @@
 
 use crate::components::timeline::Timeline;
 use crate::i18n::{tr, trf, Lang};
-use crate::model::MAX_LANES;
-use kubelife_engine::{Millis, Outcome};
-use kubelife_figures::aggregate::{Aggregate, NodeState, PodState};
+use crate::model::{Run, MAX_LANES};
+use crate::replay::Lane;
+use kubelife_engine::Millis;
+use kubelife_figures::aggregate::{NodeState, PodState};
 use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
 use kubelife_figures::lanes::lanes_of;
 use plotters::prelude::*;
@@ -20,12 +21,8 @@ use yew::prelude::*;
 /// Properties of [`AggregateTimeline`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct AggregateTimelineProps {
-    /// The run's histories.
-    pub aggregate: Rc<Aggregate>,
-    /// The run, for the lanes of an opened zone or workload.
-    pub outcome: Rc<Outcome>,
-    /// Run length, ms.
-    pub duration: Millis,
+    /// The run: its counts over time, and its events for the lanes of an opened zone or workload.
+    pub run: Rc<Run>,
     /// The playhead, ms.
     pub now: Millis,
     /// Called with a time to seek to.
@@ -62,29 +59,30 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let canvas = use_node_ref();
     let open = use_state(|| None::<(RowKind, usize)>);
+    // An opened row's lanes, laid out once per run and row rather than at every playback tick.
+    let opened_lanes = use_memo((p.run.clone(), *open), |(run, open)| {
+        open.and_then(|(kind, index)| Opened::of(run, kind, index))
+    });
     let texts = Rc::new(texts(lang));
+    let duration = p.run.cfg.duration;
     {
         let (canvas, props, texts) = (canvas.clone(), p.clone(), texts.clone());
-        use_effect_with(
-            (Rc::as_ptr(&p.aggregate) as usize, p.now, p.duration, lang),
-            move |_| {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    draw(c, &props, &texts);
-                }
-            },
-        );
+        use_effect_with((p.run.clone(), p.now, lang), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                draw(c, &props, &texts);
+            }
+        });
     }
     let figure = AggregateFigure {
-        aggregate: &p.aggregate,
-        duration: p.duration,
+        aggregate: &p.run.aggregate,
+        duration,
         now: Some(p.now),
         texts: &texts,
         legend: true,
     };
     let rows = figure.rows();
     let onclick = {
-        let (open, rows, onseek, duration, canvas) =
-            (open.clone(), rows.clone(), p.onseek.clone(), p.duration, canvas.clone());
+        let (open, rows, onseek, canvas) = (open.clone(), rows.clone(), p.onseek.clone(), canvas.clone());
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
             if let Some(r) = rows.iter().find(|r| (r.y0..r.y1).contains(&y)) {
@@ -107,7 +105,7 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
         <div class="aggregate" data-testid="aggregate-timeline">
             <canvas class="aggregate-canvas" ref={canvas} role="img" aria-label={tr(lang, "ui.aggregate.label")} {onclick}></canvas>
             <div class="aggregate-rows" role="group" aria-label={tr(lang, "ui.aggregate.open_label")}>{ for buttons }</div>
-            if let Some((kind, index)) = *open { { opened(lang, p, kind, index, &open) } }
+            if let Some(lanes) = &*opened_lanes { { opened(lang, p, lanes, &open) } }
         </div>
     }
 }
@@ -116,8 +114,8 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
 fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts) -> Option<()> {
     let w = c.client_width().max(320) as u32;
     let figure = AggregateFigure {
-        aggregate: &p.aggregate,
-        duration: p.duration,
+        aggregate: &p.run.aggregate,
+        duration: p.run.cfg.duration,
         now: Some(p.now),
         texts,
         legend: true,
@@ -132,26 +130,45 @@ fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts
 }
 
 /// The lanes of an opened zone (its nodes) or workload (its pods), the first [`MAX_LANES`].
-fn opened(
-    lang: Lang,
-    p: &AggregateTimelineProps,
+struct Opened {
+    /// Whether a zone or a workload.
     kind: RowKind,
-    index: usize,
-    open: &UseStateHandle<Option<(RowKind, usize)>>,
-) -> Html {
-    let a = &p.aggregate;
-    let (name, names) = match kind {
-        RowKind::Zone => (a.zones.get(index).map(|z| z.name.clone()), a.zone_nodes(index)),
-        RowKind::Workload => (a.workloads.get(index).map(|w| w.name.clone()), a.workload_pods(index)),
-    };
-    let Some(name) = name else { return html! {} };
-    let total = names.len();
-    let shown: Vec<&str> = names.into_iter().take(MAX_LANES).collect();
-    let lanes = match kind {
-        RowKind::Zone => lanes_of(&p.outcome, p.duration, &shown, &[]),
-        RowKind::Workload => lanes_of(&p.outcome, p.duration, &[], &shown),
-    };
-    let key = if kind == RowKind::Zone {
+    /// The zone's or workload's name.
+    name: String,
+    /// How many nodes or pods it has.
+    total: usize,
+    /// Their lanes, the first [`MAX_LANES`].
+    lanes: Rc<Vec<Lane>>,
+}
+
+impl Opened {
+    /// The lanes of row `index` of `kind` in `run`, if it has that row.
+    fn of(run: &Run, kind: RowKind, index: usize) -> Option<Opened> {
+        let a = &run.aggregate;
+        let (name, names) = match kind {
+            RowKind::Zone => (a.zones.get(index).map(|z| z.name.clone()), a.zone_nodes(index)),
+            RowKind::Workload => (a.workloads.get(index).map(|w| w.name.clone()), a.workload_pods(index)),
+        };
+        let name = name?.to_string();
+        let total = names.len();
+        let shown: Vec<&str> = names.into_iter().take(MAX_LANES).collect();
+        let (outcome, duration) = (&run.outcome, run.cfg.duration);
+        let lanes = match kind {
+            RowKind::Zone => lanes_of(outcome, duration, &shown, &[]),
+            RowKind::Workload => lanes_of(outcome, duration, &[], &shown),
+        };
+        Some(Opened {
+            kind,
+            name,
+            total,
+            lanes: Rc::new(lanes),
+        })
+    }
+}
+
+/// The opened zone's or workload's lanes on the ordinary timeline, under its name.
+fn opened(lang: Lang, p: &AggregateTimelineProps, o: &Opened, open: &UseStateHandle<Option<(RowKind, usize)>>) -> Html {
+    let key = if o.kind == RowKind::Zone {
         "ui.aggregate.opened_zone"
     } else {
         "ui.aggregate.opened_workload"
@@ -163,10 +180,10 @@ fn opened(
     html! {
         <section class="aggregate-opened" data-testid="aggregate-opened">
             <h3 class="aggregate-opened-title">
-                {trf(lang, key, &[("name", &name), ("shown", &shown.len().to_string()), ("total", &total.to_string())])}
+                {trf(lang, key, &[("name", &o.name), ("shown", &o.lanes.len()), ("total", &o.total)])}
                 <button class="aggregate-close" onclick={close}>{tr(lang, "ui.aggregate.close")}</button>
             </h3>
-            <Timeline lanes={Rc::new(lanes)} duration={p.duration} now={p.now} onseek={p.onseek.clone()} />
+            <Timeline lanes={o.lanes.clone()} duration={p.run.cfg.duration} now={p.now} onseek={p.onseek.clone()} />
         </section>
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::explain::{figure_bars, Bar, Goal};
 use crate::i18n::{lookup, trf, Lang};
+use crate::model::Run;
 use kubelife_engine::time::{format_go_duration, format_go_duration_span};
 use kubelife_engine::Outcome;
 use std::rc::Rc;
@@ -14,10 +15,8 @@ use yew::prelude::*;
 /// Properties of [`Breakdown`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct BreakdownProps {
-    /// The bars, read off the run.
-    pub bars: Rc<Vec<Bar>>,
-    /// The run they were read off.
-    pub outcome: Rc<Outcome>,
+    /// The run, with its bars read off it once.
+    pub run: Rc<Run>,
 }
 
 /// The test id of a bar's title.
@@ -61,14 +60,16 @@ fn bar(lang: Lang, bar: &Bar, drawn: &kubelife_figures::Bar, o: &Outcome) -> Htm
     </> }
 }
 
-/// The bars.
+/// The bars, drawn again only when the run or the language changes (the props of one run are
+/// equal, so the playhead moving renders nothing here).
 #[function_component(Breakdown)]
 pub fn breakdown(p: &BreakdownProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let drawn = figure_bars(&p.bars, &p.outcome.events, &|k| lookup(lang, k));
+    let run = &p.run;
+    let drawn = figure_bars(&run.bars, &run.outcome.events, &|k| lookup(lang, k));
     html! {
         <div class="breakdown" aria-label={crate::i18n::tr(lang, "ui.breakdown.title")}>
-            { for p.bars.iter().zip(&drawn).map(|(b, d)| bar(lang, b, d, &p.outcome)) }
+            { for run.bars.iter().zip(&drawn).map(|(b, d)| bar(lang, b, d, &run.outcome)) }
         </div>
     }
 }

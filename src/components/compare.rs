@@ -7,10 +7,9 @@ use crate::components::header::{preset_choices, preset_edit, version_choices, ve
 use crate::components::picker::Picker;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::timeline::Timeline;
-use crate::explain::{milestone_text, milestones, writes_per_minute};
+use crate::explain::{milestone_text, writes_per_minute};
 use crate::i18n::{tr, trf, Lang};
-use crate::model::{Edit, Side};
-use crate::replay::Lane;
+use crate::model::{Edit, Run};
 use kubelife_engine::flags;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Config, Distribution, Millis, Outcome, Spread};
@@ -39,16 +38,10 @@ pub type Spreads = Rc<(Distribution, Option<Distribution>)>;
 /// Properties of [`CompareSection`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct CompareSectionProps {
-    /// Side A's version.
-    pub minor: u32,
-    /// Side A's configuration.
-    pub cfg: Rc<Config>,
     /// Side A's run.
-    pub outcome: Rc<Outcome>,
-    /// Side A's timeline lanes.
-    pub lanes: Rc<Vec<Lane>>,
-    /// Side B, when comparing.
-    pub b: Option<Rc<Side>>,
+    pub a: Rc<Run>,
+    /// Side B's run, when comparing.
+    pub b: Option<Rc<Run>>,
     /// The seeds' spreads, once run.
     pub spreads: Option<Spreads>,
     /// The playhead, ms.
@@ -76,11 +69,11 @@ pub fn compare_section(p: &CompareSectionProps) -> Html {
             </div>
             if let Some(b) = &p.b {
                 { side_b_controls(lang, b, &p.onaction) }
-                { deltas(lang, (&p.outcome, &p.cfg), b, p.nodes) }
-                <h3 class="compare-side">{format!("A (Kubernetes 1.{})", p.minor)}</h3>
-                <Timeline lanes={p.lanes.clone()} duration={p.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
+                { deltas(lang, &p.a, b, p.nodes) }
+                <h3 class="compare-side">{format!("A (Kubernetes 1.{})", p.a.settings.minor)}</h3>
+                <Timeline lanes={p.a.lanes.clone()} duration={p.a.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
                 <h3 class="compare-side">{format!("B (Kubernetes 1.{})", b.settings.minor)}</h3>
-                <Timeline lanes={b.lanes.clone()} duration={p.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
+                <Timeline lanes={b.lanes.clone()} duration={p.a.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
                 <h3 class="compare-side">{tr(lang, "ui.seeds_title")}</h3>
                 if let Some(sp) = &p.spreads {
                     { histogram(lang, "ui.hist.unknown", sp, 0) }
@@ -94,7 +87,7 @@ pub fn compare_section(p: &CompareSectionProps) -> Html {
 }
 
 /// B's own version, preset and main sliders, and the copy and swap buttons.
-fn side_b_controls(lang: Lang, b: &Side, onaction: &Callback<CompareAction>) -> Html {
+fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> Html {
     const B_KNOBS: [&str; 4] = [
         flags::NODE_STATUS_UPDATE_FREQUENCY.name,
         flags::NODE_MONITOR_PERIOD.name,
@@ -140,9 +133,10 @@ fn signed(d: Millis) -> String {
 /// One row of the delta table: row id, label, A, B, B − A.
 pub type DeltaRow = (&'static str, String, String, String, String);
 
-/// The rows of the delta table.
-pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &Config, nodes: u32) -> Vec<DeltaRow> {
-    let (ma, mb) = (milestones(a), milestones(b));
+/// The rows of the delta table between runs `a` and `b` (their milestones, read once per run),
+/// write rates for `nodes` nodes.
+pub fn delta_rows(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Vec<DeltaRow> {
+    let (ma, mb) = (&a.milestones, &b.milestones);
     let mut rows = Vec::new();
     for (id, key, x, y) in [
         ("unknown", "ui.milestone.unknown", ma.unknown, mb.unknown),
@@ -174,7 +168,7 @@ pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &
             .find(|w| w.workload == "web")
             .map(|w| w.not_fully_ready_ms)
     };
-    if let (Some(x), Some(y)) = (gap(a), gap(b)) {
+    if let (Some(x), Some(y)) = (gap(&a.outcome), gap(&b.outcome)) {
         rows.push((
             "web-gap",
             tr(lang, "ui.compare.web_gap").to_string(),
@@ -187,7 +181,7 @@ pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &
         let (l, s) = writes_per_minute(c, nodes);
         l + s
     };
-    let (wa, wb) = (total(a_cfg), total(b_cfg));
+    let (wa, wb) = (total(&a.cfg), total(&b.cfg));
     rows.push((
         "writes",
         trf(lang, "ui.compare.writes", &[("nodes", &nodes)]),
@@ -199,8 +193,8 @@ pub fn delta_rows(lang: Lang, a: &Outcome, a_cfg: &Config, b: &Outcome, b_cfg: &
 }
 
 /// The delta table between side A (`a`) and side B, write rates for `nodes` nodes.
-fn deltas(lang: Lang, a: (&Outcome, &Config), b: &Side, nodes: u32) -> Html {
-    let rows = delta_rows(lang, a.0, a.1, &b.outcome, &b.cfg, nodes);
+fn deltas(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Html {
+    let rows = delta_rows(lang, a, b, nodes);
     html! {
         <table class="compare-deltas" data-testid="compare-deltas">
             <thead><tr><th><span class="visually-hidden">{tr(lang, "ui.compare.milestone")}</span></th><th>{"A"}</th><th>{"B"}</th><th>{"B − A"}</th></tr></thead>
@@ -272,12 +266,10 @@ mod tests {
 
     #[test]
     fn deltas_of_a_shorter_toleration() {
-        let (a_cfg, _) = Settings::default().resolve();
         let mut b = Settings::default();
         b.set("default-unreachable-toleration-seconds", 200.0);
-        let (b_cfg, _) = b.resolve();
-        let run = |c: &Config| kubelife_engine::run(c, &kubelife_engine::RunOptions::default());
-        let rows = delta_rows(Lang::En, &run(&a_cfg), &a_cfg, &run(&b_cfg), &b_cfg, 1000);
+        let (a, b) = (Run::simulate(Settings::default()), Run::simulate(b));
+        let rows = delta_rows(Lang::En, &a, &b, 1000);
         let eviction = rows.iter().find(|r| r.0 == "eviction").unwrap();
         assert_eq!(eviction.4, "−1m40s");
         assert_eq!(rows.iter().find(|r| r.0 == "unknown").unwrap().4, "±0s");

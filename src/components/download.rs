@@ -2,10 +2,11 @@
 //! the same kubelife-figures functions as `kubelife render`, on plotters' SVG backend or on an
 //! offscreen canvas, saved through a temporary `<a download>`.
 
-use crate::explain::{figure_bars, Bar as ExplainedBar};
+use crate::explain::figure_bars;
 use crate::i18n::{lookup, tr, Lang};
+use crate::model::Run;
 use crate::replay::Lane;
-use kubelife_engine::{Millis, Outcome};
+use kubelife_engine::Millis;
 use kubelife_figures::{
     breakdown_height, draw_breakdown, draw_timeline, Bar, BreakdownTexts, Legend, LegendTexts, TimelineFigure,
 };
@@ -31,8 +32,8 @@ pub enum Figure {
         /// The playhead, ms.
         now: Millis,
     },
-    /// "Where does the time go?": its bars and the run they were read off.
-    Breakdown(Rc<Vec<ExplainedBar>>, Rc<Outcome>),
+    /// "Where does the time go?": the run, with its bars read off it.
+    Breakdown(Rc<Run>),
 }
 
 impl Figure {
@@ -40,7 +41,7 @@ impl Figure {
     fn name(&self) -> (&'static str, &'static str) {
         match self {
             Figure::Timeline { .. } => ("timeline", "ui.download.timeline"),
-            Figure::Breakdown(..) => ("breakdown", "ui.breakdown.title"),
+            Figure::Breakdown(_) => ("breakdown", "ui.breakdown.title"),
         }
     }
 }
@@ -67,8 +68,8 @@ impl<'a> Picture<'a> {
                 now: Some(*now),
                 legend: Some(legend),
             }),
-            Figure::Breakdown(bars, outcome) => {
-                let drawn = figure_bars(bars, &outcome.events, &|k| lookup(lang, k));
+            Figure::Breakdown(run) => {
+                let drawn = figure_bars(&run.bars, &run.outcome.events, &|k| lookup(lang, k));
                 let texts = BreakdownTexts {
                     title: tr(lang, "ui.breakdown.title").to_string(),
                 };

@@ -2,16 +2,17 @@
 //! row seeks the playhead to it.
 
 use crate::i18n::{cause, tr, trf, Lang};
+use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
+use kubelife_engine::{EventKind, Millis, TimelineEvent};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`EventLog`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct EventLogProps {
-    /// The run.
-    pub outcome: Rc<Outcome>,
+    /// The run, with the events the log lists picked once (`Run::listed`).
+    pub run: Rc<Run>,
     /// The playhead, ms.
     pub now: Millis,
     /// Called with the time of a clicked row.
@@ -51,38 +52,15 @@ pub fn page_at(times: &[Millis], now: Millis, shown: usize) -> std::ops::Range<u
     page(at / PAGE * PAGE)
 }
 
-/// A run, equal to another only if it is the same one (comparing two runs' events would cost
-/// what the memo saves).
-#[derive(Clone)]
-struct SameRun(Rc<Outcome>);
-
-impl PartialEq for SameRun {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// The positions and times of the events the log lists (no heartbeats, nothing of the initial
-/// state), once per run rather than at every move of the playhead.
-fn listed(run: &Outcome) -> (Vec<usize>, Vec<Millis>) {
-    run.events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| !e.kind.is_heartbeat() && !e.cause.is_initial())
-        .map(|(i, e)| (i, e.at_ms))
-        .unzip()
-}
-
 /// The log.
 #[function_component(EventLog)]
 pub fn event_log(p: &EventLogProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let listed = use_memo(SameRun(p.outcome.clone()), |run| listed(&run.0));
-    let (index, times) = &*listed;
+    let (index, times) = (&p.run.listed, &p.run.listed_at);
     let shown = use_mut_ref(|| 0usize);
     let page = page_at(times, p.now, *shown.borrow());
     *shown.borrow_mut() = page.start;
-    let rows: Vec<&TimelineEvent> = index[page.clone()].iter().map(|&i| &p.outcome.events[i]).collect();
+    let rows: Vec<&TimelineEvent> = index[page.clone()].iter().map(|&i| &p.run.outcome.events[i]).collect();
     let window = (times.len() > PAGE).then(|| {
         let count = |n: usize| crate::explain::thousands(n as u64);
         trf(

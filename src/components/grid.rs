@@ -5,8 +5,9 @@
 //! keys, shows the node's name, state, taints and pods.
 
 use crate::i18n::{tr, trf, Lang};
+use crate::model::Run;
 use kubelife_engine::Millis;
-use kubelife_figures::aggregate::{Aggregate, NodeState};
+use kubelife_figures::aggregate::NodeState;
 use kubelife_figures::grid::GridZone;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -22,8 +23,8 @@ const TIP_PODS: usize = 8;
 /// Properties of [`ClusterGrid`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ClusterGridProps {
-    /// The run's histories.
-    pub aggregate: Rc<Aggregate>,
+    /// The run, whose per-node histories (`Run::aggregate`) the grid reads at the playhead.
+    pub run: Rc<Run>,
     /// The playhead, ms.
     pub now: Millis,
 }
@@ -32,7 +33,7 @@ pub struct ClusterGridProps {
 #[function_component(ClusterGrid)]
 pub fn cluster_grid(p: &ClusterGridProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let grid = p.aggregate.grid_at(p.now);
+    let grid = p.run.aggregate.grid_at(p.now);
     html! {
         <div class="grid" aria-label={tr(lang, "ui.cluster.label")}>
             { legend(lang) }
@@ -105,7 +106,7 @@ fn zone(lang: Lang, p: &ClusterGridProps, index: usize, z: &GridZone) -> Html {
                 <span class="grid-zone-rate" data-testid={format!("zone-rate-{}", z.zone)}>{rate}</span>
                 <span class="grid-zone-counts">{counts}</span>
             </header>
-            <ZoneCells {states} aggregate={p.aggregate.clone()} zone={index} now={p.now} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &z.cells.len().to_string())])} />
+            <ZoneCells {states} run={p.run.clone()} zone={index} now={p.now} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &z.cells.len().to_string())])} />
         </section>
     }
 }
@@ -154,8 +155,8 @@ fn tip(lang: Lang, c: &kubelife_figures::grid::Cell) -> String {
 pub struct ZoneCellsProps {
     /// Each node's state, in the zone's order.
     pub states: Rc<Vec<NodeState>>,
-    /// The run's histories, for the tooltip of the one cell shown.
-    pub aggregate: Rc<Aggregate>,
+    /// The run, whose histories give the tooltip of the one cell shown.
+    pub run: Rc<Run>,
     /// The zone's index in the grid.
     pub zone: usize,
     /// The playhead, ms.
@@ -228,7 +229,7 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
     // Only the cell shown is described: the grid at the playhead, read again for it.
     let lang = use_context::<Lang>().unwrap_or_default();
     let shown = hover.or(*cursor).and_then(|i| {
-        let grid = p.aggregate.grid_at(p.now);
+        let grid = p.run.aggregate.grid_at(p.now);
         grid.zones
             .get(p.zone)
             .and_then(|z| z.cells.get(i))

@@ -5,10 +5,11 @@
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
 use crate::components::filtered;
-use crate::explain::{milestone_text, milestones, Restored};
+use crate::explain::{milestone_text, Restored};
 use crate::i18n::{tr, trf, Lang};
+use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{Millis, Outcome};
+use kubelife_engine::Millis;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -31,31 +32,24 @@ pub enum TransportAction {
 /// Properties of [`Results`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct ResultsProps {
-    /// The run.
-    pub outcome: Rc<Outcome>,
+    /// The run, with its milestones read once.
+    pub run: Rc<Run>,
     /// Whether playback runs.
     pub playing: bool,
     /// The playhead, ms.
     pub t: Millis,
-    /// Run length, ms.
-    pub duration: Millis,
     /// Playback speed as a power of ten (0 = 1x, 3 = 1000x).
     pub speed_exp: f64,
     /// Called with each action of the time controls.
     pub onaction: Callback<TransportAction>,
-    /// Whether a workload has a volume (its card shows then).
-    #[prop_or_default]
-    pub volumes: bool,
 }
 
-/// The Service and volume cards: (test id, label key, text), each only where it applies.
-fn service_cards(
-    lang: Lang,
-    p: &ResultsProps,
-    ms: &crate::explain::Milestones,
-) -> Vec<(&'static str, &'static str, String)> {
+/// The Service and volume cards: (test id, label key, text), each only where it applies (a
+/// Service in the run; a workload with a volume).
+fn service_cards(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, String)> {
+    let ms = &run.milestones;
     let mut out = Vec::new();
-    if !p.outcome.summary.services.is_empty() {
+    if !run.outcome.summary.services.is_empty() {
         out.push((
             "milestone-traffic-stopped",
             "ui.milestone.traffic_stopped",
@@ -68,7 +62,7 @@ fn service_cards(
         };
         out.push(("milestone-service-restored", "ui.milestone.service_restored", restored));
     }
-    if p.volumes {
+    if run.volumes {
         out.push((
             "milestone-volume-free",
             "ui.milestone.volume_free",
@@ -92,7 +86,7 @@ pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
 #[function_component(Results)]
 pub fn results(p: &ResultsProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let ms = milestones(&p.outcome);
+    let ms = &p.run.milestones;
     // Each card's id is both its tour anchor and its stable test id.
     let mut cards: Vec<(&str, &str, String)> = [
         ("milestone-unknown", "ui.milestone.unknown", ms.unknown),
@@ -103,7 +97,7 @@ pub fn results(p: &ResultsProps) -> Html {
     .into_iter()
     .map(|(id, key, at)| (id, key, milestone_text(lang, at)))
     .collect();
-    cards.extend(service_cards(lang, p, &ms));
+    cards.extend(service_cards(lang, &p.run));
     html! { <>
         <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
         { for cards.into_iter().map(|(id, key, text)| html! {
@@ -140,7 +134,7 @@ fn transport(lang: Lang, p: &ResultsProps, fault: Option<Millis>) -> Html {
                 <span class="results-clock">{"t = "}<strong data-testid="playhead">{format_go_duration_tenths(p.t)}</strong>
                     if let Some(f) = fault { {" · "}<span data-testid="playhead-fault">{since_fault(lang, p.t, f)}</span> }
                 </span>
-                <input type="range" min="0" max={p.duration.to_string()} step="100" value={p.t.to_string()} aria-label={tr(lang, "ui.playhead")} oninput={scrub} />
+                <input type="range" min="0" max={p.run.cfg.duration.to_string()} step="100" value={p.t.to_string()} aria-label={tr(lang, "ui.playhead")} oninput={scrub} />
             </label>
         </div>
     }

@@ -157,6 +157,17 @@ fn marker_of(e: &Event) -> Option<usize> {
     el.get_attribute("data-k")?.parse().ok()
 }
 
+/// Lanes, equal to others only when they are the same ones (a run's, or an opened row's, laid out
+/// once): the keyboard's order of their markers is worked out once for them, not at each tick.
+#[derive(Clone)]
+struct SameLanes(Rc<Vec<Lane>>);
+
+impl PartialEq for SameLanes {
+    fn eq(&self, other: &SameLanes) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The canvas's height for `lanes`, px: set in the markup too, so the first view (which has no
 /// canvas drawn) takes the same room as the page.
 fn plot_height(lanes: &[Lane]) -> u32 {
@@ -186,7 +197,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             }
         });
     }
-    let order = Rc::new(marker_order(&p.lanes));
+    let order = use_memo(SameLanes(p.lanes.clone()), |lanes| marker_order(&lanes.0));
     let pointer = pointer_handlers(lang, p, &canvas, &tip);
     let onkeydown = {
         let (lanes, order, keys) = (p.lanes.clone(), order.clone(), keys.clone());

@@ -3,10 +3,10 @@
 //! can be left and resumed.
 
 use crate::browser::storage;
-use crate::explain::milestones;
+use crate::explain::Milestones;
 use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::flags::{self, Flag};
-use kubelife_engine::{Millis, Outcome};
+use kubelife_engine::Millis;
 use yew::prelude::*;
 
 /// What a step highlights.
@@ -33,17 +33,19 @@ pub struct Step {
     pub key: &'static str,
     /// The element to highlight.
     pub target: Target,
-    /// Where to put the playhead, from the run, if anywhere.
-    pub seek: Option<fn(&Outcome) -> Millis>,
+    /// Where to put the playhead (ms), from the run's milestones (`Run::milestones`), if
+    /// anywhere.
+    pub seek: Option<fn(&Milestones) -> Millis>,
 }
 
-fn at_fault(o: &Outcome) -> Millis {
-    milestones(o).fault.unwrap_or(0)
+/// When the fault began, ms (0 without one).
+fn at_fault(m: &Milestones) -> Millis {
+    m.fault.unwrap_or(0)
 }
 
-fn at(o: &Outcome, pick: fn(&crate::explain::Milestones) -> Option<Millis>) -> Millis {
-    let m = milestones(o);
-    m.fault.unwrap_or(0) + pick(&m).unwrap_or(0)
+/// When the milestone `pick` reads happened on the run's clock, ms (the fault, if never).
+fn at(m: &Milestones, pick: fn(&Milestones) -> Option<Millis>) -> Millis {
+    m.fault.unwrap_or(0) + pick(m).unwrap_or(0)
 }
 
 /// The steps, in order: heartbeats, the fault, the grace period, Unknown, the taint, the

@@ -2,16 +2,25 @@
 //! ignores) and tuning advice (a grace period under four heartbeats, a toleration of 0); and,
 //! above them, Services that the API and the proxies saw differently (a control-plane partition).
 
-use crate::explain::{tuning_warnings, two_views};
 use crate::i18n::{cause, tr, Lang};
-use kubelife_engine::{Config, Outcome};
+use crate::model::Run;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// The warnings under their heading, or nothing when there are none.
-pub fn warnings(lang: Lang, outcome: &Outcome, cfg: &Config) -> Html {
-    let mut all = outcome.warnings.clone();
-    all.extend(tuning_warnings(cfg));
-    let views = two_views(outcome);
+/// Properties of [`Warnings`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct WarningsProps {
+    /// The run whose warnings these are.
+    pub run: Rc<Run>,
+}
+
+/// The run's warnings under their heading, or nothing when there are none: read off the run once
+/// when it arrived (`Run::warnings`, `Run::two_views`), rendered in the reader's language, and
+/// rendered again only when the run or the language changes.
+#[function_component(Warnings)]
+pub fn warnings(p: &WarningsProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let (all, views) = (&p.run.warnings, &p.run.two_views);
     html! { <>
         if !views.is_empty() {
             <h2>{tr(lang, "ui.h.two_views")}</h2>

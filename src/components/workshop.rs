@@ -6,10 +6,10 @@ use crate::browser::{page_address, storage};
 use crate::components::copy::CopyButton;
 use crate::components::picker::{Choice, Picker};
 use crate::components::tour::{saved_step, STEPS};
-use crate::exercises::{exercise, Ctx, Exercise, Run, EXERCISES};
+use crate::exercises::{exercise, Ctx, Exercise, EXERCISES};
 use crate::i18n::{tr, tr_built, trf, Lang};
 use crate::link::{encode_all, Display, Playback};
-use crate::model::Side;
+use crate::model::Run;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -128,14 +128,10 @@ pub fn workshop_nav(p: &WorkshopNavProps) -> Html {
 pub struct ExerciseProps {
     /// The open exercise (1-based).
     pub n: u32,
-    /// Side A's settings.
-    pub settings: crate::settings::Settings,
-    /// Side A's configuration.
-    pub cfg: Rc<kubelife_engine::Config>,
     /// Side A's run.
-    pub outcome: Rc<kubelife_engine::Outcome>,
-    /// Side B, when comparing.
-    pub b: Option<Rc<Side>>,
+    pub a: Rc<Run>,
+    /// Side B's run, when comparing.
+    pub b: Option<Rc<Run>>,
     /// Open another exercise (or close with `None`).
     pub onopen: Callback<Option<u32>>,
 }
@@ -156,19 +152,13 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
     }
     // The page only opens exercises that exist; the first stands in for any other number.
     let ex = exercise(n).unwrap_or(&EXERCISES[0]);
-    let ctx = Ctx {
-        a: Run {
-            settings: &p.settings,
-            cfg: &p.cfg,
-            outcome: &p.outcome,
-        },
-        b: p.b.as_ref().map(|b| Run {
-            settings: &b.settings,
-            cfg: &b.cfg,
-            outcome: &b.outcome,
-        }),
-    };
-    let results = ex.results(&ctx);
+    // The checks read the runs: once per exercise and pair of runs, not at each playback tick.
+    let results = use_memo((ex.id, p.a.clone(), p.b.clone()), move |(_, a, b)| {
+        ex.results(&Ctx {
+            a: a.checked(),
+            b: b.as_ref().map(|b| b.checked()),
+        })
+    });
     let done = results.iter().all(|&r| r);
     // Remember a solved exercise once, not on every render.
     use_effect_with((ex.id, done), |&(id, done)| {
@@ -198,7 +188,7 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
             <h2 class="workshop-title" data-testid="exercise-title">{format!("{n}. {}", title(lang, ex))}</h2>
             <p class="workshop-goal">{text(lang, ex, "goal")}</p>
             <ul class="workshop-checklist">
-            { for ex.checks.iter().zip(&results).enumerate().map(|(i, (c, &ok))| html! {
+            { for ex.checks.iter().zip(results.iter()).enumerate().map(|(i, (c, &ok))| html! {
                 <li class={if ok { "workshop-check workshop-check-ok" } else { "workshop-check" }} data-testid={format!("check-{}", i + 1)} data-ok={ok.to_string()}>
                     <span class="workshop-mark" aria-hidden="true">{ if ok { "✓" } else { "○" } }</span>
                     {tr(lang, c.key)}

@@ -1,16 +1,19 @@
-//! What the page shows, derived from the settings by one engine run: the [`Model`] of side A and
-//! the [`Side`] B of a comparison. The page's shell runs the engine in its Web Worker, sending it the
-//! `Prepared` configuration; [`run_config`] is that run, and [`simulate`] runs it on the calling
-//! thread for tests and tools. The
-//! reducer in `app` and the components share these types, so neither imports the other.
+//! What the page shows, in three parts: the [`Run`] of each side (everything derived from one
+//! engine run, laid out once when it arrives and never changed), the [`View`] (the playhead,
+//! playback, language, layout) and what is [`Pending`] with the worker (settings resolved and not
+//! yet run, spreads asked for). The [`Model`] holds them. The page's shell runs the engine in its
+//! Web Worker, sending it the `Prepared` configuration; [`run_config`] is that run, and
+//! [`simulate`] runs it on the calling thread for tests and tools. The reducer in `app` and the
+//! components share these types, so neither imports the other.
 
+use crate::explain::{bars, milestones, tuning_warnings, two_views, Bar, Milestones};
 use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
 use kubelife_engine::flags;
 use kubelife_engine::scenario::ActionKind;
-use kubelife_engine::{Config, Distribution, Millis, Outcome, RunOptions};
+use kubelife_engine::{Cause, Config, Distribution, Millis, Outcome, RunOptions};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
 use kubelife_figures::spread::{spread, Spread};
 use std::rc::Rc;
@@ -22,71 +25,246 @@ pub const GRID_ABOVE: usize = 60;
 /// How often playback advances, in wall-clock ms.
 pub const FRAME: f64 = 50.0;
 
-/// Everything the page shows, derived from the settings by one engine run.
-#[derive(Clone, PartialEq)]
-pub struct Model {
+/// One side's run as the page shows it: the settings it was run for and everything the page
+/// derives from the engine's outcome, computed once when the run arrives (never at a render or a
+/// playback tick) and never changed afterwards. The page holds it as an `Rc<Run>`, so that a
+/// tick or any other message copies a pointer, and components take it whole or in pieces.
+///
+/// Two runs are equal when they are the same run (they share one outcome): comparing a
+/// component's props then costs a pointer comparison rather than a walk over the events.
+pub struct Run {
     /// What the user set.
     pub settings: Settings,
     /// The resolved configuration.
     pub cfg: Rc<Config>,
     /// The version's defaults, for comparison.
     pub defaults: Rc<Config>,
-    /// The run.
+    /// Why the settings were refused, when they were (the engine's reason).
+    pub error: Option<String>,
+    /// The engine's outcome.
     pub outcome: Rc<Outcome>,
-    /// The timeline's lanes.
+    /// The timeline's lanes, at most [`MAX_LANES`].
     pub lanes: Rc<Vec<Lane>>,
     /// Per zone and per workload, the run's counts over time (the grid, the aggregated timeline,
     /// zone states and the spread of a many-node outage read them).
-    pub aggregate: Rc<Aggregate>,
+    pub aggregate: Aggregate,
     /// The outage across nodes: first and last taint and eviction, each workload's way back.
     pub spread: Rc<Spread>,
     /// "Where does the time go?": the chains of events to the run's milestones.
-    pub bars: Rc<Vec<crate::explain::Bar>>,
-    /// Why the settings were refused, when they were (the engine's reason).
-    pub error: Option<String>,
+    pub bars: Vec<Bar>,
+    /// The faulted node's milestones, ms after its fault (the result cards, the compare deltas,
+    /// the tour's stops).
+    pub milestones: Milestones,
+    /// What to warn about: the engine's warnings, then tuning advice about the configuration.
+    pub warnings: Vec<Cause>,
+    /// Services the API and the proxies saw differently (`explain::two_views`).
+    pub two_views: Vec<Cause>,
+    /// The events the log lists (no heartbeats, nothing of the initial state), as positions in
+    /// the outcome's events, in order.
+    pub listed: Vec<usize>,
+    /// The times of [`Run::listed`]'s events, ms, in order.
+    pub listed_at: Vec<Millis>,
+    /// Whether a workload has a volume (the results then show when it was free).
+    pub volumes: bool,
+}
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Run) -> bool {
+        Rc::ptr_eq(&self.outcome, &other.outcome)
+    }
+}
+
+impl Eq for Run {}
+
+impl Run {
+    /// `p`'s run, laid out: lanes, counts over time, the spread, the bars, milestones, warnings
+    /// and the event log's rows.
+    pub fn from_run(p: Prepared, outcome: Outcome) -> Run {
+        let aggregate = aggregate(&p, &outcome);
+        Run::from_parts(p, outcome, aggregate)
+    }
+
+    /// `p`'s run, whose counts over time are `aggregate` (see [`aggregate`]), laid out.
+    pub fn from_parts(p: Prepared, outcome: Outcome, aggregate: Aggregate) -> Run {
+        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
+        let spread = spread(&outcome, &aggregate);
+        let bars = bars(&outcome, &p.cfg);
+        let mut warnings = outcome.warnings.clone();
+        warnings.extend(tuning_warnings(&p.cfg));
+        let (listed, listed_at) = outcome
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.kind.is_heartbeat() && !e.cause.is_initial())
+            .map(|(i, e)| (i, e.at_ms))
+            .unzip();
+        Run {
+            milestones: milestones(&outcome),
+            two_views: two_views(&outcome),
+            volumes: p.cfg.workloads.iter().any(|w| w.volume.is_some()),
+            warnings,
+            listed,
+            listed_at,
+            spread: Rc::new(spread),
+            bars,
+            lanes: Rc::new(lanes),
+            aggregate,
+            outcome: Rc::new(outcome),
+            settings: p.settings,
+            cfg: p.cfg,
+            defaults: p.defaults,
+            error: p.error,
+        }
+    }
+
+    /// Runs the engine for `settings` here and now, as the worker would, and lays the run out
+    /// (tests and tools; the page itself never runs the engine on its own thread).
+    pub fn simulate(settings: Settings) -> Run {
+        let p = prepare(settings);
+        let outcome = run_config(&p.cfg);
+        Run::from_run(p, outcome)
+    }
+
+    /// The run as the exercises' checks read it.
+    pub fn checked(&self) -> crate::exercises::Run<'_> {
+        crate::exercises::Run {
+            settings: &self.settings,
+            cfg: &self.cfg,
+            outcome: &self.outcome,
+        }
+    }
+
+    /// The settings it was run for, resolved, as they were asked for: what the worker runs for
+    /// the spreads over seeds of what is shown.
+    fn prepared(&self) -> Rc<Prepared> {
+        Rc::new(Prepared {
+            settings: self.settings.clone(),
+            cfg: self.cfg.clone(),
+            defaults: self.defaults.clone(),
+            error: None,
+        })
+    }
+}
+
+/// How the page looks at its runs: everything a reader changes without a new run.
+#[derive(Clone, PartialEq)]
+pub struct View {
     /// The playhead, ms.
     pub t: Millis,
     /// Whether playback runs.
     pub playing: bool,
     /// Playback speed as a power of ten (0 = 1x, 3 = 1000x).
     pub speed_exp: f64,
-    /// Cluster size for the cost readout.
+    /// Cluster size for the cost readout, nodes.
     pub cost_nodes: u32,
-    /// What the opening link could not apply, and why.
-    pub notices: Vec<kubelife_engine::Cause>,
     /// The page's language.
     pub lang: Lang,
     /// The open tour step (0-based), when the tour is showing.
     pub tour: Option<usize>,
-    /// The compare side B, when comparing.
-    pub b: Option<Rc<Side>>,
     /// Layout (full page or embed, panels shown).
     pub display: Display,
+    /// What the opening link could not apply, and why.
+    pub notices: Vec<Cause>,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            t: 0,
+            playing: false,
+            speed_exp: 1.0,
+            cost_nodes: 1000,
+            lang: Lang::default(),
+            tour: None,
+            display: Display::default(),
+            notices: Vec::new(),
+        }
+    }
+}
+
+impl View {
+    /// Moves the playhead by `wall` ms of wall-clock time at the playback speed, stopping at
+    /// `duration` (ms); nothing moves while paused. Returns whether anything changed.
+    pub fn tick(&mut self, wall: f64, duration: Millis) -> bool {
+        if !self.playing {
+            return false;
+        }
+        self.t += (wall * 10f64.powf(self.speed_exp)) as Millis;
+        if self.t >= duration {
+            self.t = duration;
+            self.playing = false;
+        }
+        true
+    }
+
+    /// This view kept for a new run of side A `duration` ms long: speed, cost size, layout,
+    /// language and tour stay; the playhead stays within the run, and playback goes on only if
+    /// the playhead is still inside it, or this is the page's first run (the opening link's
+    /// playhead and autoplay apply to it).
+    pub fn keeping(&mut self, duration: Millis, first: bool) {
+        self.playing = self.playing && (first || self.t < duration);
+        self.t = self.t.min(duration);
+    }
+}
+
+/// What the page has asked the worker for and not yet received.
+#[derive(Clone, PartialEq, Default)]
+pub struct Pending {
+    /// Side A's settings asked for and not yet run (the worker is on it).
+    pub a: Option<Rc<Prepared>>,
+    /// Side B's settings asked for and not yet run.
+    pub b: Option<Rc<Prepared>>,
+    /// Whether the spreads over seeds are asked for and not yet back.
+    pub spreads: bool,
+}
+
+impl Pending {
+    /// Whether a run the page asked for is still under way.
+    pub fn running(&self) -> bool {
+        self.a.is_some() || self.b.is_some() || self.spreads
+    }
+
+    /// Asks for a run of `s` in `slot` (side A's or B's), unless `shown` (the run that side shows,
+    /// once in) already is one: settings resolved once, reusing the version's defaults of the
+    /// settings asked before, or else of `known`'s.
+    fn ask(slot: &mut Option<Rc<Prepared>>, shown: Option<&Run>, known: Option<&Run>, s: Settings) {
+        if shown.is_some_and(|r| r.settings == s) {
+            *slot = None;
+        } else if slot.as_ref().is_none_or(|p| p.settings != s) {
+            let known = match (&*slot, known) {
+                (Some(p), _) => Some((&p.settings, &p.defaults)),
+                (None, Some(r)) => Some((&r.settings, &r.defaults)),
+                (None, None) => None,
+            };
+            *slot = Some(Rc::new(prepare_after(s, known)));
+        }
+    }
+}
+
+/// The page: side A's run, side B's when comparing, how they are viewed, and what the worker is
+/// asked for. It reads as side A's run (`m.outcome`, `m.cfg`), through `Deref`.
+#[derive(Clone, PartialEq)]
+pub struct Model {
+    /// Side A's run, the one shown.
+    pub run: Rc<Run>,
+    /// The compare side B's run, when comparing.
+    pub b: Option<Rc<Run>>,
+    /// The playhead, playback, language, layout and the rest a reader changes without a run.
+    pub view: View,
+    /// What the worker is asked for.
+    pub pending: Pending,
     /// Milestones over 200 seeds for A (and B), once asked for.
     pub spreads: Option<Rc<(Distribution, Option<Distribution>)>>,
-    /// Side A's settings asked for and not yet run (the worker is on it).
-    pub next: Option<Rc<Prepared>>,
-    /// Side B's settings asked for and not yet run.
-    pub b_next: Option<Rc<Prepared>>,
-    /// Whether the spreads over seeds are asked for and not yet back.
-    pub spreads_asked: bool,
     /// Whether a first run has come back (before it, the page shows only its controls).
     pub loaded: bool,
 }
 
-/// One side of a comparison, derived from its settings by one engine run.
-#[derive(Clone, PartialEq)]
-pub struct Side {
-    /// What the user set for this side.
-    pub settings: Settings,
-    /// The resolved configuration.
-    pub cfg: Rc<Config>,
-    /// The version's defaults, for the sliders' default marks.
-    pub defaults: Rc<Config>,
-    /// The run.
-    pub outcome: Rc<Outcome>,
-    /// The timeline's lanes.
-    pub lanes: Rc<Vec<Lane>>,
+impl std::ops::Deref for Model {
+    type Target = Run;
+
+    fn deref(&self) -> &Run {
+        &self.run
+    }
 }
 
 /// A change to one side's settings, as a value; the reducer applies it and re-runs the engine.
@@ -189,20 +367,6 @@ pub fn aggregate(p: &Prepared, outcome: &Outcome) -> Aggregate {
     Aggregate::build(outcome, p.cfg.duration, &EvictionRates::of(&p.cfg))
 }
 
-impl Side {
-    /// Side B as its run shows it.
-    pub fn from_run(p: Prepared, outcome: Outcome) -> Side {
-        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
-        Side {
-            settings: p.settings,
-            cfg: p.cfg,
-            defaults: p.defaults,
-            outcome: Rc::new(outcome),
-            lanes: Rc::new(lanes),
-        }
-    }
-}
-
 /// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
 pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
 
@@ -215,76 +379,56 @@ pub fn run_config(cfg: &Config) -> Outcome {
     kubelife_engine::run(cfg, &options)
 }
 
-/// Runs the engine for `settings` here and now, as the worker would (tests and tools; the page
-/// itself never runs the engine on its own thread).
+/// The page showing the run of `settings`, made here and now as the worker would make it (tests
+/// and tools; the page itself never runs the engine on its own thread). It reads as that run
+/// (`m.outcome`, `m.cfg`, `m.settings`); [`Run::simulate`] gives the run alone.
 pub fn simulate(settings: Settings) -> Model {
-    let p = prepare(settings);
-    let outcome = run_config(&p.cfg);
-    Model::from_run(p, outcome)
+    Model::new(Run::simulate(settings))
 }
 
 impl Model {
-    /// The page showing `p`'s run.
-    pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
-        let aggregate = aggregate(&p, &outcome);
-        Model::from_parts(p, outcome, aggregate)
-    }
-
-    /// The page showing `p`'s run, whose counts over time are `aggregate` (see [`aggregate`]).
-    pub fn from_parts(p: Prepared, outcome: Outcome, aggregate: Aggregate) -> Model {
-        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
-        let spread = spread(&outcome, &aggregate);
-        let bars = crate::explain::bars(&outcome, &p.cfg);
+    /// The page showing `run`, with the default view and nothing asked of the worker.
+    pub fn new(run: Run) -> Model {
         Model {
-            spread: Rc::new(spread),
-            bars: Rc::new(bars),
-            settings: p.settings,
-            lanes: Rc::new(lanes),
-            aggregate: Rc::new(aggregate),
-            outcome: Rc::new(outcome),
-            defaults: p.defaults,
-            error: p.error,
-            t: 0,
-            playing: false,
-            speed_exp: 1.0,
-            cost_nodes: 1000,
-            notices: Vec::new(),
-            lang: Lang::default(),
-            tour: None,
+            run: Rc::new(run),
             b: None,
-            display: Display::default(),
+            view: View::default(),
+            pending: Pending::default(),
             spreads: None,
-            cfg: p.cfg,
-            next: None,
-            b_next: None,
-            spreads_asked: false,
             loaded: true,
         }
+    }
+
+    /// The page showing `p`'s run (see [`Run::from_run`]).
+    pub fn from_run(p: Prepared, outcome: Outcome) -> Model {
+        Model::new(Run::from_run(p, outcome))
     }
 
     /// The page before its first run: `p` waits for the worker, nothing is shown yet.
     pub fn waiting(p: Prepared) -> Model {
         let mut m = Model::from_run(p.clone(), Outcome::default());
-        m.next = Some(Rc::new(p));
+        m.pending.a = Some(Rc::new(p));
         m.loaded = false;
         m
     }
 
     /// The settings the controls show: the newest asked for, even before its run is back.
     pub fn asked(&self) -> &Settings {
-        self.next.as_ref().map_or(&self.settings, |p| &p.settings)
+        self.pending.a.as_ref().map_or(&self.run.settings, |p| &p.settings)
     }
 
     /// The configuration (and the version's defaults) of [`Model::asked`].
     pub fn asked_cfg(&self) -> (&Rc<Config>, &Rc<Config>) {
-        self.next
+        self.pending
+            .a
             .as_ref()
-            .map_or((&self.cfg, &self.defaults), |p| (&p.cfg, &p.defaults))
+            .map_or((&self.run.cfg, &self.run.defaults), |p| (&p.cfg, &p.defaults))
     }
 
     /// Side B's settings, newest first.
     pub fn asked_b(&self) -> Option<&Settings> {
-        self.b_next
+        self.pending
+            .b
             .as_ref()
             .map(|p| &p.settings)
             .or(self.b.as_ref().map(|b| &b.settings))
@@ -292,80 +436,57 @@ impl Model {
 
     /// Asks for a run of `s` as side A (nothing to run when the page already shows it).
     pub fn ask(&mut self, s: Settings) {
-        if s == self.settings && self.loaded {
-            self.next = None;
-        } else if self.next.as_ref().is_none_or(|p| p.settings != s) {
-            let known = match &self.next {
-                Some(p) => (&p.settings, &p.defaults),
-                None => (&self.settings, &self.defaults),
-            };
-            self.next = Some(Rc::new(prepare_after(s, Some(known))));
-        }
+        let shown = self.loaded.then_some(&*self.run);
+        Pending::ask(&mut self.pending.a, shown, Some(&self.run), s);
         self.spreads = None;
     }
 
     /// Asks for a run of `s` as side B.
     pub fn ask_b(&mut self, s: Settings) {
-        if self.b.as_ref().is_some_and(|b| b.settings == s) {
-            self.b_next = None;
-        } else if self.b_next.as_ref().is_none_or(|p| p.settings != s) {
-            let known = match (&self.b_next, &self.b) {
-                (Some(p), _) => Some((&p.settings, &p.defaults)),
-                (None, Some(b)) => Some((&b.settings, &b.defaults)),
-                (None, None) => None,
-            };
-            self.b_next = Some(Rc::new(prepare_after(s, known)));
-        }
+        Pending::ask(&mut self.pending.b, self.b.as_deref(), self.b.as_deref(), s);
+        self.spreads = None;
+    }
+
+    /// Stops comparing: side B and what was asked for it go, and so do the spreads.
+    pub fn close_b(&mut self) {
+        self.b = None;
+        self.pending.b = None;
         self.spreads = None;
     }
 
     /// What the worker should be doing for this page: the runs asked for and not yet shown.
     pub fn wants(&self) -> Wants {
-        let shown = |settings: &Settings, cfg: &Rc<Config>, defaults: &Rc<Config>| {
-            Rc::new(Prepared {
-                settings: settings.clone(),
-                cfg: cfg.clone(),
-                defaults: defaults.clone(),
-                error: None,
-            })
-        };
+        let p = &self.pending;
         Wants {
-            a: self.next.clone(),
-            b: self.b_next.clone(),
-            spreads: (self.spreads_asked && self.next.is_none() && self.b_next.is_none()).then(|| {
-                let a = shown(&self.settings, &self.cfg, &self.defaults);
-                (a, self.b.as_ref().map(|b| shown(&b.settings, &b.cfg, &b.defaults)))
-            }),
+            a: p.a.clone(),
+            b: p.b.clone(),
+            spreads: (p.spreads && p.a.is_none() && p.b.is_none())
+                .then(|| (self.run.prepared(), self.b.as_ref().map(|b| b.prepared()))),
         }
     }
 
     /// Whether a run the page asked for is still under way.
     pub fn running(&self) -> bool {
-        self.next.is_some() || self.b_next.is_some() || self.spreads_asked
+        self.pending.running()
     }
 
-    /// Takes in a run of side A, laid out as `fresh` (see [`Model::from_run`]); a run of settings
-    /// no longer asked for is dropped.
-    pub fn arrived(mut self, fresh: Model) -> Model {
-        if self.next.take_if(|p| p.settings == fresh.settings).is_none() {
+    /// Takes in a run of side A (see [`Run::from_run`]); a run of settings no longer asked for is
+    /// dropped. The view stays as it was (see [`View::keeping`]).
+    pub fn arrived(mut self, fresh: Rc<Run>) -> Model {
+        if self.pending.a.take_if(|p| p.settings == fresh.settings).is_none() {
             return self;
         }
-        let first = !self.loaded;
-        let mut fresh = fresh.keeping_view(&mut self);
-        // The opening link's playhead and autoplay apply to the first run.
-        fresh.t = self.t.min(fresh.cfg.duration);
-        fresh.playing = self.playing && (first || self.t < fresh.cfg.duration);
-        fresh.notices = std::mem::take(&mut self.notices);
-        fresh.b = self.b.take();
-        fresh.b_next = self.b_next.take();
-        fresh.spreads_asked = self.spreads_asked;
-        fresh
+        self.view.keeping(fresh.cfg.duration, !self.loaded);
+        self.run = fresh;
+        self.loaded = true;
+        self.spreads = None;
+        self
     }
 
     /// Takes in a run of side B; a run of settings no longer asked for is dropped.
-    pub fn arrived_b(mut self, side: Side) -> Model {
-        if self.b_next.take_if(|p| p.settings == side.settings).is_some() {
-            self.b = Some(Rc::new(side));
+    pub fn arrived_b(mut self, fresh: Rc<Run>) -> Model {
+        if self.pending.b.take_if(|p| p.settings == fresh.settings).is_some() {
+            self.b = Some(fresh);
         }
         self
     }
@@ -377,43 +498,20 @@ impl Model {
         b: Option<&Settings>,
         d: (Distribution, Option<Distribution>),
     ) -> Model {
-        if self.spreads_asked && *a == self.settings && b == self.b.as_ref().map(|b| &b.settings) {
+        if self.pending.spreads && *a == self.run.settings && b == self.b.as_ref().map(|b| &b.settings) {
             self.spreads = Some(Rc::new(d));
-            self.spreads_asked = false;
+            self.pending.spreads = false;
         }
         self
     }
-}
 
-/// The runs a page wants from the worker (see [`Model::wants`]).
-#[derive(Clone, PartialEq, Debug, Default)]
-pub struct Wants {
-    /// Side A's settings, resolved.
-    pub a: Option<Rc<Prepared>>,
-    /// Side B's settings, resolved.
-    pub b: Option<Rc<Prepared>>,
-    /// Spreads over seeds of A and B as shown.
-    pub spreads: Option<(Rc<Prepared>, Option<Rc<Prepared>>)>,
-}
-
-impl Model {
-    /// This fresh run, viewed as `old` was: playback speed, cost size, layout, language and tour.
-    pub fn keeping_view(mut self, old: &mut Model) -> Model {
-        self.speed_exp = old.speed_exp;
-        self.cost_nodes = old.cost_nodes;
-        self.display = std::mem::take(&mut old.display);
-        self.lang = old.lang;
-        self.tour = old.tour;
-        self
-    }
-
-    /// The link (query string) of the current state, with the playhead at `t`.
+    /// The link (query string) of the current state, with the playhead at `t` (ms).
     pub fn link(&self, t: Millis) -> String {
         let playback = Playback {
             t,
-            speed_exp: (self.speed_exp != 1.0).then_some(self.speed_exp),
+            speed_exp: (self.view.speed_exp != 1.0).then_some(self.view.speed_exp),
         };
-        encode_all(self.asked(), self.asked_b(), playback, &self.display)
+        encode_all(self.asked(), self.asked_b(), playback, &self.view.display)
     }
 
     /// The link of the current state as an embed (timeline, cluster or compare, and two sliders).
@@ -431,11 +529,22 @@ impl Model {
                 flags::NODE_MONITOR_GRACE_PERIOD.name.into(),
                 flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name.into(),
             ],
-            lang: self.display.lang,
+            lang: self.view.display.lang,
             ..Display::default()
         };
         encode_all(self.asked(), self.asked_b(), Playback::default(), &display)
     }
+}
+
+/// The runs a page wants from the worker (see [`Model::wants`]).
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Wants {
+    /// Side A's settings, resolved.
+    pub a: Option<Rc<Prepared>>,
+    /// Side B's settings, resolved.
+    pub b: Option<Rc<Prepared>>,
+    /// Spreads over seeds of A and B as shown.
+    pub spreads: Option<(Rc<Prepared>, Option<Rc<Prepared>>)>,
 }
 
 #[cfg(test)]
@@ -467,5 +576,49 @@ mod tests {
         assert!(s == before, "an unknown preset changes nothing");
         Edit::Preset("upstream-1.12".into()).apply(&mut s);
         assert_eq!(s.minor, 12);
+    }
+
+    #[test]
+    fn a_run_is_equal_only_to_itself() {
+        let a = Rc::new(Run::simulate(Settings::default()));
+        let again = Run::simulate(Settings::default());
+        assert!(*a == *a.clone());
+        assert!(*a != again, "the same settings run twice are two runs");
+        assert_eq!(a.milestones, milestones(&a.outcome), "laid out once, as read");
+        assert_eq!(a.listed.len(), a.listed_at.len());
+        assert!(a.listed_at.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn playback_moves_only_the_playhead_and_only_while_playing() {
+        let mut m = simulate(Settings::default());
+        let run = m.run.clone();
+        assert!(!m.view.tick(50.0, m.cfg.duration), "paused: nothing moves");
+        m.view.playing = true;
+        assert!(m.view.tick(50.0, m.cfg.duration));
+        assert_eq!(m.view.t, 500, "50 ms at 10x");
+        m.view.speed_exp = 3.0;
+        while m.view.tick(50.0, run.cfg.duration) {}
+        assert_eq!((m.view.t, m.view.playing), (run.cfg.duration, false));
+        assert!(Rc::ptr_eq(&m.run, &run), "the run is never copied");
+    }
+
+    #[test]
+    fn a_run_arriving_keeps_the_view_and_drops_what_is_no_longer_asked() {
+        let mut m = simulate(Settings::default());
+        m.view.t = 60_000;
+        m.view.speed_exp = 2.0;
+        m.view.tour = Some(3);
+        let mut s = Settings::default();
+        s.set("node-monitor-grace-period", 20.0);
+        m.ask(s.clone());
+        assert!(m.running() && m.wants().a.is_some());
+        let stale = Rc::new(Run::simulate(Settings::default()));
+        let m = m.arrived(stale);
+        assert!(m.pending.a.is_some(), "a run of settings not asked for is dropped");
+        let fresh = Rc::new(Run::simulate(s));
+        let m = m.arrived(fresh.clone());
+        assert!(Rc::ptr_eq(&m.run, &fresh) && m.pending.a.is_none() && !m.running());
+        assert_eq!((m.view.t, m.view.speed_exp, m.view.tour), (60_000, 2.0, Some(3)));
     }
 }
