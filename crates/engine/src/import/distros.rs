@@ -17,7 +17,7 @@ const RKE_SERVICES: [(&str, Component); 6] = [
     ("kube-controller", Component::ControllerManager),
     ("kubelet", Component::Kubelet),
     ("scheduler", Component::Scheduler),
-    ("kubeproxy", Component::Proxy),
+    ("kubeproxy", Component::KubeProxy),
     ("etcd", Component::Etcd),
 ];
 
@@ -28,7 +28,7 @@ const K3S_ARGS: [(&str, Component); 6] = [
     ("kube-controller-manager-arg", Component::ControllerManager),
     ("kube-apiserver-arg", Component::ApiServer),
     ("kube-scheduler-arg", Component::Scheduler),
-    ("kube-proxy-arg", Component::Proxy),
+    ("kube-proxy-arg", Component::KubeProxy),
     ("etcd-arg", Component::Etcd),
 ];
 
@@ -69,10 +69,10 @@ const KUBESPRAY: [(&str, Field, KubesprayTarget); 8] = [
 /// A kubespray variable that sets a catalogue flag: a kubelet field lands in kubespray's
 /// kubelet-config.yaml, any other flag in the kubeadm configuration's `extraArgs`.
 const fn kubespray_var(var: &'static str, f: &'static CatalogueFlag) -> (&'static str, Field, KubesprayTarget) {
-    let target = match (f.file, Component::of(f.component)) {
+    let target = match (f.file, f.component) {
         (Some(file), _) => KubesprayTarget::KubeletFile(file.field),
-        (None, Some(component)) => KubesprayTarget::Kubeadm(component, f.name),
-        (None, None) => KubesprayTarget::KubeletFile(f.name),
+        (None, Component::Simulation) => KubesprayTarget::KubeletFile(f.name),
+        (None, component) => KubesprayTarget::Kubeadm(component, f.name),
     };
     (var, Field::Setting(Tunable(f)), target)
 }

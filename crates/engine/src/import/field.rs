@@ -16,50 +16,9 @@ use crate::time::parse_go_duration;
 use crate::version::Gate;
 use std::fmt;
 
-/// A process whose flags or configuration an import reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Component {
-    /// The kubelet.
-    Kubelet,
-    /// kube-controller-manager.
-    ControllerManager,
-    /// kube-apiserver.
-    ApiServer,
-    /// kube-scheduler (nothing of it is modelled).
-    Scheduler,
-    /// kube-proxy (nothing of it is modelled).
-    Proxy,
-    /// etcd (nothing of it is modelled).
-    Etcd,
-}
-
-impl Component {
-    /// The binary's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Component::Kubelet => "kubelet",
-            Component::ControllerManager => "kube-controller-manager",
-            Component::ApiServer => "kube-apiserver",
-            Component::Scheduler => "kube-scheduler",
-            Component::Proxy => "kube-proxy",
-            Component::Etcd => "etcd",
-        }
-    }
-
-    /// The component a binary name (or a hyperkube subcommand) runs.
-    pub fn by_binary(name: &str) -> Option<Component> {
-        let base = name.rsplit('/').next().unwrap_or(name);
-        match base {
-            "kubelet" => Some(Component::Kubelet),
-            "kube-controller-manager" | "controller-manager" => Some(Component::ControllerManager),
-            "kube-apiserver" | "apiserver" => Some(Component::ApiServer),
-            "kube-scheduler" | "scheduler" => Some(Component::Scheduler),
-            "kube-proxy" | "proxy" => Some(Component::Proxy),
-            "etcd" => Some(Component::Etcd),
-            _ => None,
-        }
-    }
-}
+/// A process whose flags or configuration an import reads: the catalogue's components, whose
+/// kube-scheduler and etcd an import recognises and sets aside.
+pub use crate::scenario::flags::Component;
 
 /// A tunable of the flag catalogue ([`crate::scenario::flags`]), ordered as the catalogue lists
 /// them.
@@ -126,19 +85,6 @@ enum Kind {
 /// The kubelet's `--max-pods` (`maxPods`), which the scenario keeps per node.
 pub const MAX_PODS: &str = "max-pods";
 
-impl Component {
-    /// The component of a catalogue flag, as an import names it.
-    pub const fn of(c: flags::Component) -> Option<Component> {
-        match c {
-            flags::Component::Kubelet => Some(Component::Kubelet),
-            flags::Component::ControllerManager => Some(Component::ControllerManager),
-            flags::Component::ApiServer => Some(Component::ApiServer),
-            flags::Component::KubeProxy => Some(Component::Proxy),
-            flags::Component::Simulation => None,
-        }
-    }
-}
-
 impl Field {
     /// Whether an import reads a catalogue flag: the kubelet's, kube-controller-manager's and
     /// kube-apiserver's flags and `KubeletConfiguration` fields (feature gates are read as
@@ -164,7 +110,10 @@ impl Field {
         let f = flags::ALL
             .iter()
             .find(|f| f.name == name && f.command_line == CommandLine::Flag && Field::reads(f))?;
-        Some((Component::of(f.component)?, Field::Setting(Tunable(f))))
+        Some((
+            Some(f.component).filter(|c| *c != Component::Simulation)?,
+            Field::Setting(Tunable(f)),
+        ))
     }
 
     /// The modelled `KubeletConfiguration` field called `name`.

@@ -83,7 +83,9 @@ pub fn section(c: Component) -> &'static str {
         Component::Scheduler => "scheduler",
         Component::Etcd => "etcd.local",
         Component::Kubelet => "nodeRegistration.kubeletExtraArgs",
-        Component::Proxy => "kubeProxy",
+        Component::KubeProxy => "kubeProxy",
+        // No setting of the simulation's own has a place in a cluster's files.
+        Component::Simulation => "",
     }
 }
 

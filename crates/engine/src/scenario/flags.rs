@@ -27,8 +27,12 @@ pub enum Component {
     ControllerManager,
     /// kube-apiserver.
     ApiServer,
+    /// kube-scheduler: an import recognises its flags and files; nothing of it is modelled.
+    Scheduler,
     /// kube-proxy.
     KubeProxy,
+    /// etcd: an import recognises its flags and files; nothing of it is modelled.
+    Etcd,
     /// None: a timing of the simulation that no Kubernetes flag sets (`simulation.*`,
     /// `durationSeconds`).
     Simulation,
@@ -41,8 +45,24 @@ impl Component {
             Component::Kubelet => "kubelet",
             Component::ControllerManager => "kube-controller-manager",
             Component::ApiServer => "kube-apiserver",
+            Component::Scheduler => "kube-scheduler",
             Component::KubeProxy => "kube-proxy",
+            Component::Etcd => "etcd",
             Component::Simulation => "kubelife",
+        }
+    }
+
+    /// The component a binary name (or a hyperkube subcommand) runs.
+    pub fn by_binary(name: &str) -> Option<Component> {
+        let base = name.rsplit('/').next().unwrap_or(name);
+        match base {
+            "kubelet" => Some(Component::Kubelet),
+            "kube-controller-manager" | "controller-manager" => Some(Component::ControllerManager),
+            "kube-apiserver" | "apiserver" => Some(Component::ApiServer),
+            "kube-scheduler" | "scheduler" => Some(Component::Scheduler),
+            "kube-proxy" | "proxy" => Some(Component::KubeProxy),
+            "etcd" => Some(Component::Etcd),
+            _ => None,
         }
     }
 }

@@ -185,7 +185,7 @@ fn check_export(f: &Flag, cfg: &Config, value: Value) -> Vec<(String, String)> {
         Component::Kubelet => Some(Format::Rke),
         Component::ControllerManager => Some(Format::ControllerManager),
         Component::ApiServer => Some(Format::ApiServer),
-        Component::KubeProxy | Component::Simulation => None,
+        Component::KubeProxy | Component::Scheduler | Component::Etcd | Component::Simulation => None,
     };
     match (f.command_line, format) {
         (CommandLine::Flag, Some(Format::Rke)) => {
