@@ -5,7 +5,7 @@
 use crate::components::filtered;
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
-use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_OP_SECONDS, ZONES};
+use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_OP_SECONDS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -149,9 +149,9 @@ fn outage_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     html! { <>
         <label class="faults-field">{tr(lang, "ui.outage.zone")}{" "}<select data-testid="outage-zone" aria-label={tr(lang, "ui.outage.zone")} onchange={on_zone}>
             <option value="0" selected={picked == 0}>{tr(lang, "ui.off")}</option>
-            { for ZONES.iter().take(s.zone_count() as usize).enumerate().map(|(i, z)| {
+            { for s.zone_list().into_iter().enumerate().map(|(i, z)| {
                 let v = i as u32 + 1;
-                html!{ <option value={v.to_string()} selected={v == picked}>{*z}</option> }
+                html!{ <option value={v.to_string()} selected={v == picked}>{z.to_string()}</option> }
             }) }
         </select></label>
         if let Some(z) = outage {

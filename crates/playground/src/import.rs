@@ -40,7 +40,7 @@ pub fn settings_from_import(base: &Settings, imported: &Imported) -> (Settings, 
         lines.push(
             Cause::new("ui.import.page.nodes_kept")
                 .text("nodes", out.nodes)
-                .text("zones", ZONES[..out.zone_count() as usize].join(", ")),
+                .text("zones", out.zone_list().join(", ")),
         );
     }
     max_pods(scenario, &mut lines);
@@ -95,6 +95,9 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
     let zones = kubelife_engine::order::set(imported.nodes.iter().map(|n| n.zone.as_deref().unwrap_or("")));
     let max_zones = ZONES.len() as u32;
     out.set_zones((zones.len() as u32).clamp(1, max_zones));
+    // The cluster's own zone names are kept (up to ten) when every node has a zone.
+    let names: Vec<String> = zones.iter().take(ZONES.len()).map(|z| z.to_string()).collect();
+    out.zone_names = crate::link::parse_zone_names(&names.join(",")).unwrap_or_default();
     if zones.len() as u32 > max_zones {
         lines.push(
             Cause::new("ui.import.limit.zones")
@@ -105,7 +108,7 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
     lines.push(
         Cause::new("ui.import.page.names")
             .text("nodes", out.nodes)
-            .text("zones", ZONES[..out.zones as usize].join(", ")),
+            .text("zones", out.zone_list().join(", ")),
     );
     out.fault.node = out.fault.node.min(out.nodes - 1);
     out.fault.count = out.fault.count.min(out.nodes);
@@ -314,6 +317,44 @@ mod tests {
         let base = with_outage_in_zone_c();
         let (s, _) = page(&[("nodes.json", &nodes)], &base);
         assert_eq!(s.zone_outage.map(|z| z.zone_name()), Some("zone-b"));
+    }
+
+    #[test]
+    fn the_cluster_s_own_zone_names_are_kept() {
+        let nodes = nodes_json(&["us-east-1b", "us-east-1a", "us-east-1b"]);
+        let (s, lines) = page(&[("nodes.json", &nodes)], &Settings::default());
+        assert_eq!(s.zone_list(), ["us-east-1a", "us-east-1b"]);
+        let cfg = s.resolve().0;
+        assert_eq!(cfg.nodes[1].zone, "us-east-1b", "the run uses them");
+        let said: Vec<String> = lines.iter().map(Cause::english).collect();
+        assert!(
+            said.iter()
+                .any(|l| l.contains("spread evenly over us-east-1a, us-east-1b")),
+            "{said:?}"
+        );
+        // They travel in the link, and a zone outage names its zone by them.
+        let mut s = s;
+        s.zone_outage = Some(crate::settings::ZoneOutage {
+            zone: 1,
+            at_seconds: 60,
+            end_seconds: None,
+        });
+        let q = crate::link::encode(&s, crate::link::Playback::default());
+        assert!(
+            q.contains("zone-names=us-east-1a,us-east-1b") && q.contains("zone-outage=us-east-1b:1m0s"),
+            "{q}"
+        );
+        let back = crate::link::decode(&q);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+        assert_eq!(back.settings, s);
+        // A node without a zone label: the page's own names.
+        let nodes = nodes_json(&["us-east-1a", ""]);
+        let (s, _) = page(&[("nodes.json", &nodes)], &Settings::default());
+        assert!(
+            s.zone_names.is_empty() && s.zone_list() == ["zone-a", "zone-b"],
+            "{:?}",
+            s.zone_list()
+        );
     }
 
     #[test]

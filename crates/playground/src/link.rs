@@ -232,8 +232,11 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
             put("fault-nodes", s.fault.count.to_string());
         }
     }
+    if !s.zone_names.is_empty() {
+        put("zone-names", s.zone_names.join(","));
+    }
     if let Some(z) = s.zone_outage {
-        put("zone-outage", zone_outage_text(z));
+        put("zone-outage", zone_outage_text(z, s));
     }
     let o = &s.ops;
     if let Some(l) = o.latency {
@@ -353,11 +356,7 @@ pub fn decode(query: &str) -> Decoded {
 /// Applies one side's parameters to the default settings (or to a preset's, with `preset=`).
 fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<Cause>) -> Settings {
     let mut s = Settings::default();
-    let ignored = |k: &str, v: &str, why: Cause| {
-        Cause::new("link.ignored")
-            .text("param", format!("{prefix}{k}={}", truncate(v)))
-            .sub("why", why)
-    };
+    let ignored = |k: &str, v: &str, why: Cause| ignored(prefix, k, v, why);
     if let Some((_, name)) = pairs.iter().find(|(k, _)| k == "preset") {
         match kubelife_engine::presets::preset(name) {
             Some(p) => s = s.from_preset(&p.scenario),
@@ -369,6 +368,13 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
         match kubelife_engine::Version::parse(v) {
             Ok(version) => s.minor = version.minor,
             Err(_) => notices.push(ignored("k", v, Cause::new("link.why.version"))),
+        }
+    }
+    // And the zones' names: a zone outage names its zone.
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "zone-names") {
+        match parse_zone_names(v) {
+            Ok(names) => s.zone_names = names,
+            Err(why) => notices.push(ignored("zone-names", v, why)),
         }
     }
     for (k, v) in pairs {
@@ -395,7 +401,7 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             continue;
         }
         let result: Result<(), Cause> = match k.as_str() {
-            "k" | "preset" => Ok(()),
+            "k" | "preset" | "zone-names" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
             "nodes" => number(1, u64::from(PAGE_MAX_NODES)).map(|n| s.nodes = n as u32),
             "zones" => number(1, ZONES.len() as u64).map(|n| s.zones = n as u32),
@@ -403,7 +409,7 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             "db" => number(0, u64::from(PAGE_MAX_DB)).map(|n| s.db_replicas = n as u32),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
             "fault-nodes" => number(0, u64::from(PAGE_MAX_NODES)).map(|n| s.fault.count = n as u32),
-            "zone-outage" => parse_zone_outage(v).map(|z| s.zone_outage = Some(z)).map_err(bad),
+            "zone-outage" => parse_zone_outage(v, &s).map(|z| s.zone_outage = Some(z)).map_err(bad),
             "out-of-service" => seconds().map(|n| s.ops.out_of_service_at_seconds = Some(n)),
             "kcm-restart" => seconds().map(|n| s.ops.kcm_restart_at_seconds = Some(n)),
             "force-delete-db" => seconds().map(|n| s.ops.force_delete_db_at_seconds = Some(n)),
@@ -475,6 +481,20 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             notices.push(n);
         }
     }
+    reconcile(&mut s, prefix, notices);
+    s
+}
+
+/// `param=value` ignored for `why`, as a notice says it.
+fn ignored(prefix: &str, k: &str, v: &str, why: Cause) -> Cause {
+    Cause::new("link.ignored")
+        .text("param", format!("{prefix}{k}={}", truncate(v)))
+        .sub("why", why)
+}
+
+/// Settles what one side's parameters say together: a fault on a node the cluster lacks, zone
+/// names fewer than the zones, a zone outage in a zone it lacks, a recovery before the fault.
+fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
     if s.fault.node >= s.nodes {
         notices.push(
             Cause::new("link.fault_node")
@@ -483,11 +503,21 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
         );
         s.fault.node = s.nodes - 1;
     }
+    if !s.zone_names.is_empty() && s.zone_names.len() < s.zone_count() as usize {
+        notices.push(ignored(
+            prefix,
+            "zone-names",
+            &s.zone_names.join(","),
+            Cause::new("link.why.zone_count").text("zones", s.zone_count()),
+        ));
+        s.zone_names.clear();
+    }
     if let Some(z) = s.zone_outage.filter(|z| z.zone >= s.zone_count()) {
         notices.push(ignored(
+            prefix,
             "zone-outage",
-            &zone_outage_text(z),
-            Cause::new("link.why.outage_zone").text("zones", ZONES[..s.zone_count() as usize].join(", ")),
+            &zone_outage_text(z, s),
+            Cause::new("link.why.outage_zone").text("zones", s.zone_list().join(", ")),
         ));
         s.zone_outage = None;
     }
@@ -501,7 +531,6 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             s.fault.recover_at_seconds = None;
         }
     }
-    s
 }
 
 /// A switch (`settings::TOGGLES`, by its catalogue name) applied to `s`; `None` if `k` names
@@ -565,26 +594,54 @@ fn parse_fault(v: &str) -> Result<Fault, Cause> {
 }
 
 /// A zone outage as a link writes it: `zone-b:2m0s`, or `zone-b:2m0s:10m0s` with its end.
-fn zone_outage_text(z: ZoneOutage) -> String {
+fn zone_outage_text(z: ZoneOutage, s: &Settings) -> String {
     let at = |s: u32| format_go_duration(i64::from(s) * 1000);
+    let zone = s.zone_name(z.zone);
     match z.end_seconds {
-        Some(end) => format!("{}:{}:{}", z.zone_name(), at(z.at_seconds), at(end)),
-        None => format!("{}:{}", z.zone_name(), at(z.at_seconds)),
+        Some(end) => format!("{zone}:{}:{}", at(z.at_seconds), at(end)),
+        None => format!("{zone}:{}", at(z.at_seconds)),
     }
 }
 
-/// Reads `ZONE:START` or `ZONE:START:END`, times as Go durations of whole seconds.
-fn parse_zone_outage(v: &str) -> Result<ZoneOutage, Cause> {
+/// Whether `name` can be a zone's name: a label value (`topology.kubernetes.io/zone`) of 1 to
+/// 63 characters, letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit.
+fn zone_name_ok(name: &str) -> bool {
+    let b = name.as_bytes();
+    (1..=63).contains(&b.len())
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+}
+
+/// Reads `zone-names=NAME,NAME,…`: up to ten distinct zone names.
+pub fn parse_zone_names(v: &str) -> Result<Vec<String>, Cause> {
+    let names: Vec<String> = v.split(',').map(str::to_string).collect();
+    let distinct = kubelife_engine::order::set(names.iter()).len() == names.len();
+    if names.len() > ZONES.len() || !distinct || !names.iter().all(|n| zone_name_ok(n)) {
+        return Err(Cause::new("link.why.zone_names").text("max", ZONES.len()));
+    }
+    Ok(names)
+}
+
+/// Reads `ZONE:START` or `ZONE:START:END`, times as Go durations of whole seconds; `ZONE` is
+/// one of the zones `s` names (all of its names, whatever the zone count).
+fn parse_zone_outage(v: &str, s: &Settings) -> Result<ZoneOutage, Cause> {
     let parts: Vec<&str> = v.split(':').collect();
     let (zone, at, end) = match parts[..] {
         [zone, at] => (zone, at, None),
         [zone, at, end] => (zone, at, Some(end)),
         _ => return Err(Cause::new("link.why.outage_shape")),
     };
-    let zone = ZONES
+    let known: Vec<&str> = if s.zone_names.is_empty() {
+        ZONES.to_vec()
+    } else {
+        s.zone_names.iter().map(String::as_str).collect()
+    };
+    let zone = known
         .iter()
         .position(|z| *z == zone)
-        .ok_or_else(|| Cause::new("link.why.outage_zone").text("zones", ZONES.join(", ")))?;
+        .ok_or_else(|| Cause::new("link.why.outage_zone").text("zones", known.join(", ")))?;
     let seconds = |t: &str| {
         parse_go_duration(t)
             .ok()
@@ -623,6 +680,30 @@ mod tests {
         let d = decode("");
         assert_eq!(d.settings, Settings::default());
         assert!(d.notices.is_empty());
+    }
+
+    #[test]
+    fn zone_names_must_be_label_values() {
+        for bad in [
+            "a,a",
+            "-a",
+            "a b",
+            "a,,b",
+            "x".repeat(64).as_str(),
+            "a,b,c,d,e,f,g,h,i,j,k",
+        ] {
+            let d = decode(&format!("?zone-names={}", encode_component(bad)));
+            assert!(d.settings.zone_names.is_empty(), "{bad}");
+            assert_eq!(d.notices.len(), 1, "{bad}: {:?}", d.notices);
+        }
+        let d = decode("?zones=3&zone-names=eu-1,eu-2");
+        assert!(d.settings.zone_names.is_empty(), "fewer names than zones");
+        assert!(d.notices[0]
+            .english()
+            .contains("fewer names than the cluster's 3 zones"));
+        let d = decode("?zones=2&zone-names=eu-1,eu-2&zone-outage=eu-2:1m0s");
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        assert_eq!(d.settings.zone_outage.map(|z| z.zone), Some(1));
     }
 
     #[test]

@@ -344,6 +344,10 @@ pub struct Settings {
     /// Operator actions and control-plane events.
     #[serde(default)]
     pub ops: Operations,
+    /// The cluster's own zone names, in order (an imported cluster's); the page uses them when
+    /// there is one for every zone, else `zone-a`, `zone-b`, … ([`ZONES`]).
+    #[serde(default)]
+    pub zone_names: Vec<String>,
 }
 
 impl Default for Settings {
@@ -372,6 +376,7 @@ impl Default for Settings {
             },
             zone_outage: None,
             ops: Operations::default(),
+            zone_names: Vec::new(),
         }
     }
 }
@@ -420,7 +425,7 @@ impl Settings {
         let nodes = (0..self.node_count())
             .map(|i| NodeSection {
                 name: node_name(i),
-                zone: Some(ZONES[(i % zones) as usize].to_string()),
+                zone: Some(self.zone_name(i % zones).to_string()),
                 labels: BTreeMap::new(),
                 max_pods: None,
             })
@@ -552,6 +557,21 @@ impl Settings {
     /// The zones the cluster has (1 to the length of [`ZONES`]).
     pub fn zone_count(&self) -> u32 {
         self.zones.clamp(1, ZONES.len() as u32)
+    }
+
+    /// The name of zone `i` (0-based): the cluster's own when it names every zone, else
+    /// `zone-a`, `zone-b`, ….
+    pub fn zone_name(&self, i: u32) -> &str {
+        let own = self.zone_names.len() >= self.zone_count() as usize;
+        match self.zone_names.get(i as usize) {
+            Some(name) if own => name,
+            _ => ZONES.get(i as usize).copied().unwrap_or(""),
+        }
+    }
+
+    /// The names of the cluster's zones, in order.
+    pub fn zone_list(&self) -> Vec<&str> {
+        (0..self.zone_count()).map(|i| self.zone_name(i)).collect()
     }
 
     /// Sets the zone count; a zone outage in a zone that is gone moves to the last zone.
