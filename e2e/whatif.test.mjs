@@ -76,6 +76,11 @@ test('exported YAML parses back to the values set', async () => {
   assert.equal(kubeadm[0].apiVersion, 'kubeadm.k8s.io/v1beta4');
   assert.ok(kubeadm[0].controllerManager.extraArgs.some((a) => a.name === 'node-monitor-grace-period' && a.value === '20s'), JSON.stringify(kubeadm[0]));
   assert.equal(kubeadm[1].kind, 'KubeletConfiguration');
+  // node-1 stays down with db-0 on it: the fix comes first, with when to run it and how to undo it.
+  const oos = await page.getByTestId('export-out-of-service').textContent();
+  assert.match(oos, /\nkubectl taint nodes node-1 node\.kubernetes\.io\/out-of-service=nodeshutdown:NoExecute\n/);
+  assert.match(oos, /only once node-1 is really off/);
+  assert.match(oos, /remove the taint: kubectl taint nodes node-1 node\.kubernetes\.io\/out-of-service=nodeshutdown:NoExecute-/);
   // kube-proxy is as it comes: the panel says so and offers nothing to copy.
   assert.match(await page.getByTestId('export-kube-proxy').textContent(), /nothing to change/);
   assert.equal(await page.getByRole('button', { name: /kube-proxy/ }).count(), 0);

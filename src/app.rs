@@ -387,7 +387,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
     });
     let open_link = format!("./?{}", m.link(view.t).replace("embed=1", "embed=0"));
     let head = html! { <>
-        { notices(view.lang, m.run.error.as_deref(), &view.notices, &on.dismiss) }
+        { notices(view.lang, m.run.error.as_ref(), &view.notices, &on.dismiss) }
         { running(m) }
         if m.loaded { { results(m, on) } }
     </> };
@@ -414,7 +414,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         </Header>
     };
     let banners = html! { <>
-        { notices(lang, run.error.as_deref(), &view.notices, &on.dismiss) }
+        { notices(lang, run.error.as_ref(), &view.notices, &on.dismiss) }
         <Tour step={view.tour} ontour={on.tour.clone()} />
     </> };
     let (cfg, defaults) = m.asked_cfg();
@@ -427,7 +427,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         .exercise
         .filter(|&n| crate::exercises::exercise(n).is_some());
     let stage = if !m.loaded {
-        html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel settings={m.asked().clone()} /></> }
+        html! { <>{ running(m) }<h2>{tr(lang, "ui.h.export")}</h2><ExportPanel settings={m.asked().clone()} run={m.run.clone()} /></> }
     } else {
         html! { <>
             { running(m) }
@@ -442,7 +442,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
             <h2>{tr(lang, "ui.h.cost")}</h2>
             <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={view.cost_nodes} onnodes={on.cost_nodes.clone()} />
             <h2>{tr(lang, "ui.h.export")}</h2>
-            <ExportPanel settings={m.asked().clone()} />
+            <ExportPanel settings={m.asked().clone()} run={m.run.clone()} />
             <h2>{tr(lang, "ui.h.import")}</h2>
             <ImportPanel settings={m.asked().clone()} onedit={on.edit.clone()} />
             <h2>{tr(lang, "ui.h.events")}</h2>

@@ -7,10 +7,12 @@
 use crate::components::copy::CopyButton;
 use crate::hooks::use_seen;
 use crate::i18n::{cause, tr, Lang};
+use crate::model::Run;
 use crate::settings::Settings;
 use crate::worker::{Answer, Job};
 use crate::worker_line::use_worker_job;
-use kubelife_engine::export::Format;
+use kubelife_engine::export::{Export, Format};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`ExportPanel`].
@@ -18,6 +20,8 @@ use yew::prelude::*;
 pub struct ExportProps {
     /// The current settings.
     pub settings: Settings,
+    /// The run shown, for the out-of-service taint when it needs one.
+    pub run: Rc<Run>,
 }
 
 fn title(f: Format) -> &'static str {
@@ -50,11 +54,11 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 if yaml.is_empty() {
                     // Nothing to write: the notes say so, and there is nothing to copy.
                     let said: Vec<String> = notes.iter().map(|(_, c)| cause(lang, c)).collect();
-                    return nothing(lang, name, f, said);
+                    return nothing(lang, name, title(f), said);
                 }
                 let mut text: String = notes.iter().map(|(_, c)| format!("# {}\n", cause(lang, c))).collect();
                 text.push_str(yaml);
-                block(lang, name, f, text)
+                block(lang, name, title(f), text)
             })
             .collect::<Html>(),
         _ => html! {},
@@ -62,27 +66,39 @@ pub fn export_panel(p: &ExportProps) -> Html {
     html! {
         <div class="export" ref={node} data-testid="export-panel" data-ready={answer.as_ref().is_some_and(|a| a.current).to_string()}>
             <p class="export-help">{tr(lang, "ui.export.help")}</p>
+            { out_of_service(lang, &p.run.out_of_service) }
             {blocks}
         </div>
     }
 }
 
+/// The out-of-service taint's commands with when to run them and how to take the taint off,
+/// when the run shows a node that stays down with a pod waiting on it; nothing otherwise.
+fn out_of_service(lang: Lang, e: &Export) -> Html {
+    if e.yaml.is_empty() {
+        return html! {};
+    }
+    let mut shown: String = e.notes.iter().map(|c| format!("# {}\n", cause(lang, c))).collect();
+    shown.push_str(&e.yaml);
+    block(lang, "out-of-service", "ui.export.out_of_service", shown)
+}
+
 /// A format with nothing to write: its title and why, no copy button.
-fn nothing(lang: Lang, name: &'static str, f: Format, said: Vec<String>) -> Html {
+fn nothing(lang: Lang, name: &'static str, title: &'static str, said: Vec<String>) -> Html {
     html! {
         <section class="export-block">
-            <header class="export-head"><h3>{tr(lang, title(f))}</h3></header>
+            <header class="export-head"><h3>{tr(lang, title)}</h3></header>
             <p class="export-nothing" data-testid={format!("export-{name}")}>{said.join(" · ")}</p>
         </section>
     }
 }
 
 /// One format's block with its copy button.
-fn block(lang: Lang, name: &'static str, f: Format, text: String) -> Html {
+fn block(lang: Lang, name: &'static str, title: &'static str, text: String) -> Html {
     html! {
         <section class="export-block">
-            <header class="export-head"><h3>{tr(lang, title(f))}</h3><CopyButton text={text.clone()} label={tr(lang, "ui.copy")} aria_label={format!("{} {name}", tr(lang, "ui.copy"))} /></header>
-            <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title(f))} data-testid={format!("export-{name}")}>{text}</pre>
+            <header class="export-head"><h3>{tr(lang, title)}</h3><CopyButton text={text.clone()} label={tr(lang, "ui.copy")} aria_label={format!("{} {name}", tr(lang, "ui.copy"))} /></header>
+            <pre class="export-yaml" tabindex="0" role="region" aria-label={tr(lang, title)} data-testid={format!("export-{name}")}>{text}</pre>
         </section>
     }
 }

@@ -1,15 +1,15 @@
 //! Banners above the page: settings the engine refused, and what the opening link could not apply.
 
-use crate::i18n::{cause, tr, trf, Lang};
-use kubelife_engine::Cause;
+use crate::i18n::{cause, scenario_error, tr, trf, Lang};
+use kubelife_engine::{Cause, ScenarioError};
 use yew::prelude::*;
 
 /// The banners, if any: the engine's reason for refusing the settings, and the link's notices
 /// with a button that dismisses them.
-pub fn notices(lang: Lang, error: Option<&str>, notices: &[Cause], ondismiss: &Callback<()>) -> Html {
+pub fn notices(lang: Lang, error: Option<&ScenarioError>, notices: &[Cause], ondismiss: &Callback<()>) -> Html {
     let dismiss = ondismiss.reform(|_: MouseEvent| ());
     html! { <>
-        if let Some(e) = error { <div class="notices" role="alert">{trf(lang, "ui.refused", &[("error", &e)])}</div> }
+        if let Some(e) = error { <div class="notices" role="alert">{trf(lang, "ui.refused", &[("error", &scenario_error(lang, e))])}</div> }
         if !notices.is_empty() {
             <div class="notices" role="status" data-testid="link-notices">
                 <strong>{tr(lang, "ui.notices")}</strong>

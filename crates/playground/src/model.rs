@@ -11,9 +11,10 @@ use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
+use kubelife_engine::export::{out_of_service, Export};
 use kubelife_engine::flags;
 use kubelife_engine::scenario::ActionKind;
-use kubelife_engine::{Cause, Config, Distribution, Millis, Outcome, RunOptions};
+use kubelife_engine::{Cause, Config, Distribution, Millis, Outcome, RunOptions, ScenarioError};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
 use kubelife_figures::spread::{spread, Spread};
 use std::rc::Rc;
@@ -39,8 +40,9 @@ pub struct Run {
     pub cfg: Rc<Config>,
     /// The version's defaults, for comparison.
     pub defaults: Rc<Config>,
-    /// Why the settings were refused, when they were (the engine's reason).
-    pub error: Option<String>,
+    /// Why the settings were refused, when they were (the engine's reason, shown in the
+    /// reader's language).
+    pub error: Option<ScenarioError>,
     /// The engine's outcome.
     pub outcome: Rc<Outcome>,
     /// The timeline's lanes, at most [`MAX_LANES`].
@@ -66,6 +68,9 @@ pub struct Run {
     pub listed_at: Vec<Millis>,
     /// Whether a workload has a volume (the results then show when it was free).
     pub volumes: bool,
+    /// The operator's fix for a node that stays down, as the run shows the need for it (the
+    /// out-of-service taint's commands; empty when the run needs none).
+    pub out_of_service: Export,
 }
 
 impl PartialEq for Run {
@@ -99,6 +104,7 @@ impl Run {
             .map(|(i, e)| (i, e.at_ms))
             .unzip();
         Run {
+            out_of_service: out_of_service(&p.cfg, &outcome),
             milestones: milestones(&outcome),
             two_views: two_views(&outcome),
             volumes: p.cfg.workloads.iter().any(|w| w.volume.is_some()),
@@ -323,8 +329,9 @@ pub struct Prepared {
     pub cfg: Rc<Config>,
     /// The version's defaults, for comparison.
     pub defaults: Rc<Config>,
-    /// Why the settings were refused, when they were (the engine's reason).
-    pub error: Option<String>,
+    /// Why the settings were refused, when they were (the engine's reason, shown in the
+    /// reader's language).
+    pub error: Option<ScenarioError>,
 }
 
 impl PartialEq for Prepared {
@@ -358,7 +365,7 @@ pub fn prepare_after(settings: Settings, known: Option<(&Settings, &Rc<Config>)>
         settings,
         cfg,
         defaults,
-        error: error.map(|e| e.to_string()),
+        error,
     }
 }
 
@@ -620,5 +627,27 @@ mod tests {
         let m = m.arrived(fresh.clone());
         assert!(Rc::ptr_eq(&m.run, &fresh) && m.pending.a.is_none() && !m.running());
         assert_eq!((m.view.t, m.view.speed_exp, m.view.tour), (60_000, 2.0, Some(3)));
+    }
+}
+
+#[cfg(test)]
+mod out_of_service_tests {
+    use super::*;
+
+    #[test]
+    fn the_first_visit_s_database_gets_the_out_of_service_taint() {
+        // node-1 crashes for good with db-0 on it: the Apply panel shows the taint.
+        let run = Run::simulate(Settings::default());
+        let e = &run.out_of_service;
+        assert_eq!(
+            e.yaml,
+            "kubectl taint nodes node-1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute\n"
+        );
+        let keys: Vec<&str> = e.notes.iter().map(|n| n.key).collect();
+        assert_eq!(keys, ["oos.why.stuck", "oos.when", "oos.remove"]);
+        // A node that comes back needs none.
+        let mut s = Settings::default();
+        s.fault.recover_at_seconds = Some(120);
+        assert_eq!(Run::simulate(s).out_of_service.yaml, "");
     }
 }

@@ -53,21 +53,42 @@ fn reason(cfg: &Config, outcome: &Outcome) -> Option<(Cause, Vec<usize>, String)
         return Some((cause, vec![n], a.effect.to_string()));
     }
     let down = down_for_good(cfg);
-    if down.is_empty() {
-        return None;
-    }
-    let stuck = cfg.workloads.iter().find_map(|w| {
-        let rwo = w.kind == WorkloadKind::StatefulSet && w.volume.is_some_and(|v| !v.many);
-        let s = outcome.summary.workloads.iter().find(|s| s.workload == w.name)?;
-        (rwo && s.ready_at_end < s.desired).then_some((w, s))
-    })?;
-    let (w, s) = stuck;
+    let stuck: Vec<_> = cfg
+        .workloads
+        .iter()
+        .filter(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some_and(|v| !v.many))
+        .filter_map(|w| {
+            let s = outcome.summary.workloads.iter().find(|s| s.workload == w.name)?;
+            (s.ready_at_end < s.desired).then_some((w, s))
+        })
+        .collect();
+    // The down nodes where a pod of a short StatefulSet was last seen, in the order they failed.
+    let last_node = |pod_of: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        let seen: Vec<&str> = outcome
+            .events
+            .iter()
+            .filter(|e| e.pod.as_deref().is_some_and(pod_of))
+            .filter_map(|e| e.node.as_deref())
+            .collect();
+        down.iter()
+            .copied()
+            .filter(|&n| seen.contains(&cfg.nodes[n].name.as_str()))
+            .collect()
+    };
+    let (w, s) = stuck.first()?;
+    let ours = |pod: &str| {
+        stuck
+            .iter()
+            .any(|(w, _)| pod.strip_prefix(w.name.as_str()).is_some_and(|r| r.starts_with('-')))
+    };
+    let nodes = last_node(&ours);
+    let first = *nodes.first()?;
     let cause = Cause::new("oos.why.stuck")
         .text("workload", &w.name)
         .text("ready", s.ready_at_end)
         .text("desired", s.desired)
-        .text("node", &cfg.nodes[down[0]].name);
-    Some((cause, down, "NoExecute".to_string()))
+        .text("node", &cfg.nodes[first].name);
+    Some((cause, nodes, "NoExecute".to_string()))
 }
 
 /// The commands that put the out-of-service taint on the nodes that stay down, with notes on
@@ -144,6 +165,29 @@ mod tests {
         let keys: Vec<&str> = e.notes.iter().map(|n| n.key).collect();
         assert_eq!(keys, ["oos.why.stuck", "oos.when", "oos.remove"]);
         assert!(e.with_comments().contains(":NoExecute-"), "{}", e.with_comments());
+    }
+
+    #[test]
+    fn the_taint_goes_where_the_database_s_pod_is_stuck() {
+        let json = format!(
+            r#"{{"version": "1.31", "durationSeconds": 1200, "nodes": [{{"name": "a"}}, {{"name": "b"}}, {{"name": "c"}}], {DB},
+            "events": [{{"at": "1m", "action": "NodeCrash", "node": "a"}}, {{"at": "1m", "action": "NodeCrash", "node": "b"}},
+                       {{"at": "1m", "action": "NodeCrash", "node": "c"}}]}}"#
+        );
+        let cfg = Scenario::from_json(&json).unwrap().resolve().unwrap();
+        let outcome = run(&cfg, &RunOptions::default());
+        let e = out_of_service(&cfg, &outcome);
+        let db_node = outcome
+            .events
+            .iter()
+            .find(|e| e.pod.as_deref() == Some("db-0") && e.node.is_some())
+            .and_then(|e| e.node.clone())
+            .expect("db-0 ran somewhere");
+        assert_eq!(
+            e.yaml,
+            format!("kubectl taint nodes {db_node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute\n"),
+            "only the node that holds the database's pod"
+        );
     }
 
     #[test]
