@@ -84,3 +84,17 @@ test('narrow screens and version changes keep a working page', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a zone outage alone heads the page with its spread, not a single node', async () => {
+  const { page, errors } = await openPage(fx.browser, `${fx.server.url}?nodes=6&fault=none&zone-outage=zone-b:2m0s`, 1280);
+  await page.getByTestId('milestone-unknown').waitFor();
+  assert.equal(await page.getByLabel('fault kind').inputValue(), 'none');
+  // First and last of the two failed nodes, measured from the outage.
+  const unknown = await page.getByTestId('milestone-unknown').textContent();
+  const [first, last] = unknown.split(' – ').map(seconds);
+  assert.ok(first > 0 && last >= first, unknown);
+  assert.match(await page.locator('[data-tour=milestone-unknown] .results-since').textContent(), /of 2 nodes/);
+  assert.match(await page.locator('[data-tour=milestone-replacement] .results-name').textContent(), /all replaced/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

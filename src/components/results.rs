@@ -5,7 +5,7 @@
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
 use crate::components::filtered;
-use crate::explain::{milestone_text, Restored};
+use crate::explain::{milestone_text, range_text, Milestones, Outage, Restored};
 use crate::i18n::{tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
@@ -82,13 +82,9 @@ pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
     trf(lang, key, &[("d", &format_go_duration_tenths(d))])
 }
 
-/// The milestone cards and the time controls.
-#[function_component(Results)]
-pub fn results(p: &ResultsProps) -> Html {
-    let lang = use_context::<Lang>().unwrap_or_default();
-    let ms = &p.run.milestones;
-    // Each card's id is both its tour anchor and its stable test id.
-    let mut cards: Vec<(&str, &str, String)> = [
+/// The headline cards of one failed node: its milestones after its fault.
+fn node_cards(lang: Lang, ms: &Milestones) -> Vec<(&'static str, &'static str, String)> {
+    [
         ("milestone-unknown", "ui.milestone.unknown", ms.unknown),
         ("milestone-taint", "ui.milestone.taint", ms.taint),
         ("milestone-eviction", "ui.milestone.eviction", ms.eviction),
@@ -96,7 +92,43 @@ pub fn results(p: &ResultsProps) -> Html {
     ]
     .into_iter()
     .map(|(id, key, at)| (id, key, milestone_text(lang, at)))
-    .collect();
+    .collect()
+}
+
+/// The headline cards of a many-node outage: the first and last of each milestone, and when
+/// every workload was whole again.
+fn outage_cards(lang: Lang, o: &Outage) -> Vec<(&'static str, &'static str, String)> {
+    let replaced = match o.replaced {
+        Restored::Uninterrupted => tr(lang, "ui.milestone.uninterrupted").to_string(),
+        Restored::At(t) => milestone_text(lang, Some(t)),
+        Restored::Never => milestone_text(lang, None),
+    };
+    vec![
+        ("milestone-unknown", "ui.milestone.unknown", range_text(lang, o.unknown)),
+        ("milestone-taint", "ui.milestone.taint", range_text(lang, o.taint)),
+        (
+            "milestone-eviction",
+            "ui.milestone.evictions",
+            range_text(lang, o.eviction),
+        ),
+        ("milestone-replacement", "ui.milestone.all_replaced", replaced),
+    ]
+}
+
+/// The milestone cards and the time controls.
+#[function_component(Results)]
+pub fn results(p: &ResultsProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let ms = &p.run.milestones;
+    // Each card's id is both its tour anchor and its stable test id. A many-node outage shows
+    // its spread; one node shows its own milestones.
+    let (mut cards, since) = match &p.run.outage {
+        Some(o) => (
+            outage_cards(lang, o),
+            trf(lang, "ui.milestone.outage_since", &[("nodes", &o.nodes)]),
+        ),
+        None => (node_cards(lang, ms), tr(lang, "ui.milestone.after_fault").to_string()),
+    };
     cards.extend(service_cards(lang, &p.run));
     html! { <>
         <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
@@ -104,7 +136,7 @@ pub fn results(p: &ResultsProps) -> Html {
             <div class="results-card" data-tour={id}>
                 <span class="results-name">{tr(lang, key)}</span>
                 <strong class="results-value" data-testid={id}>{text}</strong>
-                <span class="results-since">{tr(lang, "ui.milestone.after_fault")}</span>
+                <span class="results-since">{since.clone()}</span>
             </div>
         }) }
         </div>

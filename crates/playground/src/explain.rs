@@ -21,6 +21,58 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A many-node outage at a glance (a zone outage, or several nodes failing together): each
+/// headline milestone's first and last time over the failed nodes, ms after the first fault.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outage {
+    /// The nodes that failed.
+    pub nodes: usize,
+    /// The first and the last node marked Unknown (or NotReady).
+    pub unknown: (Option<Millis>, Option<Millis>),
+    /// The first and the last NoExecute taint.
+    pub taint: (Option<Millis>, Option<Millis>),
+    /// The first and the last pod evicted.
+    pub eviction: (Option<Millis>, Option<Millis>),
+    /// Every workload that went short whole again: when the last one was.
+    pub replaced: Restored,
+}
+
+/// The outage's headline when more than one node failed; `None` for a single node, whose own
+/// milestones are the headline. Read off the run's per-node milestones and its spread.
+pub fn outage(o: &Outcome, spread: &kubelife_figures::spread::Spread) -> Option<Outage> {
+    let nodes = &o.summary.nodes;
+    if nodes.len() < 2 {
+        return None;
+    }
+    let from = spread.fault.unwrap_or(0);
+    let rel = |t: Option<Millis>| t.map(|t| t - from);
+    let unknown: Vec<Millis> = nodes.iter().filter_map(|n| n.unknown_at_ms).collect();
+    let at = |n: &Option<kubelife_figures::spread::Named>| rel(n.as_ref().map(|n| n.at));
+    let short: Vec<_> = spread.workloads.iter().filter(|w| w.short_at.is_some()).collect();
+    let replaced = if short.is_empty() {
+        Restored::Uninterrupted
+    } else if short.iter().all(|w| w.back_at.is_some()) {
+        Restored::At(short.iter().filter_map(|w| w.back_at).max().unwrap_or(from) - from)
+    } else {
+        Restored::Never
+    };
+    Some(Outage {
+        nodes: nodes.len(),
+        unknown: (rel(unknown.iter().copied().min()), rel(unknown.iter().copied().max())),
+        taint: (at(&spread.first_tainted), at(&spread.last_tainted)),
+        eviction: (at(&spread.first_evicted), at(&spread.last_evicted)),
+        replaced,
+    })
+}
+
+/// A first and last time as the page shows them: `41.2s – 44.9s`, one time when they agree.
+pub fn range_text(lang: crate::i18n::Lang, (first, last): (Option<Millis>, Option<Millis>)) -> String {
+    match (first, last) {
+        (Some(a), Some(b)) if a != b => format!("{} – {}", format_go_duration_tenths(a), format_go_duration_tenths(b)),
+        _ => milestone_text(lang, first),
+    }
+}
+
 /// A milestone as the page shows it: a Go duration to a tenth of a second, or `never`.
 pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
     v.map_or_else(
@@ -114,6 +166,27 @@ pub const DEFAULT_FINGERPRINT: u64 = 18_155_061_111_873_048_337;
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_zone_outage_alone_heads_the_page_with_its_spread() {
+        let d = crate::link::decode("?nodes=6&fault=none&zone-outage=zone-b:2m0s");
+        let run = crate::model::Run::simulate(d.settings);
+        let o = run.outage.clone().expect("two nodes failed");
+        assert_eq!(o.nodes, 2);
+        let (first, last) = o.unknown;
+        assert!(first.is_some() && first <= last, "{o:?}");
+        assert!(o.taint.0 <= o.taint.1 && o.eviction.0 <= o.eviction.1, "{o:?}");
+        assert_eq!(
+            range_text(crate::i18n::Lang::En, (Some(1_000), Some(61_500))),
+            "1s – 1m1.5s"
+        );
+        assert_eq!(range_text(crate::i18n::Lang::En, (Some(1_000), Some(1_000))), "1s");
+        // One node: its own milestones head the page.
+        assert!(crate::model::Run::simulate(crate::settings::Settings::default())
+            .outage
+            .is_none());
+    }
+
     use super::*;
     use crate::settings::Settings;
     use kubelife_engine::RunOptions;

@@ -6,7 +6,7 @@
 //! [`simulate`] runs it on the calling thread for tests and tools. The reducer in `app` and the
 //! components share these types, so neither imports the other.
 
-use crate::explain::{bars, milestones, tuning_warnings, two_views, Bar, Milestones};
+use crate::explain::{bars, milestones, outage, tuning_warnings, two_views, Bar, Milestones, Outage};
 use crate::i18n::Lang;
 use crate::link::{encode_all, Display, Playback};
 use crate::replay::{lanes, Lane};
@@ -68,6 +68,9 @@ pub struct Run {
     pub listed_at: Vec<Millis>,
     /// Whether a workload has a volume (the results then show when it was free).
     pub volumes: bool,
+    /// A many-node outage's headline (first and last of each milestone), when more than one
+    /// node failed.
+    pub outage: Option<Outage>,
     /// The operator's fix for a node that stays down, as the run shows the need for it (the
     /// out-of-service taint's commands; empty when the run needs none).
     pub out_of_service: Export,
@@ -104,6 +107,7 @@ impl Run {
             .map(|(i, e)| (i, e.at_ms))
             .unzip();
         Run {
+            outage: outage(&outcome, &spread),
             out_of_service: out_of_service(&p.cfg, &outcome),
             milestones: milestones(&outcome),
             two_views: two_views(&outcome),
