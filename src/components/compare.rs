@@ -8,7 +8,7 @@ use crate::components::picker::Picker;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::timeline::Timeline;
 use crate::explain::{milestone_text, writes_per_minute};
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{count, tr, trf, Lang};
 use crate::model::{Edit, Run};
 use kubelife_engine::flags;
 use kubelife_engine::time::format_go_duration_tenths;
@@ -184,7 +184,11 @@ pub fn delta_rows(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Vec<DeltaRow> {
     let (wa, wb) = (total(&a.cfg), total(&b.cfg));
     rows.push((
         "writes",
-        trf(lang, "ui.compare.writes", &[("nodes", &nodes)]),
+        trf(
+            lang,
+            "ui.compare.writes",
+            &[("nodes", &count(lang, "ui.n.nodes", u64::from(nodes)))],
+        ),
         format!("{wa:.0}"),
         format!("{wb:.0}"),
         format!("{:+.0}", wb - wa),

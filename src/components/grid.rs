@@ -4,7 +4,7 @@
 //! colour is never the only cue. Hovering a cell, or focusing a zone and moving with the arrow
 //! keys, shows the node's name, state, taints and pods.
 
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{count, tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::Millis;
 use kubelife_figures::aggregate::NodeState;
@@ -106,7 +106,7 @@ fn zone(lang: Lang, p: &ClusterGridProps, index: usize, z: &GridZone) -> Html {
                 <span class="grid-zone-rate" data-testid={format!("zone-rate-{}", z.zone)}>{rate}</span>
                 <span class="grid-zone-counts">{counts}</span>
             </header>
-            <ZoneCells {states} run={p.run.clone()} zone={index} now={p.now} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &z.cells.len().to_string())])} />
+            <ZoneCells {states} run={p.run.clone()} zone={index} now={p.now} label={trf(lang, "ui.grid.cells_label", &[("zone", &name), ("count", &count(lang, "ui.n.nodes", z.cells.len() as u64))])} />
         </section>
     }
 }

@@ -140,7 +140,9 @@ fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
 fn pasted_name(typed: &str, files: &Files) -> String {
     let typed = typed.trim();
     if typed.is_empty() {
-        format!("pasted-{}.yaml", files.0.len() + 1)
+        // Dropped files keep their own names: only pasted texts count.
+        let pasted = files.0.iter().filter(|f| f.name.starts_with("pasted-")).count();
+        format!("pasted-{}.yaml", pasted + 1)
     } else {
         typed.to_string()
     }

@@ -4,7 +4,7 @@
 //! and last node tainted, the first and last pod evicted, and when each workload had all its Ready
 //! pods back, measured from the fault; a click on a time moves the playhead there.
 
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{count, tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
 use kubelife_figures::spread::{Named, Spread};
@@ -42,7 +42,7 @@ pub fn spread_panel(p: &SpreadPanelProps) -> Html {
     };
     html! {
         <section class="spread" data-testid="spread" aria-label={tr(lang, "ui.spread.title")}>
-            <h3 class="spread-title">{trf(lang, "ui.spread.title_counts", &[("nodes", &s.nodes_tainted.to_string()), ("pods", &s.pods_evicted.to_string())])}</h3>
+            <h3 class="spread-title">{trf(lang, "ui.spread.title_counts", &[("nodes", &count(lang, "ui.n.nodes", s.nodes_tainted as u64)), ("pods", &count(lang, "ui.n.pods", s.pods_evicted as u64))])}</h3>
             <div class="spread-cards">
                 { card("spread-first-tainted", "ui.spread.first_tainted", &s.first_tainted) }
                 { card("spread-last-tainted", "ui.spread.last_tainted", &s.last_tainted) }

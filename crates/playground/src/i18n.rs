@@ -179,6 +179,20 @@ pub fn cause(lang: Lang, c: &Cause) -> String {
     c.render(&|k| lookup(lang, k))
 }
 
+/// A count of things as a reader says it: `1 node`, `3 nodes` (`key` is `ui.n.nodes` or
+/// `ui.n.pods`; its `.one` form is for exactly one).
+pub fn count(lang: Lang, key: &'static str, n: u64) -> String {
+    if n == 1 {
+        let one = if key == "ui.n.nodes" {
+            "ui.n.nodes.one"
+        } else {
+            "ui.n.pods.one"
+        };
+        return tr(lang, one).to_string();
+    }
+    trf(lang, key, &[("n", &crate::explain::thousands(n))])
+}
+
 /// Why the engine refused a scenario, in `lang`: the field and the reason (`nodes[0].name: …`),
 /// or the reason alone for the whole scenario. `ScenarioError`'s `Display` is the English one.
 pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
@@ -192,6 +206,14 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_node_is_a_node() {
+        assert_eq!(count(Lang::En, "ui.n.nodes", 1), "1 node");
+        assert_eq!(count(Lang::En, "ui.n.nodes", 3000), "3,000 nodes");
+        assert_eq!(count(Lang::En, "ui.n.pods", 1), "1 pod");
+        assert_eq!(count(Lang::Zh, "ui.n.pods", 2), "2 个 Pod");
+    }
 
     #[test]
     fn browser_tags_pick_the_language() {
