@@ -4,6 +4,7 @@
 //! `draw_aggregate`. Opening a zone or a workload (a click on its row, or its button) shows its
 //! nodes' or pods' own lanes below, on the ordinary timeline.
 
+use crate::components::pixels::{fit, use_redraw};
 use crate::components::timeline::Timeline;
 use crate::i18n::{tr, trf, Lang};
 use crate::model::{Run, MAX_LANES};
@@ -12,6 +13,7 @@ use kubelife_engine::Millis;
 use kubelife_figures::aggregate::{NodeState, PodState};
 use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
 use kubelife_figures::lanes::lanes_of;
+use kubelife_figures::timeline::LEFT;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -65,9 +67,10 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     });
     let texts = Rc::new(texts(lang));
     let duration = p.run.cfg.duration;
+    let redraw = use_redraw();
     {
         let (canvas, props, texts) = (canvas.clone(), p.clone(), texts.clone());
-        use_effect_with((p.run.clone(), p.now, lang), move |_| {
+        use_effect_with((p.run.clone(), p.now, lang, redraw), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 draw(c, &props, &texts);
             }
@@ -88,7 +91,7 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
             if let Some(r) = rows.iter().find(|r| (r.y0..r.y1).contains(&y)) {
                 open.set(Some((r.kind, r.index)));
             } else if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                let t = crate::components::timeline::time_at(x, duration, c.width() as i32);
+                let t = crate::components::timeline::time_at(x, duration, c.client_width(), LEFT);
                 onseek.emit(t);
             }
         })
@@ -110,7 +113,7 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     }
 }
 
-/// Draws the figure at the canvas's CSS width.
+/// Draws the figure at the canvas's CSS width, at the device's pixel ratio.
 fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts) -> Option<()> {
     let w = c.client_width().max(320) as u32;
     let figure = AggregateFigure {
@@ -120,11 +123,11 @@ fn draw(c: HtmlCanvasElement, p: &AggregateTimelineProps, texts: &AggregateTexts
         texts,
         legend: true,
     };
-    if c.width() != w {
-        c.set_width(w);
-    }
-    c.set_height(figure.height(w));
-    let root = CanvasBackend::with_canvas_object(c)?.into_drawing_area();
+    let h = figure.height(w);
+    fit(&c, w, h)?;
+    let root = CanvasBackend::with_canvas_object(c)?
+        .into_drawing_area()
+        .shrink((0, 0), (w, h));
     draw_aggregate(&root, &figure).ok()?;
     root.present().ok()
 }

@@ -4,13 +4,13 @@
 //! colour is never the only cue. Hovering a cell, or focusing a zone and moving with the arrow
 //! keys, shows the node's name, state, taints and pods.
 
+use crate::components::pixels::{fit, use_redraw};
 use crate::i18n::{count, tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::Millis;
 use kubelife_figures::aggregate::NodeState;
 use kubelife_figures::grid::GridZone;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
@@ -173,9 +173,10 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
     let columns = use_mut_ref(|| 1usize);
     let hover = use_state(|| None::<usize>);
     let cursor = use_state(|| None::<usize>);
+    let redraw = use_redraw();
     {
         let (canvas, columns, states, cursor) = (canvas.clone(), columns.clone(), p.states.clone(), *cursor);
-        use_effect_with((p.states.clone(), cursor), move |_| {
+        use_effect_with((p.states.clone(), cursor, redraw), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 *columns.borrow_mut() = draw_cells(&c, &states, cursor);
             }
@@ -256,19 +257,13 @@ pub fn move_cursor(from: Option<usize>, step: isize, n: usize) -> usize {
     }
 }
 
-/// Draws the cells at the canvas's CSS width; returns the columns used.
+/// Draws the cells at the canvas's CSS width, at the device's pixel ratio; returns the columns
+/// used.
 fn draw_cells(c: &HtmlCanvasElement, cells: &[NodeState], cursor: Option<usize>) -> usize {
     let width = c.client_width().max(PITCH as i32) as f64;
     let cols = ((width / PITCH) as usize).max(1);
     let rows = cells.len().div_ceil(cols).max(1);
-    c.set_width(width as u32);
-    c.set_height((rows as f64 * PITCH) as u32);
-    let Some(ctx) = c
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|x| x.dyn_into::<CanvasRenderingContext2d>().ok())
-    else {
+    let Some(ctx) = fit(c, width as u32, (rows as f64 * PITCH) as u32) else {
         return cols;
     };
     for (i, &s) in cells.iter().enumerate() {

@@ -19,6 +19,7 @@ pub mod import;
 pub mod layout;
 pub mod notices;
 pub mod picker;
+pub mod pixels;
 pub mod results;
 pub mod running;
 pub mod share;

@@ -3,7 +3,12 @@
 //! matter, and the playhead. Hovering a marker shows its cause; clicking seeks. For the keyboard,
 //! a button sits over each marker: one of them takes Tab, the arrow keys move between them, the
 //! focused marker's cause is shown and announced, and Enter moves the playhead there.
+//!
+//! The canvas is drawn at the device's pixel ratio (`pixels`). On a narrow canvas (a phone) the
+//! lane labels take less room and long pod names are shortened; each lane's full name is its
+//! label's title, and what a screen reader reads.
 
+use crate::components::pixels::{fit, use_redraw};
 use crate::i18n::{cause, tr, trf, Lang};
 use crate::replay::{Lane, LaneKind, Mark};
 use kubelife_engine::time::format_go_duration_tenths;
@@ -15,7 +20,7 @@ use std::rc::Rc;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
-pub use kubelife_figures::timeline::{tick_step, x_of, LANE, LEFT, TOP};
+pub use kubelife_figures::timeline::{left, tick_step, x_of, LANE, LEFT, TOP};
 
 /// Properties of [`Timeline`].
 #[derive(Properties, PartialEq, Clone)]
@@ -31,10 +36,15 @@ pub struct TimelineProps {
 }
 
 /// Draws the lanes and the playhead with the figures' shared drawing code (the one `kubelife
-/// render` uses for SVG and PNG); the legend is the HTML one under the canvas.
-fn draw(canvas: HtmlCanvasElement, p: &TimelineProps) -> Option<()> {
+/// render` uses for SVG and PNG) on a canvas `width` px wide (CSS), at the device's pixel ratio;
+/// the legend is the HTML one under the canvas.
+fn draw(canvas: HtmlCanvasElement, p: &TimelineProps, width: u32) -> Option<()> {
+    let height = plot_height(&p.lanes);
+    fit(&canvas, width, height)?;
+    // The backing store is `width` × `height` times the ratio, and the context is scaled: the
+    // figure is drawn in CSS pixels, in the area's top left `width` × `height`.
     let backend = CanvasBackend::with_canvas_object(canvas)?;
-    let root = backend.into_drawing_area();
+    let root = backend.into_drawing_area().shrink((0, 0), (width, height));
     let figure = TimelineFigure {
         lanes: &p.lanes,
         duration: p.duration,
@@ -73,10 +83,10 @@ pub fn hit(lang: Lang, lanes: &[Lane], duration: Millis, width: i32, x: i32, y: 
         .map(|(_, m)| (m.at, tip_text(lang, lane, m)))
 }
 
-/// The time under a pointer at `x` on a canvas `width` px wide, within the run (the inverse of
-/// [`x_of`]).
-pub fn time_at(x: i32, duration: Millis, width: i32) -> Millis {
-    let t = ((x - LEFT).max(0) as f64 / (width - LEFT - 8).max(1) as f64 * duration as f64) as Millis;
+/// The time under a pointer at `x` on a canvas `width` px wide whose labels take `left` px,
+/// within the run (the inverse of [`x_of`]).
+pub fn time_at(x: i32, duration: Millis, width: i32, left: i32) -> Millis {
+    let t = ((x - left).max(0) as f64 / (width - left - 8).max(1) as f64 * duration as f64) as Millis;
     t.clamp(0, duration)
 }
 
@@ -123,31 +133,45 @@ pub fn step(lanes: &[Lane], order: &[(usize, usize)], from: usize, key: &str) ->
 }
 
 /// Where a marker sits over the canvas, in CSS: the canvas is drawn at its own CSS width, so its
-/// plot area spans from `LEFT` to 8 px before the right edge.
-fn marker_style(at: Millis, duration: Millis, lane: usize) -> String {
+/// plot area spans from `left` px (the labels') to 8 px before the right edge.
+fn marker_style(at: Millis, duration: Millis, lane: usize, left: i32) -> String {
     let frac = at as f64 / duration.max(1) as f64;
     format!(
-        "left: calc({LEFT}px + (100% - {}px) * {frac:.5}); top: {}px; height: {LANE}px",
-        LEFT + 8,
+        "left: calc({left}px + (100% - {}px) * {frac:.5}); top: {}px; height: {LANE}px",
+        left + 8,
         TOP + lane as i32 * LANE
     )
 }
 
 /// Where the tooltip of a focused marker goes: beside it, on the side with more room.
-fn focused_tip_style(at: Millis, duration: Millis, lane: usize) -> String {
+fn focused_tip_style(at: Millis, duration: Millis, lane: usize, left: i32) -> String {
     let frac = at as f64 / duration.max(1) as f64;
     let top = TOP + (lane as i32 + 1) * LANE;
     if frac <= 0.5 {
         format!(
-            "left: calc({LEFT}px + (100% - {}px) * {frac:.5} + 8px); top: {top}px",
-            LEFT + 8
+            "left: calc({left}px + (100% - {}px) * {frac:.5} + 8px); top: {top}px",
+            left + 8
         )
     } else {
         format!(
             "right: calc((100% - {}px) * {:.5} + 16px); top: {top}px",
-            LEFT + 8,
+            left + 8,
             1.0 - frac
         )
+    }
+}
+
+/// The lanes' labels over the canvas's label column (`left` px wide): each lane's full name as
+/// its title, for the pointer, and as text for screen readers; the canvas draws what fits.
+fn lane_labels(lanes: &[Lane], left: i32) -> Html {
+    html! {
+        <ul class="timeline-lanes" style={format!("top: {TOP}px; width: {left}px")} data-testid="timeline-lanes">
+        { for lanes.iter().map(|lane| html! {
+            <li class="timeline-lane" title={lane.name.clone()} style={format!("height: {LANE}px")}>
+                <span class="visually-hidden">{lane.name.clone()}</span>
+            </li>
+        }) }
+        </ul>
     }
 }
 
@@ -183,20 +207,22 @@ pub fn timeline(p: &TimelineProps) -> Html {
     // The tooltip (its CSS position and text), and the marker that takes Tab.
     let tip = use_state(|| None::<(String, String)>);
     let active = use_state(|| 0usize);
+    // The canvas's CSS width, px, once drawn (0 before: the labels are taken as wide).
+    let width = use_state(|| 0i32);
+    let redraw = use_redraw();
     {
-        let canvas = canvas.clone();
-        let props = p.clone();
-        use_effect_with((Rc::as_ptr(&p.lanes) as usize, p.now, p.duration), move |_| {
+        let (canvas, props, width) = (canvas.clone(), p.clone(), width.clone());
+        use_effect_with((Rc::as_ptr(&p.lanes) as usize, p.now, p.duration, redraw), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                let w = c.client_width().max(320) as u32;
-                if c.width() != w {
-                    c.set_width(w);
+                let w = c.client_width().max(320);
+                if *width != w {
+                    width.set(w);
                 }
-                c.set_height(plot_height(&props.lanes));
-                draw(c, &props);
+                draw(c, &props, w as u32);
             }
         });
     }
+    let left = if *width == 0 { LEFT } else { left(*width) };
     let order = use_memo(SameLanes(p.lanes.clone()), |lanes| marker_order(&lanes.0));
     let pointer = pointer_handlers(lang, p, &canvas, &tip);
     let onkeydown = {
@@ -226,7 +252,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             let (l, i) = order[k];
             active.set(k);
             tip.set(Some((
-                focused_tip_style(lanes[l].marks[i].at, duration, l),
+                focused_tip_style(lanes[l].marks[i].at, duration, l, left),
                 tip_text(lang, &lanes[l], &lanes[l].marks[i]),
             )));
         })
@@ -251,12 +277,13 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 <canvas class="timeline-canvas" ref={canvas} role="img" aria-label={tr(lang, "ui.timeline.label")}
                     style={format!("height: {}px", plot_height(&p.lanes))}
                     onmousemove={pointer.0} onclick={pointer.1} onmouseleave={pointer.2}></canvas>
+                { lane_labels(&p.lanes, left) }
                 <div class="timeline-marks" ref={keys} role="group" aria-label={tr(lang, "ui.timeline.marks_label")} {onkeydown} {onfocusin} {onfocusout} {onclick}>
                 { for order.iter().enumerate().map(|(k, &(l, i))| {
                     let (lane, m) = (&p.lanes[l], &p.lanes[l].marks[i]);
                     let name = trf(lang, "ui.timeline.mark", &[("name", &lane.name), ("kind", &m.kind), ("at", &format_go_duration_tenths(m.at))]);
                     html! {
-                        <button class="timeline-mark" style={marker_style(m.at, p.duration, l)} tabindex={if k == *active { "0" } else { "-1" }}
+                        <button class="timeline-mark" style={marker_style(m.at, p.duration, l, left)} tabindex={if k == *active { "0" } else { "-1" }}
                             aria-label={name} data-k={k.to_string()}></button>
                     }
                 }) }
@@ -293,7 +320,7 @@ fn pointer_handlers(
 ) -> (Callback<MouseEvent>, Callback<MouseEvent>, Callback<MouseEvent>) {
     let width = {
         let canvas = canvas.clone();
-        move || canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.width() as i32)
+        move || canvas.cast::<HtmlCanvasElement>().map_or(800, |c| c.client_width())
     };
     let onmousemove = {
         let (tip, lanes, duration, width) = (tip.clone(), p.lanes.clone(), p.duration, width.clone());
@@ -311,7 +338,7 @@ fn pointer_handlers(
             let w = width();
             let t = match hit(lang, &lanes, duration, w, e.offset_x(), e.offset_y()) {
                 Some((t, _)) => t,
-                None => time_at(e.offset_x(), duration, w),
+                None => time_at(e.offset_x(), duration, w, left(w)),
             };
             seek.emit(t);
         })
@@ -356,11 +383,12 @@ mod tests {
 
     #[test]
     fn ticks_leave_room_for_their_labels() {
-        // 15 minutes on a wide canvas: a tick a minute, as before; on a phone, fewer.
+        // 15 minutes on a wide canvas: a tick a minute, as before; on a phone, every 3 minutes
+        // beside the narrow labels (five labelled ticks).
         assert_eq!(tick_step(15 * 60_000, 1200), 60_000);
-        assert_eq!(tick_step(15 * 60_000, 340), 300_000);
+        assert_eq!(tick_step(15 * 60_000, 340), 180_000);
         assert_eq!(tick_step(60_000, 1200), 10_000);
-        assert_eq!(tick_step(6 * 3_600_000, 400), 7_200_000);
+        assert_eq!(tick_step(6 * 3_600_000, 400), 3_600_000);
     }
 
     #[test]

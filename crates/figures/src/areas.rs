@@ -9,7 +9,7 @@
 
 use crate::aggregate::{Aggregate, NodeState, PodState, Series};
 use crate::patterns::{fill_tiled, Pattern};
-use crate::timeline::{draw_axis, x_of, LANE, LEFT, TOP};
+use crate::timeline::{draw_axis, x_at, LANE, LEFT, TOP};
 use kubelife_engine::{Millis, ZoneState};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -175,6 +175,12 @@ fn zone_style(s: ZoneState) -> Option<(RGBColor, Pattern)> {
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// The x of time `t` on a figure `width` px wide: its row labels take [`LEFT`] at any width
+/// (a zone's name, its count and its state).
+fn x_of(t: Millis, duration: Millis, width: i32) -> i32 {
+    x_at(t, duration, width, LEFT)
+}
+
 /// Draws the figure on `root`, which is as wide as the figure and at least
 /// [`AggregateFigure::height`] high, and returns the rows' places.
 pub fn draw_aggregate<DB: DrawingBackend>(
@@ -184,7 +190,7 @@ pub fn draw_aggregate<DB: DrawingBackend>(
     let width = root.dim_in_pixel().0 as i32;
     let (rows, headings, bottom) = f.layout();
     root.fill(&WHITE)?;
-    draw_axis(root, f.duration, width, bottom)?;
+    draw_axis(root, f.duration, width, LEFT, bottom)?;
     let bold = (FontFamily::SansSerif, 13).into_font().style(FontStyle::Bold);
     for (text, y) in [&f.texts.zones, &f.texts.workloads].into_iter().zip(headings) {
         root.draw(&Text::new(text.clone(), (4, y + 4), bold.clone()))?;
