@@ -15,8 +15,9 @@ const SCALE = '?nodes=5000&zones=3&web=15000&zone-outage=zone-b:2m0s&fault=node-
 const LATE_MARKS = '?nodes=1000&zones=3&web=2000&zone-outage=zone-b:1m0s&t=2m55s';
 
 /**
- * The page states the screenshot, layout and accessibility tests look at: a query, a viewport,
- * and what to do once the page is open.
+ * The page states the screenshot, layout and accessibility tests look at: a query, a viewport
+ * (and its device pixel ratio, `scale`, 1 unless given), what shows once the page is ready
+ * (`ready`, a selector; the milestone cards unless given) and what to do once the page is open.
  */
 export const STATES = {
   'default-1440': { query: '', width: 1440, height: 900 },
@@ -27,6 +28,11 @@ export const STATES = {
   'compare-seeds': { query: '', width: 1440, height: 900, prepare: openCompareWithSeeds },
   'compare-seeds-360': { query: '', width: 360, height: 800, prepare: openCompareWithSeeds },
   'embed': { query: '?embed=1', width: 800, height: 600 },
+  // An embed of the timeline alone on a phone with a HiDPI screen: the lanes, the playhead and
+  // nothing else.
+  'embed-timeline-360': { query: '?embed=1&view=timeline', width: 360, height: 800, scale: 2, ready: '[data-testid=timeline-lanes] li' },
+  // The default page's timeline on a HiDPI screen (two device pixels per CSS pixel).
+  'default-1440-dpr2': { query: '', width: 1440, height: 900, scale: 2 },
   'instructor': { query: '?instructor=1', width: 1440, height: 900 },
   // A Service, and a database whose volume moves after the out-of-service taint at 7m0s.
   'volumes-1440': { query: '?out-of-service=420&t=12m', width: 1440, height: 900 },
@@ -72,14 +78,14 @@ export async function openState(browser, baseUrl, name) {
     locale: 'en-US',
     reducedMotion: 'reduce',
     viewport: { width: state.width, height: state.height },
-    deviceScaleFactor: 1,
+    deviceScaleFactor: state.scale ?? 1,
   });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${baseUrl}${state.query}`);
-  await page.locator('[data-testid=milestone-eviction], [data-testid=instructor]').first().waitFor({ timeout: 120_000 });
+  await page.locator(state.ready ?? '[data-testid=milestone-eviction], [data-testid=instructor]').first().waitFor({ timeout: 120_000 });
   if (state.prepare) await state.prepare(page);
   await settle(page);
   return { page, errors, close: () => context.close() };

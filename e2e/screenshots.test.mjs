@@ -16,6 +16,8 @@ const SHOTS = [
   { name: 'exercise-4' },
   { name: 'compare-seeds', section: '[data-tour=compare]' },
   { name: 'embed', fullPage: true },
+  { name: 'embed-timeline-360', fullPage: true },
+  { name: 'timeline-1440-dpr2', state: 'default-1440-dpr2', section: '.timeline' },
   { name: 'volumes-1440', section: '.timeline' },
   { name: 'volumes-1440-breakdown', state: 'volumes-1440', section: '[data-tour=breakdown]' },
   { name: 'volumes-360', fullPage: true },

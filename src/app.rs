@@ -363,7 +363,9 @@ fn instructor_page(lang: Lang, on: &Handlers) -> Html {
     }
 }
 
-/// An embed: the milestones, the time controls, the sliders and panels its link asks for.
+/// An embed: what its link asks for and nothing else: the panels its `view=` names, the
+/// milestone cards and the time controls when it names `milestones` or `controls=playback` (or
+/// names no view), and the sliders its `controls=` names.
 fn embed_page(m: &Model, on: &Handlers) -> Html {
     let view = &m.view;
     let (cfg, defaults) = m.asked_cfg();
@@ -389,7 +391,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
     let head = html! { <>
         { notices(view.lang, m.run.error.as_ref(), &view.notices, &on.dismiss) }
         { running(m) }
-        if m.loaded { { results(m, on) } }
+        if m.loaded && view.display.shows_results() { { results(m, on) } }
     </> };
     html! {
         <EmbedLayout {head} {controls} {open_link}>

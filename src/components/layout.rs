@@ -7,7 +7,7 @@ use yew::prelude::*;
 /// Properties of [`EmbedLayout`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct EmbedLayoutProps {
-    /// Banners, the milestones and the time controls.
+    /// Banners, and the milestones and the time controls when the link asks for them.
     pub head: Html,
     /// The sliders the link exposes, if it exposes any.
     #[prop_or_default]

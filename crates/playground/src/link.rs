@@ -29,8 +29,13 @@ pub struct Playback {
     pub speed_exp: Option<f64>,
 }
 
-/// The panels a page (or an embed) shows.
-pub const VIEWS: [&str; 4] = ["timeline", "cluster", "breakdown", "compare"];
+/// The panels a page (or an embed) shows: `milestones` is the milestone cards (with the time
+/// controls); an embed whose `view=` leaves it out shows neither.
+pub const VIEWS: [&str; 5] = ["milestones", "cluster", "timeline", "breakdown", "compare"];
+
+/// The control (`controls=playback`) that gives an embed the time controls (Play, Restart, Next
+/// event, the speed and the playhead's slider) beside the sliders it names.
+pub const PLAYBACK: &str = "playback";
 
 /// How the page is laid out: the full playground, or an embed showing chosen panels.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -55,6 +60,13 @@ impl Display {
     /// Whether a panel is shown.
     pub fn shows(&self, view: &str) -> bool {
         self.views.is_empty() || self.views.iter().any(|v| v == view)
+    }
+
+    /// Whether an embed shows the milestone cards and the time controls: when its `view=` names
+    /// `milestones` (or names nothing, and it shows everything) or its `controls=` names
+    /// `playback`.
+    pub fn shows_results(&self) -> bool {
+        self.shows("milestones") || self.controls.iter().any(|c| c == PLAYBACK)
     }
 }
 
@@ -327,7 +339,7 @@ pub fn decode(query: &str) -> Decoded {
             }
             "controls" => {
                 for c in v.split(',').filter(|x| !x.is_empty()) {
-                    if knob(c).is_some() {
+                    if knob(c).is_some() || c == PLAYBACK {
                         display.controls.push(c.to_string());
                     } else {
                         notices.push(Cause::new("link.bad_control").text("control", format!("{:?}", truncate(c))));

@@ -8,11 +8,11 @@
 
 use crate::explain::{bars, milestones, outage, tuning_warnings, two_views, Bar, Milestones, Outage};
 use crate::i18n::Lang;
-use crate::link::{encode_all, Display, Playback};
+use crate::knobs::knob;
+use crate::link::{encode_all, Display, Playback, PLAYBACK, VIEWS};
 use crate::replay::{lanes, Lane};
 use crate::settings::Settings;
 use kubelife_engine::export::{out_of_service, Export};
-use kubelife_engine::flags;
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::{Cause, Config, Distribution, Millis, Outcome, RunOptions, ScenarioError};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates};
@@ -525,25 +525,42 @@ impl Model {
         encode_all(self.asked(), self.asked_b(), playback, &self.view.display)
     }
 
-    /// The link of the current state as an embed (timeline, cluster or compare, and two sliders).
+    /// The link of what is on screen as an embed: the same settings (and side B), playhead,
+    /// speed and language; the panels the page shows (the milestone cards, the cluster, the
+    /// timeline, "where does the time go?", and the comparison while comparing), or the ones its
+    /// own link names; and the controls: the page's link's, or else the time controls and a
+    /// slider for each setting the reader changed.
     pub fn embed_link(&self) -> String {
-        let views = if self.b.is_some() {
-            ["timeline", "breakdown", "compare"]
+        let d = &self.view.display;
+        let views = if d.views.is_empty() {
+            let compare = self.asked_b().is_some();
+            VIEWS
+                .iter()
+                .filter(|&&v| v != "compare" || compare)
+                .map(|v| v.to_string())
+                .collect()
         } else {
-            ["timeline", "cluster", "breakdown"]
+            d.views.clone()
+        };
+        let controls = if d.controls.is_empty() {
+            let changed = self.asked().overrides.keys().filter(|f| knob(f).is_some()).cloned();
+            std::iter::once(PLAYBACK.to_string()).chain(changed).collect()
+        } else {
+            d.controls.clone()
         };
         let display = Display {
             embed: true,
-            views: views.iter().map(|v| v.to_string()).collect(),
+            views,
             autoplay: false,
-            controls: vec![
-                flags::NODE_MONITOR_GRACE_PERIOD.name.into(),
-                flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name.into(),
-            ],
-            lang: self.view.display.lang,
+            controls,
+            lang: Some(self.view.lang),
             ..Display::default()
         };
-        encode_all(self.asked(), self.asked_b(), Playback::default(), &display)
+        let playback = Playback {
+            t: self.view.t,
+            speed_exp: (self.view.speed_exp != 1.0).then_some(self.view.speed_exp),
+        };
+        encode_all(self.asked(), self.asked_b(), playback, &display)
     }
 }
 
@@ -631,6 +648,49 @@ mod tests {
         let m = m.arrived(fresh.clone());
         assert!(Rc::ptr_eq(&m.run, &fresh) && m.pending.a.is_none() && !m.running());
         assert_eq!((m.view.t, m.view.speed_exp, m.view.tour), (60_000, 2.0, Some(3)));
+    }
+
+    #[test]
+    fn the_embed_code_shows_what_is_on_screen() {
+        let mut s = Settings::default();
+        s.set("node-monitor-grace-period", 20.0);
+        let mut m = simulate(s.clone());
+        m.view.t = 90_000;
+        m.view.lang = Lang::Zh;
+        let q = m.embed_link();
+        for part in [
+            "embed=1",
+            "view=milestones,cluster,timeline,breakdown&",
+            "controls=playback,node-monitor-grace-period&",
+            "node-monitor-grace-period=20s",
+            "t=1m30s",
+            "lang=zh",
+        ] {
+            assert!(q.contains(part), "{part} in {q}");
+        }
+        assert!(!q.contains("default-unreachable-toleration-seconds"), "{q}");
+        // Comparing: side B too, and the comparison.
+        let mut b = s.clone();
+        b.minor = 12;
+        m.ask_b(b);
+        let q = m.embed_link();
+        assert!(
+            q.contains("b=1") && q.contains("b.k=1.12") && q.contains(",compare"),
+            "{q}"
+        );
+        // A page opened on one view, with one slider, gives an embed of that view and slider.
+        m.view.display.views = vec!["timeline".into()];
+        m.view.display.controls = vec!["pod-eviction-timeout".into()];
+        let q = m.embed_link();
+        assert!(
+            q.contains("view=timeline&") && q.contains("controls=pod-eviction-timeout"),
+            "{q}"
+        );
+        let d = crate::link::decode(&q);
+        assert!(
+            d.display.embed && !d.display.shows_results() && d.notices.is_empty(),
+            "{q}"
+        );
     }
 }
 
