@@ -8,18 +8,7 @@ pub use kubelife_figures::explain::{
     bars, figure_bars, milestones, segments, Bar, Goal, Milestones, Restored, Segment,
 };
 
-/// A count as a reader writes it: 3,000.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::i18n::thousands;
 
 /// A many-node outage at a glance (a zone outage, or several nodes failing together): each
 /// headline milestone's first and last time over the failed nodes, ms after the first fault.

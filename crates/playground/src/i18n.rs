@@ -179,6 +179,19 @@ pub fn cause(lang: Lang, c: &Cause) -> String {
     c.render(&|k| lookup(lang, k))
 }
 
+/// A count as a reader writes it: 3,000.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A count of things as a reader says it: `1 node`, `3 nodes` (`key` is `ui.n.nodes` or
 /// `ui.n.pods`; its `.one` form is for exactly one).
 pub fn count(lang: Lang, key: &'static str, n: u64) -> String {
@@ -190,7 +203,7 @@ pub fn count(lang: Lang, key: &'static str, n: u64) -> String {
         };
         return tr(lang, one).to_string();
     }
-    trf(lang, key, &[("n", &crate::explain::thousands(n))])
+    trf(lang, key, &[("n", &thousands(n))])
 }
 
 /// Why the engine refused a scenario, in `lang`: the field and the reason (`nodes[0].name: …`),
