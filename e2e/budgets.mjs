@@ -39,8 +39,14 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // catalogue the controls are a view of, the Import panel's handling of hostile files), the files
 // worker 16 KB (bounded reading: the scan, the budgeted value builder, encodings, escaping) and
 // the Chinese catalogue 4 KB; the engine's worker shrank by 11 KB once it stopped resolving
-// settings (docs/performance.md, "Where the bytes go", has each part).
-const budgets = { criticalKB: 200, liveKB: 390, totalKB: 835, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// settings (docs/performance.md, "Where the bytes go", has each part). They were raised a second
+// time, from 390 and 835 KB, for what issues 25 and 26 added: the page grew 17 KB gzipped (every
+// message the engine gives, validation and import included, is now a catalogue key whose English
+// text the page carries built in, so that it reads in Chinese too; the Apply panel's kubeadm form
+// and out-of-service fix; copy buttons that say what happened; a many-node outage's headline;
+// canvases drawn at the device's pixel ratio; the run laid out once instead of per tick), and the
+// Chinese catalogue 3 KB.
+const budgets = { criticalKB: 200, liveKB: 408, totalKB: 856, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.
