@@ -3,7 +3,7 @@
 // glyph, the playhead reads the milestones' clock, and the timeline's markers work by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './serve.mjs';
+import { setup, openPage } from './serve.mjs';
 import { openState, horizontalOverflow, coveredExerciseText, charactersWithoutGlyphs } from './look.mjs';
 
 const fx = await setup();
@@ -100,4 +100,28 @@ test('the timeline markers are reachable by keyboard, announce their cause, and 
   assert.ok(await focusedInGroup(), 'the marker keeps the focus');
   assert.deepEqual(errors, []);
   await close();
+});
+
+test('on a phone the headline milestones stay in reach while tuning', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url, 360);
+  const strip = page.getByTestId('strip');
+  const slider = page.getByRole('slider', { name: /node-monitor-grace-period/ }).first();
+  await slider.scrollIntoViewIfNeeded();
+  // The slider is far below the cards; the strip is on screen beside it.
+  const box = await strip.boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 900, JSON.stringify(box));
+  const eviction = await page.getByTestId('milestone-eviction').textContent();
+  assert.match(await strip.textContent(), new RegExp(`first eviction ${eviction.replace('.', '\\.')}`));
+  await slider.fill('20');
+  await page.waitForFunction((old) => !document.querySelector('[data-testid=strip]').textContent.includes(old), eviction);
+  const after = await page.getByTestId('milestone-eviction').textContent();
+  assert.match(await strip.textContent(), new RegExp(`first eviction ${after.replace('.', '\\.')}`));
+  // Wide screens show the results beside the controls: no strip.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.equal(await strip.isVisible(), false);
+  // The event log scrolls with the page on a phone, not in a box of its own.
+  await page.setViewportSize({ width: 360, height: 900 });
+  assert.equal(await page.locator('.events').evaluate((e) => getComputedStyle(e).overflowY), 'visible');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -421,6 +421,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     </> };
     let (cfg, defaults) = m.asked_cfg();
     let side = html! { <>
+        if m.loaded { <crate::components::strip::Strip run={m.run.clone()} /> }
         <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={cfg.clone()} defaults={defaults.clone()} onedit={on.edit.clone()} />
         <FaultPanel settings={m.asked().clone()} nodes={cfg.nodes.len() as u32} onedit={on.edit.clone()} />
     </> };

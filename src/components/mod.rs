@@ -25,6 +25,7 @@ pub mod running;
 pub mod share;
 pub mod slider;
 pub mod spread;
+pub mod strip;
 pub mod timeline;
 pub mod tour;
 pub mod warnings;
