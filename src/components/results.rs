@@ -5,7 +5,7 @@
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
 use crate::components::filtered;
-use crate::explain::{milestone_text, range_text, Milestones, Outage, Restored};
+use crate::explain::{milestone_text, range_text, restored_text, Milestones, Outage};
 use crate::i18n::{tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
@@ -55,11 +55,7 @@ fn service_cards(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, Stri
             "ui.milestone.traffic_stopped",
             milestone_text(lang, ms.traffic_stopped),
         ));
-        let restored = match ms.service_restored {
-            Restored::Uninterrupted => tr(lang, "ui.milestone.uninterrupted").to_string(),
-            Restored::At(t) => milestone_text(lang, Some(t)),
-            Restored::Never => milestone_text(lang, None),
-        };
+        let restored = restored_text(lang, ms.service_restored);
         out.push(("milestone-service-restored", "ui.milestone.service_restored", restored));
     }
     if run.volumes {
@@ -82,6 +78,15 @@ pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
     trf(lang, key, &[("d", &format_go_duration_tenths(d))])
 }
 
+/// The headline cards (test id, label key, text): a many-node outage's spread, else the failed
+/// node's own milestones. The phone strip shows the same ones.
+pub fn headline(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, String)> {
+    match &run.outage {
+        Some(o) => outage_cards(lang, o),
+        None => node_cards(lang, &run.milestones),
+    }
+}
+
 /// The headline cards of one failed node: its milestones after its fault.
 fn node_cards(lang: Lang, ms: &Milestones) -> Vec<(&'static str, &'static str, String)> {
     [
@@ -98,11 +103,7 @@ fn node_cards(lang: Lang, ms: &Milestones) -> Vec<(&'static str, &'static str, S
 /// The headline cards of a many-node outage: the first and last of each milestone, and when
 /// every workload was whole again.
 fn outage_cards(lang: Lang, o: &Outage) -> Vec<(&'static str, &'static str, String)> {
-    let replaced = match o.replaced {
-        Restored::Uninterrupted => tr(lang, "ui.milestone.uninterrupted").to_string(),
-        Restored::At(t) => milestone_text(lang, Some(t)),
-        Restored::Never => milestone_text(lang, None),
-    };
+    let replaced = restored_text(lang, o.replaced);
     vec![
         ("milestone-unknown", "ui.milestone.unknown", range_text(lang, o.unknown)),
         ("milestone-taint", "ui.milestone.taint", range_text(lang, o.taint)),
@@ -122,12 +123,10 @@ pub fn results(p: &ResultsProps) -> Html {
     let ms = &p.run.milestones;
     // Each card's id is both its tour anchor and its stable test id. A many-node outage shows
     // its spread; one node shows its own milestones.
-    let (mut cards, since) = match &p.run.outage {
-        Some(o) => (
-            outage_cards(lang, o),
-            trf(lang, "ui.milestone.outage_since", &[("nodes", &o.nodes)]),
-        ),
-        None => (node_cards(lang, ms), tr(lang, "ui.milestone.after_fault").to_string()),
+    let mut cards = headline(lang, &p.run);
+    let since = match &p.run.outage {
+        Some(o) => trf(lang, "ui.milestone.outage_since", &[("nodes", &o.nodes)]),
+        None => tr(lang, "ui.milestone.after_fault").to_string(),
     };
     cards.extend(service_cards(lang, &p.run));
     html! { <>

@@ -62,6 +62,16 @@ pub fn range_text(lang: crate::i18n::Lang, (first, last): (Option<Millis>, Optio
     }
 }
 
+/// When something was whole again, as the page shows it: a Go duration, `never`, or `never
+/// short` when it was never short.
+pub fn restored_text(lang: crate::i18n::Lang, r: Restored) -> String {
+    match r {
+        Restored::Uninterrupted => crate::i18n::tr(lang, "ui.milestone.uninterrupted").to_string(),
+        Restored::At(t) => milestone_text(lang, Some(t)),
+        Restored::Never => milestone_text(lang, None),
+    }
+}
+
 /// A milestone as the page shows it: a Go duration to a tenth of a second, or `never`.
 pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
     v.map_or_else(
