@@ -52,7 +52,6 @@ fn reason(cfg: &Config, outcome: &Outcome) -> Option<(Cause, Vec<usize>, String)
             .time("at", a.at);
         return Some((cause, vec![n], a.effect.to_string()));
     }
-    let down = down_for_good(cfg);
     let stuck: Vec<_> = cfg
         .workloads
         .iter()
@@ -62,26 +61,24 @@ fn reason(cfg: &Config, outcome: &Outcome) -> Option<(Cause, Vec<usize>, String)
             (s.ready_at_end < s.desired).then_some((w, s))
         })
         .collect();
-    // The down nodes where a pod of a short StatefulSet was last seen, in the order they failed.
-    let last_node = |pod_of: &dyn Fn(&str) -> bool| -> Vec<usize> {
-        let seen: Vec<&str> = outcome
-            .events
-            .iter()
-            .filter(|e| e.pod.as_deref().is_some_and(pod_of))
-            .filter_map(|e| e.node.as_deref())
-            .collect();
-        down.iter()
-            .copied()
-            .filter(|&n| seen.contains(&cfg.nodes[n].name.as_str()))
-            .collect()
-    };
     let (w, s) = stuck.first()?;
+    // The nodes a pod of a short StatefulSet (`<name>-<ordinal>`) ran on, among those that stay
+    // down, in the order they failed.
     let ours = |pod: &str| {
         stuck
             .iter()
             .any(|(w, _)| pod.strip_prefix(w.name.as_str()).is_some_and(|r| r.starts_with('-')))
     };
-    let nodes = last_node(&ours);
+    let ran_on: std::collections::BTreeSet<&str> = outcome
+        .events
+        .iter()
+        .filter(|e| e.pod.as_deref().is_some_and(ours))
+        .filter_map(|e| e.node.as_deref())
+        .collect();
+    let nodes: Vec<usize> = down_for_good(cfg)
+        .into_iter()
+        .filter(|&n| ran_on.contains(cfg.nodes[n].name.as_str()))
+        .collect();
     let first = *nodes.first()?;
     let cause = Cause::new("oos.why.stuck")
         .text("workload", &w.name)
