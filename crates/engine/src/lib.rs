@@ -28,6 +28,7 @@ pub mod cause;
 pub mod chain;
 pub mod export;
 pub mod import;
+pub mod milestones;
 pub mod order;
 pub mod presets;
 pub mod render;

@@ -1,10 +1,10 @@
 //! Distributions over seeds: one timeline is one sample of loops with unknown phases, so
 //! "when will my pods move?" has a range for an answer.
 
-use crate::scenario::Config;
-use crate::sim::Simulation;
-use crate::summary::summarize;
+use crate::milestones::Restored;
+use crate::scenario::{Config, WorkloadKind};
 use crate::time::Millis;
+use crate::{Outcome, RunOptions};
 use serde::{Deserialize, Serialize};
 
 /// The spread of one milestone over runs, in ms from the first fault.
@@ -63,66 +63,94 @@ pub struct Distribution {
     pub first_seed: u64,
     /// The node whose milestones are measured (the first one with a fault), if any.
     pub node: Option<String>,
-    /// Per milestone, from that node's fault: unknown, podsNotReady, taint, firstDeletion,
-    /// lastDeletion, firstReplacementReady, replacementsReady.
+    /// Per milestone of [`MILESTONES`] that the scenario can reach, from that node's fault.
     pub milestones: Vec<Spread>,
     /// Per workload, the time with fewer Ready pods than desired (`notFullyReadyMs`).
     pub not_fully_ready: Vec<Spread>,
 }
 
-/// Runs `cfg` with `runs` consecutive seeds starting at its own and gathers the milestones.
+/// The milestones a distribution measures, by the names `kubelife run --runs` reports: the
+/// failed node's own (from the summary), then those of the page's cards (from
+/// [`crate::milestones`]).
+pub const MILESTONES: [&str; 11] = [
+    "unknown",
+    "podsNotReady",
+    "taint",
+    "firstDeletion",
+    "lastDeletion",
+    "firstReplacementReady",
+    "replacementsReady",
+    "trafficStopped",
+    "serviceRestored",
+    "volumeFree",
+    "databaseReady",
+];
+
+/// One run's milestones in the order of [`MILESTONES`], ms from the first faulted node's fault;
+/// `None` for one that did not happen. "serviceRestored" is 0 when a Service never lost a
+/// serving pod, and absent without a Service.
+pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; 11]> {
+    let n = o.summary.nodes.first()?;
+    let f = n.fault_at_ms.unwrap_or(0);
+    let rel = |v: Option<Millis>| v.map(|v| v - f);
+    let m = crate::milestones::milestones(o);
+    let restored = match m.service_restored {
+        _ if o.summary.services.is_empty() => None,
+        Restored::Uninterrupted => Some(0),
+        Restored::At(t) => Some(t),
+        Restored::Never => None,
+    };
+    Some([
+        rel(n.unknown_at_ms),
+        rel(n.pods_not_ready_at_ms),
+        rel(n.taint_at_ms),
+        rel(n.first_deletion_at_ms),
+        rel(n.last_deletion_at_ms),
+        rel(n.first_replacement_ready_at_ms),
+        rel(n.replacements_ready_at_ms),
+        m.traffic_stopped,
+        restored,
+        m.volume_free,
+        crate::milestones::database_ready(o, &cfg.workloads, f),
+    ])
+}
+
+/// Runs `cfg` with `runs` consecutive seeds starting at its own and gathers the milestones. A
+/// milestone that cannot happen in this scenario (traffic without a Service, a volume without
+/// one, a database without a StatefulSet with a volume) is left out.
 pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
     let runs = runs.max(1);
-    let mut per: Vec<Vec<Millis>> = vec![Vec::new(); 7];
+    let mut per: Vec<Vec<Millis>> = vec![Vec::new(); MILESTONES.len()];
     let mut gaps: Vec<Vec<Millis>> = vec![Vec::new(); cfg.workloads.len()];
     let mut node = None;
+    let quiet = RunOptions { heartbeats: false };
     for i in 0..runs {
         let mut c = cfg.clone();
         c.seed = cfg.seed.wrapping_add(u64::from(i));
-        let mut sim = Simulation::new(c.clone(), false);
-        sim.run();
-        let s = summarize(
-            &sim.w.log.events,
-            &sim.w.api,
-            &sim.workloads,
-            String::new(),
-            c.seed,
-            c.duration,
-        );
-        if let Some(n) = s.nodes.first() {
-            node = Some(n.node.clone());
-            let f = n.fault_at_ms.unwrap_or(0);
-            let values = [
-                n.unknown_at_ms,
-                n.pods_not_ready_at_ms,
-                n.taint_at_ms,
-                n.first_deletion_at_ms,
-                n.last_deletion_at_ms,
-                n.first_replacement_ready_at_ms,
-                n.replacements_ready_at_ms,
-            ];
+        let o = crate::run(&c, &quiet);
+        if let Some(values) = run_milestones(&o, &c) {
+            node = o.summary.nodes.first().map(|n| n.node.clone());
             for (slot, v) in per.iter_mut().zip(values) {
-                if let Some(v) = v {
-                    slot.push(v - f);
-                }
+                slot.extend(v);
             }
         }
-        for (slot, w) in gaps.iter_mut().zip(&s.workloads) {
+        for (slot, w) in gaps.iter_mut().zip(&o.summary.workloads) {
             slot.push(w.not_fully_ready_ms);
         }
     }
-    let names = [
-        "unknown",
-        "podsNotReady",
-        "taint",
-        "firstDeletion",
-        "lastDeletion",
-        "firstReplacementReady",
-        "replacementsReady",
-    ];
-    let milestones = names
+    let applies = |name: &str| match name {
+        "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
+        "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
+        "databaseReady" => cfg
+            .workloads
+            .iter()
+            .any(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some()),
+        _ => true,
+    };
+    let milestones = MILESTONES
         .iter()
         .zip(per)
+        .filter(|(name, _)| applies(name))
         .map(|(name, v)| Spread::of(name, v, runs))
         .collect();
     let not_fully_ready = cfg
@@ -140,6 +168,13 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
     }
 }
 
+impl Distribution {
+    /// The spread of milestone `name` (as in [`MILESTONES`]), if this scenario has it.
+    pub fn spread(&self, name: &str) -> Option<&Spread> {
+        self.milestones.iter().find(|s| s.milestone == name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +186,39 @@ mod tests {
         assert_eq!((s.count, s.never), (100, 20));
         let empty = Spread::of("x", vec![], 3);
         assert_eq!((empty.p50, empty.never), (None, 3));
+    }
+
+    #[test]
+    fn the_cards_milestones_over_seeds() {
+        // The default cluster with web behind a Service and db on a ReadWriteOnce volume: node-1
+        // stays down, so the Service is whole again once web's replacement is Ready, while db-0
+        // waits on the node for good and neither its volume nor the database comes back.
+        let mut s = crate::presets::default_cluster("1.33");
+        s.workloads[0].service = Some(true);
+        s.workloads[1].volume = Some(crate::scenario::VolumeSection {
+            access_mode: Some("ReadWriteOnce".into()),
+            per_pod: Some(true),
+        });
+        let cfg = s.resolve().unwrap();
+        let d = distribution(&cfg, 5);
+        let names: Vec<&str> = d.milestones.iter().map(|s| s.milestone.as_str()).collect();
+        assert_eq!(names, MILESTONES);
+        let get = |n: &str| d.spread(n).unwrap();
+        let (taint, restored) = (get("taint"), get("serviceRestored"));
+        assert_eq!((restored.count, taint.count), (5, 5));
+        assert!(restored.min > taint.max, "{restored:?} {taint:?}");
+        assert!(get("trafficStopped").min >= get("unknown").min);
+        assert_eq!((get("volumeFree").never, get("databaseReady").never), (5, 5));
+        // Seed by seed, the same numbers as one run's cards.
+        for i in 0..5 {
+            let mut c = cfg.clone();
+            c.seed += i;
+            let o = crate::run(&c, &RunOptions { heartbeats: false });
+            let m = crate::milestones::milestones(&o);
+            assert!(get("trafficStopped").samples.contains(&m.traffic_stopped.unwrap()));
+        }
+        // Without a Service or a volume, those milestones are not offered.
+        let plain = crate::presets::default_cluster("1.33").resolve().unwrap();
+        assert_eq!(distribution(&plain, 1).milestones.len(), 7);
     }
 }

@@ -2,6 +2,7 @@
 //! per pod; its states over time and the events worth marking, rebuilt from the engine's events
 //! and summary. Nothing here simulates.
 
+use kubelife_engine::milestones::service_states;
 use kubelife_engine::summary::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
 use std::collections::{HashMap, HashSet};
@@ -104,41 +105,20 @@ pub fn lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     out
 }
 
-/// A Service's states over the run, as (from, until, state): `Bad` while the proxies send some
-/// connections to a pod that is gone (a blackhole), `Partial` while they send to fewer pods than
-/// desired, `Ok` otherwise. One pass over its steps and blackholes, both in time order.
+/// A Service's states over the run as lane states ([`kubelife_engine::milestones::service_states`]).
 pub fn service_segments(s: &ServiceSummary, end: Millis) -> Vec<(Millis, Millis, LaneState)> {
-    let mut cuts: Vec<Millis> = s.serving.iter().map(|p| p.0).collect();
-    cuts.extend(s.blackholes.iter().flat_map(|h| [h.0, h.1]));
-    cuts.push(0);
-    cuts.retain(|&t| (0..end).contains(&t));
-    kubelife_engine::order::sort(&mut cuts);
-    cuts.dedup();
-    let (mut step, mut hole) = (0, 0);
-    let mut serving = 0;
-    let mut out: Vec<(Millis, Millis, LaneState)> = Vec::new();
-    for (i, &a) in cuts.iter().enumerate() {
-        while let Some(&(_, n)) = s.serving.get(step).filter(|p| p.0 <= a) {
-            serving = n;
-            step += 1;
-        }
-        while s.blackholes.get(hole).is_some_and(|h| h.1 <= a) {
-            hole += 1;
-        }
-        let b = cuts.get(i + 1).copied().unwrap_or(end);
-        let state = if s.blackholes.get(hole).is_some_and(|h| h.0 <= a) {
-            LaneState::Bad
-        } else if serving < s.desired {
-            LaneState::Partial
-        } else {
-            LaneState::Ok
-        };
-        match out.last_mut() {
-            Some(last) if last.2 == state && last.1 == a => last.1 = b,
-            _ => out.push((a, b, state)),
-        }
-    }
-    out
+    use kubelife_engine::milestones::ServiceState;
+    service_states(s, end)
+        .into_iter()
+        .map(|(a, b, s)| {
+            let state = match s {
+                ServiceState::Ok => LaneState::Ok,
+                ServiceState::Partial => LaneState::Partial,
+                ServiceState::Bad => LaneState::Bad,
+            };
+            (a, b, state)
+        })
+        .collect()
 }
 
 /// One lane per Service, in the states of [`service_segments`], marked where an endpoint went

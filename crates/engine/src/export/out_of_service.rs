@@ -69,15 +69,17 @@ fn reason(cfg: &Config, outcome: &Outcome) -> Option<(Cause, Vec<usize>, String)
             .iter()
             .any(|(w, _)| pod.strip_prefix(w.name.as_str()).is_some_and(|r| r.starts_with('-')))
     };
-    let ran_on: std::collections::BTreeSet<&str> = outcome
+    let mut ran_on: Vec<&str> = outcome
         .events
         .iter()
         .filter(|e| e.pod.as_deref().is_some_and(ours))
         .filter_map(|e| e.node.as_deref())
         .collect();
+    crate::order::sort(&mut ran_on);
+    ran_on.dedup();
     let nodes: Vec<usize> = down_for_good(cfg)
         .into_iter()
-        .filter(|&n| ran_on.contains(cfg.nodes[n].name.as_str()))
+        .filter(|&n| ran_on.binary_search(&cfg.nodes[n].name.as_str()).is_ok())
         .collect();
     let first = *nodes.first()?;
     let cause = Cause::new("oos.why.stuck")
