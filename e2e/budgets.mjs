@@ -45,8 +45,11 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // text the page carries built in, so that it reads in Chinese too; the Apply panel's kubeadm form
 // and out-of-service fix; copy buttons that say what happened; a many-node outage's headline;
 // canvases drawn at the device's pixel ratio; the run laid out once instead of per tick), and the
-// Chinese catalogue 3 KB.
-const budgets = { criticalKB: 200, liveKB: 408, totalKB: 856, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// Chinese catalogue 3 KB. The total rose once more, from 856 KB, when the 200-seed spreads came to
+// every milestone card: the engine's worker grew 3 KB gzipped, since each seed's run now ends in
+// the whole outcome (the proxies' view of each Service, named events) that the cards' milestones
+// are read from, by the same code as the page's cards.
+const budgets = { criticalKB: 200, liveKB: 408, totalKB: 860, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.

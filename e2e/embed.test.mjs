@@ -96,12 +96,14 @@ test('an embed of the timeline on a phone shows the timeline: no milestone cards
   await context.close();
 });
 
-test('an embed shows the milestone cards and the time controls when its link asks for them', async () => {
+test('an embed shows the milestone cards and the time controls each when its link asks for it', async () => {
   const { page, errors, context } = await open('?embed=1&view=timeline,milestones');
   assert.ok(await page.getByTestId('milestone-eviction').isVisible());
+  assert.equal(await page.getByTestId('playhead').count(), 0, 'the cards without the time controls');
   await context.close();
   const again = await open('?embed=1&view=timeline&controls=playback', { ready: '[data-testid=playhead]' });
   assert.ok(await again.page.getByTestId('playhead').isVisible());
+  assert.equal(await again.page.locator('[data-testid^=milestone-]').count(), 0, 'the time controls without the cards');
   assert.deepEqual([...errors, ...again.errors], []);
   await again.context.close();
 });

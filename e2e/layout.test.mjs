@@ -8,7 +8,7 @@ import { openState, horizontalOverflow, coveredExerciseText, charactersWithoutGl
 
 const fx = await setup();
 
-for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'import-360', 'embed-timeline-360']) {
+for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'seeds-zh-360', 'import-360', 'embed-timeline-360']) {
   test(`at 360 px nothing is wider than the screen: ${name}`, async () => {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
     const o = await horizontalOverflow(page);

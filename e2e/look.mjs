@@ -45,6 +45,10 @@ export const STATES = {
   // A log longer than a page, at the playhead where zone-b's late Unknown marks are.
   'events-1440': { query: LATE_MARKS, width: 1440, height: 900 },
   'events-360': { query: LATE_MARKS, width: 360, height: 800 },
+  // One configuration's 200 seeds, with the out-of-service taint at 7m0s so that the volume and
+  // the database come back: a histogram for every milestone card.
+  'seeds-1440': { query: '?out-of-service=420', width: 1440, height: 900, prepare: runSeeds },
+  'seeds-zh-360': { query: '?lang=zh&out-of-service=420', width: 360, height: 800, prepare: runSeeds },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };
@@ -59,6 +63,12 @@ async function importCluster(page) {
   await page.getByTestId('import-name').fill('nodes.json');
   await page.getByTestId('import-apply').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid^=node-state-]').length === 2);
+}
+
+/** Runs the 200 seeds of the configuration shown (in any language). */
+async function runSeeds(page) {
+  await page.getByTestId('seeds-run').click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
 }
 
 /** Turns compare mode on and runs the 200 seeds, so both histograms show. */

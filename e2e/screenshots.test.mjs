@@ -31,6 +31,8 @@ const SHOTS = [
   { name: 'events-1440', section: '[data-tour=events]' },
   // On a phone the log scrolls with the page: its first 1,200 px are enough to look at.
   { name: 'events-360', section: '[data-tour=events]', maxHeight: 1200 },
+  { name: 'seeds-1440', section: '[data-testid=seeds]' },
+  { name: 'seeds-zh-360', section: '[data-testid=seeds]' },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
 ];

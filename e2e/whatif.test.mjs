@@ -32,7 +32,11 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   assert.equal(await page.locator('.compare .timeline canvas').count(), 2, 'both timelines, one playhead');
   await page.getByRole('button', { name: 'run 200 seeds' }).click();
   await page.getByTestId('histogram-b').first().waitFor();
-  assert.equal(await page.locator('.compare-hist-p50').count(), 4);
+  // A histogram for each milestone card, A and B on one axis.
+  for (const name of ['unknown', 'taint', 'firstDeletion', 'firstReplacementReady']) {
+    assert.equal(await page.locator(`[data-testid=seeds-${name}] [data-testid^=histogram-]`).count(), 2, name);
+  }
+  assert.ok(await page.locator('.seeds-hist').count() >= 4);
   await page.screenshot({ path: new URL('compare.png', SHOTS).pathname, fullPage: true });
   // The classic comparison is one click away: A on 1.12's legacy path, B on the newest version.
   await page.getByRole('button', { name: '1.12 legacy vs newest' }).click();
@@ -40,6 +44,32 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   const taint = await row(page, 'taint');
   assert.equal(taint[0], 'never');
   assert.match(taint[1], /s$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('one configuration has its 200-seed spreads too: a histogram for every milestone card', async () => {
+  const { page, errors } = await open(fx.server.url);
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
+  const byCard = {
+    unknown: 'unknown', taint: 'taint', eviction: 'firstDeletion', replacement: 'firstReplacementReady',
+    'traffic-stopped': 'trafficStopped', 'service-restored': 'serviceRestored', 'volume-free': 'volumeFree',
+  };
+  const cards = await page.locator('[data-testid^=milestone-]').evaluateAll((es) => es.map((e) => e.dataset.testid.replace('milestone-', '')));
+  assert.ok(cards.includes('traffic-stopped') && cards.includes('volume-free'), `the default cards: ${cards}`);
+  for (const card of cards) {
+    const hist = page.getByTestId(`seeds-${byCard[card]}`);
+    assert.equal(await hist.count(), 1, `a histogram for the ${card} card`);
+    // Every run is counted once: in a bin, or as never.
+    const text = await hist.textContent();
+    const bins = await hist.locator('.seeds-bin').evaluateAll((bs) => bs.reduce((n, b) => n + Number(b.title), 0));
+    const never = text.includes('never happens in these runs') ? 200 : Number((text.match(/never in (\d+) runs/) ?? [0, 0])[1]);
+    assert.equal(bins + never, 200, `${card}: ${bins} in bins, ${never} never (${text})`);
+  }
+  // The database that waits on the failed node has its own histogram.
+  assert.equal(await page.getByTestId('seeds-databaseReady').count(), 1);
+  assert.equal(await page.getByTestId('histogram-b').count(), 0, 'no side B');
   assert.deepEqual(errors, []);
   await page.close();
 });

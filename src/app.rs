@@ -19,6 +19,7 @@ use crate::components::import::ImportPanel;
 use crate::components::layout::{EmbedLayout, InstructorLayout};
 use crate::components::notices::notices;
 use crate::components::results::{Results, TransportAction};
+use crate::components::seeds::Seeds;
 use crate::components::share::{embed_code, share};
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::spread::SpreadPanel;
@@ -439,6 +440,10 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
             }
             { results(m, on) }
             { panels(m, on) }
+            if m.b.is_none() {
+                <h2>{tr(lang, "ui.seeds_title")}</h2>
+                <Seeds spreads={m.spreads.clone()} running={m.pending.spreads} onrun={on.compare.reform(|()| CompareAction::RunSpreads)} />
+            }
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
             <Warnings run={run.clone()} />
@@ -476,7 +481,8 @@ fn running(m: &Model) -> Html {
 fn results(m: &Model, on: &Handlers) -> Html {
     let view = &m.view;
     html! {
-        <Results run={m.run.clone()} playing={view.playing} t={view.t} speed_exp={view.speed_exp} onaction={on.transport.clone()} />
+        <Results run={m.run.clone()} playing={view.playing} t={view.t} speed_exp={view.speed_exp} onaction={on.transport.clone()}
+            cards={view.display.shows_cards()} controls={view.display.shows_playback()} />
     }
 }
 
@@ -536,7 +542,7 @@ fn zone_states(run: &Run, now: Millis) -> Vec<(String, String)> {
 /// The compare section.
 fn compare(m: &Model, on: &Handlers) -> Html {
     html! {
-        <CompareSection a={m.run.clone()} b={m.b.clone()} spreads={m.spreads.clone()} now={m.view.t} nodes={m.view.cost_nodes}
+        <CompareSection a={m.run.clone()} b={m.b.clone()} spreads={m.spreads.clone()} running={m.pending.spreads} now={m.view.t} nodes={m.view.cost_nodes}
             onaction={on.compare.clone()} onseek={on.seek.clone()} />
     }
 }

@@ -1,10 +1,11 @@
 //! Compare mode: a second configuration B beside A, with its own version, preset and main
-//! sliders; milestone deltas between the sides; both timelines on one axis; and histograms of
-//! two milestones over 200 seeds.
+//! sliders; milestone deltas between the sides; both timelines on one axis; and, over 200 seeds,
+//! a histogram of each milestone card for both sides ([`Seeds`]).
 
 use crate::components::filtered;
 use crate::components::header::{preset_choices, preset_edit, version_choices, version_edit};
 use crate::components::picker::Picker;
+use crate::components::seeds::Seeds;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::timeline::Timeline;
 use crate::explain::{milestone_text, writes_per_minute};
@@ -12,7 +13,7 @@ use crate::i18n::{count, tr, trf, Lang};
 use crate::model::{Edit, Run};
 use kubelife_engine::flags;
 use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{Config, Distribution, Millis, Outcome, Spread};
+use kubelife_engine::{Config, Millis, Outcome};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -32,8 +33,7 @@ pub enum CompareAction {
     EditB(Edit),
 }
 
-/// Milestones over many seeds for A, and for B when comparing.
-pub type Spreads = Rc<(Distribution, Option<Distribution>)>;
+pub use crate::components::seeds::Spreads;
 
 /// Properties of [`CompareSection`].
 #[derive(Properties, PartialEq, Clone)]
@@ -44,6 +44,8 @@ pub struct CompareSectionProps {
     pub b: Option<Rc<Run>>,
     /// The seeds' spreads, once run.
     pub spreads: Option<Spreads>,
+    /// Whether the seeds are being run.
+    pub running: bool,
     /// The playhead, ms.
     pub now: Millis,
     /// Cluster size for the write rates.
@@ -75,12 +77,7 @@ pub fn compare_section(p: &CompareSectionProps) -> Html {
                 <h3 class="compare-side">{format!("B (Kubernetes 1.{})", b.settings.minor)}</h3>
                 <Timeline lanes={b.lanes.clone()} duration={p.a.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
                 <h3 class="compare-side">{tr(lang, "ui.seeds_title")}</h3>
-                if let Some(sp) = &p.spreads {
-                    { histogram(lang, "ui.hist.unknown", sp, 0) }
-                    { histogram(lang, "ui.hist.replacement", sp, 5) }
-                } else {
-                    <button onclick={act(|| CompareAction::RunSpreads)}>{tr(lang, "ui.run_seeds")}</button>
-                }
+                <Seeds spreads={p.spreads.clone()} running={p.running} onrun={p.onaction.reform(|()| CompareAction::RunSpreads)} />
             }
         </section>
     }
@@ -211,58 +208,6 @@ fn deltas(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Html {
     }
 }
 
-/// Counts per bin over `[lo, hi]`.
-pub fn bins(samples: &[Millis], lo: Millis, hi: Millis, n: usize) -> Vec<usize> {
-    let mut out = vec![0; n];
-    let width = ((hi - lo).max(1) as f64) / n as f64;
-    for &s in samples {
-        let i = (((s - lo) as f64 / width) as usize).min(n - 1);
-        out[i] += 1;
-    }
-    out
-}
-
-/// A histogram of milestone `m` (an index into the spreads) over seeds, with p50 and p95
-/// marked, for A (and B).
-fn histogram(lang: Lang, title: &'static str, spreads: &Spreads, m: usize) -> Html {
-    const BINS: usize = 24;
-    let title = tr(lang, title);
-    let a = &spreads.0.milestones[m];
-    let b = spreads.1.as_ref().map(|d| &d.milestones[m]);
-    let all: Vec<Millis> = a
-        .samples
-        .iter()
-        .chain(b.iter().flat_map(|b| b.samples.iter()))
-        .copied()
-        .collect();
-    let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
-        return html! { <div class="compare-hist"><h3>{title}</h3><p>{tr(lang, "ui.hist.never")}</p></div> };
-    };
-    let sides: Vec<(&str, &Spread)> = std::iter::once(("A", a)).chain(b.map(|b| ("B", b))).collect();
-    let pos = |t: Millis| (t - lo) as f64 / (hi - lo).max(1) as f64 * 100.0;
-    html! {
-        <div class="compare-hist">
-            <h3>{title}</h3>
-            { for sides.iter().map(|(name, s)| {
-                let counts = bins(&s.samples, lo, hi, BINS);
-                let top = counts.iter().copied().max().unwrap_or(1).max(1);
-                html! {
-                    <div class={format!("compare-hist-row compare-hist-{}", name.to_ascii_lowercase())} data-testid={format!("histogram-{}", name.to_ascii_lowercase())}>
-                        <span class="compare-hist-name">{*name}</span>
-                        <div class="compare-hist-bars">
-                            { for counts.iter().map(|&c| html! { <div class="compare-hist-bin" style={format!("height: {}%", c * 100 / top)} title={c.to_string()}></div> }) }
-                            if let Some(p50) = s.p50 { <div class="compare-hist-mark compare-hist-p50" style={format!("left: {:.1}%", pos(p50))} title="p50"></div> }
-                            if let Some(p95) = s.p95 { <div class="compare-hist-mark compare-hist-p95" style={format!("left: {:.1}%", pos(p95))} title="p95"></div> }
-                        </div>
-                        <span class="compare-hist-stats">{format!("p50 {} · p95 {} · {}–{}", milestone_text(lang, s.p50), milestone_text(lang, s.p95), milestone_text(lang, s.min), milestone_text(lang, s.max))}{ if s.never > 0 { trf(lang, "ui.hist.never_in", &[("runs", &s.never)]) } else { String::new() } }</span>
-                    </div>
-                }
-            }) }
-            <div class="compare-hist-axis"><span>{format_go_duration_tenths(lo)}</span><span>{format_go_duration_tenths(hi)}</span></div>
-        </div>
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,12 +222,5 @@ mod tests {
         let eviction = rows.iter().find(|r| r.0 == "eviction").unwrap();
         assert_eq!(eviction.4, "−1m40s");
         assert_eq!(rows.iter().find(|r| r.0 == "unknown").unwrap().4, "±0s");
-    }
-
-    #[test]
-    fn bins_cover_every_sample() {
-        let counts = bins(&[0, 5, 10, 10, 99, 100], 0, 100, 10);
-        assert_eq!(counts.iter().sum::<usize>(), 6);
-        assert_eq!(counts[9], 2);
     }
 }

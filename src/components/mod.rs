@@ -22,6 +22,7 @@ pub mod picker;
 pub mod pixels;
 pub mod results;
 pub mod running;
+pub mod seeds;
 pub mod share;
 pub mod slider;
 pub mod spread;

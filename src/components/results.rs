@@ -42,6 +42,12 @@ pub struct ResultsProps {
     pub speed_exp: f64,
     /// Called with each action of the time controls.
     pub onaction: Callback<TransportAction>,
+    /// Whether the milestone cards show (an embed may ask for the time controls alone).
+    #[prop_or(true)]
+    pub cards: bool,
+    /// Whether the time controls show (an embed may ask for the cards alone).
+    #[prop_or(true)]
+    pub controls: bool,
 }
 
 /// The Service and volume cards: (test id, label key, text), each only where it applies (a
@@ -130,6 +136,7 @@ pub fn results(p: &ResultsProps) -> Html {
     };
     cards.extend(service_cards(lang, &p.run));
     html! { <>
+        if p.cards {
         <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
         { for cards.into_iter().map(|(id, key, text)| html! {
             <div class="results-card" data-tour={id}>
@@ -139,7 +146,8 @@ pub fn results(p: &ResultsProps) -> Html {
             </div>
         }) }
         </div>
-        { transport(lang, p, ms.fault) }
+        }
+        if p.controls { { transport(lang, p, ms.fault) } }
     </> }
 }
 

@@ -293,19 +293,20 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 }
             </div>
             <p class="visually-hidden" aria-live="polite" data-testid="timeline-announce">{focused_text}</p>
-            <p class="timeline-legend">
-                <span class="timeline-swatch timeline-ok"></span>{"Ready / Running "}
-                <span class="timeline-swatch timeline-bad"></span>{"Unknown / NotReady "}
-                <span class="timeline-swatch timeline-term"></span>{tr(lang, "ui.timeline.terminating")}
-                <span class="timeline-swatch timeline-pend"></span>{"Pending "}
+            <ul class="timeline-legend">
+                <li><span class="timeline-swatch timeline-ok"></span>{"Ready / Running"}</li>
+                <li><span class="timeline-swatch timeline-bad"></span>{"Unknown / NotReady"}</li>
+                <li><span class="timeline-swatch timeline-term"></span>{tr(lang, "ui.timeline.terminating")}</li>
+                <li><span class="timeline-swatch timeline-pend"></span>{"Pending"}</li>
                 if p.lanes.iter().any(|l| l.kind == LaneKind::Service) {
-                    <span class="timeline-swatch timeline-partial"></span>{tr(lang, "ui.timeline.partial")}
+                    <li><span class="timeline-swatch timeline-partial"></span>{tr(lang, "ui.timeline.partial")}</li>
                 }
                 if p.lanes.iter().any(|l| l.kind == LaneKind::Volume) {
-                    <span class="timeline-swatch timeline-moved"></span>{tr(lang, "ui.timeline.moved")}
+                    <li><span class="timeline-swatch timeline-moved"></span>{tr(lang, "ui.timeline.moved")}</li>
                 }
-                {tr(lang, "ui.timeline.marks")}
-            </p>
+                // Each marker with its meaning stays on one line; the list wraps between them.
+                { for tr(lang, "ui.timeline.marks").split(" · ").map(|m| html! { <li>{m.to_string()}</li> }) }
+            </ul>
         </div>
     }
 }

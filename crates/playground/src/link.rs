@@ -29,8 +29,8 @@ pub struct Playback {
     pub speed_exp: Option<f64>,
 }
 
-/// The panels a page (or an embed) shows: `milestones` is the milestone cards (with the time
-/// controls); an embed whose `view=` leaves it out shows neither.
+/// The panels a page (or an embed) shows: `milestones` is the milestone cards; an embed whose
+/// `view=` leaves it out shows none (and the time controls only with `controls=playback`).
 pub const VIEWS: [&str; 5] = ["milestones", "cluster", "timeline", "breakdown", "compare"];
 
 /// The control (`controls=playback`) that gives an embed the time controls (Play, Restart, Next
@@ -62,11 +62,21 @@ impl Display {
         self.views.is_empty() || self.views.iter().any(|v| v == view)
     }
 
-    /// Whether an embed shows the milestone cards and the time controls: when its `view=` names
-    /// `milestones` (or names nothing, and it shows everything) or its `controls=` names
-    /// `playback`.
+    /// Whether the milestone cards show: when `view=` names `milestones`, or names nothing (and
+    /// everything shows).
+    pub fn shows_cards(&self) -> bool {
+        self.shows("milestones")
+    }
+
+    /// Whether the time controls show: when `controls=` names `playback`, or `view=` names
+    /// nothing (and everything shows).
+    pub fn shows_playback(&self) -> bool {
+        self.views.is_empty() || self.controls.iter().any(|c| c == PLAYBACK)
+    }
+
+    /// Whether either the milestone cards or the time controls show.
     pub fn shows_results(&self) -> bool {
-        self.shows("milestones") || self.controls.iter().any(|c| c == PLAYBACK)
+        self.shows_cards() || self.shows_playback()
     }
 }
 

@@ -691,6 +691,14 @@ mod tests {
             d.display.embed && !d.display.shows_results() && d.notices.is_empty(),
             "{q}"
         );
+        // The cards and the time controls each come when asked for, and only then.
+        let shown = |q: &str| {
+            let d = crate::link::decode(q).display;
+            (d.shows_cards(), d.shows_playback())
+        };
+        assert_eq!(shown("embed=1&view=timeline,milestones"), (true, false));
+        assert_eq!(shown("embed=1&view=timeline&controls=playback"), (false, true));
+        assert_eq!(shown("embed=1"), (true, true));
     }
 }
 
