@@ -37,6 +37,7 @@ mod tests {
             state: None,
             service: None,
             volume: None,
+            remediator: None,
             cause: Cause::none(),
             after,
         }

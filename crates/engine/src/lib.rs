@@ -111,6 +111,9 @@ pub struct TimelineEvent {
     /// The volume, for volume events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub volume: Option<String>,
+    /// The remediator, for `RemediationStarted` and `RemediationBlocked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remediator: Option<String>,
     /// Why it happened (serialized as its English text).
     pub cause: Cause,
     /// The event that made this one possible (its `id`), if any: following `after` back walks
@@ -177,6 +180,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             state: e.state,
             service: e.service.map(|w| cfg.workloads[w].name.clone()),
             volume: e.volume,
+            remediator: e.remediator,
             cause: e.cause,
             after: e.after,
         })

@@ -68,6 +68,13 @@ pub struct NodeMilestones {
     pub pods_deleted: u32,
     /// Of those, how many have a Ready replacement.
     pub pods_replaced: u32,
+    /// The Node object deleted after the fault (by the cloud node lifecycle controller, a
+    /// remediator or an operator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleted_at_ms: Option<Millis>,
+    /// The first remediation of the node started (`RemediationStarted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remediation_at_ms: Option<Millis>,
 }
 
 /// Readiness of one workload over the run.
@@ -251,6 +258,8 @@ struct NodeSeen {
     deletions: Vec<Option<PodId>>,
     first_deletion: Option<Millis>,
     last_deletion: Option<Millis>,
+    deleted: Option<Millis>,
+    remediation: Option<Millis>,
 }
 
 /// Per-node milestones of every node that had a fault, from one pass over the events.
@@ -291,6 +300,12 @@ fn node_milestones(
                 s.first_deletion.get_or_insert(e.at);
                 s.last_deletion = Some(e.at);
             }
+            EventKind::NodeDeleted => {
+                s.deleted.get_or_insert(e.at);
+            }
+            EventKind::RemediationStarted => {
+                s.remediation.get_or_insert(e.at);
+            }
             _ => {}
         }
     }
@@ -325,6 +340,8 @@ fn node_milestones(
             replacements_ready_at_ms: if s.deletions.is_empty() { None } else { all_ready },
             pods_deleted: s.deletions.len() as u32,
             pods_replaced: replaced,
+            deleted_at_ms: s.deleted,
+            remediation_at_ms: s.remediation,
         });
     }
     nodes

@@ -54,7 +54,8 @@ pub enum EventKind {
     PodEvictionCancelled,
     /// A joining node's kubelet created its Node object.
     NodeCreated,
-    /// An operator deleted a Node object.
+    /// The Node object was deleted: by an operator, the cloud node lifecycle controller or a
+    /// remediator (the cause says which).
     NodeDeleted,
     /// An operator cordoned a node (`spec.unschedulable`).
     NodeCordoned,
@@ -94,6 +95,10 @@ pub enum EventKind {
     PodFailed,
     /// A node powered off at the end of a graceful shutdown: its heartbeats stop.
     NodePoweredOff,
+    /// A remediator began to repair a node (`remediator` names it).
+    RemediationStarted,
+    /// A remediator's safety breaker held a repair back (`remediator` names it).
+    RemediationBlocked,
     /// A kubelet renewed its Lease (only with heartbeats recorded).
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).
@@ -160,6 +165,9 @@ pub struct Event {
     pub service: Option<usize>,
     /// The volume involved.
     pub volume: Option<String>,
+    /// The remediator involved (`RemediationStarted`, `RemediationBlocked`), as the scenario's
+    /// `remediation[].kind` names it.
+    pub remediator: Option<String>,
     /// Why it happened.
     pub cause: Cause,
     /// The event that made this one possible, if the log recorded it: the link its cause
@@ -180,6 +188,7 @@ impl Event {
             state: None,
             service: None,
             volume: None,
+            remediator: None,
             cause,
             after: None,
         }

@@ -8,7 +8,7 @@
 //! of events is written once. A 5,000-node zone outage (about 93,000 events) encodes to a few MB.
 
 use crate::cause::{Arg, Cause};
-use crate::summary::Summary;
+use crate::summary::{NodeMilestones, Summary};
 use crate::timeline::{EventKind, ZoneState};
 use crate::{Millis, Outcome, TimelineEvent};
 use serde::de::value::{Error as ValueError, StrDeserializer};
@@ -22,7 +22,10 @@ const MAGIC: &[u8; 4] = b"KLW2";
 /// A [`Summary`] in bincode, the codec the page's workers already carry (gloo-worker's
 /// messages), so that reading a run needs no JSON parser. Its fields go as one tuple, every one
 /// written: the summary's own serde form leaves empty lists out, as its JSON does, and bincode
-/// cannot read a field it cannot see.
+/// cannot read a field it cannot see. A node's milestones go as a tuple of the fields every run
+/// has; the milestones only a cloud or a remediator gives (`deletedAtMs`, `remediationAtMs`)
+/// follow the tuple as a list of the nodes that have them, written only when there are some, so
+/// a run without them is written as before.
 fn summary_bytes(s: &Summary) -> Vec<u8> {
     let Summary {
         version,
@@ -34,23 +37,115 @@ fn summary_bytes(s: &Summary) -> Vec<u8> {
         services,
         volumes,
     } = s;
+    let node_fields: Vec<NodeFields> = nodes.iter().map(node_fields).collect();
     let fields = (
         version,
         seed,
         duration_ms,
         api_writes,
-        nodes,
+        node_fields,
         workloads,
         services,
         volumes,
     );
-    bincode::serialize(&fields).expect("a Summary always serializes")
+    let mut out = bincode::serialize(&fields).expect("a Summary always serializes");
+    let extras: Vec<NodeExtras> = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.deleted_at_ms.is_some() || n.remediation_at_ms.is_some())
+        .map(|(i, n)| (i as u64, n.deleted_at_ms, n.remediation_at_ms))
+        .collect();
+    if !extras.is_empty() {
+        out.extend(bincode::serialize(&extras).expect("extras always serialize"));
+    }
+    out
+}
+
+/// A node's milestones that every run has, in order.
+type NodeFields = (
+    String,
+    String,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    Option<Millis>,
+    u32,
+    u32,
+);
+
+/// A node's index and its `deletedAtMs` and `remediationAtMs`.
+type NodeExtras = (u64, Option<Millis>, Option<Millis>);
+
+fn node_fields(n: &NodeMilestones) -> NodeFields {
+    (
+        n.node.clone(),
+        n.zone.clone(),
+        n.fault_at_ms,
+        n.unknown_at_ms,
+        n.pods_not_ready_at_ms,
+        n.last_pod_not_ready_at_ms,
+        n.taint_at_ms,
+        n.first_deletion_at_ms,
+        n.last_deletion_at_ms,
+        n.first_replacement_ready_at_ms,
+        n.replacements_ready_at_ms,
+        n.pods_deleted,
+        n.pods_replaced,
+    )
+}
+
+fn node_from(f: NodeFields) -> NodeMilestones {
+    NodeMilestones {
+        node: f.0,
+        zone: f.1,
+        fault_at_ms: f.2,
+        unknown_at_ms: f.3,
+        pods_not_ready_at_ms: f.4,
+        last_pod_not_ready_at_ms: f.5,
+        taint_at_ms: f.6,
+        first_deletion_at_ms: f.7,
+        last_deletion_at_ms: f.8,
+        first_replacement_ready_at_ms: f.9,
+        replacements_ready_at_ms: f.10,
+        pods_deleted: f.11,
+        pods_replaced: f.12,
+        deleted_at_ms: None,
+        remediation_at_ms: None,
+    }
 }
 
 /// The summary [`summary_bytes`] wrote.
 fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
-    let (version, seed, duration_ms, api_writes, nodes, workloads, services, volumes) =
-        bincode::deserialize(bytes).map_err(|e| format!("summary: {e}"))?;
+    let mut rest = bytes;
+    type Fields = (
+        String,
+        u64,
+        Millis,
+        crate::summary::ApiWrites,
+        Vec<NodeFields>,
+        Vec<crate::summary::WorkloadSummary>,
+        Vec<crate::summary::ServiceSummary>,
+        Vec<crate::summary::VolumeSummary>,
+    );
+    let (version, seed, duration_ms, api_writes, node_fields, workloads, services, volumes): Fields =
+        bincode::deserialize_from(&mut rest).map_err(|e| format!("summary: {e}"))?;
+    let mut nodes: Vec<NodeMilestones> = node_fields.into_iter().map(node_from).collect();
+    if !rest.is_empty() {
+        let extras: Vec<NodeExtras> = bincode::deserialize(rest).map_err(|e| format!("summary: {e}"))?;
+        let count = nodes.len();
+        for (i, deleted, remediation) in extras {
+            let n = nodes
+                .get_mut(i as usize)
+                .ok_or_else(|| format!("summary: node {i} of {count}"))?;
+            n.deleted_at_ms = deleted;
+            n.remediation_at_ms = remediation;
+        }
+    }
     Ok(Summary {
         version,
         seed,
@@ -276,6 +371,9 @@ impl Writer {
         self.opt(e.state.map(|s| s.to_string()).as_deref());
         self.opt(e.service.as_deref());
         self.opt(e.volume.as_deref());
+        if carries_remediator(e.kind) {
+            self.opt(e.remediator.as_deref());
+        }
         self.cause(&e.cause);
         // How far back the event before it is (0: none), which is short for most links.
         self.uint(e.after.map_or(0, |a| (e.id - a) as u64));
@@ -480,6 +578,10 @@ impl<'a> Reader<'a> {
             state: self.opt()?.map(named::<ZoneState>).transpose()?,
             service: own(self.opt()?),
             volume: own(self.opt()?),
+            remediator: match carries_remediator(kind) {
+                true => own(self.opt()?),
+                false => None,
+            },
             cause: self.cause(0)?,
             after: match self.uint()? {
                 0 => None,
@@ -488,6 +590,12 @@ impl<'a> Reader<'a> {
             },
         })
     }
+}
+
+/// Whether events of this kind carry a remediator (only those write it, so the other events'
+/// bytes are as before).
+fn carries_remediator(kind: EventKind) -> bool {
+    matches!(kind, EventKind::RemediationStarted | EventKind::RemediationBlocked)
 }
 
 /// A unit enum variant by its name.

@@ -30,10 +30,7 @@ fn down_for_good(cfg: &Config) -> Vec<usize> {
     let mut down: Vec<usize> = Vec::new();
     for a in &cfg.actions {
         let Some(n) = a.node else { continue };
-        let fault = matches!(
-            a.action,
-            ActionKind::NodeCrash | ActionKind::KubeletStop | ActionKind::NetworkPartition | ActionKind::NodeShutdown
-        );
+        let fault = a.action.powers_off() || matches!(a.action, ActionKind::KubeletStop | ActionKind::NetworkPartition);
         if fault && !down.contains(&n) {
             down.push(n);
         } else if matches!(a.action, ActionKind::NodeRecover | ActionKind::DeleteNode) {

@@ -83,19 +83,17 @@ impl Kubelet {
 
     /// Whether the kubelet process runs.
     pub fn running(&self) -> bool {
-        !matches!(
-            self.fault,
-            Some(ActionKind::NodeCrash) | Some(ActionKind::KubeletStop) | Some(ActionKind::NodeShutdown)
-        )
+        !self
+            .fault
+            .is_some_and(|f| f.powers_off() || f == ActionKind::KubeletStop)
     }
 
     /// Whether the node's kube-proxy runs and reaches the apiserver (a stopped kubelet leaves it
     /// running; a crash, a shutdown or a partition does not).
     pub fn proxy_connected(&self) -> bool {
-        !matches!(
-            self.fault,
-            Some(ActionKind::NodeCrash) | Some(ActionKind::NetworkPartition) | Some(ActionKind::NodeShutdown)
-        )
+        !self
+            .fault
+            .is_some_and(|f| f.powers_off() || f == ActionKind::NetworkPartition)
     }
 
     /// Whether its requests reach the apiserver.

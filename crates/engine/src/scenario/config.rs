@@ -7,6 +7,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flags of the
 //! `DefaultTolerationSeconds` admission plugin).
 
+pub use super::cloud::{CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::format::{ActionKind, WorkloadKind};
 pub use crate::api::eviction::{IntOrPercent, PdbSpec};
 use crate::api::{Effect, Toleration};
@@ -215,6 +216,8 @@ pub struct ActionSpec {
     pub workload: Option<usize>,
     /// New tolerationSeconds for PatchTolerations, s.
     pub toleration_seconds: i64,
+    /// The notice of a SpotInterruption, ms.
+    pub notice: Millis,
 }
 
 /// A scenario with every default applied and every value checked.
@@ -244,6 +247,10 @@ pub struct Config {
     pub actions: Vec<ActionSpec>,
     /// Whether NodeOutOfServiceVolumeDetach is on (PodGC force-deletes on out-of-service nodes).
     pub out_of_service_volume_detach: bool,
+    /// The cloud and its cloud-controller-manager, if the scenario names one.
+    pub cloud: Option<CloudConfig>,
+    /// The remediators the scenario lists (kept; this build does not act on them yet).
+    pub remediation: Vec<Remediator>,
     /// Sentences about settings that the version ignores or that deserve a second look. Not sent
     /// with a configuration (a run does not read them; the page keeps its own copy).
     #[serde(skip)]
@@ -267,6 +274,8 @@ impl Config {
             workloads: Vec::new(),
             actions: Vec::new(),
             out_of_service_volume_detach: Gate::NodeOutOfServiceVolumeDetach.default_on(v),
+            cloud: None,
+            remediation: Vec::new(),
             warnings: Vec::new(),
         }
     }

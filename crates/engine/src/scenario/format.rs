@@ -6,6 +6,7 @@
 //! [`super::validate`], which turns a [`Scenario`] into a [`super::Config`] or a [`ScenarioError`]
 //! naming the offending field and saying why.
 
+use super::cloud::Provider;
 use crate::cause::Cause;
 use crate::time::{format_go_duration, parse_go_duration, Millis};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -89,6 +90,14 @@ pub struct Scenario {
     /// Faults and recoveries, at given times.
     #[serde(default)]
     pub events: Vec<ActionSection>,
+    /// The cloud the nodes run on: its cloud-controller-manager's node lifecycle controller and
+    /// the instance faults. Absent: no cloud controller (bare metal, kubeadm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cloud: Option<CloudSection>,
+    /// What repairs nodes besides kube-controller-manager: Cluster API, medik8s, Karpenter, the
+    /// managed services' auto-repair. Absent: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remediation: Vec<RemediationSection>,
 }
 
 /// KubeletConfiguration fields (file semantics).
@@ -418,9 +427,31 @@ pub enum ActionKind {
     /// A graceful node shutdown (systemd's `PrepareForShutdown`): the kubelet's shutdown manager
     /// stops the pods within `shutdownGracePeriod`, then the node powers off.
     NodeShutdown,
+    /// The node's cloud instance is terminated (deleted): power off, and the provider reports it
+    /// gone once `cloud.instanceTerminationDuration` has passed.
+    InstanceTerminated,
+    /// The node's cloud instance is stopped (deallocated): power off; the instance still exists,
+    /// stopped once `cloud.instanceStopDuration` has passed.
+    InstanceStopped,
+    /// The cloud reclaims a spot instance: a notice (`notice`), then the instance is terminated
+    /// (GCP: stopped).
+    SpotInterruption,
 }
 
 impl ActionKind {
+    /// Whether the fault powers the machine off: the kubelet, its containers and kube-proxy
+    /// stop (a crash, a graceful shutdown's end, an instance terminated, stopped or reclaimed).
+    pub fn powers_off(self) -> bool {
+        matches!(
+            self,
+            ActionKind::NodeCrash
+                | ActionKind::NodeShutdown
+                | ActionKind::InstanceTerminated
+                | ActionKind::InstanceStopped
+                | ActionKind::SpotInterruption
+        )
+    }
+
     /// Whether the action names a node.
     pub fn needs_node(self) -> bool {
         !matches!(
@@ -463,6 +494,10 @@ pub struct ActionSection {
     /// PatchTolerations: the new tolerationSeconds, s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toleration_seconds: Option<i64>,
+    /// SpotInterruption: the notice before the instance is reclaimed; default the provider's
+    /// (AWS `2m0s`, GCP `30s`, Azure `30s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<GoDuration>,
 }
 
 impl ActionSection {
@@ -478,6 +513,193 @@ impl ActionSection {
             duration: None,
             workload: None,
             toleration_seconds: None,
+            notice: None,
+        }
+    }
+}
+
+/// `cloud`: the provider and its cloud-side timings. Durations are Go durations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloudSection {
+    /// `aws`, `gcp` or `azure` (required).
+    pub provider: Provider,
+    /// The cloud-controller-manager's `--node-monitor-period`: the sliding period of the cloud
+    /// node lifecycle controller's `MonitorNodes`; default `5s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_period: Option<GoDuration>,
+    /// `E`: from an instance's termination until the provider reports it gone (EC2
+    /// `shutting-down` to `terminated`, a GCE or Azure VM's deletion); default `30s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_termination_duration: Option<GoDuration>,
+    /// From an instance's stop until the provider reports it stopped (EC2 `stopping` to
+    /// `stopped`, Azure deallocating); default `30s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_stop_duration: Option<GoDuration>,
+    /// `V`: a remediator's deletion of a machine until the provider reports the VM gone;
+    /// default `1m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_deletion_duration: Option<GoDuration>,
+    /// `B`: a new or rebooted instance's boot until its kubelet registers; default `1m30s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_boot_duration: Option<GoDuration>,
+    /// One cloud API call of a `MonitorNodes` pass (`InstanceExists`, `InstanceShutdown`);
+    /// default `100ms` (cloud-provider-aws's DescribeInstances batcher waits its `IdleTimeout`
+    /// of 100ms before each call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_call_duration: Option<GoDuration>,
+    /// Azure only: the VM cache's TTL (`vmssVirtualMachinesCacheTTLInSeconds`, 600 s): the
+    /// provider answers from a cache refreshed this often, so it sees a stop or a deletion up to
+    /// this late; default `10m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vm_cache_ttl: Option<GoDuration>,
+}
+
+/// One `{type, status, timeout}` of a health check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConditionSection {
+    /// The node condition's type, such as `Ready`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `True`, `False` or `Unknown`.
+    pub status: String,
+    /// How long the condition must hold (since its `lastTransitionTime`).
+    pub timeout: GoDuration,
+}
+
+/// Cluster API `MachineHealthCheck` (v1beta1 names).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MachineHealthCheckSection {
+    /// `spec.unhealthyConditions`; default the book's `Ready` `Unknown` and `False`, `5m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unhealthy_conditions: Option<Vec<ConditionSection>>,
+    /// `spec.nodeStartupTimeout`; default `10m0s`, `0s` turns it off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_startup_timeout: Option<GoDuration>,
+    /// `spec.maxUnhealthy`: a count or a percentage; default `100%`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unhealthy: Option<IntOrString>,
+    /// Cluster API's version, such as `"1.8"` (the unreachable node's drain changed in 1.8);
+    /// default `"1.11"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_api_version: Option<String>,
+}
+
+/// medik8s `NodeHealthCheck` with Self Node Remediation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SelfNodeRemediationSection {
+    /// NHC `unhealthyConditions`; default `Ready` `False` and `Unknown`, `5m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unhealthy_conditions: Option<Vec<ConditionSection>>,
+    /// NHC `minHealthy`: a count or a percentage; default `51%`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_healthy: Option<IntOrString>,
+    /// `Automatic` (default), `OutOfServiceTaint` or `ResourceDeletion`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// `safeTimeToAssumeNodeRebootedSeconds` as a Go duration; default the computed minimum
+    /// (`3m0s` with a 60 s watchdog); a lower value is ignored, as upstream does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe_time_to_assume_node_rebooted: Option<GoDuration>,
+}
+
+/// Karpenter: node repair (the `NodeRepair` feature gate) and interruption handling.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KarpenterSection {
+    /// The `NodeRepair` feature gate; default `false` (alpha).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_repair: Option<bool>,
+    /// The provider's repair policies; default AWS `Ready` `False`/`Unknown` `30m0s`, Azure
+    /// `10m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unhealthy_conditions: Option<Vec<ConditionSection>>,
+    /// `--interruption-queue` set (AWS): spot interruptions drain the node at the notice;
+    /// default `false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interruption_queue: Option<bool>,
+}
+
+/// GKE node auto-repair.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GkeSection {
+    /// NotReady (or no status) this long before a repair; default `10m0s` (documented as
+    /// "approximately").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_ready_timeout: Option<GoDuration>,
+    /// How long the repair waits for the drain; default `1h0m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drain_timeout: Option<GoDuration>,
+}
+
+/// EKS node auto repair (managed node groups, `nodeRepairConfig.enabled`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EksSection {
+    /// `Ready` not True this long before a replacement; default `30m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready_timeout: Option<GoDuration>,
+    /// The breaker: no repair in a group of more than 5 nodes with more than this percentage
+    /// unhealthy; default 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unhealthy_percentage: Option<u32>,
+}
+
+/// AKS node auto-repair.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AksSection {
+    /// From `Ready` not True to the first reboot, `5m0s` to `15m0s`; default `10m0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detection_delay: Option<GoDuration>,
+}
+
+/// One remediator, `{"kind": K, ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum RemediationSection {
+    /// Cluster API MachineHealthCheck.
+    MachineHealthCheck(MachineHealthCheckSection),
+    /// medik8s NodeHealthCheck + Self Node Remediation.
+    SelfNodeRemediation(SelfNodeRemediationSection),
+    /// Karpenter node repair and interruption handling.
+    KarpenterNodeRepair(KarpenterSection),
+    /// GKE node auto-repair.
+    #[serde(rename = "GKEAutoRepair")]
+    GkeAutoRepair(GkeSection),
+    /// EKS node auto repair.
+    #[serde(rename = "EKSNodeAutoRepair")]
+    EksNodeAutoRepair(EksSection),
+    /// AKS node auto-repair.
+    #[serde(rename = "AKSAutoRepair")]
+    AksAutoRepair(AksSection),
+}
+
+impl RemediationSection {
+    /// The kind, as the scenario writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RemediationSection::MachineHealthCheck(_) => "MachineHealthCheck",
+            RemediationSection::SelfNodeRemediation(_) => "SelfNodeRemediation",
+            RemediationSection::KarpenterNodeRepair(_) => "KarpenterNodeRepair",
+            RemediationSection::GkeAutoRepair(_) => "GKEAutoRepair",
+            RemediationSection::EksNodeAutoRepair(_) => "EKSNodeAutoRepair",
+            RemediationSection::AksAutoRepair(_) => "AKSAutoRepair",
+        }
+    }
+
+    /// The provider a managed service's repair runs on, if it needs one.
+    pub(super) fn needs(&self) -> Option<&'static [Provider]> {
+        match self {
+            RemediationSection::GkeAutoRepair(_) => Some(&[Provider::Gcp]),
+            RemediationSection::EksNodeAutoRepair(_) => Some(&[Provider::Aws]),
+            RemediationSection::AksAutoRepair(_) => Some(&[Provider::Azure]),
+            RemediationSection::KarpenterNodeRepair(_) => Some(&[Provider::Aws, Provider::Azure]),
+            _ => None,
         }
     }
 }

@@ -5,7 +5,11 @@
 //! - [`flags`]: the flag catalogue, one declaration per tunable, which validation, export, import
 //!   and the page read.
 //! - [`validate`]: [`Scenario::resolve`], which applies the defaults and checks every value.
+//! - [`cloud`]: the `cloud` and `remediation` sections and their resolved forms; `cloud_rules`
+//!   resolves and checks them.
 
+pub mod cloud;
+mod cloud_rules;
 pub mod config;
 pub mod flags;
 pub mod format;

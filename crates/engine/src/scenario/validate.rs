@@ -44,6 +44,13 @@ impl Scenario {
         let api_server = self.resolve_api_server(&profile, &defaults)?;
         let kube_proxy = self.resolve_kube_proxy(&profile, &defaults, &mut warnings)?;
         let simulation = self.resolve_simulation(&defaults)?;
+        let cloud = self
+            .cloud
+            .as_ref()
+            .map(|c| super::cloud_rules::resolve_cloud(c, version))
+            .transpose()?;
+        let provider = cloud.as_ref().map(|c| c.provider);
+        let remediation = super::cloud_rules::resolve_remediation(&self.remediation, provider, &mut warnings)?;
         let (mut nodes, names) = self.resolve_nodes()?;
         let mut workloads = self.resolve_workloads(nodes.len() as u32, &profile)?;
         let ctx = ActionContext {
@@ -52,6 +59,8 @@ impl Scenario {
             workloads: &workloads,
             version,
             out_of_service: gates.out_of_service,
+            provider,
+            graceful_shutdown: kubelet.graceful_shutdown,
         };
         let actions = self.resolve_actions(&ctx, &mut nodes, &mut warnings)?;
         // DaemonSets size to the nodes present at the start.
@@ -73,6 +82,8 @@ impl Scenario {
             workloads,
             actions,
             out_of_service_volume_detach: gates.out_of_service,
+            cloud,
+            remediation,
             warnings,
         })
     }
@@ -511,6 +522,8 @@ struct ActionContext<'a> {
     workloads: &'a [WorkloadSpec],
     version: Version,
     out_of_service: bool,
+    provider: Option<super::cloud::Provider>,
+    graceful_shutdown: bool,
 }
 
 const MINUTE_MS: Millis = 60 * SECOND;
@@ -688,6 +701,7 @@ fn resolve_action(
     if e.action == ActionKind::OutOfServiceTaint && !ctx.out_of_service {
         warnings.push(Cause::new("warn.out_of_service_no_gc").text("version", ctx.version));
     }
+    instance_fault_warnings(e, ctx, warnings);
     Ok(spec)
 }
 
@@ -709,6 +723,7 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
     only(e.effect.is_some(), "effect", ActionKind::OutOfServiceTaint)?;
     only(e.duration.is_some(), "duration", ActionKind::ControllerManagerRestart)?;
     only(e.workload.is_some(), "workload", ActionKind::PatchTolerations)?;
+    only(e.notice.is_some(), "notice", ActionKind::SpotInterruption)?;
     only(
         e.toleration_seconds.is_some(),
         "tolerationSeconds",
@@ -784,6 +799,13 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
             ))
         }
     };
+    let notice = e.notice.map_or_else(
+        || ctx.provider.unwrap_or(super::cloud::Provider::Aws).spot_notice(),
+        |d| d.0,
+    );
+    if !(0..=HOUR).contains(&notice) {
+        return Err(bad(format!("{field}.notice"), flags::up_to(HOUR, notice)));
+    }
     let restart = e.duration.map_or(0, |d| d.0);
     if !(0..=10 * MINUTE_MS).contains(&restart) {
         return Err(bad(format!("{field}.duration"), flags::up_to(10 * MINUTE_MS, restart)));
@@ -798,5 +820,28 @@ fn resolve_action_params(e: &ActionSection, field: &str, ctx: &ActionContext) ->
         duration: restart,
         workload,
         toleration_seconds,
+        notice,
     })
+}
+
+/// What an instance fault means where the scenario runs: without a cloud it is a crash whose
+/// Node nobody deletes; a GKE Spot VM's kubelet shuts down gracefully only when the scenario
+/// gives it a grace period (GKE turns it on for Spot node pools: 30s, 15s of it for critical
+/// pods).
+fn instance_fault_warnings(e: &ActionSection, ctx: &ActionContext, warnings: &mut Vec<Cause>) {
+    let instance = matches!(
+        e.action,
+        ActionKind::InstanceTerminated | ActionKind::InstanceStopped | ActionKind::SpotInterruption
+    );
+    if !instance {
+        return;
+    }
+    let action = format!("{:?}", e.action);
+    match ctx.provider {
+        None => warnings.push(Cause::new("warn.instance_fault_without_cloud").text("action", action)),
+        Some(super::cloud::Provider::Gcp) if e.action == ActionKind::SpotInterruption && !ctx.graceful_shutdown => {
+            warnings.push(Cause::new("warn.gcp_spot_without_graceful_shutdown").text("action", action))
+        }
+        _ => {}
+    }
 }

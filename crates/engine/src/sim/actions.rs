@@ -55,7 +55,10 @@ impl Simulation {
             | ActionKind::KubeletStop
             | ActionKind::NetworkPartition
             | ActionKind::NodeRecover
-            | ActionKind::NodeShutdown => {
+            | ActionKind::NodeShutdown
+            | ActionKind::InstanceTerminated
+            | ActionKind::InstanceStopped
+            | ActionKind::SpotInterruption => {
                 let n = a.node.expect("validated: faults name a node");
                 self.catch_up(n);
                 self.wake_up(n);
@@ -138,12 +141,18 @@ impl Simulation {
         let key = match a.action {
             ActionKind::NodeCrash => "cause.fault.crash",
             ActionKind::KubeletStop => "cause.fault.kubelet_stop",
+            ActionKind::InstanceTerminated | ActionKind::InstanceStopped | ActionKind::SpotInterruption => {
+                "cause.fault.instance_without_cloud"
+            }
             _ => "cause.fault.partition",
         };
         let cause = Cause::new(key).text("action", format!("{:?}", a.action));
         self.kubelets[n].fault = Some(a.action);
         match a.action {
-            ActionKind::NodeCrash => {
+            ActionKind::NodeCrash
+            | ActionKind::InstanceTerminated
+            | ActionKind::InstanceStopped
+            | ActionKind::SpotInterruption => {
                 self.w.timers.cancel_owner(Owner::Kubelet(n));
                 for p in self.w.api.nodes[n].pods.clone() {
                     self.w.api.stop_pod(now, p);
@@ -160,10 +169,7 @@ impl Simulation {
     pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
         let now = self.w.now;
         self.kubelets[n].fault = None;
-        let restarted = matches!(
-            fault,
-            ActionKind::NodeCrash | ActionKind::KubeletStop | ActionKind::NodeShutdown
-        );
+        let restarted = fault.powers_off() || fault == ActionKind::KubeletStop;
         let key = if restarted {
             "cause.fault.ended_restart"
         } else {

@@ -95,6 +95,17 @@ const REFUSED: &[&str] = &[
     r#""events": [{"at": "1s", "action": "ControllerManagerRestart", "duration": "11m"}]"#,
     r#""events": [{"at": "5s", "action": "NodeCrash", "node": "n1"}, {"at": "9s", "action": "NodeJoin", "node": "n1"}]"#,
     r#""events": [{"at": "1s", "action": "Explode", "node": "n1"}]"#,
+    r#""cloud": {"provider": "aws", "vmCacheTtl": "1m"}"#,
+    r#""cloud": {"provider": "aws", "nodeMonitorPeriod": "0s"}"#,
+    r#""remediation": [{"kind": "MachineHealthCheck", "unhealthyConditions": [{"type": "", "status": "True", "timeout": "1m"}]}]"#,
+    r#""remediation": [{"kind": "MachineHealthCheck", "unhealthyConditions": [{"type": "Ready", "status": "Maybe", "timeout": "1m"}]}]"#,
+    r#""remediation": [{"kind": "MachineHealthCheck", "maxUnhealthy": "lots"}]"#,
+    r#""remediation": [{"kind": "MachineHealthCheck", "clusterApiVersion": "2"}]"#,
+    r#""remediation": [{"kind": "SelfNodeRemediation", "strategy": "Pray"}]"#,
+    r#""cloud": {"provider": "azure"}, "remediation": [{"kind": "AKSAutoRepair", "detectionDelay": "1m"}]"#,
+    r#""remediation": [{"kind": "MachineHealthCheck"}, {"kind": "MachineHealthCheck"}]"#,
+    r#""remediation": [{"kind": "GKEAutoRepair"}]"#,
+    r#""events": [{"at": "1s", "action": "NodeCrash", "node": "n1", "notice": "30s"}]"#,
 ];
 
 /// Scenarios the validation accepts with a warning, one warning each (same form as [`REFUSED`]).
@@ -108,6 +119,9 @@ const WARNED: &[&str] = &[
     r#""version": "1.19", "featureGates": {"NodeLease": true}"#,
     r#""version": "1.12", "featureGates": {"NodeLease": true}"#,
     r#""version": "1.24", "events": [{"at": "1s", "action": "OutOfServiceTaint", "node": "n1"}]"#,
+    r#""remediation": [{"kind": "MachineHealthCheck"}]"#,
+    r#""events": [{"at": "1s", "action": "InstanceTerminated", "node": "n1"}]"#,
+    r#""cloud": {"provider": "gcp"}, "events": [{"at": "1s", "action": "SpotInterruption", "node": "n1"}]"#,
 ];
 
 /// Files an import reads, each with a problem of its own (the fixtures add more).

@@ -108,6 +108,7 @@ pub fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSectio
                 duration: (action == ActionKind::ControllerManagerRestart).then_some(GoDuration(down * 1000)),
                 workload: (action == ActionKind::PatchTolerations).then(|| "w0".to_string()),
                 toleration_seconds: (action == ActionKind::PatchTolerations).then_some(latency),
+                notice: (action == ActionKind::SpotInterruption).then_some(GoDuration(down * 1000)),
             }
         })
 }

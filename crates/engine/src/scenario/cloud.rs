@@ -1,0 +1,163 @@
+//! The `cloud` and `remediation` settings as the engine runs on them: the provider, the resolved
+//! [`CloudConfig`] and [`Remediator`]s. The pinned JSON is `format`'s (`CloudSection`,
+//! `RemediationSection`); `cloud_rules` resolves and checks it.
+//!
+//! `cloud` names the provider whose cloud-controller-manager runs the cloud node lifecycle
+//! controller (`k8s.io/cloud-provider` `controllers/nodelifecycle`, its own
+//! `--node-monitor-period`, default 5s, `SetDefaults_KubeCloudSharedConfiguration`), and the
+//! cloud-side durations no Kubernetes setting fixes (the spec's symbols `E`, `V`, `B`), each with
+//! a documented default. `remediation` lists what repairs nodes besides kube-controller-manager;
+//! this build reads and checks it, keeps it in the `Config`, and does not act on it yet.
+
+use crate::time::{Millis, MINUTE, SECOND};
+use serde::{Deserialize, Serialize};
+
+/// A cloud provider with a cloud node lifecycle controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// kubernetes/cloud-provider-aws (EKS, self-managed on EC2).
+    Aws,
+    /// kubernetes/cloud-provider-gcp (GKE, self-managed on GCE).
+    Gcp,
+    /// kubernetes-sigs/cloud-provider-azure (AKS, self-managed on Azure).
+    Azure,
+}
+
+impl Provider {
+    /// The name the scenario writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::Aws => "aws",
+            Provider::Gcp => "gcp",
+            Provider::Azure => "azure",
+        }
+    }
+
+    /// The notice a spot instance gets before it is reclaimed: EC2's two-minute Spot
+    /// interruption notice, GCE's 30-second preemption notice, Azure's 30-second Scheduled
+    /// Events `Preempt` notice.
+    pub fn spot_notice(self) -> Millis {
+        match self {
+            Provider::Aws => 2 * MINUTE,
+            Provider::Gcp | Provider::Azure => 30 * SECOND,
+        }
+    }
+
+    /// Whether `InstanceShutdownByProviderID` can say "shut down": AWS (state `stopped`) and
+    /// Azure (power state stopped, deallocating or deallocated); GCP returns `NotImplemented`.
+    pub fn reports_shutdown(self) -> bool {
+        self != Provider::Gcp
+    }
+}
+
+/// The resolved `cloud`, ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CloudConfig {
+    /// The provider.
+    pub provider: Provider,
+    /// The cloud node lifecycle controller's `--node-monitor-period`, ms.
+    pub node_monitor_period: Millis,
+    /// `E`, ms.
+    pub instance_termination_duration: Millis,
+    /// Stop to `stopped`, ms.
+    pub instance_stop_duration: Millis,
+    /// `V`, ms.
+    pub instance_deletion_duration: Millis,
+    /// `B`, ms.
+    pub node_boot_duration: Millis,
+    /// One cloud API call, ms.
+    pub api_call_duration: Millis,
+    /// Azure's VM cache TTL, ms (0 on the other providers: they ask the API every time).
+    pub vm_cache_ttl: Millis,
+    /// Whether the provider adds `node.kubernetes.io/out-of-service:NoExecute` to a not-Ready
+    /// node carrying the shutdown taint (cloud-provider-azure `updateNodeTaint`, 1.27+).
+    pub automatic_out_of_service: bool,
+}
+
+/// A resolved condition check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConditionCheck {
+    /// Condition type.
+    pub kind: String,
+    /// `True`, `False` or `Unknown`.
+    pub status: String,
+    /// ms.
+    pub timeout: Millis,
+}
+
+/// A count of nodes, or a percentage of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NodeCount {
+    /// Nodes.
+    Int(u32),
+    /// Percent of the nodes.
+    Percent(u32),
+}
+
+/// Self Node Remediation's strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SnrStrategy {
+    /// `OutOfServiceTaint` on 1.28+ (GA), else `ResourceDeletion` (`getRuntimeStrategy`).
+    Automatic,
+    /// Add `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` once the node is assumed
+    /// rebooted.
+    OutOfServiceTaint,
+    /// Force-delete the node's pods once it is assumed rebooted.
+    ResourceDeletion,
+}
+
+/// A resolved remediator: every default applied, durations in ms. Kept in the `Config`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Remediator {
+    /// Cluster API MachineHealthCheck.
+    MachineHealthCheck {
+        /// `unhealthyConditions`.
+        conditions: Vec<ConditionCheck>,
+        /// `nodeStartupTimeout`, ms (0: off).
+        node_startup_timeout: Millis,
+        /// `maxUnhealthy`.
+        max_unhealthy: NodeCount,
+        /// Cluster API's minor version (1.x).
+        cluster_api_minor: u32,
+    },
+    /// medik8s NodeHealthCheck + Self Node Remediation.
+    SelfNodeRemediation {
+        /// NHC `unhealthyConditions`.
+        conditions: Vec<ConditionCheck>,
+        /// NHC `minHealthy`.
+        min_healthy: NodeCount,
+        /// The strategy as written.
+        strategy: SnrStrategy,
+        /// `safeTimeToAssumeNodeRebootedSeconds`, ms, if set.
+        safe_time_to_assume_node_rebooted: Option<Millis>,
+    },
+    /// Karpenter.
+    KarpenterNodeRepair {
+        /// The `NodeRepair` gate.
+        node_repair: bool,
+        /// The repair policies.
+        conditions: Vec<ConditionCheck>,
+        /// `--interruption-queue` set.
+        interruption_queue: bool,
+    },
+    /// GKE node auto-repair.
+    GkeAutoRepair {
+        /// ms.
+        not_ready_timeout: Millis,
+        /// ms.
+        drain_timeout: Millis,
+    },
+    /// EKS node auto repair.
+    EksNodeAutoRepair {
+        /// ms.
+        ready_timeout: Millis,
+        /// Percent.
+        max_unhealthy_percentage: u32,
+    },
+    /// AKS node auto-repair.
+    AksAutoRepair {
+        /// ms.
+        detection_delay: Millis,
+    },
+}
