@@ -55,6 +55,9 @@ pub(crate) mod world;
 #[cfg(test)]
 extern crate self as kubelife_engine;
 #[cfg(test)]
+#[path = "../tests/engine/cloud_golden.rs"]
+mod cloud_golden;
+#[cfg(test)]
 #[path = "../tests/engine/common.rs"]
 #[allow(dead_code)]
 mod common;

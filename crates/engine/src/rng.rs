@@ -28,6 +28,8 @@ pub enum Stream {
     ControllerManager,
     /// Generated pod names.
     Names,
+    /// The phases of the cloud-controller-manager's loop and the cloud's caches.
+    CloudControllerManager,
 }
 
 impl Rng {
@@ -38,6 +40,7 @@ impl Rng {
             Stream::KubeletLease(i) => (2, i as u64),
             Stream::ControllerManager => (3, 0),
             Stream::Names => (4, 0),
+            Stream::CloudControllerManager => (5, 0),
         };
         let state = mix(mix(seed ^ 0x6b75_6265_6c69_6665) ^ mix(tag << 56 ^ index));
         Rng { state }

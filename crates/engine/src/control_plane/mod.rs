@@ -1,8 +1,9 @@
-//! kube-controller-manager's controllers and kube-scheduler, as far as they set the timing of a
-//! node failure. Each module follows one upstream controller and names its functions.
+//! kube-controller-manager's controllers, kube-scheduler and the cloud-controller-manager's node
+//! lifecycle controller, as far as they set the timing of a node failure. Each module follows one upstream controller and names its functions.
 
 pub mod admission;
 pub mod attach_detach;
+pub mod cloud_node_lifecycle;
 pub mod disruption;
 pub mod endpointslice;
 pub mod node_lifecycle;

@@ -71,7 +71,7 @@ pub struct CloudConfig {
     /// Azure's VM cache TTL, ms (0 on the other providers: they ask the API every time).
     pub vm_cache_ttl: Millis,
     /// Whether the provider adds `node.kubernetes.io/out-of-service:NoExecute` to a not-Ready
-    /// node carrying the shutdown taint (cloud-provider-azure `updateNodeTaint`, 1.27+).
+    /// node carrying the shutdown taint (cloud-provider-azure `updateNodeTaint`, 1.26+).
     pub automatic_out_of_service: bool,
 }
 

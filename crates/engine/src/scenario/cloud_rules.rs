@@ -53,8 +53,9 @@ pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudC
         } else {
             0
         },
-        // cloud-provider-azure added it in v1.29.0 and backported it to release-1.27 (PR #4522).
-        automatic_out_of_service: azure && version.minor >= 27,
+        // cloud-provider-azure added it in v1.29.0 and backported it to release-1.26 and
+        // release-1.27 (PRs #4521, #4522).
+        automatic_out_of_service: azure && version.minor >= 26,
     })
 }
 

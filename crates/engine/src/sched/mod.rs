@@ -149,6 +149,15 @@ pub enum Wake {
         /// The grace it was given, s.
         grace: i64,
     },
+    /// The cloud node lifecycle controller's `MonitorNodes` pass begins.
+    CloudPass,
+    /// The cloud's answer about the node a cloud pass asked about comes in.
+    CloudAnswer,
+    /// A spot instance's notice is over: the cloud reclaims it.
+    SpotReclaim {
+        /// The node.
+        node: NodeId,
+    },
 }
 
 /// Whose timers die together.

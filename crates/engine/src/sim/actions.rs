@@ -60,6 +60,11 @@ impl Simulation {
             | ActionKind::InstanceStopped
             | ActionKind::SpotInterruption => {
                 let n = a.node.expect("validated: faults name a node");
+                if self.instance_gone(n) {
+                    let fault = self.kubelets[n].fault.unwrap_or(a.action);
+                    self.instance_recovers(n, fault);
+                    return;
+                }
                 self.catch_up(n);
                 self.wake_up(n);
                 self.apply_fault(&a, n)
@@ -113,6 +118,9 @@ impl Simulation {
         let old = self.kubelets[n].fault;
         if a.action == ActionKind::NodeRecover {
             if let Some(f) = old {
+                if !self.instance_recovers(n, f) {
+                    return;
+                }
                 let why = Cause::new("cause.fault.recovers")
                     .text("node", &name)
                     .text("fault", format!("{f:?}"));
@@ -134,25 +142,22 @@ impl Simulation {
                 .text("node", &name);
             self.recover(n, f, why);
         }
-        if a.action == ActionKind::NodeShutdown {
-            self.begin_shutdown(n);
-            return;
+        match a.action {
+            ActionKind::NodeShutdown => return self.begin_shutdown(n, None),
+            ActionKind::InstanceTerminated | ActionKind::InstanceStopped | ActionKind::SpotInterruption => {
+                return self.instance_fault(a, n)
+            }
+            _ => {}
         }
         let key = match a.action {
             ActionKind::NodeCrash => "cause.fault.crash",
             ActionKind::KubeletStop => "cause.fault.kubelet_stop",
-            ActionKind::InstanceTerminated | ActionKind::InstanceStopped | ActionKind::SpotInterruption => {
-                "cause.fault.instance_without_cloud"
-            }
             _ => "cause.fault.partition",
         };
         let cause = Cause::new(key).text("action", format!("{:?}", a.action));
         self.kubelets[n].fault = Some(a.action);
         match a.action {
-            ActionKind::NodeCrash
-            | ActionKind::InstanceTerminated
-            | ActionKind::InstanceStopped
-            | ActionKind::SpotInterruption => {
+            ActionKind::NodeCrash => {
                 self.w.timers.cancel_owner(Owner::Kubelet(n));
                 for p in self.w.api.nodes[n].pods.clone() {
                     self.w.api.stop_pod(now, p);
@@ -293,7 +298,30 @@ impl Simulation {
         }
     }
 
+    /// An operator deletes the Node object.
     pub(super) fn delete_node(&mut self, n: NodeId) {
+        let pods = self.w.api.nodes[n].pods.len();
+        let cause = Cause::new("cause.node_deleted")
+            .text("pods", pods)
+            .sub("gc", self.orphan_gc());
+        self.delete_node_with(n, cause, None);
+    }
+
+    /// When PodGC force-deletes a deleted Node's pods: after its quarantine (1.20+) or at its
+    /// next run.
+    pub(super) fn orphan_gc(&self) -> Cause {
+        Cause::new(if self.cfg.profile.podgc_quarantine {
+            "cause.part.gc_quarantine"
+        } else {
+            "cause.part.gc_next"
+        })
+    }
+
+    /// The Node object is deleted (by an operator, or by the cloud node lifecycle controller
+    /// with its own cause and the event that made it possible): its kubelet's parked loops run
+    /// first, its pods become orphans for PodGC, and the attach-detach controller keeps its
+    /// volumes' `MountedByNode` (`nodeDelete`).
+    pub(super) fn delete_node_with(&mut self, n: NodeId, cause: Cause, after: Option<crate::timeline::EventId>) {
         let now = self.w.now;
         if !self.w.api.nodes[n].exists {
             return;
@@ -307,16 +335,9 @@ impl Simulation {
             now + self.w.api.api_latency + self.w.api.watch_latency,
             Watch::NodeTaints(n),
         ));
-        let pods = self.w.api.nodes[n].pods.len();
-        let gc = if self.cfg.profile.podgc_quarantine {
-            "cause.part.gc_quarantine"
-        } else {
-            "cause.part.gc_next"
-        };
-        let cause = Cause::new("cause.node_deleted")
-            .text("pods", pods)
-            .sub("gc", Cause::new(gc));
-        self.w.log.push(Event::new(now, EventKind::NodeDeleted, cause).node(n));
+        self.w
+            .log
+            .push(Event::new(now, EventKind::NodeDeleted, cause).node(n).after(after));
     }
 
     pub(super) fn force_delete(&mut self, action: usize, name: &str) {

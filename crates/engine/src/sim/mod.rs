@@ -7,6 +7,7 @@
 //! [`Config`].
 
 mod actions;
+mod cloud;
 mod drain;
 mod heartbeats;
 mod initial;
@@ -20,6 +21,7 @@ use crate::api::volumes::{Claim, Volumes};
 use crate::api::{Api, Node, NodeId, NodeStatus, Versioned};
 use crate::cause::Cause;
 use crate::control_plane::attach_detach::{AdcSettings, AttachDetachController, RECONCILER_LOOP_PERIOD};
+use crate::control_plane::cloud_node_lifecycle::CloudNodeLifecycle;
 use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
@@ -71,6 +73,8 @@ pub struct Simulation {
     pub adc: AttachDetachController,
     /// The disruption controller.
     pub disruption: DisruptionController,
+    /// The cloud-controller-manager's node lifecycle controller, when the scenario names a cloud.
+    pub ccm: Option<CloudNodeLifecycle>,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -230,6 +234,7 @@ impl Simulation {
             podgc,
             workloads,
             scheduler: Scheduler::default(),
+            ccm: None,
             warnings: Vec::new(),
             kubelet_settings,
             start,
@@ -238,6 +243,7 @@ impl Simulation {
             kcm_rng: Rng::stream(cfg.seed, Stream::ControllerManager),
             cfg,
         };
+        sim.ccm = sim.new_cloud_controller();
         sim.allow_dormancy();
         sim.bootstrap();
         sim
@@ -450,6 +456,9 @@ impl Simulation {
                 }
             }
             Wake::ShutdownGroup { node, group } => self.shutdown_group(node, group),
+            Wake::CloudPass => self.cloud_pass(),
+            Wake::CloudAnswer => self.cloud_answer(),
+            Wake::SpotReclaim { node } => self.spot_reclaim(node),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);

@@ -29,7 +29,8 @@ impl Simulation {
     /// systemd's `PrepareForShutdown(true)` reaches node `n` (the kubelet's
     /// `processShutdownEvent`). Without the feature (`GracefulNodeShutdown` off or
     /// `shutdownGracePeriod` 0) nothing holds the power-off: the node goes down like a crash.
-    pub(super) fn begin_shutdown(&mut self, n: NodeId) {
+    /// A spot notice that starts it (GCP) wraps the fault's cause (`notice`).
+    pub(super) fn begin_shutdown(&mut self, n: NodeId, notice: Option<Cause>) {
         let now = self.w.now;
         let k = &self.cfg.kubelet;
         let (total, critical) = (k.shutdown_grace_period, k.shutdown_grace_period_critical_pods);
@@ -53,6 +54,10 @@ impl Simulation {
             .time("total", total)
             .time("regular", total - critical)
             .time("critical", critical);
+        let cause = match notice {
+            Some(n) => n.sub("shutdown", cause),
+            None => cause,
+        };
         self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
         // `go syncNodeStatus()`: the status setter reports Ready=False at once.
         self.kubelets[n].shutting_down = true;

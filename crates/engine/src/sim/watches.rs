@@ -70,6 +70,7 @@ impl Simulation {
             if self.kcm_up {
                 self.volume_node_changed(n);
             }
+            self.cloud_node_changed(n);
         }
         let kcm = self.kcm_up;
         let te = self.taint_manager_runs();

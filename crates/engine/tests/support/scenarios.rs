@@ -3,8 +3,8 @@
 //! includes this file).
 
 use kubelife_engine::scenario::{
-    ActionKind, ActionSection, ControllerManagerSection, GoDuration, IntOrString, KubeProxySection, KubeletSection,
-    NodeSection, PdbSection, TolerationSection, VolumeSection, WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, CloudSection, ControllerManagerSection, GoDuration, IntOrString, KubeProxySection,
+    KubeletSection, NodeSection, PdbSection, Provider, TolerationSection, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use kubelife_engine::Scenario;
 use proptest::prelude::*;
@@ -85,6 +85,9 @@ pub fn action(duration: i64, nodes: usize) -> impl Strategy<Value = ActionSectio
         ActionKind::ApiServerLatency,
         ActionKind::PatchTolerations,
         ActionKind::NodeShutdown,
+        ActionKind::InstanceTerminated,
+        ActionKind::InstanceStopped,
+        ActionKind::SpotInterruption,
     ];
     (
         0..duration * 1000,
@@ -189,6 +192,17 @@ prop_compose! {
             nodes,
             workloads,
             events,
+            // A quarter of the scenarios on no cloud, the rest on each provider.
+            cloud: [None, Some(Provider::Aws), Some(Provider::Gcp), Some(Provider::Azure)][(seed % 4) as usize].map(|provider| CloudSection {
+                provider,
+                node_monitor_period: Some(GoDuration(period * 1000)),
+                instance_termination_duration: None,
+                instance_stop_duration: None,
+                instance_deletion_duration: None,
+                node_boot_duration: None,
+                api_call_duration: None,
+                vm_cache_ttl: (provider == Provider::Azure).then_some(GoDuration(grace * 1000)),
+            }),
             ..Default::default()
         }
     }
