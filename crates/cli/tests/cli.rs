@@ -534,3 +534,40 @@ fn import_reads_utf16_from_powershell_and_names_other_encodings() {
         "{err}"
     );
 }
+
+#[test]
+fn a_cloud_run_names_who_deleted_the_node_in_both_outputs() {
+    let scenario = r#"{"version": "1.32", "cloud": {"provider": "aws"},
+        "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+        "workloads": [{"kind": "Deployment", "name": "web", "replicas": 2}],
+        "events": [{"at": "60s", "action": "InstanceTerminated", "node": "node-1"}]}"#;
+    let (code, text, err) = kubelife(&["run", "-"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("NodeDeleted") && text.contains("cloud-controller-manager"),
+        "{text}"
+    );
+    assert!(text.contains("node node-1: Node deleted "), "{text}");
+    let (_, out, _) = kubelife(&["run", "-", "--json"], scenario);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let deleted = v["summary"]["nodes"][0]["deletedAtMs"].as_i64().expect("deletedAtMs");
+    assert!(deleted > 60_000);
+    assert!(v["summary"]["nodes"][0].get("remediationAtMs").is_none());
+}
+
+#[test]
+fn remediation_is_checked_and_said_to_be_inert() {
+    let scenario = r#"{"nodes": [{"name": "n"}], "remediation": [{"kind": "MachineHealthCheck"}]}"#;
+    let (code, text, _) = kubelife(&["run", "-"], scenario);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("warning: this build reads and checks remediation (MachineHealthCheck)"),
+        "{text}"
+    );
+    let (code, _, err) = kubelife(
+        &["run", "-"],
+        r#"{"nodes": [{"name": "n"}], "remediation": [{"kind": "EKSNodeAutoRepair"}]}"#,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("remediation[0].kind") && err.contains("aws"), "{err}");
+}

@@ -55,7 +55,11 @@ pub fn render_timeline(o: &Outcome) -> String {
             }
             subject.push_str(t);
         }
-        for (label, name) in [("service", &e.service), ("volume", &e.volume)] {
+        for (label, name) in [
+            ("service", &e.service),
+            ("volume", &e.volume),
+            ("remediator", &e.remediator),
+        ] {
             if let Some(name) = name {
                 if !subject.is_empty() {
                     subject.push(' ');
@@ -97,6 +101,17 @@ pub fn render_timeline(o: &Outcome) -> String {
             n.pods_replaced,
             n.pods_deleted
         );
+        // Only a cloud or a remediator gives these; a run without them reads as before.
+        let mut more = Vec::new();
+        if let Some(t) = n.deleted_at_ms {
+            more.push(format!("Node deleted {}", format_go_duration(t)));
+        }
+        if let Some(t) = n.remediation_at_ms {
+            more.push(format!("remediation started {}", format_go_duration(t)));
+        }
+        if !more.is_empty() {
+            let _ = writeln!(out, "node {}: {}", n.node, more.join(", "));
+        }
     }
     for wl in &s.workloads {
         let _ = writeln!(

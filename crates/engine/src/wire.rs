@@ -645,6 +645,47 @@ mod tests {
     }
 
     #[test]
+    fn a_cloud_run_and_a_remediation_come_back_whole() {
+        let mut o = outcome(
+            r#"{ "version": "1.32", "cloud": {"provider": "aws"}, "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+              "workloads": [{"kind": "Deployment", "name": "web", "replicas": 2}],
+              "events": [{"at": "60s", "action": "InstanceTerminated", "node": "node-1"}] }"#,
+        );
+        assert!(o.summary.nodes[0].deleted_at_ms.is_some());
+        o.summary.nodes[0].remediation_at_ms = Some(90_000);
+        let mut e = o.events[0].clone();
+        e.id = o.events.len();
+        e.kind = EventKind::RemediationBlocked;
+        e.remediator = Some("KarpenterNodeRepair".to_string());
+        o.events.push(e);
+        assert_eq!(decode(&encode(&o)), Ok(o));
+    }
+
+    #[test]
+    fn a_run_without_a_cloud_writes_no_extra_byte() {
+        let o = outcome(
+            r#"{ "version": "1.32", "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+              "events": [{"at": "60s", "action": "NodeCrash", "node": "node-1"}] }"#,
+        );
+        let fields = bincode::serialize(&(
+            &o.summary.version,
+            &o.summary.seed,
+            &o.summary.duration_ms,
+            &o.summary.api_writes,
+            o.summary.nodes.iter().map(node_fields).collect::<Vec<_>>(),
+            &o.summary.workloads,
+            &o.summary.services,
+            &o.summary.volumes,
+        ))
+        .unwrap();
+        assert_eq!(summary_bytes(&o.summary), fields);
+        // The page's run made ahead of time, written before clouds existed, reads the same.
+        let page = include_bytes!("../../../src/first_run.wire");
+        let read = decode(page).expect("the page's first run decodes");
+        assert_eq!(encode(&read), page.to_vec());
+    }
+
+    #[test]
     fn every_preset_comes_back_whole() {
         for p in crate::presets::presets() {
             let cfg = p.scenario.resolve().expect("presets are valid");

@@ -368,3 +368,129 @@ fn service_storage_7_2_force_delete_detaches_after_six_minutes() {
         t_f + 360_300
     );
 }
+
+/// The runs of `json` over the seeds, each with its fault's time.
+fn outcomes(json: &str) -> Vec<kubelife_engine::Outcome> {
+    let s = Scenario::from_json(json).expect("valid");
+    (1..=SEEDS).map(|seed| run_seed(&s, seed)).collect()
+}
+
+/// The first event of `kind` on `pod` (any pod when empty) at or after `from`, ms.
+fn first_at(o: &kubelife_engine::Outcome, kind: kubelife_engine::EventKind, pod: &str, from: i64) -> Option<i64> {
+    o.events
+        .iter()
+        .find(|e| e.kind == kind && e.at_ms >= from && (pod.is_empty() || e.pod.as_deref() == Some(pod)))
+        .map(|e| e.at_ms)
+}
+
+/// Remediation spec §9.1: an AWS instance terminated at t = 0 (E = 30 s ≤ T_U, no graceful node
+/// shutdown). Spec: Node DELETE ≈ 40–61 s (the first cloud pass after Ready=Unknown), orphan pods
+/// force-deleted by PodGC ≈ 80–121 s (≤ 141 s), the Deployment's replacement created then, the
+/// volume force-detached 360 s after that, the StatefulSet pod Running ≈ 7.5–10.5 min. The code's
+/// bounds add the lease-record quirk (one 5 s pass), the informer and API latencies, the cloud
+/// call (100 ms) and PodGC's run.
+#[test]
+fn remediation_9_1_aws_instance_terminated() {
+    use kubelife_engine::EventKind as K;
+    let runs = outcomes(
+        r#"{"version":"1.32","durationSeconds":900,"cloud":{"provider":"aws"},
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3},
+                     {"kind":"StatefulSet","name":"db","replicas":3,"volume":{}}],
+        "events":[{"at":"60s","action":"InstanceTerminated","node":"a"}]}"#,
+    );
+    let t0 = 60_000;
+    let (mut deleted, mut pgc, mut ready) = (Vec::new(), Vec::new(), Vec::new());
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let del = node.deleted_at_ms.expect("the Node is deleted") - t0;
+        let unknown = node.unknown_at_ms.unwrap() - t0;
+        assert!(
+            del > unknown && del <= unknown + 5_200,
+            "the first pass after Unknown: {unknown} → {del}"
+        );
+        let removed = first_at(o, K::PodRemoved, "", t0).unwrap() - t0;
+        assert!(
+            removed > del + 40_000 && removed <= del + 60_100,
+            "PodGC: {del} → {removed}"
+        );
+        let created = first_at(o, K::PodCreated, "", t0).unwrap() - t0;
+        assert!((0..=100).contains(&(created - removed)), "replacement at the removal");
+        let forced = first_at(o, K::VolumeForceDetached, "", t0).unwrap() - t0;
+        assert!(
+            (360_000..=360_300).contains(&(forced - removed)),
+            "6-minute force detach"
+        );
+        // The StatefulSet pod that was on node a is Ready again elsewhere.
+        let moved = o
+            .events
+            .iter()
+            .filter(|e| e.kind == K::PodRemoved && e.node.as_deref() == Some("a"))
+            .filter_map(|e| e.pod.clone())
+            .find(|p| p.starts_with("db-"))
+            .expect("a db pod ran on a");
+        ready.push(first_at(o, K::PodReady, &moved, t0 + removed).unwrap() - t0);
+        deleted.push(del);
+        pgc.push(removed);
+    }
+    check("9.1 NodeDeleted", &deleted, 39_600, 61_000, 70_400, 0.9);
+    check("9.1 PodGC", &pgc, 79_600, 121_000, 141_000, 0.9);
+    let (min, max) = (*ready.iter().min().unwrap(), *ready.iter().max().unwrap());
+    eprintln!("9.1 StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(
+        min > 450_000 && max <= 650_000,
+        "StatefulSet Running ≈ 7.5–10.5 min: [{min}, {max}]"
+    );
+}
+
+/// Remediation spec §9.2: a GKE Spot VM preempted at t = 0 with a 30 s notice and graceful node
+/// shutdown on (30 s, 15 s of it for critical pods). Ready=False at once; regular pods Failed
+/// within 15 s, critical ones within 30 s; the Deployment's replacement created at the Failed
+/// pod, the StatefulSet's Failed pod removed and created again at once; the volume force-detached
+/// 6 min after the pod failed (`volumesInUse` not cleared); the Node is kept (a stopped VM
+/// still exists on GCE).
+#[test]
+fn remediation_9_2_gke_spot_preempted() {
+    use kubelife_engine::EventKind as K;
+    let runs = outcomes(
+        r#"{"version":"1.32","durationSeconds":600,"cloud":{"provider":"gcp"},
+        "kubelet":{"shutdownGracePeriod":"30s","shutdownGracePeriodCriticalPods":"15s"},
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3},
+                     {"kind":"Deployment","name":"dns","replicas":3,"priorityClassName":"system-cluster-critical"},
+                     {"kind":"StatefulSet","name":"db","replicas":3,"volume":{}}],
+        "events":[{"at":"60s","action":"SpotInterruption","node":"a"}]}"#,
+    );
+    let t0 = 60_000;
+    for o in &runs {
+        assert_eq!(first_at(o, K::NodeNotReady, "", t0), Some(t0), "Ready=False at once");
+        assert!(o.summary.nodes[0].deleted_at_ms.is_none(), "the Node is kept");
+        for e in o.events.iter().filter(|e| e.kind == K::PodFailed) {
+            let pod = e.pod.as_deref().unwrap();
+            let limit = if pod.starts_with("dns") { 30_000 } else { 15_000 };
+            assert!(e.at_ms - t0 <= limit, "{pod} failed at {} ms", e.at_ms - t0);
+            let created = o
+                .events
+                .iter()
+                .find(|c| {
+                    c.kind == K::PodCreated
+                        && c.at_ms >= e.at_ms
+                        && c.pod.as_deref().is_some_and(|p| p.starts_with(&pod[..3]))
+                })
+                .map(|c| c.at_ms)
+                .expect("a replacement");
+            assert!(created - e.at_ms <= 100, "{pod}: replaced at once");
+        }
+        let failed = o
+            .events
+            .iter()
+            .find(|e| e.kind == K::PodFailed && e.pod.as_deref().is_some_and(|p| p.starts_with("db-")))
+            .map(|e| e.at_ms)
+            .expect("the db pod on a failed");
+        let forced = first_at(o, K::VolumeForceDetached, "", t0).unwrap();
+        assert!(
+            (360_000..=360_300).contains(&(forced - failed)),
+            "6-minute force detach after Failed"
+        );
+    }
+}
