@@ -60,11 +60,13 @@ pub struct NodeMilestones {
     pub first_deletion_at_ms: Option<Millis>,
     /// Last pod deletion requested.
     pub last_deletion_at_ms: Option<Millis>,
-    /// The first replacement of a pod deleted from this node Ready.
+    /// The first replacement of a pod deleted from this node Ready (orphans PodGC removed after
+    /// the Node's deletion included).
     pub first_replacement_ready_at_ms: Option<Millis>,
     /// Every deleted pod's replacement Ready (`None` if some never became Ready).
     pub replacements_ready_at_ms: Option<Millis>,
-    /// Pods deleted from this node.
+    /// Pods deleted from this node: a deletion requested, or, once the Node object is deleted,
+    /// force-deleted by PodGC as orphans.
     pub pods_deleted: u32,
     /// Of those, how many have a Ready replacement.
     pub pods_replaced: u32,
@@ -302,6 +304,11 @@ fn node_milestones(
             }
             EventKind::NodeDeleted => {
                 s.deleted.get_or_insert(e.at);
+            }
+            // Once the Node is gone, PodGC force-deletes its pods (`gcOrphaned`) without a
+            // graceful DELETE first: they are deleted from it all the same, and replaced.
+            EventKind::PodRemoved if s.deleted.is_some() && !s.deletions.contains(&e.pod) => {
+                s.deletions.push(e.pod);
             }
             EventKind::RemediationStarted => {
                 s.remediation.get_or_insert(e.at);

@@ -188,7 +188,10 @@ impl CloudNodeLifecycle {
             let cause = Cause::new("cause.cloud.node_deleted")
                 .text("provider", provider.name())
                 .text("status", status)
-                .sub("gone", Cause::new(gone_key(provider)))
+                .sub(
+                    "gone",
+                    Cause::new(gone_key(provider)).time("since", instance.gone_from.unwrap_or(seen)),
+                )
                 .sub("cached", cached);
             return (Verdict::Delete, 1, cause);
         }
@@ -197,7 +200,10 @@ impl CloudNodeLifecycle {
                 .text("provider", provider.name())
                 .text("status", status)
                 .text("taint", TAINT_SHUTDOWN)
-                .sub("stopped", Cause::new(stopped_key(provider)))
+                .sub(
+                    "stopped",
+                    Cause::new(stopped_key(provider)).time("since", instance.stopped_from.unwrap_or(seen)),
+                )
                 .sub("cached", cached);
             return (Verdict::Taint, 2, cause);
         }

@@ -149,6 +149,11 @@ fn an_aws_instance_terminated_loses_its_node_and_its_pods_go_after_podgcs_quaran
     );
     assert!(forced[0].at_ms >= removed[0] + 360_000);
     assert!(o.to_json().contains("\"deletedAtMs\""));
+    // The orphans PodGC removed count as deleted from the node, and the Deployment's is replaced
+    // within about two minutes of the termination (§9.1), not after the 5-minute toleration.
+    assert_eq!(node.pods_deleted, 2);
+    let first = node.first_replacement_ready_at_ms.expect("a replacement Ready");
+    assert!(first > removed[0] && first - 60_000 <= 130_000, "{first}");
 }
 
 #[test]
@@ -234,4 +239,19 @@ fn a_terminated_instance_does_not_come_back() {
     let o = run_ok(&cluster("aws", "", &events));
     assert!(of_kind(&o, EventKind::FaultEnded).is_empty());
     assert!(o.warnings.iter().any(|w| w.key == "warn.instance_gone"));
+}
+
+/// §9.1: when EC2 takes longer than the grace period to report the instance terminated (E >
+/// T_U), the Node goes at the first pass after that instead: everything after shifts by E − T_U.
+#[test]
+fn a_slow_termination_holds_the_node_until_the_provider_reports_it_gone() {
+    let json = cluster("aws", "", &fault("InstanceTerminated")).replace(
+        r#""cloud": {"provider": "aws"}"#,
+        r#""cloud": {"provider": "aws", "instanceTerminationDuration": "3m"}"#,
+    );
+    let o = run_ok(&json);
+    let del = o.summary.nodes[0].deleted_at_ms.unwrap();
+    assert!(del > 60_000 + 180_000 && del <= 60_000 + 180_000 + 5_300, "{del}");
+    let said = of_kind(&o, EventKind::NodeDeleted)[0].cause.english();
+    assert!(said.contains("terminated since t=4m0s"), "{said}");
 }

@@ -291,3 +291,66 @@ fn azure_reads_a_deleted_vm_from_its_cache_until_the_next_refresh() {
     w.now = 20 * MINUTE + SECOND;
     assert_eq!(monitor(&mut w, &mut ccm), vec![0]);
 }
+
+/// A pod on `node`, running, owned by no workload that matters here.
+fn orphan_pod(w: &mut World, node: NodeId) -> kubelife_engine::api::PodId {
+    let p = w.api.create_pod(
+        w.now,
+        kubelife_engine::api::Pod {
+            name: format!("pod{}", w.api.pods.len()),
+            workload: 0,
+            ordinal: None,
+            node: None,
+            tolerations: std::rc::Rc::new(Vec::new()),
+            grace_seconds: 30,
+            created_at: w.now,
+            ready: Some(true),
+            deletion_requested_at: None,
+            removed_at: None,
+            running: true,
+            replaces: None,
+            daemon: false,
+            status_reason: None,
+            failed: false,
+            stopped_at: None,
+        },
+    );
+    w.api.bind_pod(w.now, p, node);
+    p
+}
+
+/// R12, kubernetes `pkg/controller/podgc/gc_controller_test.go` `TestGCOrphaned`: after a Node
+/// is deleted (here by the cloud controller), PodGC deletes its pods only once the 40 s
+/// quarantine has passed since a run first saw them ("quarantine not finished": a run half the
+/// quarantine later deletes nothing; twice the quarantine later they go), and not if the node is
+/// back by then; each is marked Failed with `DeletionByPodGC` first
+/// (`TestGCInspectingPatchedPodBeforeDeletion`).
+#[test]
+fn r12_podgc_frees_a_deleted_nodes_pods_after_its_quarantine() {
+    use kubelife_engine::control_plane::podgc::{PodGc, QUARANTINE};
+    let mut w = world(&[Some(CondStatus::Unknown), Some(CondStatus::Unknown)]);
+    let gone_pod = orphan_pod(&mut w, 0);
+    let back_pod = orphan_pod(&mut w, 1);
+    let mut ccm = controller(Provider::Aws, &[gone(), gone()]);
+    assert_eq!(monitor(&mut w, &mut ccm), vec![0, 1]);
+    let mut gc = PodGc::new(true, true);
+    let t = w.now;
+    gc.run(&mut w);
+    w.now = t + QUARANTINE / 2;
+    gc.run(&mut w);
+    assert!(w.api.pods[gone_pod].exists(), "quarantine not finished");
+    w.api.nodes[1].exists = true;
+    w.now = t + 2 * QUARANTINE;
+    gc.run(&mut w);
+    assert!(!w.api.pods[gone_pod].exists(), "quarantine passed: deleted");
+    assert!(w.api.pods[back_pod].exists(), "its node exists again");
+    let said = w
+        .log
+        .events
+        .iter()
+        .filter(|e| e.pod == Some(gone_pod))
+        .map(|e| e.cause.english())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(said.contains("DeletionByPodGC"), "{said}");
+}
