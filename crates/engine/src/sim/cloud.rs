@@ -75,6 +75,7 @@ impl Simulation {
         let provider = self.cfg.cloud.as_ref().map(|c| c.provider);
         if provider == Some(Provider::Gcp) && self.cfg.kubelet.graceful_shutdown && self.kubelets[n].running() {
             let notice = Cause::new("cause.fault.spot_shutdown")
+                .text("action", format!("{:?}", a.action))
                 .text("provider", Provider::Gcp.name())
                 .time("notice", a.notice);
             self.begin_shutdown(n, Some(notice));
