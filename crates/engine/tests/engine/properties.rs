@@ -95,6 +95,32 @@ proptest! {
         prop_assert!(back.events.iter().zip(&o.events).all(|(a, b)| a.after == b.after && a.id == b.id));
     }
 
+    /// The cloud node lifecycle controller deletes only the Node of an instance that was
+    /// terminated, once its Ready is no longer True, and puts the shutdown taint only on a node
+    /// whose instance was stopped.
+    #[test]
+    fn the_cloud_controller_acts_only_on_instances_the_cloud_took(s in scenario()) {
+        let o = outcome(&s);
+        for (i, e) in o.events.iter().enumerate() {
+            let node = e.node.as_deref();
+            let before = &o.events[..i];
+            let faulted = |key: &str| {
+                before.iter().any(|b| b.kind == EventKind::FaultStarted && b.node.as_deref() == node && b.cause.key == key)
+            };
+            if e.kind == EventKind::NodeDeleted && e.cause.key == "cause.cloud.node_deleted" {
+                prop_assert!(faulted("cause.fault.instance_terminated"), "event {}: {:?} deleted, its instance never terminated", i, node);
+                let ready = before.iter().rev().find(|b| {
+                    b.node.as_deref() == node
+                        && matches!(b.kind, EventKind::NodeReady | EventKind::NodeNotReady | EventKind::NodeUnknown)
+                });
+                prop_assert!(ready.is_some_and(|b| b.kind != EventKind::NodeReady), "event {}: {:?} deleted while Ready", i, node);
+            }
+            if e.kind == EventKind::TaintAdded && e.cause.key == "cause.cloud.shutdown_taint" {
+                prop_assert!(faulted("cause.fault.instance_stopped"), "event {}: {:?} tainted, its instance never stopped", i, node);
+            }
+        }
+    }
+
     #[test]
     fn events_are_ordered_and_runs_repeat(s in scenario()) {
         let a = outcome(&s);
