@@ -6,8 +6,8 @@
 //! zone states and eviction rates pace a large failure.
 
 use crate::scenario::{
-    ActionKind, ActionSection, ApiServerSection, ControllerManagerSection, GoDuration, KubeletSection, NodeSection,
-    Scenario, VolumeSection, WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, ApiServerSection, CloudSection, ControllerManagerSection, GoDuration, KubeletSection,
+    NodeSection, Provider, Scenario, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use crate::time::SECOND;
 use crate::version::NEWEST_MINOR;
@@ -234,8 +234,64 @@ pub fn presets() -> Vec<Preset> {
             }),
         },
     ];
+    all.extend(cloud_presets(&newest));
     all.extend(scale_presets());
     all
+}
+
+/// `cloud` for `provider` with every cloud-side duration at its default.
+fn cloud(provider: Provider) -> Option<CloudSection> {
+    Some(CloudSection {
+        provider,
+        node_monitor_period: None,
+        instance_termination_duration: None,
+        instance_stop_duration: None,
+        instance_deletion_duration: None,
+        node_boot_duration: None,
+        api_call_duration: None,
+        vm_cache_ttl: None,
+    })
+}
+
+/// The presets on a cloud, on the newest version: the default cluster with `web` behind a
+/// Service and `db` on a ReadWriteOnce volume (an EBS volume, a persistent disk, an Azure disk),
+/// and node-1's instance failing at 30 s rather than hanging.
+fn cloud_presets(newest: &str) -> Vec<Preset> {
+    let on = |provider: Provider, action: ActionKind, f: &dyn Fn(&mut Scenario)| {
+        let mut s = default_cluster(newest);
+        s.cloud = cloud(provider);
+        s.workloads[0].service = Some(true);
+        s.workloads[1].volume = Some(VolumeSection {
+            access_mode: Some("ReadWriteOnce".into()),
+            per_pod: Some(true),
+        });
+        s.events = vec![ActionSection {
+            node: Some("node-1".into()),
+            ..ActionSection::new(30 * SECOND, action)
+        }];
+        f(&mut s);
+        s
+    };
+    vec![
+        Preset {
+            name: "eks-instance-terminated",
+            description: "AWS: node-1's EC2 instance is terminated at 30s; the cloud-controller-manager deletes its Node within about a minute, PodGC frees its pods 40s later and web is whole again in about two minutes, while db waits the six-minute force detach of its EBS volume",
+            scenario: on(Provider::Aws, ActionKind::InstanceTerminated, &|_| {}),
+        },
+        Preset {
+            name: "gke-spot-preemption",
+            description: "GCP: node-1 is a Spot VM preempted at 30s with 30s notice; graceful node shutdown (shutdownGracePeriod 30s) stops its pods within the notice, then the VM stops and its Node stays, NotReady",
+            scenario: on(Provider::Gcp, ActionKind::SpotInterruption, &|s| {
+                s.kubelet.shutdown_grace_period = secs(30);
+                s.kubelet.shutdown_grace_period_critical_pods = secs(10);
+            }),
+        },
+        Preset {
+            name: "aks-vm-deallocated",
+            description: "Azure: node-1's VM is stopped and deallocated at 30s; the cloud-controller-manager taints the node node.cloudprovider.kubernetes.io/shutdown and, seen through its VM cache, node.kubernetes.io/out-of-service, so db's disk detaches without the six-minute wait",
+            scenario: on(Provider::Azure, ActionKind::InstanceStopped, &|_| {}),
+        },
+    ]
 }
 
 /// The preset with this name.

@@ -2,6 +2,7 @@
 
 mod actions;
 mod cloud;
+mod cloud_presets;
 mod common;
 mod endtoend;
 mod flags;

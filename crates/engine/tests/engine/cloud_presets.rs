@@ -1,0 +1,113 @@
+//! The presets on a cloud (issue 27) do what their descriptions say, over 40 seeds each: each
+//! check names the preset and the milestone it reads.
+
+use kubelife_engine::presets::preset;
+use kubelife_engine::time::{MINUTE, SECOND};
+use kubelife_engine::{run, EventKind, Millis, Outcome, RunOptions};
+
+/// Runs preset `name` on seeds 1..=40 and hands each outcome, with node-1's fault time, to
+/// `expect`, which says what is wrong, if anything.
+fn check(name: &str, expect: impl Fn(&Outcome, Millis) -> Result<(), String>) {
+    let p = preset(name).unwrap_or_else(|| panic!("no preset {name}"));
+    for seed in 1..=40 {
+        let mut s = p.scenario.clone();
+        s.seed = Some(seed);
+        let o = run(&s.resolve().unwrap(), &RunOptions::default());
+        let fault = o.summary.nodes[0].fault_at_ms.expect("node-1 fails");
+        if let Err(why) = expect(&o, fault) {
+            panic!("{name}, seed {seed}: {why}");
+        }
+    }
+}
+
+/// When the first event of `kind` (with taint `taint`, if given) came, ms.
+fn first(o: &Outcome, kind: EventKind, taint: Option<&str>) -> Option<Millis> {
+    o.events
+        .iter()
+        .find(|e| e.kind == kind && taint.is_none_or(|t| e.taint.as_deref() == Some(t)))
+        .map(|e| e.at_ms)
+}
+
+/// When db-0 was Ready again after `fault`, ms after it.
+fn db_ready(o: &Outcome, fault: Millis) -> Option<Millis> {
+    o.events
+        .iter()
+        .find(|e| e.kind == EventKind::PodReady && e.at_ms > fault && e.pod.as_deref() == Some("db-0"))
+        .map(|e| e.at_ms - fault)
+}
+
+fn within(what: &str, v: Option<Millis>, lo: Millis, hi: Millis) -> Result<(), String> {
+    match v {
+        Some(v) if (lo..=hi).contains(&v) => Ok(()),
+        _ => Err(format!("{what} at {v:?} ms, expected {lo}..={hi}")),
+    }
+}
+
+#[test]
+fn eks_instance_terminated_moves_web_in_two_minutes_and_db_after_the_force_detach() {
+    check("eks-instance-terminated", |o, f| {
+        let n = &o.summary.nodes[0];
+        within("NodeDeleted", n.deleted_at_ms.map(|t| t - f), 30 * SECOND, 70 * SECOND)?;
+        within(
+            "web's replacement Ready",
+            n.first_replacement_ready_at_ms.map(|t| t - f),
+            70 * SECOND,
+            150 * SECOND,
+        )?;
+        // The volume stays attached to the deleted node until the six-minute force detach.
+        within("db-0 Ready", db_ready(o, f), 7 * MINUTE, 11 * MINUTE)
+    });
+}
+
+#[test]
+fn aks_vm_deallocated_gets_the_out_of_service_taint_and_db_moves_without_the_force_detach() {
+    check("aks-vm-deallocated", |o, f| {
+        let oos = first(
+            o,
+            EventKind::TaintAdded,
+            Some("node.kubernetes.io/out-of-service:NoExecute"),
+        );
+        // Seen through the VM cache: up to its 10m0s TTL after the VM stopped.
+        within("the out-of-service taint", oos.map(|t| t - f), 30 * SECOND, 11 * MINUTE)?;
+        let shutdown = first(
+            o,
+            EventKind::TaintAdded,
+            Some("node.cloudprovider.kubernetes.io/shutdown:NoSchedule"),
+        );
+        within("the shutdown taint", shutdown.map(|t| t - f), 30 * SECOND, 11 * MINUTE)?;
+        if o.summary.nodes[0].deleted_at_ms.is_some() {
+            return Err("a stopped VM's Node is kept".into());
+        }
+        let oos = oos.unwrap() - f;
+        within("db-0 Ready", db_ready(o, f), oos, oos + 4 * MINUTE)
+    });
+}
+
+#[test]
+fn gke_spot_preemption_stops_pods_within_the_notice_and_keeps_the_node() {
+    check("gke-spot-preemption", |o, f| {
+        let n = &o.summary.nodes[0];
+        // Graceful node shutdown ends web's pod within the 30s notice, so its replacement is
+        // Ready well before the node would be Unknown.
+        within(
+            "web's replacement Ready",
+            n.first_replacement_ready_at_ms.map(|t| t - f),
+            0,
+            40 * SECOND,
+        )?;
+        if n.deleted_at_ms.is_some() {
+            return Err("GCP reports a stopped Spot VM as existing: its Node stays".into());
+        }
+        let shutdown = first(
+            o,
+            EventKind::TaintAdded,
+            Some("node.cloudprovider.kubernetes.io/shutdown:NoSchedule"),
+        );
+        match shutdown {
+            Some(t) => Err(format!(
+                "GCP never reports an instance shut down, yet the shutdown taint came at {t}"
+            )),
+            None => Ok(()),
+        }
+    });
+}
