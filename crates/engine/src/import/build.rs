@@ -2,16 +2,30 @@
 //! and workloads, then the same validation a scenario gets, dropping (and reporting) each value
 //! the chosen version refuses so that the rest still imports.
 
+use super::cloud::{CloudId, Repair};
 use super::collect::{Collector, Setting};
 use super::field::{Field, Layer, Value};
 use super::report::EntryKind;
-use super::shown::{Shown, SENTENCE_CHARS};
+use super::shown::{item, Shown, SENTENCE_CHARS};
 use super::Reader;
 use crate::cause::Cause;
+use crate::scenario::cloud::Provider;
 use crate::scenario::flags;
-use crate::scenario::{NodeSection, Scenario, MAX_NODES};
+use crate::scenario::{CloudSection, NodeSection, Scenario, MAX_NODES};
 use crate::version::Version;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The most node names a report line lists.
+const LISTED_NODES: usize = 5;
+
+/// Node names for a report line: the first [`LISTED_NODES`], then `…` and how many in all.
+fn listed(names: &[&str]) -> String {
+    let mut out: Vec<String> = names.iter().take(LISTED_NODES).map(|n| item(n)).collect();
+    if names.len() > LISTED_NODES {
+        out.push(format!("… ({})", names.len()));
+    }
+    out.join(", ")
+}
 
 /// The most values the validation loop drops before it gives up.
 const MAX_DROPS: usize = 256;
@@ -100,6 +114,108 @@ fn nodes(c: &mut Collector, s: &mut Scenario) {
         c.truncate_nodes(MAX_NODES);
     }
     s.nodes = c.nodes.iter().map(|n| n.section.clone()).collect();
+}
+
+/// `cloud.provider` from the nodes' `spec.providerID`: the provider most nodes name (a tie goes to
+/// the provider of the first node read that names one), with a warning naming them all when the
+/// nodes name several; a scheme kubelife does not model (`kind://`, `vsphere://`) is reported and
+/// counts as none. Nodes without one are named only when others have one.
+fn cloud(c: &mut Collector, s: &mut Scenario) {
+    let mut by: Vec<(Provider, Vec<&str>)> = Vec::new();
+    let mut others: BTreeMap<String, usize> = BTreeMap::new();
+    let mut none: Vec<&str> = Vec::new();
+    for n in &c.nodes {
+        let name = n.section.name.as_str();
+        match &n.cloud.id {
+            CloudId::Provider(p) => match by.iter_mut().find(|(q, _)| q == p) {
+                Some((_, names)) => names.push(name),
+                None => by.push((*p, vec![name])),
+            },
+            CloudId::Other(scheme) => {
+                *others.entry(scheme.clone()).or_default() += 1;
+                none.push(name);
+            }
+            CloudId::None => none.push(name),
+        }
+    }
+    let mut lines = Vec::new();
+    if !others.is_empty() {
+        let schemes: Vec<String> = others.iter().map(|(k, n)| format!("{} ({n})", item(k))).collect();
+        lines.push((
+            EntryKind::Ignored,
+            Cause::new("import.cloud.other").text("schemes", schemes.join(", ")),
+        ));
+    }
+    // `by` is in the order first read: the stable sort keeps the earlier provider first on a tie.
+    by.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    if let Some((provider, names)) = by.first() {
+        lines.push((
+            EntryKind::Recognised,
+            Cause::new("import.cloud.provider")
+                .text("provider", provider.name())
+                .text("count", names.len())
+                .text("nodes", listed(names)),
+        ));
+        if by.len() > 1 {
+            let all: Vec<String> = by
+                .iter()
+                .map(|(p, names)| format!("{} ({}: {})", p.name(), names.len(), listed(names)))
+                .collect();
+            lines.push((
+                EntryKind::Warning,
+                Cause::new("import.cloud.mixed")
+                    .text("providers", all.join("; "))
+                    .text("provider", provider.name()),
+            ));
+        }
+        if !none.is_empty() {
+            lines.push((
+                EntryKind::Note,
+                Cause::new("import.cloud.without")
+                    .text("count", none.len())
+                    .text("nodes", listed(&none))
+                    .text("provider", provider.name()),
+            ));
+        }
+        s.cloud = Some(CloudSection {
+            provider: *provider,
+            node_monitor_period: None,
+            instance_termination_duration: None,
+            instance_stop_duration: None,
+            instance_deletion_duration: None,
+            node_boot_duration: None,
+            api_call_duration: None,
+            vm_cache_ttl: None,
+        });
+    }
+    for (kind, cause) in lines {
+        c.push(kind, cause);
+    }
+}
+
+/// The automatic repairs the nodes' labels say probably apply, each with whether it is on by
+/// default, in a note: the import does not add the remediator (whether it is on is not in the
+/// files), and the note says how to add it.
+fn repairs(c: &mut Collector) {
+    let mut lines = Vec::new();
+    for r in Repair::ALL {
+        let names: Vec<&str> = c
+            .nodes
+            .iter()
+            .filter(|n| n.cloud.repairs.contains(&r))
+            .map(|n| n.section.name.as_str())
+            .collect();
+        if !names.is_empty() {
+            let cause = Cause::new(r.key())
+                .text("count", names.len())
+                .text("nodes", listed(&names))
+                .text("label", r.label());
+            lines.push(cause);
+        }
+    }
+    for cause in lines {
+        c.push(EntryKind::Note, cause);
+    }
 }
 
 /// Without nodes in the files, the scenario runs on the default cluster
@@ -207,6 +323,8 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
     status_frequencies(c, &mut s, v);
     settings(c, &mut s);
     nodes(c, &mut s);
+    cloud(c, &mut s);
+    repairs(c);
     workloads(c, &mut s);
     // The file each node and workload came from (none: the default cluster's), for the report.
     let mut sources = Sources {

@@ -2,6 +2,7 @@
 //! version claims, nodes and workloads. A later file replaces an earlier one's value for the same
 //! setting, and the report says so.
 
+use super::cloud::NodeCloud;
 use super::field::{Field, Layer, Value};
 use super::place::Place;
 use super::report::{EntryKind, Report};
@@ -38,6 +39,8 @@ pub struct VersionClaim {
 pub struct ImportedNode {
     /// The node, named as in the cluster.
     pub section: NodeSection,
+    /// Its `spec.providerID` and the repairs its labels name.
+    pub cloud: NodeCloud,
     /// The file it was read from.
     pub file: String,
 }
@@ -182,7 +185,7 @@ impl Collector {
     }
 
     /// Adds a node; one of the same name read earlier is replaced.
-    pub fn add_node(&mut self, section: NodeSection, file: &str, kubelet_version: Option<&str>) {
+    pub fn add_node(&mut self, section: NodeSection, cloud: NodeCloud, file: &str, kubelet_version: Option<&str>) {
         match &section.zone {
             Some(z) => *self.tally.zones.entry(z.clone()).or_default() += 1,
             None => self.tally.no_zone += 1,
@@ -195,6 +198,7 @@ impl Collector {
         }
         let node = ImportedNode {
             section,
+            cloud,
             file: file.to_string(),
         };
         match self.node_index.get(&node.section.name) {

@@ -11,7 +11,8 @@
 //!   values with [`tree`]), with salvage. [`limits`] bounds the time and memory any file may
 //!   take; [`shown`] escapes and cuts what a report quotes from a file.
 //! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
-//!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] and [`workloads`] read them.
+//!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] (with [`cloud`]: `spec.providerID` and
+//!   the node-pool labels) and [`workloads`] read them.
 //! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
 //! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating,
 //!   and the default cluster where the files give no nodes.
@@ -23,6 +24,7 @@
 //! nodes, or of the page's version and the page's own nodes).
 
 pub mod build;
+pub mod cloud;
 pub mod collect;
 pub mod distros;
 pub mod documents;

@@ -2,8 +2,12 @@
 //! objects): the name, the zone from `topology.kubernetes.io/zone` (falling back to the
 //! deprecated `failure-domain.beta.kubernetes.io/zone`, as the node lifecycle controller's
 //! `GetZoneKey` does), `status.allocatable.pods` as `maxPods`, and
-//! `status.nodeInfo.kubeletVersion` to suggest the version.
+//! `status.nodeInfo.kubeletVersion` to suggest the version; `spec.providerID` for the cloud
+//! (`aws://`, `gce://`, `azure://`: `build` takes the most nodes' provider as `cloud.provider`),
+//! and the managed services' and Karpenter's node-pool labels, which say which automatic repair
+//! probably applies (the report says so; the import never adds the remediator itself).
 
+use super::cloud::{cloud_id, NodeCloud, Repair};
 use super::collect::Collector;
 use super::kubelet_config::scalar;
 use super::report::EntryKind;
@@ -75,9 +79,19 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
         ),
         None => {}
     }
+    let mut cloud = NodeCloud::default();
+    let provider_id = c.string(file, &at("spec.providerID"), doc.pointer("/spec/providerID"));
+    if let Some(id) = provider_id.filter(|id| !id.is_empty()) {
+        cloud.id = cloud_id(id);
+    }
+    // Only the label's presence matters: its value names the pool.
+    cloud.repairs = Repair::ALL
+        .into_iter()
+        .filter(|r| labels.is_some_and(|l| l.contains_key(r.label())))
+        .collect();
     let version = doc.pointer("/status/nodeInfo/kubeletVersion");
     let version = c.string(file, &at("status.nodeInfo.kubeletVersion"), version);
-    c.add_node(section, file, version);
+    c.add_node(section, cloud, file, version);
 }
 
 /// Whether `name` is a DNS-1123 subdomain, as a Node's name must be (apimachinery's

@@ -371,7 +371,7 @@ fn own_output_cases() -> Vec<Case> {
                         n
                     })
                     .collect();
-                json!({"version": "1.30", "nodes": nodes})
+                json!({"version": "1.30", "cloud": {"provider": "aws"}, "nodes": nodes})
             },
             says: &[
                 (
@@ -379,6 +379,92 @@ fn own_output_cases() -> Vec<Case> {
                     "nodes: 30; zones: eu-west-1a (10), eu-west-1b (10), eu-west-1c (10)",
                 ),
                 (Note, "1.29 (2), 1.30 (28)"),
+            ],
+        },
+        // An EKS node list (a copy of e2e/fixtures/eks-nodelist-2-zones.json with a Karpenter
+        // node added): spec.providerID aws:/// sets cloud.provider; the node group and NodePool
+        // labels name the repairs that probably apply, which the import leaves off.
+        Case {
+            paths: &["eks-nodelist-providerid.json"],
+            version: None,
+            expected: || {
+                json!({"version": "1.21", "cloud": {"provider": "aws"},
+                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
+                                 {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58},
+                                 {"name": "ip-10-0-3-17.ec2.internal", "zone": "us-east-1b", "maxPods": 58}]})
+            },
+            says: &[
+                (
+                    Recognised,
+                    "cloud.provider = aws: the spec.providerID of 3 nodes names it (duckboat-01, duckboat-02, ip-10-0-3-17.ec2.internal)",
+                ),
+                (
+                    Note,
+                    "2 nodes carry eks.amazonaws.com/nodegroup (duckboat-01, duckboat-02): an EKS managed node group, where EKS node auto repair probably applies; it is off unless",
+                ),
+                (
+                    Note,
+                    "1 nodes carry karpenter.sh/nodepool (ip-10-0-3-17.ec2.internal): a Karpenter NodePool, where Karpenter node repair probably applies; it is off by default",
+                ),
+            ],
+        },
+        Case {
+            paths: &["gke-nodes.yaml"],
+            version: None,
+            expected: || {
+                let nodes: Vec<Value> = [("1a2b3c4d-x7k2", "b"), ("5e6f7a8b-q4m9", "c"), ("9c0d1e2f-z8n1", "d")]
+                    .iter()
+                    .map(|(id, z)| json!({"name": format!("gke-prod-default-pool-{id}"), "zone": format!("europe-west1-{z}"), "maxPods": 110}))
+                    .collect();
+                json!({"version": "1.30", "cloud": {"provider": "gcp"}, "nodes": nodes})
+            },
+            says: &[
+                (Recognised, "cloud.provider = gcp: the spec.providerID of 3 nodes names it"),
+                (
+                    Note,
+                    "3 nodes carry cloud.google.com/gke-nodepool (gke-prod-default-pool-1a2b3c4d-x7k2, gke-prod-default-pool-5e6f7a8b-q4m9, gke-prod-default-pool-9c0d1e2f-z8n1): a GKE node pool, where GKE node auto-repair probably applies; it is on by default",
+                ),
+            ],
+        },
+        Case {
+            paths: &["aks-nodes.json"],
+            version: None,
+            expected: || {
+                json!({"version": "1.31", "cloud": {"provider": "azure"},
+                       "nodes": [{"name": "aks-nodepool1-38217456-vmss000000", "zone": "westeurope-1", "maxPods": 250},
+                                 {"name": "aks-nodepool1-38217456-vmss000001", "zone": "westeurope-2", "maxPods": 250}]})
+            },
+            says: &[
+                (Recognised, "cloud.provider = azure: the spec.providerID of 2 nodes names it"),
+                (
+                    Note,
+                    "carry kubernetes.azure.com/agentpool (aks-nodepool1-38217456-vmss000000, aks-nodepool1-38217456-vmss000001): an AKS node pool, where AKS node auto-repair probably applies; it is on by default",
+                ),
+            ],
+        },
+        // Two nodes on AWS, one on GCE: the majority wins, and a warning names both; a kind://
+        // node counts as without a cloud.
+        Case {
+            paths: &["nodes-mixed-clouds.json"],
+            version: None,
+            expected: || {
+                json!({"version": "1.29", "cloud": {"provider": "aws"},
+                       "nodes": [{"name": "edge-gce-1", "zone": "us-central1-a"},
+                                 {"name": "ip-10-1-0-5.ec2.internal", "zone": "us-east-1a"},
+                                 {"name": "ip-10-1-1-6.ec2.internal", "zone": "us-east-1b"},
+                                 {"name": "kind-worker", "zone": "lab"},
+                                 {"name": "bare-metal-1", "zone": "lab"}]})
+            },
+            says: &[
+                (
+                    Warning,
+                    "the nodes' spec.providerID names several clouds: aws (2: ip-10-1-0-5.ec2.internal, ip-10-1-1-6.ec2.internal); gcp (1: edge-gce-1); a scenario runs on one cloud, and kubelife takes the one most nodes name: aws",
+                ),
+                (Ignored, "spec.providerID names a cloud kubelife does not model: kind (1)"),
+                (
+                    Note,
+                    "2 nodes have no spec.providerID (kind-worker, bare-metal-1); in the scenario they run on aws too",
+                ),
             ],
         },
         // One Node of `kubectl get node -o yaml`, with only the beta zone label.
@@ -657,7 +743,7 @@ fn object_cases() -> Vec<Case> {
             paths: &["nodes/eks-nodelist-2-zones.json"],
             version: None,
             expected: || {
-                json!({"version": "1.21", "nodes": [
+                json!({"version": "1.21", "cloud": {"provider": "aws"}, "nodes": [
                     {"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
                     {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}]})
             },
@@ -682,7 +768,7 @@ fn object_cases() -> Vec<Case> {
                     .iter()
                     .map(|(n, z)| json!({"name": format!("ci-ln-d53y532-f76d1-2btqq-{n}"), "zone": format!("us-east1-{z}"), "maxPods": 250}))
                     .collect();
-                json!({"version": "1.17", "nodes": nodes})
+                json!({"version": "1.17", "cloud": {"provider": "gcp"}, "nodes": nodes})
             },
             says: &[(
                 Recognised,
@@ -740,7 +826,7 @@ fn object_cases() -> Vec<Case> {
             ],
             version: None,
             expected: || {
-                json!({"version": "1.21",
+                json!({"version": "1.21", "cloud": {"provider": "aws"},
                        "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
                        "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "20s", "nodeStartupGracePeriod": "30s"},
                        "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20},

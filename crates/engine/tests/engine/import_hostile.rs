@@ -104,6 +104,12 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
         ("latin1-kubelet-config.yaml", vec![(Unreadable, "latin1-kubelet-config.yaml is not UTF-8: byte 0xe9 at offset 74")]),
         ("long-flag-value.txt", vec![(Unreadable, "… (100,000 characters)"), (Recognised, "nodeMonitorPeriod = 2s")]),
         ("merge-key-not-a-map.yaml", vec![(Ignored, "merge keys (<<) whose value is neither a mapping nor a list of mappings are ignored (1)"), (Recognised, "maxPods = 30")]),
+        ("provider-id-escapes.json", vec![
+            (Ignored, r"spec.providerID names a cloud kubelife does not model: \x1b]0;owned\a (1), xxxx"),
+            (Ignored, "node n-3: spec.providerID is a list where text belongs"),
+            (Recognised, "cloud.provider = aws: the spec.providerID of 1 nodes names it (n-4)"),
+            (Note, "1 nodes carry karpenter.sh/nodepool (n-1)"),
+        ]),
         ("tab-in-duration.yaml", vec![(Unreadable, r#"nodeStatusUpdateFrequency "\t5s": the character \t at character 1"#), (Unreadable, r#"shutdownGracePeriod "30s ": a space at character 4"#)]),
         ("tags-kubelet-config.yaml", vec![
             (Ignored, "line 3: YAML tag !!python/object/new:str ignored"),
@@ -392,11 +398,34 @@ fn nasty_text() -> impl Strategy<Value = String> {
 
 /// `kubectl get` output whose names, zones, labels and tolerations are hostile.
 fn objects() -> impl Strategy<Value = String> {
-    let node = (nasty_text(), nasty_text(), nasty_text()).prop_map(|(name, zone, excluded)| {
-        format!(
-            r#"{{"kind": "Node", "metadata": {{"name": {name}, "labels": {{"topology.kubernetes.io/zone": {zone}, "node.kubernetes.io/exclude-disruption": {excluded}}}}}}}"#
-        )
-    });
+    // spec.providerID: a modelled cloud's scheme, another, or hostile text; a node-pool label.
+    let provider_id = prop_oneof![
+        prop::sample::select(vec![
+            "aws:///us-east-1a/i-1",
+            "gce://p/z/n",
+            "azure:///subscriptions/s",
+            "kind://x"
+        ])
+        .prop_map(|p| format!("\"{p}\"")),
+        nasty_text(),
+        nasty_text().prop_map(|t| match t.strip_prefix('"') {
+            Some(rest) => format!("\"aws://{rest}"),
+            None => t,
+        }),
+    ];
+    let pool = prop::sample::select(vec![
+        "eks.amazonaws.com/nodegroup",
+        "cloud.google.com/gke-nodepool",
+        "kubernetes.azure.com/agentpool",
+        "karpenter.sh/nodepool",
+    ]);
+    let node = (nasty_text(), nasty_text(), nasty_text(), provider_id, pool, nasty_text()).prop_map(
+        |(name, zone, excluded, provider_id, pool, pool_name)| {
+            format!(
+                r#"{{"kind": "Node", "metadata": {{"name": {name}, "labels": {{"topology.kubernetes.io/zone": {zone}, "node.kubernetes.io/exclude-disruption": {excluded}, "{pool}": {pool_name}}}}}, "spec": {{"providerID": {provider_id}}}}}"#
+            )
+        },
+    );
     let effect = prop_oneof![
         Just("\"NoExecute\"".to_string()),
         Just("\"\"".to_string()),
