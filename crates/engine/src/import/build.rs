@@ -11,8 +11,9 @@ use super::Reader;
 use crate::cause::Cause;
 use crate::scenario::cloud::Provider;
 use crate::scenario::flags;
-use crate::scenario::{CloudSection, NodeSection, Scenario, MAX_NODES};
+use crate::scenario::{CloudSection, NodeSection, RemediationSection, Scenario, MAX_NODES};
 use crate::version::Version;
+use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most node names a report line lists.
@@ -218,6 +219,39 @@ fn repairs(c: &mut Collector) {
     }
 }
 
+/// The remediators the files gave, Self Node Remediation's with the strategy of its template
+/// and the assumed-reboot time of its configuration; the file each came from. A template or a
+/// configuration that no NodeHealthCheck uses is said so.
+fn remediation(c: &mut Collector, s: &mut Scenario) -> Vec<Option<String>> {
+    let found = std::mem::take(&mut c.remediation);
+    let mut files = Vec::new();
+    let mut snr = false;
+    for (mut entry, file) in found.entries {
+        if let RemediationSection::SelfNodeRemediation(section) = &mut entry {
+            snr = true;
+            if let Some((strategy, ..)) = &found.strategy {
+                section.strategy = Some(strategy.clone());
+            }
+            if let Some((safe, ..)) = &found.safe_time {
+                section.safe_time_to_assume_node_rebooted = Some(*safe);
+            }
+        }
+        s.remediation.push(entry);
+        files.push(Some(file));
+    }
+    if !snr {
+        let unused = [
+            found.strategy.map(|(_, file, what)| (file, what)),
+            found.safe_time.map(|(_, file, what)| (file, what)),
+        ];
+        for (file, what) in unused.into_iter().flatten() {
+            let cause = Cause::new("import.snr.unused").text("file", file).text("what", what);
+            c.push(EntryKind::Note, cause);
+        }
+    }
+    files
+}
+
 /// Without nodes in the files, the scenario runs on the default cluster
 /// (`presets::default_cluster`: the page's first visit, three nodes in three zones), and on its
 /// workloads too when the files give none, so that `kubelife run` takes it as it is. The CLI's
@@ -326,10 +360,12 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
     cloud(c, &mut s);
     repairs(c);
     workloads(c, &mut s);
+    let remediation = remediation(c, &mut s);
     // The file each node and workload came from (none: the default cluster's), for the report.
     let mut sources = Sources {
         nodes: c.nodes.iter().map(|n| Some(n.file.clone())).collect(),
         workloads: c.workloads.iter().map(|w| Some(w.file.clone())).collect(),
+        remediation,
     };
     default_cluster(c, &mut s, v, reader);
     sources.nodes.resize(s.nodes.len(), None);
@@ -343,6 +379,7 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
 struct Sources {
     nodes: Vec<Option<String>>,
     workloads: Vec<Option<String>>,
+    remediation: Vec<Option<String>>,
 }
 
 impl Sources {
@@ -363,13 +400,21 @@ impl Sources {
         if path.starts_with("workloads[") {
             return indexed("workloads[", &self.workloads);
         }
+        if path.starts_with("remediation[") {
+            return indexed("remediation[", &self.remediation);
+        }
         setting_file(c, path)
     }
 
-    /// Follows `drop_field`: a node or workload removed from the scenario leaves the list too.
-    fn dropped(&mut self, path: &str) {
+    /// Follows `drop_field`: a node, workload or remediator (`entry_removed`) removed from the
+    /// scenario leaves the list too.
+    fn dropped(&mut self, path: &str, entry_removed: bool) {
         let index = |prefix: &str| -> Option<usize> { path.strip_prefix(prefix)?.split_once(']')?.0.parse().ok() };
-        if path == "workloads" {
+        if path.starts_with("remediation[") {
+            if let Some(i) = index("remediation[").filter(|&i| entry_removed && i < self.remediation.len()) {
+                self.remediation.remove(i);
+            }
+        } else if path == "workloads" {
             self.workloads.pop();
         } else if let Some(i) = index("workloads[").filter(|&i| i < self.workloads.len()) {
             self.workloads.remove(i);
@@ -409,10 +454,11 @@ fn validate(c: &mut Collector, s: &mut Scenario, sources: &mut Sources) {
                 };
                 let cause = cause.shown_up_to("reason", &e.reason, SENTENCE_CHARS);
                 c.push(EntryKind::Invalid, cause);
+                let entries = s.remediation.len();
                 if !drop_field(s, &e.field) {
                     return;
                 }
-                sources.dropped(&e.field);
+                sources.dropped(&e.field, entries != s.remediation.len());
             }
         }
     }
@@ -458,5 +504,48 @@ fn drop_indexed(s: &mut Scenario, path: &str) -> bool {
         s.workloads.remove(i);
         return true;
     }
+    if let Some((i, tail)) = index("remediation[").filter(|(i, _)| *i < s.remediation.len()) {
+        drop_remediation(s, i, &tail);
+        return true;
+    }
+    if path == "cloud" || path.starts_with("cloud.") {
+        return s.cloud.take().is_some();
+    }
     false
+}
+
+/// Drops what a path in remediator `i` names (`tail`, after `remediation[i]`): one condition of
+/// its list (`.unhealthyConditions[j]...`) or one field, so that the rest of the entry stays;
+/// else (`.kind`: twice, or on the wrong cloud) the entry.
+fn drop_remediation(s: &mut Scenario, i: usize, tail: &str) {
+    let mut json = serde_json::to_value(&s.remediation[i]).unwrap_or(Json::Null);
+    let field = tail.strip_prefix('.').unwrap_or("");
+    let (name, rest) = field.split_once('[').map_or((field, None), |(n, r)| (n, Some(r)));
+    let name = name.split('.').next().unwrap_or("");
+    let changed = match json.as_object_mut() {
+        Some(_) if name.is_empty() || name == "kind" => false,
+        Some(map) => match rest {
+            Some(rest) => {
+                let j = rest.split_once(']').and_then(|(j, _)| j.parse::<usize>().ok());
+                match (map.get_mut(name).and_then(Json::as_array_mut), j) {
+                    (Some(list), Some(j)) if j < list.len() => {
+                        list.remove(j);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            None => map.remove(name).is_some(),
+        },
+        None => false,
+    };
+    match changed
+        .then(|| serde_json::from_value::<RemediationSection>(json).ok())
+        .flatten()
+    {
+        Some(entry) => s.remediation[i] = entry,
+        None => {
+            s.remediation.remove(i);
+        }
+    }
 }

@@ -9,7 +9,7 @@ use super::report::{EntryKind, Report};
 use super::shown::{item, Named, Shown, SENTENCE_CHARS};
 use super::version_text::{self as versions, VersionText};
 use crate::cause::Cause;
-use crate::scenario::{NodeSection, WorkloadKind, WorkloadSection};
+use crate::scenario::{GoDuration, NodeSection, RemediationSection, WorkloadKind, WorkloadSection};
 use crate::version::Version;
 use serde_json::{Map, Value as Json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,6 +56,18 @@ pub struct ImportedWorkload {
     pub file: String,
 }
 
+/// What the remediation objects said, until the scenario is built (`remediation`).
+#[derive(Debug, Default)]
+pub struct RemediationFound {
+    /// The entries, one of each kind, each with the file it came from.
+    pub entries: Vec<(RemediationSection, String)>,
+    /// A `SelfNodeRemediationTemplate`'s `remediationStrategy`, its file and the object.
+    pub strategy: Option<(String, String, String)>,
+    /// A `SelfNodeRemediationConfig`'s `safeTimeToAssumeNodeRebootedSeconds`, its file and the
+    /// object.
+    pub safe_time: Option<(GoDuration, String, String)>,
+}
+
 /// What the current file contributed, summarised when it is done.
 #[derive(Debug, Default)]
 struct Tally {
@@ -81,6 +93,8 @@ pub struct Collector {
     node_index: BTreeMap<String, usize>,
     /// Workloads in the order read.
     pub workloads: Vec<ImportedWorkload>,
+    /// Remediators from MachineHealthCheck and NodeHealthCheck objects.
+    pub remediation: RemediationFound,
     /// The report so far.
     pub report: Report,
     /// How many documents were recognised as a format kubelife imports.
@@ -249,6 +263,22 @@ impl Collector {
             .text("tolerations", w.section.tolerations.len());
         self.push(EntryKind::Recognised, cause);
         self.workloads.push(w);
+    }
+
+    /// Adds a remediator; one of the same kind read earlier is replaced, and the report says so.
+    pub fn add_remediation(&mut self, entry: RemediationSection, file: &str) {
+        let found = &mut self.remediation.entries;
+        match found.iter().position(|(e, _)| e.kind() == entry.kind()) {
+            Some(i) => {
+                let cause = Cause::new("import.remediation.replaced")
+                    .text("file", file)
+                    .text("kind", entry.kind())
+                    .text("previous", &found[i].1);
+                found[i] = (entry, file.to_string());
+                self.push(EntryKind::Overridden, cause);
+            }
+            None => found.push((entry, file.to_string())),
+        }
     }
 
     /// Counts an object of a kind kubelife does not import.

@@ -5,7 +5,7 @@ use super::collect::Collector;
 use super::field::Component;
 use super::place::Place;
 use super::report::EntryKind;
-use super::{distros, kubeadm, kubelet_config, nodes, static_pod, workloads};
+use super::{distros, kubeadm, kubelet_config, nodes, remediation, static_pod, workloads};
 use crate::cause::Cause;
 use serde_json::Value as Json;
 
@@ -52,6 +52,18 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
             kubeadm::node(c, file, doc, kind)
         }
         "ConfigMap" => kubeadm::config_map(c, file, doc),
+        "MachineHealthCheck" if api_version.starts_with("cluster.x-k8s.io/") => {
+            remediation::machine_health_check(c, file, doc, api_version)
+        }
+        "NodeHealthCheck" if api_version.starts_with("remediation.medik8s.io/") => {
+            remediation::node_health_check(c, file, doc, api_version)
+        }
+        "SelfNodeRemediationTemplate" if api_version.starts_with("self-node-remediation.medik8s.io/") => {
+            remediation::self_node_remediation_template(c, file, doc)
+        }
+        "SelfNodeRemediationConfig" if api_version.starts_with("self-node-remediation.medik8s.io/") => {
+            remediation::self_node_remediation_config(c, file, doc)
+        }
         "Node" => nodes::read(c, file, doc),
         "Pod" if static_pod::component(doc).is_some_and(|k| k != Component::Etcd) => static_pod::read(c, file, doc),
         "KubeletConfig" => {

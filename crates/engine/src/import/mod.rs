@@ -12,7 +12,8 @@
 //!   take; [`shown`] escapes and cuts what a report quotes from a file.
 //! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
 //!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] (with [`cloud`]: `spec.providerID` and
-//!   the node-pool labels) and [`workloads`] read them.
+//!   the node-pool labels), [`workloads`] and [`remediation`] (Cluster API MachineHealthCheck,
+//!   medik8s NodeHealthCheck and Self Node Remediation) read them.
 //! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
 //! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating,
 //!   and the default cluster where the files give no nodes.
@@ -37,6 +38,7 @@ pub mod limits;
 pub mod nodes;
 pub mod parse;
 pub mod place;
+pub mod remediation;
 pub mod report;
 pub mod scan;
 pub mod shown;

@@ -467,6 +467,93 @@ fn own_output_cases() -> Vec<Case> {
                 ),
             ],
         },
+        // Cluster API v1beta1: the book's example; the fields the model does not use are named.
+        Case {
+            paths: &["mhc-v1beta1.yaml"],
+            version: None,
+            expected: || {
+                on_default_cluster(
+                    json!({"remediation": [{"kind": "MachineHealthCheck",
+                        "unhealthyConditions": [{"type": "Ready", "status": "Unknown", "timeout": "5m0s"},
+                                                {"type": "Ready", "status": "False", "timeout": "5m0s"}],
+                        "nodeStartupTimeout": "10m0s", "maxUnhealthy": "40%"}]}),
+                    None,
+                )
+            },
+            says: &[
+                (
+                    Recognised,
+                    r#"mhc-v1beta1.yaml: MachineHealthCheck capi-quickstart-node-unhealthy-5m (cluster.x-k8s.io/v1beta1) read as the remediation entry {"kind":"MachineHealthCheck","#,
+                ),
+                (
+                    Ignored,
+                    "MachineHealthCheck capi-quickstart-node-unhealthy-5m fields kubelife does not model: spec.clusterName, spec.selector",
+                ),
+                (Note, "clusterApiVersion stays 1.11"),
+            ],
+        },
+        // v1beta2: seconds under spec.checks, the short-circuit under spec.remediation.triggerIf.
+        Case {
+            paths: &["mhc-v1beta2.yaml"],
+            version: None,
+            expected: || {
+                on_default_cluster(
+                    json!({"remediation": [{"kind": "MachineHealthCheck",
+                        "unhealthyConditions": [{"type": "Ready", "status": "Unknown", "timeout": "3m0s"},
+                                                {"type": "Ready", "status": "False", "timeout": "2m0s"}],
+                        "nodeStartupTimeout": "15m0s", "maxUnhealthy": 2}]}),
+                    None,
+                )
+            },
+            says: &[
+                (Recognised, "MachineHealthCheck prod-workers-unhealthy-3m (cluster.x-k8s.io/v1beta2)"),
+                (
+                    Ignored,
+                    "fields kubelife does not model: spec.checks.unhealthyMachineConditions, spec.clusterName, spec.selector",
+                ),
+            ],
+        },
+        // medik8s: the NodeHealthCheck gives the entry, its template the strategy, the
+        // operator's configuration the assumed-reboot time.
+        Case {
+            paths: &["nhc-snr.yaml"],
+            version: None,
+            expected: || {
+                on_default_cluster(
+                    json!({"remediation": [{"kind": "SelfNodeRemediation",
+                        "unhealthyConditions": [{"type": "Ready", "status": "False", "timeout": "5m0s"},
+                                                {"type": "Ready", "status": "Unknown", "timeout": "5m0s"}],
+                        "minHealthy": "51%", "strategy": "OutOfServiceTaint", "safeTimeToAssumeNodeRebooted": "4m0s"}]}),
+                    None,
+                )
+            },
+            says: &[
+                (Recognised, "NodeHealthCheck nhc-worker-default (remediation.medik8s.io/v1alpha1) read as the remediation entry"),
+                (Recognised, "remediationStrategy = OutOfServiceTaint"),
+                (Recognised, "spec.safeTimeToAssumeNodeRebootedSeconds = 4m0s"),
+                (Ignored, "NodeHealthCheck nhc-worker-default fields kubelife does not model: spec.selector"),
+                (Ignored, "spec.apiCheckInterval, spec.apiServerTimeout, spec.isSoftwareRebootEnabled"),
+            ],
+        },
+        // Values that cannot be used are reported and left out; the rest of the check applies.
+        Case {
+            paths: &["remediation-bad-values.yaml"],
+            version: None,
+            expected: || {
+                on_default_cluster(
+                    json!({"remediation": [{"kind": "MachineHealthCheck",
+                        "unhealthyConditions": [{"type": "Ready", "status": "False", "timeout": "6m40s"}]}]}),
+                    None,
+                )
+            },
+            says: &[
+                (Unreadable, "spec.unhealthyConditions[0].timeout"),
+                (Ignored, "spec.nodeStartupTimeout is a list where text belongs"),
+                (Invalid, "remediation[0].maxUnhealthy (from remediation-bad-values.yaml)"),
+                (Invalid, "remediation[0].unhealthyConditions[0].status (from remediation-bad-values.yaml)"),
+                (Ignored, "NodeHealthCheck nhc-fence-agents remediates with FenceAgentsRemediationTemplate"),
+            ],
+        },
         // One Node of `kubectl get node -o yaml`, with only the beta zone label.
         Case {
             paths: &["node.yaml"],

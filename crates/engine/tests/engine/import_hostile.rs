@@ -104,12 +104,23 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
         ("latin1-kubelet-config.yaml", vec![(Unreadable, "latin1-kubelet-config.yaml is not UTF-8: byte 0xe9 at offset 74")]),
         ("long-flag-value.txt", vec![(Unreadable, "… (100,000 characters)"), (Recognised, "nodeMonitorPeriod = 2s")]),
         ("merge-key-not-a-map.yaml", vec![(Ignored, "merge keys (<<) whose value is neither a mapping nor a list of mappings are ignored (1)"), (Recognised, "maxPods = 30")]),
+        ("mhc-many-conditions.yaml", vec![(Ignored, "many-conditions.yaml: spec.unhealthyConditions lists 150 conditions; only the first 100 are read")]),
+        ("nhc-shapes.yaml", vec![
+            (Ignored, "NodeHealthCheck both-limits sets both minHealthy and maxUnhealthy (1), which NodeHealthCheck refuses"),
+            (Ignored, "NodeHealthCheck escalating: the escalating remediations after the first are not modelled: FenceAgentsRemediationTemplate"),
+            (Ignored, "maxUnhealthy 3 is a count of nodes"),
+            (Overridden, "its SelfNodeRemediation replaces the one from nhc-shapes.yaml"),
+            (Ignored, "NodeHealthCheck no-template names no remediation template"),
+            (Note, r"MachineHealthCheck mhc\x1b[2J lists no node conditions"),
+            (Ignored, "MachineHealthCheck wrong-spec spec is text where a map belongs"),
+        ]),
         ("provider-id-escapes.json", vec![
             (Ignored, r"spec.providerID names a cloud kubelife does not model: \x1b]0;owned\a (1), xxxx"),
             (Ignored, "node n-3: spec.providerID is a list where text belongs"),
             (Recognised, "cloud.provider = aws: the spec.providerID of 1 nodes names it (n-4)"),
             (Note, "1 nodes carry karpenter.sh/nodepool (n-1)"),
         ]),
+        ("snr-config-alone.yaml", vec![(Note, "no NodeHealthCheck in the files remediates with Self Node Remediation, so SelfNodeRemediationConfig self-node-remediation-config sets nothing")]),
         ("tab-in-duration.yaml", vec![(Unreadable, r#"nodeStatusUpdateFrequency "\t5s": the character \t at character 1"#), (Unreadable, r#"shutdownGracePeriod "30s ": a space at character 4"#)]),
         ("tags-kubelet-config.yaml", vec![
             (Ignored, "line 3: YAML tag !!python/object/new:str ignored"),
@@ -364,7 +375,8 @@ fn hostile() -> impl Strategy<Value = (String, u8)> {
             wrong_types,
             duplicates,
             tags,
-            objects()
+            objects(),
+            remediators()
         ],
         0u8..6,
     )
@@ -443,6 +455,89 @@ fn objects() -> impl Strategy<Value = String> {
             items.join(", ")
         )
     })
+}
+
+/// Health checks (Cluster API v1beta1 and v1beta2, medik8s NodeHealthCheck, Self Node
+/// Remediation's template and configuration) whose names, conditions, timeouts and limits are
+/// hostile or of the wrong type, as JSON.
+fn remediators() -> impl Strategy<Value = String> {
+    let condition = (nasty_text(), nasty_text(), nasty_text(), 0u8..3).prop_map(|(kind, status, timeout, key)| {
+        let key = ["timeout", "timeoutSeconds", "duration"][key as usize];
+        format!(r#"{{"type": {kind}, "status": {status}, "{key}": {timeout}}}"#)
+    });
+    let conditions = prop::collection::vec(condition, 0..4).prop_map(|c| format!("[{}]", c.join(", ")));
+    let doc = (
+        0u8..5,
+        nasty_text(),
+        conditions,
+        nasty_text(),
+        nasty_text(),
+        prop_oneof![Just("\"SelfNodeRemediationTemplate\"".to_string()), nasty_text()],
+    )
+        .prop_map(|(which, name, conditions, limit, timeout, template)| match which {
+            0 => format!(
+                r#"{{"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "MachineHealthCheck", "metadata": {{"name": {name}}}, "spec": {{"unhealthyConditions": {conditions}, "maxUnhealthy": {limit}, "nodeStartupTimeout": {timeout}}}}}"#
+            ),
+            1 => format!(
+                r#"{{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "MachineHealthCheck", "metadata": {{"name": {name}}}, "spec": {{"checks": {{"unhealthyNodeConditions": {conditions}, "nodeStartupTimeoutSeconds": {timeout}}}, "remediation": {{"triggerIf": {{"unhealthyLessThanOrEqualTo": {limit}}}}}}}}}"#
+            ),
+            2 => format!(
+                r#"{{"apiVersion": "remediation.medik8s.io/v1alpha1", "kind": "NodeHealthCheck", "metadata": {{"name": {name}}}, "spec": {{"unhealthyConditions": {conditions}, "maxUnhealthy": {limit}, "remediationTemplate": {{"kind": {template}}}}}}}"#
+            ),
+            3 => format!(
+                r#"{{"apiVersion": "self-node-remediation.medik8s.io/v1alpha1", "kind": "SelfNodeRemediationTemplate", "metadata": {{"name": {name}}}, "spec": {{"template": {{"spec": {{"remediationStrategy": {limit}}}}}}}}}"#
+            ),
+            _ => format!(
+                r#"{{"apiVersion": "self-node-remediation.medik8s.io/v1alpha1", "kind": "SelfNodeRemediationConfig", "metadata": {{"name": {name}}}, "spec": {{"safeTimeToAssumeNodeRebootedSeconds": {timeout}}}}}"#
+            ),
+        });
+    prop::collection::vec(doc, 1..4).prop_map(|docs| {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "List", "items": [{}]}}"#,
+            docs.join(", ")
+        )
+    })
+}
+
+/// A health check's conditions are read within the import's limits: nesting, aliases, and at
+/// most 100 conditions of 10,000.
+#[test]
+fn health_checks_keep_the_limits() {
+    use EntryKind::*;
+    let head = "apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineHealthCheck\nmetadata: {name: m}\nspec:\n";
+    let deep = format!("{head}  unhealthyConditions: {}\n", "[".repeat(200));
+    check(
+        "deep",
+        &[("mhc.yaml", deep.as_bytes())],
+        &[(Unreadable, "mhc.yaml line 5: nested deeper than 64 levels")],
+    );
+    let big = "x".repeat(1 << 20);
+    let bomb = format!(
+        "{head}  unhealthyConditions:\n  - {{type: &t {big}, status: \"True\", timeout: 1s}}\n{}",
+        "  - {type: *t, status: \"True\", timeout: 1s}\n".repeat(100)
+    );
+    check(
+        "aliases",
+        &[("mhc.yaml", bomb.as_bytes())],
+        &[(
+            Unreadable,
+            "mhc.yaml: YAML aliases (*name) and merge keys (<<) expand beyond the file's size",
+        )],
+    );
+    let many: String = (0..10_000)
+        .map(|i| format!(r#"{{"type": "C{i}", "status": "True", "timeoutSeconds": {i}}},"#))
+        .collect();
+    let json = format!(
+        r#"{{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "MachineHealthCheck", "metadata": {{"name": "m"}}, "spec": {{"checks": {{"unhealthyNodeConditions": [{}]}}}}}}"#,
+        many.trim_end_matches(',')
+    );
+    let (s, _) = check(
+        "many",
+        &[("mhc.json", json.as_bytes())],
+        &[(Ignored, "lists 10000 conditions; only the first 100 are read")],
+    );
+    let value = serde_json::to_value(&s.remediation).unwrap();
+    assert_eq!(value[0]["unhealthyConditions"].as_array().map(Vec::len), Some(100));
 }
 
 /// Whether text taken into a scenario is safe to print: no control character, no bidirectional
