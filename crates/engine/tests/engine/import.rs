@@ -1009,6 +1009,47 @@ fn the_hand_written_cluster_combines_and_runs() {
     assert_eq!(cfg.kubelet.node_status_update_frequency, 5_000);
 }
 
+/// An EKS node list, a Cluster API MachineHealthCheck and a medik8s NodeHealthCheck combine into
+/// one scenario on AWS with both remediators, which runs an instance termination; the node-pool
+/// labels' repairs stay out of it.
+#[test]
+fn a_cloud_node_list_and_health_checks_combine_and_run() {
+    let paths: Vec<PathBuf> = ["eks-nodelist-providerid.json", "mhc-v1beta2.yaml", "nhc-snr.yaml"]
+        .iter()
+        .map(|f| own().join(f))
+        .collect();
+    let (mut s, report) = import_paths(&paths, None);
+    let kinds: Vec<&str> = s.remediation.iter().map(|r| r.kind()).collect();
+    assert_eq!(
+        kinds,
+        ["MachineHealthCheck", "SelfNodeRemediation"],
+        "{}",
+        report.text()
+    );
+    let cfg = s.resolve().expect("the combined import runs");
+    assert_eq!(cfg.cloud.map(|c| c.provider.name()), Some("aws"));
+    assert_eq!(cfg.remediation.len(), 2);
+    // The instance fault the cloud gives, on the imported cluster.
+    s.events = serde_json::from_value(json!([{"at": "30s", "action": "InstanceTerminated", "node": "duckboat-01"}]))
+        .expect("the event");
+    let cfg = s.resolve().expect("with the fault");
+    let outcome = kubelife_engine::run(&cfg, &Default::default());
+    // The cloud controller deletes the terminated instance's Node (the imported cloud acts).
+    let deleted = outcome
+        .events
+        .iter()
+        .any(|e| format!("{:?}", e.kind) == "NodeDeleted" && e.node.as_deref() == Some("duckboat-01"));
+    assert!(
+        deleted,
+        "{:?}",
+        outcome
+            .events
+            .iter()
+            .map(|e| format!("{:?}", e.kind))
+            .collect::<Vec<_>>()
+    );
+}
+
 // ---- round trip through the exporters ----
 
 fn secs(lo: i64, hi: i64) -> impl Strategy<Value = Option<GoDuration>> {
