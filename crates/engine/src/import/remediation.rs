@@ -40,11 +40,12 @@ enum Timeout {
     Seconds(&'static str),
 }
 
-/// An object as the report names it: `MachineHealthCheck workers` (the name escaped and cut).
-fn described(doc: &Json, kind: &str) -> String {
+/// An object as the report names it: `MachineHealthCheck workers`, the name escaped and cut for
+/// a message's text, and as it is (`raw`) for a setting's name, which the report escapes itself.
+fn described(doc: &Json, kind: &str) -> (String, String) {
     match doc.pointer("/metadata/name").and_then(Json::as_str) {
-        Some(name) => format!("{kind} {}", item(name)),
-        None => kind.to_string(),
+        Some(name) => (format!("{kind} {}", item(name)), format!("{kind} {name} ")),
+        None => (kind.to_string(), format!("{kind} ")),
     }
 }
 
@@ -97,12 +98,13 @@ fn int_or_string(c: &mut Collector, file: &str, setting: &str, v: &Json) -> Opti
     }
 }
 
-/// A list of `{type, status, <timeout>}`: a condition missing one of them, or with a value that
-/// cannot be read, is left out and reported; other keys are listed in `ignored`.
+/// A list of `{type, status, <timeout>}` at `setting` (`<object> <path>`): a condition missing
+/// one of them, or with a value that cannot be read, is left out and reported; other keys are
+/// listed in `ignored`, by their path.
 fn conditions(
     c: &mut Collector,
     file: &str,
-    setting: &str,
+    (setting, path): (&str, &str),
     v: &Json,
     timeout: Timeout,
     ignored: &mut Vec<String>,
@@ -121,7 +123,7 @@ fn conditions(
             Timeout::Duration(t) | Timeout::Seconds(t) => k == "type" || k == "status" || k == t,
         };
         for k in map.keys().filter(|k| !known(k)) {
-            let name = format!("{setting}[].{k}");
+            let name = format!("{path}[].{k}");
             if !ignored.contains(&name) {
                 ignored.push(name);
             }
@@ -193,45 +195,55 @@ fn rest(map: &Map<String, Json>, prefix: &str, read: &[&str], ignored: &mut Vec<
 /// or the v1beta1 (and v1alpha3/v1alpha4) fields.
 pub fn machine_health_check(c: &mut Collector, file: &str, doc: &Json, api_version: &str) {
     c.recognise();
-    let what = described(doc, "MachineHealthCheck");
+    let (what, raw) = described(doc, "MachineHealthCheck");
+    let at = |path: &str| format!("{raw}{path}");
     let v1beta2 = api_version == "cluster.x-k8s.io/v1beta2";
     let mut m = MachineHealthCheckSection::default();
     let mut ignored = Vec::new();
-    let spec = c.map(file, &format!("{what} spec"), doc.get("spec"));
+    let spec = c.map(file, &at("spec"), doc.get("spec"));
     for (key, value) in spec.into_iter().flatten() {
         match (v1beta2, key.as_str()) {
             (false, "unhealthyConditions") => {
                 let timeout = Timeout::Duration("timeout");
-                m.unhealthy_conditions = conditions(c, file, "spec.unhealthyConditions", value, timeout, &mut ignored);
+                m.unhealthy_conditions = conditions(
+                    c,
+                    file,
+                    (&at("spec.unhealthyConditions"), "spec.unhealthyConditions"),
+                    value,
+                    timeout,
+                    &mut ignored,
+                );
             }
             (false, "nodeStartupTimeout") => {
-                m.node_startup_timeout = duration(c, file, "spec.nodeStartupTimeout", value)
+                m.node_startup_timeout = duration(c, file, &at("spec.nodeStartupTimeout"), value)
             }
-            (false, "maxUnhealthy") => m.max_unhealthy = int_or_string(c, file, "spec.maxUnhealthy", value),
+            (false, "maxUnhealthy") => m.max_unhealthy = int_or_string(c, file, &at("spec.maxUnhealthy"), value),
             (true, "checks") => {
-                let Some(checks) = c.map(file, "spec.checks", Some(value)) else {
+                let Some(checks) = c.map(file, &at("spec.checks"), Some(value)) else {
                     continue;
                 };
                 for (k, v) in checks {
                     match k.as_str() {
                         "unhealthyNodeConditions" => {
-                            let setting = "spec.checks.unhealthyNodeConditions";
+                            let path = "spec.checks.unhealthyNodeConditions";
+                            let setting = (at(path), path);
                             let timeout = Timeout::Seconds("timeoutSeconds");
-                            m.unhealthy_conditions = conditions(c, file, setting, v, timeout, &mut ignored);
+                            m.unhealthy_conditions =
+                                conditions(c, file, (&setting.0, setting.1), v, timeout, &mut ignored);
                         }
                         "nodeStartupTimeoutSeconds" => {
-                            m.node_startup_timeout = seconds(c, file, "spec.checks.nodeStartupTimeoutSeconds", v)
+                            m.node_startup_timeout = seconds(c, file, &at("spec.checks.nodeStartupTimeoutSeconds"), v)
                         }
                         _ => ignored.push(format!("spec.checks.{k}")),
                     }
                 }
             }
             (true, "remediation") => {
-                let Some(remediation) = c.map(file, "spec.remediation", Some(value)) else {
+                let Some(remediation) = c.map(file, &at("spec.remediation"), Some(value)) else {
                     continue;
                 };
                 rest(remediation, "spec.remediation", &["triggerIf"], &mut ignored);
-                let trigger = c.map(file, "spec.remediation.triggerIf", remediation.get("triggerIf"));
+                let trigger = c.map(file, &at("spec.remediation.triggerIf"), remediation.get("triggerIf"));
                 if let Some(trigger) = trigger {
                     rest(
                         trigger,
@@ -240,7 +252,7 @@ pub fn machine_health_check(c: &mut Collector, file: &str, doc: &Json, api_versi
                         &mut ignored,
                     );
                     if let Some(v) = trigger.get("unhealthyLessThanOrEqualTo") {
-                        let setting = "spec.remediation.triggerIf.unhealthyLessThanOrEqualTo";
+                        let setting = &at("spec.remediation.triggerIf.unhealthyLessThanOrEqualTo");
                         m.max_unhealthy = int_or_string(c, file, setting, v);
                     }
                 }
@@ -278,29 +290,36 @@ fn template_kind(c: &mut Collector, file: &str, setting: &str, v: &Json) -> Opti
 /// `SelfNodeRemediation` entry; with another remediator's, nothing (reported).
 pub fn node_health_check(c: &mut Collector, file: &str, doc: &Json, api_version: &str) {
     c.recognise();
-    let what = described(doc, "NodeHealthCheck");
+    let (what, raw) = described(doc, "NodeHealthCheck");
+    let at = |path: &str| format!("{raw}{path}");
     let mut snr = SelfNodeRemediationSection::default();
     let mut ignored = Vec::new();
     let mut template = None;
     let mut max_unhealthy = None;
     let mut escalating = Vec::new();
-    let spec = c.map(file, &format!("{what} spec"), doc.get("spec"));
+    let spec = c.map(file, &at("spec"), doc.get("spec"));
     for (key, value) in spec.into_iter().flatten() {
         match key.as_str() {
             "unhealthyConditions" => {
                 let timeout = Timeout::Duration("duration");
-                snr.unhealthy_conditions =
-                    conditions(c, file, "spec.unhealthyConditions", value, timeout, &mut ignored);
+                snr.unhealthy_conditions = conditions(
+                    c,
+                    file,
+                    (&at("spec.unhealthyConditions"), "spec.unhealthyConditions"),
+                    value,
+                    timeout,
+                    &mut ignored,
+                );
             }
-            "minHealthy" => snr.min_healthy = int_or_string(c, file, "spec.minHealthy", value),
-            "maxUnhealthy" => max_unhealthy = int_or_string(c, file, "spec.maxUnhealthy", value),
-            "remediationTemplate" => template = template_kind(c, file, "spec.remediationTemplate", value),
+            "minHealthy" => snr.min_healthy = int_or_string(c, file, &at("spec.minHealthy"), value),
+            "maxUnhealthy" => max_unhealthy = int_or_string(c, file, &at("spec.maxUnhealthy"), value),
+            "remediationTemplate" => template = template_kind(c, file, &at("spec.remediationTemplate"), value),
             "escalatingRemediations" => {
                 let items = c
-                    .list(file, "spec.escalatingRemediations", Some(value))
+                    .list(file, &at("spec.escalatingRemediations"), Some(value))
                     .unwrap_or_default();
                 for (i, step) in items.iter().take(MAX_CONDITIONS).enumerate() {
-                    let setting = format!("spec.escalatingRemediations[{i}].remediationTemplate");
+                    let setting = at(&format!("spec.escalatingRemediations[{i}].remediationTemplate"));
                     if let Some(kind) = template_kind(
                         c,
                         file,
@@ -326,18 +345,20 @@ pub fn node_health_check(c: &mut Collector, file: &str, doc: &Json, api_version:
             .text("kinds", kinds.join(", "));
         c.push(EntryKind::Ignored, cause);
     }
-    if let Some(max) = max_unhealthy {
-        max_unhealthy_as_min_healthy(c, file, &what, max, &mut snr);
-    }
     c.ignore_names("import.ignored.fields", file, &what, &ignored);
     match template.as_deref() {
-        Some(SNR_TEMPLATE) => add(
-            c,
-            RemediationSection::SelfNodeRemediation(snr),
-            file,
-            &what,
-            api_version,
-        ),
+        Some(SNR_TEMPLATE) => {
+            if let Some(max) = max_unhealthy {
+                max_unhealthy_as_min_healthy(c, file, &what, max, &mut snr);
+            }
+            add(
+                c,
+                RemediationSection::SelfNodeRemediation(snr),
+                file,
+                &what,
+                api_version,
+            );
+        }
         Some(other) => {
             let cause = Cause::new("import.nhc.other_template")
                 .text("file", file)
@@ -392,15 +413,16 @@ fn max_unhealthy_as_min_healthy(
 /// A `SelfNodeRemediationTemplate`: `spec.template.spec.remediationStrategy`.
 pub fn self_node_remediation_template(c: &mut Collector, file: &str, doc: &Json) {
     c.recognise();
-    let what = described(doc, SNR_TEMPLATE);
+    let (what, raw) = described(doc, SNR_TEMPLATE);
+    let at = |path: &str| format!("{raw}{path}");
     let setting = "spec.template.spec";
-    let inner = c.map(file, setting, doc.pointer("/spec/template/spec"));
+    let inner = c.map(file, &at(setting), doc.pointer("/spec/template/spec"));
     let mut ignored = Vec::new();
     if let Some(inner) = inner {
         rest(inner, setting, &["remediationStrategy"], &mut ignored);
         let strategy = c.string(
             file,
-            "spec.template.spec.remediationStrategy",
+            &at("spec.template.spec.remediationStrategy"),
             inner.get("remediationStrategy"),
         );
         if let Some(strategy) = strategy {
@@ -419,12 +441,13 @@ pub fn self_node_remediation_template(c: &mut Collector, file: &str, doc: &Json)
 /// (the watchdog, the API and peer timeouts) are reported by name.
 pub fn self_node_remediation_config(c: &mut Collector, file: &str, doc: &Json) {
     c.recognise();
-    let what = described(doc, "SelfNodeRemediationConfig");
-    let spec = c.map(file, &format!("{what} spec"), doc.get("spec"));
+    let (what, raw) = described(doc, "SelfNodeRemediationConfig");
+    let at = |path: &str| format!("{raw}{path}");
+    let spec = c.map(file, &at("spec"), doc.get("spec"));
     let mut ignored = Vec::new();
     if let Some(spec) = spec {
         rest(spec, "spec", &["safeTimeToAssumeNodeRebootedSeconds"], &mut ignored);
-        let setting = "spec.safeTimeToAssumeNodeRebootedSeconds";
+        let setting = &at("spec.safeTimeToAssumeNodeRebootedSeconds");
         // 0 is the field's "unset" (the computed minimum).
         let safe = spec
             .get("safeTimeToAssumeNodeRebootedSeconds")

@@ -396,15 +396,15 @@ fn own_output_cases() -> Vec<Case> {
             says: &[
                 (
                     Recognised,
-                    "cloud.provider = aws: the spec.providerID of 3 nodes names it (duckboat-01, duckboat-02, ip-10-0-3-17.ec2.internal)",
+                    "cloud.provider = aws: spec.providerID names it on 3 of the nodes (duckboat-01, duckboat-02, ip-10-0-3-17.ec2.internal)",
                 ),
                 (
                     Note,
-                    "2 nodes carry eks.amazonaws.com/nodegroup (duckboat-01, duckboat-02): an EKS managed node group, where EKS node auto repair probably applies; it is off unless",
+                    "eks.amazonaws.com/nodegroup on 2 of the nodes (duckboat-01, duckboat-02): an EKS managed node group, where EKS node auto repair probably applies; it is off unless",
                 ),
                 (
                     Note,
-                    "1 nodes carry karpenter.sh/nodepool (ip-10-0-3-17.ec2.internal): a Karpenter NodePool, where Karpenter node repair probably applies; it is off by default",
+                    "karpenter.sh/nodepool on 1 of the nodes (ip-10-0-3-17.ec2.internal): a Karpenter NodePool, where Karpenter node repair probably applies; it is off by default",
                 ),
             ],
         },
@@ -419,10 +419,10 @@ fn own_output_cases() -> Vec<Case> {
                 json!({"version": "1.30", "cloud": {"provider": "gcp"}, "nodes": nodes})
             },
             says: &[
-                (Recognised, "cloud.provider = gcp: the spec.providerID of 3 nodes names it"),
+                (Recognised, "cloud.provider = gcp: spec.providerID names it on 3 of the nodes"),
                 (
                     Note,
-                    "3 nodes carry cloud.google.com/gke-nodepool (gke-prod-default-pool-1a2b3c4d-x7k2, gke-prod-default-pool-5e6f7a8b-q4m9, gke-prod-default-pool-9c0d1e2f-z8n1): a GKE node pool, where GKE node auto-repair probably applies; it is on by default",
+                    "cloud.google.com/gke-nodepool on 3 of the nodes (gke-prod-default-pool-1a2b3c4d-x7k2, gke-prod-default-pool-5e6f7a8b-q4m9, gke-prod-default-pool-9c0d1e2f-z8n1): a GKE node pool, where GKE node auto-repair probably applies; it is on by default",
                 ),
             ],
         },
@@ -435,10 +435,10 @@ fn own_output_cases() -> Vec<Case> {
                                  {"name": "aks-nodepool1-38217456-vmss000001", "zone": "westeurope-2", "maxPods": 250}]})
             },
             says: &[
-                (Recognised, "cloud.provider = azure: the spec.providerID of 2 nodes names it"),
+                (Recognised, "cloud.provider = azure: spec.providerID names it on 2 of the nodes"),
                 (
                     Note,
-                    "carry kubernetes.azure.com/agentpool (aks-nodepool1-38217456-vmss000000, aks-nodepool1-38217456-vmss000001): an AKS node pool, where AKS node auto-repair probably applies; it is on by default",
+                    "kubernetes.azure.com/agentpool on 2 of the nodes (aks-nodepool1-38217456-vmss000000, aks-nodepool1-38217456-vmss000001): an AKS node pool, where AKS node auto-repair probably applies; it is on by default",
                 ),
             ],
         },
@@ -463,7 +463,7 @@ fn own_output_cases() -> Vec<Case> {
                 (Ignored, "spec.providerID names a cloud kubelife does not model: kind (1)"),
                 (
                     Note,
-                    "2 nodes have no spec.providerID (kind-worker, bare-metal-1); in the scenario they run on aws too",
+                    "no spec.providerID on 2 of the nodes (kind-worker, bare-metal-1); in the scenario they run on aws too",
                 ),
             ],
         },
@@ -547,8 +547,8 @@ fn own_output_cases() -> Vec<Case> {
                 )
             },
             says: &[
-                (Unreadable, "spec.unhealthyConditions[0].timeout"),
-                (Ignored, "spec.nodeStartupTimeout is a list where text belongs"),
+                (Unreadable, "cannot read MachineHealthCheck typos spec.unhealthyConditions[0].timeout \"5 minutes\""),
+                (Ignored, "MachineHealthCheck typos spec.nodeStartupTimeout is a list where text belongs"),
                 (Invalid, "remediation[0].maxUnhealthy (from remediation-bad-values.yaml)"),
                 (Invalid, "remediation[0].unhealthyConditions[0].status (from remediation-bad-values.yaml)"),
                 (Ignored, "NodeHealthCheck nhc-fence-agents remediates with FenceAgentsRemediationTemplate"),
