@@ -239,27 +239,13 @@ pub fn presets() -> Vec<Preset> {
     all
 }
 
-/// `cloud` for `provider` with every cloud-side duration at its default.
-fn cloud(provider: Provider) -> Option<CloudSection> {
-    Some(CloudSection {
-        provider,
-        node_monitor_period: None,
-        instance_termination_duration: None,
-        instance_stop_duration: None,
-        instance_deletion_duration: None,
-        node_boot_duration: None,
-        api_call_duration: None,
-        vm_cache_ttl: None,
-    })
-}
-
 /// The presets on a cloud, on the newest version: the default cluster with `web` behind a
 /// Service and `db` on a ReadWriteOnce volume (an EBS volume, a persistent disk, an Azure disk),
 /// and node-1's instance failing at 30 s rather than hanging.
 fn cloud_presets(newest: &str) -> Vec<Preset> {
     let on = |provider: Provider, action: ActionKind, f: &dyn Fn(&mut Scenario)| {
         let mut s = default_cluster(newest);
-        s.cloud = cloud(provider);
+        s.cloud = Some(CloudSection::new(provider));
         s.workloads[0].service = Some(true);
         s.workloads[1].volume = Some(VolumeSection {
             access_mode: Some("ReadWriteOnce".into()),

@@ -178,16 +178,7 @@ fn cloud(c: &mut Collector, s: &mut Scenario) {
                     .text("provider", provider.name()),
             ));
         }
-        s.cloud = Some(CloudSection {
-            provider: *provider,
-            node_monitor_period: None,
-            instance_termination_duration: None,
-            instance_stop_duration: None,
-            instance_deletion_duration: None,
-            node_boot_duration: None,
-            api_call_duration: None,
-            vm_cache_ttl: None,
-        });
+        s.cloud = Some(CloudSection::new(*provider));
     }
     for (kind, cause) in lines {
         c.push(kind, cause);

@@ -555,6 +555,22 @@ pub struct CloudSection {
     pub vm_cache_ttl: Option<GoDuration>,
 }
 
+impl CloudSection {
+    /// `provider` with every cloud-side duration at its default.
+    pub fn new(provider: Provider) -> CloudSection {
+        CloudSection {
+            provider,
+            node_monitor_period: None,
+            instance_termination_duration: None,
+            instance_stop_duration: None,
+            instance_deletion_duration: None,
+            node_boot_duration: None,
+            api_call_duration: None,
+            vm_cache_ttl: None,
+        }
+    }
+}
+
 /// One `{type, status, timeout}` of a health check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
