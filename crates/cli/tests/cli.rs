@@ -557,11 +557,13 @@ fn a_cloud_run_names_who_deleted_the_node_in_both_outputs() {
 
 #[test]
 fn remediation_is_checked_and_said_to_be_inert() {
-    let scenario = r#"{"nodes": [{"name": "n"}], "remediation": [{"kind": "MachineHealthCheck"}]}"#;
+    // Self Node Remediation is read and checked, not acted on yet; MachineHealthCheck acts.
+    let scenario = r#"{"nodes": [{"name": "n"}],
+        "remediation": [{"kind": "MachineHealthCheck"}, {"kind": "SelfNodeRemediation"}]}"#;
     let (code, text, _) = kubelife(&["run", "-"], scenario);
     assert_eq!(code, 0);
     assert!(
-        text.contains("warning: this build reads and checks remediation (MachineHealthCheck)"),
+        text.contains("warning: this build reads and checks remediation (SelfNodeRemediation)"),
         "{text}"
     );
     let (code, _, err) = kubelife(

@@ -65,6 +65,9 @@ mod common;
 #[path = "../tests/engine/golden.rs"]
 mod golden;
 #[cfg(test)]
+#[path = "../tests/engine/remediation_golden.rs"]
+mod remediation_golden;
+#[cfg(test)]
 #[path = "../tests/engine/shutdown_eviction.rs"]
 mod shutdown_eviction;
 

@@ -9,6 +9,7 @@ pub mod endpointslice;
 pub mod node_lifecycle;
 pub mod podgc;
 pub mod rate_limited_queue;
+pub mod remediation;
 pub mod scheduler;
 pub mod scheduler_index;
 pub mod taint_eviction;

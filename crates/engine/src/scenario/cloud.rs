@@ -6,8 +6,8 @@
 //! controller (`k8s.io/cloud-provider` `controllers/nodelifecycle`, its own
 //! `--node-monitor-period`, default 5s, `SetDefaults_KubeCloudSharedConfiguration`), and the
 //! cloud-side durations no Kubernetes setting fixes (the spec's symbols `E`, `V`, `B`), each with
-//! a documented default. `remediation` lists what repairs nodes besides kube-controller-manager;
-//! this build reads and checks it, keeps it in the `Config`, and does not act on it yet.
+//! a documented default. `remediation` lists what repairs nodes besides kube-controller-manager
+//! (`control_plane::remediation` acts on the kinds [`Remediator::is_modelled`] names).
 
 use crate::time::{Millis, MINUTE, SECOND};
 use serde::{Deserialize, Serialize};
@@ -105,6 +105,20 @@ pub enum SnrStrategy {
     OutOfServiceTaint,
     /// Force-delete the node's pods once it is assumed rebooted.
     ResourceDeletion,
+}
+
+impl Remediator {
+    /// Whether this build acts on the remediator: Cluster API MachineHealthCheck and the
+    /// managed services' auto-repair. The others are kept, and validation warns about them.
+    pub fn is_modelled(&self) -> bool {
+        matches!(
+            self,
+            Remediator::MachineHealthCheck { .. }
+                | Remediator::GkeAutoRepair { .. }
+                | Remediator::EksNodeAutoRepair { .. }
+                | Remediator::AksAutoRepair { .. }
+        )
+    }
 }
 
 /// A resolved remediator: every default applied, durations in ms. Kept in the `Config`.

@@ -200,7 +200,7 @@ fn resolve_remediator(
 }
 
 /// The remediators, checked: each kind at most once, each managed service's on its own cloud.
-/// This build keeps them and says in a warning that it does not act on them yet.
+/// The kinds this build does not act on yet are kept with a warning that says so.
 pub(super) fn resolve_remediation(
     list: &[RemediationSection],
     provider: Option<Provider>,
@@ -230,9 +230,15 @@ pub(super) fn resolve_remediation(
         }
         out.push(resolve_remediator(r, &field, provider)?);
     }
-    if !list.is_empty() {
-        let kinds: Vec<&str> = list.iter().map(|r| r.kind()).collect();
-        warnings.push(Cause::new("warn.remediation_not_modelled").text("kinds", kinds.join(", ")));
+    // The kinds this build does not act on yet are kept, and a warning says so.
+    let idle: Vec<&str> = list
+        .iter()
+        .zip(&out)
+        .filter(|(_, r)| !r.is_modelled())
+        .map(|(s, _)| s.kind())
+        .collect();
+    if !idle.is_empty() {
+        warnings.push(Cause::new("warn.remediation_not_modelled").text("kinds", idle.join(", ")));
     }
     Ok(out)
 }

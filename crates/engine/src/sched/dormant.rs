@@ -115,6 +115,7 @@ impl Dormant {
                 }
             }
             Owner::ControllerManager => self.asleep = [None; 2],
+            Owner::Remediator => {}
         }
     }
 }

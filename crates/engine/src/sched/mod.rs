@@ -158,6 +158,35 @@ pub enum Wake {
         /// The node.
         node: NodeId,
     },
+    /// A remediator's timer for a node fires: is it unhealthy, may the repair start?
+    RemediationCheck {
+        /// The remediator (its index in the scenario's `remediation`).
+        remediator: usize,
+        /// The node.
+        node: NodeId,
+    },
+    /// The next step of a remediator's repair of a node.
+    RepairStep {
+        /// The remediator.
+        remediator: usize,
+        /// The node.
+        node: NodeId,
+        /// The step.
+        step: RepairStep,
+    },
+}
+
+/// The steps of a repair ([`Wake::RepairStep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RepairStep {
+    /// A drain pass (cordon, evict, see whether the node is drained).
+    Drain,
+    /// The wait for the node's volumes to detach.
+    VolumeWait,
+    /// The machine's VM is gone: the Node is deleted and the replacement created.
+    MachineGone,
+    /// A rebooted or re-created VM has booted: its kubelet starts.
+    Booted,
 }
 
 /// Whose timers die together.
@@ -167,6 +196,8 @@ pub enum Owner {
     Kubelet(NodeId),
     /// The kube-controller-manager process: every controller's loops, timers and queued writes.
     ControllerManager,
+    /// The remediators (they run outside the cluster's control plane; nothing here stops them).
+    Remediator,
 }
 
 /// The handle of a keyed timer, to cancel it alone.
@@ -236,6 +267,7 @@ impl Timers {
                 self.kubelets[n]
             }
             Owner::ControllerManager => self.controller_manager,
+            Owner::Remediator => 0,
         };
         (owner, generation)
     }
@@ -244,6 +276,7 @@ impl Timers {
         match owner {
             Owner::Kubelet(n) => self.kubelets.get(n).copied().unwrap_or(0) == generation,
             Owner::ControllerManager => self.controller_manager == generation,
+            Owner::Remediator => true,
         }
     }
 
@@ -305,6 +338,7 @@ impl Timers {
                 self.kubelets[n] += 1;
             }
             Owner::ControllerManager => self.controller_manager += 1,
+            Owner::Remediator => {}
         }
     }
 

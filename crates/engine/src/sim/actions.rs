@@ -35,7 +35,10 @@ impl Simulation {
         self.kubelets[n].last_report = Some(now);
         // A kubelet restarted on a node whose object was deleted registers it again.
         let back = self.w.log.index.node(n).and_then(|m| m.back);
-        let e = Event::new(now, EventKind::NodeCreated, Cause::new("cause.node_created"));
+        let cause = self
+            .replacement_cause(n)
+            .unwrap_or_else(|| Cause::new("cause.node_created"));
+        let e = Event::new(now, EventKind::NodeCreated, cause);
         self.w.log.push(e.node(n).after(back));
         let u = self.kubelet_settings.update;
         self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);

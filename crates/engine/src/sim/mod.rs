@@ -12,6 +12,7 @@ mod drain;
 mod heartbeats;
 mod initial;
 mod pods;
+mod remediation;
 mod shutdown;
 mod volumes;
 mod watches;
@@ -26,6 +27,7 @@ use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
+use crate::control_plane::remediation::Remediation;
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::TaintEvictionController;
 use crate::control_plane::workloads::Workloads;
@@ -75,6 +77,14 @@ pub struct Simulation {
     pub disruption: DisruptionController,
     /// The cloud-controller-manager's node lifecycle controller, when the scenario names a cloud.
     pub ccm: Option<CloudNodeLifecycle>,
+    /// The remediators this build acts on.
+    pub remediators: Vec<Remediation>,
+    /// Each faulted node's spare, while no remediator has used it for a replacement.
+    spares: std::collections::BTreeMap<NodeId, NodeId>,
+    /// Each replacement node: the node it replaces, its remediator, when it was created.
+    replacement_of: std::collections::BTreeMap<NodeId, (NodeId, &'static str, Millis)>,
+    /// When each repair's drain began, by (remediator, node).
+    drain_started: std::collections::BTreeMap<(usize, NodeId), Millis>,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -100,7 +110,8 @@ fn claims(workloads: &[crate::scenario::WorkloadSpec]) -> Vec<Option<Claim>> {
 
 impl Simulation {
     /// Builds the cluster in its steady state at the start of the warm-up.
-    pub fn new(cfg: Config, record_heartbeats: bool) -> Simulation {
+    pub fn new(mut cfg: Config, record_heartbeats: bool) -> Simulation {
+        let spares = remediation::add_spares(&mut cfg);
         let p = &cfg.profile;
         let k = &cfg.kubelet;
         let kcm = &cfg.controller_manager;
@@ -235,6 +246,10 @@ impl Simulation {
             workloads,
             scheduler: Scheduler::default(),
             ccm: None,
+            remediators: Vec::new(),
+            spares,
+            replacement_of: Default::default(),
+            drain_started: Default::default(),
             warnings: Vec::new(),
             kubelet_settings,
             start,
@@ -244,6 +259,7 @@ impl Simulation {
             cfg,
         };
         sim.ccm = sim.new_cloud_controller();
+        sim.remediators = sim.new_remediators();
         sim.allow_dormancy();
         sim.bootstrap();
         sim
@@ -459,6 +475,8 @@ impl Simulation {
             Wake::CloudPass => self.cloud_pass(),
             Wake::CloudAnswer => self.cloud_answer(),
             Wake::SpotReclaim { node } => self.spot_reclaim(node),
+            Wake::RemediationCheck { remediator, node } => self.remediation_check(remediator, node),
+            Wake::RepairStep { remediator, node, step } => self.repair_step(remediator, node, step),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);

@@ -11,6 +11,7 @@ mod import;
 mod layering;
 mod messages;
 mod properties;
+mod remediation;
 mod scenario_errors;
 #[path = "../support/scenarios.rs"]
 mod scenarios;

@@ -494,3 +494,67 @@ fn remediation_9_2_gke_spot_preempted() {
         );
     }
 }
+
+/// Remediation spec §9.5: Cluster API MachineHealthCheck (the book's Ready Unknown 300 s), CAPI
+/// ≥ 1.8, a node crashed at t = 0. Spec: unhealthy at T_U + 300 s + 1 s ≈ 341–356 s; the drain of
+/// the unreachable node done within one 20 s retry; no volume wait; the VM gone after V (60 s);
+/// the Node deleted by CAPI; the replacement Machine's node Ready after B (90 s); PodGC 40–60 s
+/// after the deletion; the StatefulSet pod Running ≈ 12.5–16 min + V. The code's bounds add the
+/// reconcile round trips and the watch latency.
+#[test]
+fn remediation_9_5_cluster_api_machine_health_check() {
+    use kubelife_engine::EventKind as K;
+    let runs = outcomes(
+        r#"{"version":"1.32","durationSeconds":1500,
+        "remediation":[{"kind":"MachineHealthCheck","clusterApiVersion":"1.8"}],
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3},
+                     {"kind":"StatefulSet","name":"db","replicas":3,"volume":{}}],
+        "events":[{"at":"60s","action":"NodeCrash","node":"a"}]}"#,
+    );
+    let t0 = 60_000;
+    let (mut marked, mut deleted, mut ready) = (Vec::new(), Vec::new(), Vec::new());
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("remediated") - t0;
+        let unknown = node.unknown_at_ms.unwrap() - t0;
+        assert!(
+            (301_000..=301_200).contains(&(start - unknown)),
+            "T_U + 300 s + 1 s: {unknown} → {start}"
+        );
+        let del = node.deleted_at_ms.expect("CAPI deletes the Node") - t0;
+        assert!(
+            del - start >= 60_000 && del - start <= 80_100,
+            "drain ≤ 20 s, then V: {start} → {del}"
+        );
+        let joined = o
+            .events
+            .iter()
+            .find(|e| e.kind == K::NodeCreated && e.node.as_deref() == Some("a-r1"))
+            .map(|e| e.at_ms - t0)
+            .expect("the replacement joins");
+        assert_eq!(joined - del, 90_000, "B after the old Machine is gone");
+        let removed = first_at(o, K::PodRemoved, "", t0 + del).unwrap() - t0;
+        assert!(
+            removed > del + 40_000 && removed <= del + 60_100,
+            "PodGC: {del} → {removed}"
+        );
+        let moved = o
+            .events
+            .iter()
+            .filter(|e| e.kind == K::PodRemoved && e.node.as_deref() == Some("a"))
+            .filter_map(|e| e.pod.clone())
+            .find(|p| p.starts_with("db-"))
+            .expect("a db pod ran on a");
+        ready.push(first_at(o, K::PodReady, &moved, t0 + removed).unwrap() - t0);
+        marked.push(start);
+        deleted.push(del);
+    }
+    check("9.5 MHC marks unhealthy", &marked, 340_600, 356_000, 362_000, 0.9);
+    let (min, max) = (*ready.iter().min().unwrap(), *ready.iter().max().unwrap());
+    eprintln!("9.5 StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(
+        min >= 750_000 && max <= 960_000 + 60_000 + 10_000,
+        "StatefulSet Running ≈ 12.5–16 min + V: [{min}, {max}]"
+    );
+}

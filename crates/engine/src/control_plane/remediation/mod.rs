@@ -1,0 +1,331 @@
+//! What repairs a failed node besides kube-controller-manager: the remediators of the scenario's
+//! `remediation` list, and the mechanics they share.
+//!
+//! Each remediator watches the Ready condition of the nodes as its informer shows it (the node
+//! watch; [`Remediation::node_changed`]), never scanning the cluster: a node whose Ready matches
+//! one of its checks (type and status exactly, as Cluster API's `nodeChecks` and medik8s'
+//! `matchesUnhealthyConditions` compare) gets one keyed timer at `LTT + timeout` (plus the
+//! remediator's requeue quirk: Cluster API and NHC requeue one second after the expiry); a node
+//! whose Ready changes drops or moves it. When the timer fires, the remediator's safety breaker
+//! ([`Remediation::check`]) is evaluated from the counts it keeps (how many nodes it watches,
+//! how many are unhealthy), and it either starts the repair (`RemediationStarted`) or holds it
+//! back (`RemediationBlocked`) until another node recovers or a repair finishes.
+//!
+//! The actions themselves (drain, delete the machine and the Node, reboot, the replacement node)
+//! are the driver's (`sim::remediation`); [`Repair`] names which one a remediator runs, and the
+//! per-remediator modules hold their upstream rules: [`mhc`] (Cluster API MachineHealthCheck) and
+//! [`managed`] (GKE, EKS and AKS auto-repair).
+
+pub mod managed;
+pub mod mhc;
+
+use crate::api::{CondStatus, NodeId};
+use crate::scenario::{ConditionCheck, Remediator};
+use crate::sched::{ActionKey, Owner, Wake};
+use crate::time::{Millis, SECOND};
+use crate::timeline::{Event, EventKind};
+use crate::world::World;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a remediator does to a node it judged unhealthy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repair {
+    /// Delete the Machine: drain, delete the VM, delete the Node, and a replacement Machine
+    /// (Cluster API's MachineSet).
+    DeleteMachine,
+    /// Drain up to a timeout, then re-create the VM under the same name (GKE).
+    Recreate,
+    /// Terminate the instance; its Auto Scaling group launches a new one (EKS "Replace").
+    Replace,
+    /// Reboot the VM in place (AKS).
+    Reboot,
+}
+
+/// A node whose Ready matches a check.
+#[derive(Debug, Clone, Copy)]
+struct Matched {
+    /// When its Ready entered the matching status (`lastTransitionTime`).
+    since: Millis,
+    /// The status it matched.
+    status: CondStatus,
+    /// The check's timeout.
+    timeout: Millis,
+    /// When the remediator judges it unhealthy.
+    due: Millis,
+    /// The timer that fires then.
+    key: ActionKey,
+    /// The Node was deleted (Cluster API: `NodeDeleted`, unhealthy at once).
+    deleted: bool,
+}
+
+/// One remediator's memory.
+#[derive(Debug, Clone)]
+pub struct Remediation {
+    /// Its position in the scenario's `remediation` list.
+    pub index: usize,
+    /// Its settings.
+    pub spec: Remediator,
+    /// The nodes whose Ready matches one of its checks.
+    matched: BTreeMap<NodeId, Matched>,
+    /// The nodes it is repairing (each is repaired once).
+    pub repairing: BTreeSet<NodeId>,
+    /// The nodes whose repair a breaker held back.
+    blocked: BTreeSet<NodeId>,
+    /// Replacement machines created whose node is not Ready yet.
+    booting: BTreeSet<NodeId>,
+    /// How many machines (nodes) it looks after: the nodes present at the start, plus the
+    /// replacements it made.
+    pub machines: u32,
+    /// The nodes whose machine it removed: nothing more happens to them.
+    retired: BTreeSet<NodeId>,
+    /// The held-back nodes whose `RemediationBlocked` is already recorded.
+    told: BTreeSet<NodeId>,
+}
+
+/// What the remediator decided when a node's timer fired.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Start the repair.
+    Start(Repair),
+    /// Nothing (the node recovered, or the breaker said no).
+    Nothing,
+}
+
+impl Remediation {
+    /// A remediator looking after `machines` nodes.
+    pub fn new(index: usize, spec: Remediator, machines: u32) -> Remediation {
+        Remediation {
+            index,
+            spec,
+            matched: BTreeMap::new(),
+            repairing: BTreeSet::new(),
+            blocked: BTreeSet::new(),
+            booting: BTreeSet::new(),
+            machines,
+            retired: BTreeSet::new(),
+            told: BTreeSet::new(),
+        }
+    }
+
+    /// The name the scenario gives it (`remediation[].kind`).
+    pub fn kind(&self) -> &'static str {
+        kind_name(&self.spec)
+    }
+
+    /// Its condition checks.
+    fn checks(&self) -> Vec<ConditionCheck> {
+        match &self.spec {
+            Remediator::MachineHealthCheck { conditions, .. }
+            | Remediator::SelfNodeRemediation { conditions, .. }
+            | Remediator::KarpenterNodeRepair { conditions, .. } => conditions.clone(),
+            Remediator::GkeAutoRepair { not_ready_timeout, .. } => ready_not_true(*not_ready_timeout),
+            Remediator::EksNodeAutoRepair { ready_timeout, .. } => ready_not_true(*ready_timeout),
+            Remediator::AksAutoRepair { detection_delay } => ready_not_true(*detection_delay),
+        }
+    }
+
+    /// How long after the expiry the remediator looks again: Cluster API's `nodeChecks` and
+    /// NHC requeue `timeout − elapsed + 1s`; the managed services are modelled exact.
+    fn requeue_slack(&self) -> Millis {
+        match self.spec {
+            Remediator::MachineHealthCheck { .. } | Remediator::SelfNodeRemediation { .. } => SECOND,
+            _ => 0,
+        }
+    }
+
+    /// The node watch delivered a change of node `n`: its timer is set, kept, moved or dropped.
+    /// Returns true when the remediator should look again at the nodes its breaker held back
+    /// (a node left the unhealthy set).
+    pub fn node_changed(&mut self, w: &mut World, n: NodeId) -> bool {
+        if self.repairing.contains(&n) || self.retired.contains(&n) {
+            return false;
+        }
+        let now = w.now;
+        let node = &w.api.nodes[n];
+        if !node.exists {
+            // Only Cluster API judges a Machine whose Node was deleted (`NodeDeleted`).
+            self.booting.remove(&n);
+            if !self.judges_deleted_nodes() {
+                if let Some(m) = self.matched.remove(&n) {
+                    w.timers.cancel(m.key);
+                }
+                self.blocked.remove(&n);
+                return false;
+            }
+            if !self.matched.get(&n).is_some_and(|m| m.deleted) {
+                let key = w.wake_keyed(Owner::Remediator, now, self.wake(n));
+                let m = Matched {
+                    since: now,
+                    status: CondStatus::Unknown,
+                    timeout: 0,
+                    due: now,
+                    key,
+                    deleted: true,
+                };
+                self.replace_match(w, n, m);
+            }
+            return false;
+        }
+        let ready = node.status.observed(now).ready;
+        if ready.is_some_and(|c| c.status == CondStatus::True) {
+            self.booting.remove(&n);
+        }
+        let status = ready.map_or(CondStatus::Unknown, |c| c.status);
+        let since = ready.map_or(node.created_at, |c| c.transition);
+        let check = self
+            .checks()
+            .into_iter()
+            .find(|c| c.kind == "Ready" && c.status == format!("{status}"));
+        let Some(check) = check else {
+            let left = self.matched.remove(&n);
+            if let Some(m) = left {
+                w.timers.cancel(m.key);
+            }
+            self.blocked.remove(&n);
+            return left.is_some();
+        };
+        if let Some(m) = self.matched.get(&n) {
+            if m.status == status && m.since == since {
+                return false;
+            }
+        }
+        let due = since + check.timeout + self.requeue_slack();
+        let key = w.wake_keyed(Owner::Remediator, due.max(now), self.wake(n));
+        self.replace_match(
+            w,
+            n,
+            Matched {
+                since,
+                status,
+                timeout: check.timeout,
+                due,
+                key,
+                deleted: false,
+            },
+        );
+        false
+    }
+
+    fn replace_match(&mut self, w: &mut World, n: NodeId, m: Matched) {
+        if let Some(old) = self.matched.insert(n, m) {
+            w.timers.cancel(old.key);
+        }
+    }
+
+    fn wake(&self, n: NodeId) -> Wake {
+        Wake::RemediationCheck {
+            remediator: self.index,
+            node: n,
+        }
+    }
+
+    fn judges_deleted_nodes(&self) -> bool {
+        matches!(self.spec, Remediator::MachineHealthCheck { .. })
+    }
+
+    /// The nodes its breaker held back, to look at again.
+    pub fn take_blocked(&mut self) -> Vec<NodeId> {
+        std::mem::take(&mut self.blocked).into_iter().collect()
+    }
+
+    /// The timer of node `n` fired (or the remediator looks again at a held-back node): is it
+    /// still unhealthy, and does the breaker let the repair start? Records `RemediationStarted`
+    /// or `RemediationBlocked`.
+    pub fn check(&mut self, w: &mut World, n: NodeId) -> Verdict {
+        let now = w.now;
+        let Some(m) = self.matched.get(&n).copied() else {
+            return Verdict::Nothing;
+        };
+        if now < m.due || self.repairing.contains(&n) || (!m.deleted && !w.api.nodes[n].exists) {
+            return Verdict::Nothing;
+        }
+        let verdict = match &self.spec {
+            Remediator::MachineHealthCheck { .. } => {
+                let held = now - m.since;
+                match mhc::judge(self, (m.status, m.since, m.timeout, m.deleted), held) {
+                    Some(v) => v,
+                    None => return Verdict::Nothing,
+                }
+            }
+            _ => managed::judge(self, w, n, (m.status, m.since)),
+        };
+        let after = if m.deleted {
+            w.log.index.node(n).and_then(|marks| marks.deleted)
+        } else {
+            w.log.index.ready(n)
+        };
+        match verdict {
+            Ok((repair, cause)) => {
+                self.matched.remove(&n);
+                self.blocked.remove(&n);
+                self.repairing.insert(n);
+                let mut e = Event::new(now, EventKind::RemediationStarted, cause).node(n);
+                e.remediator = Some(self.kind().to_string());
+                w.log.push(e.after(after));
+                Verdict::Start(repair)
+            }
+            Err(why) => {
+                self.blocked.insert(n);
+                if self.told.insert(n) {
+                    let mut e = Event::new(now, EventKind::RemediationBlocked, why).node(n);
+                    e.remediator = Some(self.kind().to_string());
+                    w.log.push(e.after(after));
+                }
+                Verdict::Nothing
+            }
+        }
+    }
+
+    /// The repair of node `n` is over: it is back (a reboot, a re-created VM), or its machine
+    /// is gone and `replacement` (if any) was created in its place, without a Ready node yet.
+    pub fn finished(&mut self, n: NodeId, gone: bool, replacement: Option<NodeId>) {
+        self.repairing.remove(&n);
+        self.matched.remove(&n);
+        if gone {
+            self.retired.insert(n);
+        }
+        if let Some(r) = replacement {
+            self.booting.insert(r);
+        }
+    }
+
+    /// How many of its nodes count as not healthy now: those whose Ready matches a check
+    /// (inside or past the timeout), those being repaired, and replacements still booting.
+    /// Cluster API's `healthCheckTargets` counts the same way (a pending next check, a Machine
+    /// being deleted and a Machine without a Node are all not healthy).
+    pub fn unhealthy_count(&self) -> u32 {
+        (self.matched.len() + self.repairing.len() + self.booting.len()) as u32
+    }
+}
+
+/// The name of a remediator as the scenario writes it.
+pub fn kind_name(r: &Remediator) -> &'static str {
+    match r {
+        Remediator::MachineHealthCheck { .. } => "MachineHealthCheck",
+        Remediator::SelfNodeRemediation { .. } => "SelfNodeRemediation",
+        Remediator::KarpenterNodeRepair { .. } => "KarpenterNodeRepair",
+        Remediator::GkeAutoRepair { .. } => "GKEAutoRepair",
+        Remediator::EksNodeAutoRepair { .. } => "EKSNodeAutoRepair",
+        Remediator::AksAutoRepair { .. } => "AKSAutoRepair",
+    }
+}
+
+/// Whether the remediator's repair brings a new node (so the scenario needs a spare for it).
+pub fn replaces_nodes(r: &Remediator) -> bool {
+    matches!(
+        r,
+        Remediator::MachineHealthCheck { .. } | Remediator::EksNodeAutoRepair { .. }
+    )
+}
+
+/// `Ready` `False` and `Unknown` for `timeout`: "not Ready" as the managed services say it.
+fn ready_not_true(timeout: Millis) -> Vec<ConditionCheck> {
+    ["False", "Unknown"]
+        .iter()
+        .map(|s| ConditionCheck {
+            kind: "Ready".to_string(),
+            status: s.to_string(),
+            timeout,
+        })
+        .collect()
+}

@@ -1,0 +1,130 @@
+//! The upstream test cases of the remediators (spec §10, R4–R6), re-expressed against
+//! `control_plane::remediation`. Each test names its R number and the upstream test it mirrors.
+//!
+//! R5 covers only `maxUnhealthy` (an int or a percentage): upstream's `TestIsAllowedRemediation`
+//! has no `unhealthyRange` case (that is `TestMachineHealthCheck_Reconcile`'s), and the model has
+//! no `unhealthyRange`. Cases about Machine conditions, the remediate-machine annotation and
+//! InfrastructureReady have no counterpart in the model (it has node conditions only).
+
+use kubelife_engine::control_plane::remediation::managed::eks_repairs_stopped;
+use kubelife_engine::control_plane::remediation::mhc::{
+    is_allowed_remediation, max_unhealthy, node_checks, should_skip_pod, should_wait_for_node_volumes,
+    skip_wait_for_delete, Health, Target,
+};
+use kubelife_engine::scenario::NodeCount;
+use kubelife_engine::time::{MINUTE, SECOND};
+
+fn with_node(conditions: &[(i64, i64)]) -> Target {
+    Target {
+        has_node: true,
+        node_missing: false,
+        since_created: 0,
+        conditions: conditions.to_vec(),
+    }
+}
+
+/// R4: cluster-api `machinehealthcheck_targets_test.go` `TestHealthCheckTargets`
+/// (`timeoutForMachineToHaveNode` 10 min, Ready Unknown checked for 300 s).
+#[test]
+fn r4_health_check_targets() {
+    let startup = 10 * MINUTE;
+    let booting = |created: i64| Target {
+        has_node: false,
+        since_created: created,
+        ..Target::default()
+    };
+    // "node has not yet started for shorter than the timeout": created 400 s ago.
+    assert_eq!(
+        node_checks(&booting(400 * SECOND), startup),
+        Health::NextCheck(201 * SECOND)
+    );
+    // "… and infra is ready" 50 s ago.
+    assert_eq!(
+        node_checks(&booting(50 * SECOND), startup),
+        Health::NextCheck(551 * SECOND)
+    );
+    // "node has not started for longer than the timeout": 1200 s.
+    assert_eq!(
+        node_checks(&booting(1200 * SECOND), startup),
+        Health::Remediate("NodeStartupTimeout")
+    );
+    // "node has gone away".
+    let gone = Target {
+        node_missing: true,
+        ..Target::default()
+    };
+    assert_eq!(node_checks(&gone, startup), Health::Remediate("NodeDeleted"));
+    // "node has been unhealthy for shorter than the timeout": Unknown 200 s of 300 s ⇒ 101 s.
+    let t = with_node(&[(200 * SECOND, 300 * SECOND)]);
+    assert_eq!(node_checks(&t, startup), Health::NextCheck(101 * SECOND));
+    // "node has been unhealthy for longer than the timeout": 400 s.
+    let t = with_node(&[(400 * SECOND, 300 * SECOND)]);
+    assert_eq!(node_checks(&t, startup), Health::Remediate("UnhealthyNode"));
+    // Several conditions: the earliest next check.
+    let t = with_node(&[(100 * SECOND, 300 * SECOND), (200 * SECOND, 300 * SECOND)]);
+    assert_eq!(node_checks(&t, startup), Health::NextCheck(101 * SECOND));
+    // "with a nodeStartupTimeout of 0": no startup check, no requeue.
+    assert_eq!(node_checks(&booting(1200 * SECOND), 0), Health::Healthy);
+    // Healthy node, nothing matching.
+    assert_eq!(node_checks(&with_node(&[]), startup), Health::Healthy);
+}
+
+/// R5: cluster-api `machinehealthcheck_controller_test.go` `TestIsAllowedRemediation` (and
+/// `TestGetMaxUnhealthy`): 5 expected, 2 healthy (3 unhealthy); percentages round down.
+#[test]
+fn r5_is_allowed_remediation() {
+    assert!(!is_allowed_remediation(NodeCount::Percent(50), 5, 2), "50% of 5 is 2");
+    assert!(is_allowed_remediation(NodeCount::Percent(60), 5, 2));
+    assert!(is_allowed_remediation(NodeCount::Percent(70), 5, 2));
+    // Ints: 3 expected, 1 healthy (2 unhealthy).
+    assert!(!is_allowed_remediation(NodeCount::Int(1), 3, 1));
+    assert!(is_allowed_remediation(NodeCount::Int(2), 3, 1));
+    assert!(is_allowed_remediation(NodeCount::Int(3), 3, 1));
+    // Unset: the default 100%.
+    assert!(is_allowed_remediation(NodeCount::Percent(100), 5, 0));
+    // TestGetMaxUnhealthy; the book's examples: 40% of 25 is 10, of 6 is 2.
+    assert_eq!(max_unhealthy(NodeCount::Percent(40), 25), 10);
+    assert_eq!(max_unhealthy(NodeCount::Percent(40), 6), 2);
+    assert_eq!(max_unhealthy(NodeCount::Int(3), 6), 3);
+}
+
+/// R6: cluster-api `machine_controller_test.go` `TestDrainNode` ("Node does exist but is
+/// unreachable, no Pods have to be drained because they all have old deletionTimestamps") and
+/// `TestShouldWaitForNodeVolumes` ("Node is unreachable and has volumes attached" ⇒ no wait),
+/// with the v1.7 behaviour read at tag v1.7.0 (skip after 300 s, volumes always waited for).
+#[test]
+fn r6_drain_and_volume_wait_of_an_unreachable_node() {
+    let skip = skip_wait_for_delete(8);
+    assert_eq!(skip, SECOND);
+    assert!(should_skip_pod(2 * SECOND, skip), "deleted 2s ago: ignored");
+    assert!(!should_skip_pod(1_999, skip), "int(seconds) 1 is not > 1");
+    assert_eq!(skip_wait_for_delete(7), 300 * SECOND);
+    assert!(!should_skip_pod(299 * SECOND, skip_wait_for_delete(7)));
+    assert!(should_skip_pod(301 * SECOND, skip_wait_for_delete(7)));
+    assert!(
+        !should_wait_for_node_volumes(8, true, true, true),
+        "unreachable: no wait (v1.8+)"
+    );
+    assert!(
+        should_wait_for_node_volumes(8, true, false, true),
+        "reachable with volumes: wait"
+    );
+    assert!(
+        should_wait_for_node_volumes(7, true, true, true),
+        "v1.7: waits even when unreachable"
+    );
+    assert!(
+        !should_wait_for_node_volumes(7, false, true, true),
+        "Node gone: no wait"
+    );
+    assert!(!should_wait_for_node_volumes(8, true, false, false));
+}
+
+/// EKS managed node groups stop repairing above five nodes and 20 % unhealthy
+/// (docs.aws.amazon.com `node-repair`; no upstream test, the documented rule).
+#[test]
+fn eks_node_group_breaker() {
+    assert!(!eks_repairs_stopped(5, 5, 20), "five nodes or fewer: never stops");
+    assert!(!eks_repairs_stopped(10, 2, 20), "20% is not more than 20%");
+    assert!(eks_repairs_stopped(10, 3, 20));
+}
