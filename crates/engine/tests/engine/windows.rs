@@ -558,3 +558,102 @@ fn remediation_9_5_cluster_api_machine_health_check() {
         "StatefulSet Running ≈ 12.5–16 min + V: [{min}, {max}]"
     );
 }
+
+/// Seeds for the managed services' long timelines.
+const MANAGED_SEEDS: u64 = 50;
+
+/// The runs of a three-node cluster (a Deployment of three, a StatefulSet of three with volumes)
+/// on `cloud` with `remediation`, `fault` on node a at t = 60 s.
+fn managed_runs(cloud: &str, remediation: &str, fault: &str, seconds: u32) -> Vec<kubelife_engine::Outcome> {
+    let json = format!(
+        r#"{{"version":"1.32","durationSeconds":{seconds},"cloud":{{"provider":"{cloud}"}},
+        "remediation":[{remediation}],
+        "nodes":[{{"name":"a"}},{{"name":"b"}},{{"name":"c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3}},
+                     {{"kind":"StatefulSet","name":"db","replicas":3,"volume":{{}}}}],
+        "events":[{{"at":"60s","action":"{fault}","node":"a"}}]}}"#
+    );
+    let s = Scenario::from_json(&json).expect("valid");
+    (1..=MANAGED_SEEDS).map(|seed| run_seed(&s, seed)).collect()
+}
+
+/// When the db pod that ran on node a is Ready again, from t = 60 s.
+fn db_ready_again(o: &kubelife_engine::Outcome, after: i64) -> Option<i64> {
+    use kubelife_engine::EventKind as K;
+    let moved = o
+        .events
+        .iter()
+        .filter(|e| e.node.as_deref() == Some("a") && e.kind == K::PodRemoved)
+        .filter_map(|e| e.pod.clone())
+        .find(|p| p.starts_with("db-"))?;
+    first_at(o, K::PodReady, &moved, after).map(|t| t - 60_000)
+}
+
+/// Remediation spec §9.3: GKE auto-repair of a hung node (VM running). Repair starts at
+/// T_U + ~10 min; the drain waits (pods on a dead kubelet never finish) up to its one-hour
+/// timeout; the VM is re-created under the same name (B); the returning kubelet finishes the
+/// Terminating pods and the StatefulSet pod is recreated then. Spec: lower bound ≈ 10 min + B,
+/// no upper bound better than ≈ 70 min.
+#[test]
+fn remediation_9_3_gke_auto_repair_of_a_hung_node() {
+    let runs = managed_runs("gcp", r#"{"kind":"GKEAutoRepair"}"#, "NodeCrash", 5400);
+    let mut starts = Vec::new();
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("repaired") - 60_000;
+        assert_eq!(start - (node.unknown_at_ms.unwrap() - 60_000), 600_000);
+        assert!(node.deleted_at_ms.is_none(), "the name and the Node are kept");
+        let ready = db_ready_again(o, 60_000 + start).expect("the db pod runs again");
+        assert!(
+            ready >= start + 90_000 && ready <= start + 3_600_000 + 20_000 + 90_000 + 180_000,
+            "between the repair + B and the repair + the 1-hour drain + B (+ the volume): {ready}"
+        );
+        starts.push(start);
+    }
+    check("9.3 GKE repair", &starts, 639_600, 655_000, 661_000, 0.9);
+}
+
+/// Remediation spec §9.4: EKS node auto repair of a hung kubelet (instance running): Replace at
+/// T_U + 30 min, then §9.1 from the termination on; StatefulSet Running ≈ 38–41 min.
+#[test]
+fn remediation_9_4_eks_node_auto_repair_of_a_hung_kubelet() {
+    let runs = managed_runs("aws", r#"{"kind":"EKSNodeAutoRepair"}"#, "KubeletStop", 3000);
+    let mut ready_at = Vec::new();
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("repaired") - 60_000;
+        assert_eq!(start - (node.unknown_at_ms.unwrap() - 60_000), 1_800_000);
+        let deleted = node.deleted_at_ms.expect("the CCM deletes the Node") - 60_000;
+        assert!(deleted - start > 30_000 && deleted - start <= 36_000, "E + one pass");
+        ready_at.push(db_ready_again(o, 60_000 + deleted).expect("the db pod runs again"));
+    }
+    let (min, max) = (*ready_at.iter().min().unwrap(), *ready_at.iter().max().unwrap());
+    eprintln!("9.4 StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(
+        min >= 38 * 60_000 && max <= 41 * 60_000 + 30_000,
+        "≈ 38–41 min: [{min}, {max}]"
+    );
+}
+
+/// Remediation spec §9.8: AKS auto-repair of a hung kubelet (VM running): reboot at
+/// T_U + detectionDelay (default 10 min, documented range 5–15); the kubelet is back after B and
+/// finishes the pods taint eviction deleted at ≈ 345–360 s, so the StatefulSet pod is recreated
+/// then and its volume detaches normally (no 6-minute wait).
+#[test]
+fn remediation_9_8_aks_auto_repair_reboots_a_hung_node() {
+    let runs = managed_runs("azure", r#"{"kind":"AKSAutoRepair"}"#, "KubeletStop", 1800);
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("repaired") - 60_000;
+        assert_eq!(start - (node.unknown_at_ms.unwrap() - 60_000), 600_000);
+        let ready = db_ready_again(o, 60_000 + start).expect("the db pod runs again");
+        assert!(
+            ready >= start + 90_000 && ready <= start + 90_000 + 3 * 60_000,
+            "after the reboot, without the 6-minute detach: {start} → {ready}"
+        );
+        assert!(o
+            .events
+            .iter()
+            .all(|e| e.kind != kubelife_engine::EventKind::VolumeForceDetached));
+    }
+}
