@@ -114,6 +114,7 @@ impl Remediator {
         matches!(
             self,
             Remediator::MachineHealthCheck { .. }
+                | Remediator::SelfNodeRemediation { .. }
                 | Remediator::GkeAutoRepair { .. }
                 | Remediator::EksNodeAutoRepair { .. }
                 | Remediator::AksAutoRepair { .. }

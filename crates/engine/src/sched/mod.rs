@@ -187,6 +187,12 @@ pub enum RepairStep {
     MachineGone,
     /// A rebooted or re-created VM has booted: its kubelet starts.
     Booted,
+    /// Self Node Remediation's agent on the node sees the remediation for itself and reboots.
+    SelfReboot,
+    /// Self Node Remediation's `timeAssumedRebooted` (+1 s) has come: the strategy runs.
+    AssumedRebooted,
+    /// Self Node Remediation's out-of-service poll (every 5 s).
+    OutOfServicePoll,
 }
 
 /// Whose timers die together.

@@ -9,6 +9,7 @@
 mod actions;
 mod cloud;
 mod drain;
+mod fencing;
 mod heartbeats;
 mod initial;
 mod pods;
@@ -83,6 +84,8 @@ pub struct Simulation {
     spares: std::collections::BTreeMap<NodeId, NodeId>,
     /// Each replacement node: the node it replaces, its remediator, when it was created.
     replacement_of: std::collections::BTreeMap<NodeId, (NodeId, &'static str, Millis)>,
+    /// Self Node Remediation's runtime strategy of each node it fences, by (remediator, node).
+    fencing: std::collections::BTreeMap<(usize, NodeId), crate::scenario::SnrStrategy>,
     /// When each repair's drain began, by (remediator, node).
     drain_started: std::collections::BTreeMap<(usize, NodeId), Millis>,
     /// Sentences about actions that found nothing to act on.
@@ -250,6 +253,7 @@ impl Simulation {
             spares,
             replacement_of: Default::default(),
             drain_started: Default::default(),
+            fencing: Default::default(),
             warnings: Vec::new(),
             kubelet_settings,
             start,

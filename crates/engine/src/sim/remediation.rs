@@ -12,7 +12,7 @@ use super::{Simulation, Wake, REGISTRATION_FIRST_STEP};
 use crate::api::eviction::Eviction;
 use crate::api::{CondStatus, NodeId};
 use crate::cause::Cause;
-use crate::control_plane::remediation::{self, mhc, Remediation, Repair, Verdict};
+use crate::control_plane::remediation::{self, mhc, Cluster, Remediation, Repair, Verdict};
 use crate::scenario::{ActionKind, Config, NodeSpec, Remediator};
 use crate::sched::{Owner, RepairStep};
 use crate::time::{Millis, MINUTE, SECOND};
@@ -72,13 +72,20 @@ fn is_fault(a: ActionKind) -> bool {
 impl Simulation {
     /// The remediators this build acts on, each looking after the nodes present at the start.
     pub(super) fn new_remediators(&self) -> Vec<Remediation> {
-        let machines = self.cfg.nodes.iter().filter(|n| n.join_at.is_none()).count() as u32;
+        let present = || self.cfg.nodes.iter().filter(|n| n.join_at.is_none());
+        let machines = present().count() as u32;
+        let cluster = Cluster {
+            k8s_minor: self.cfg.profile.version.minor,
+            workers: present()
+                .filter(|n| n.labels.contains_key("node-role.kubernetes.io/worker"))
+                .count() as u32,
+        };
         self.cfg
             .remediation
             .iter()
             .enumerate()
             .filter(|(_, r)| r.is_modelled())
-            .map(|(i, r)| Remediation::new(i, r.clone(), machines))
+            .map(|(i, r)| Remediation::new(i, r.clone(), machines, cluster))
             .collect()
     }
 
@@ -123,6 +130,7 @@ impl Simulation {
             // The MHC marks the Machine, the MachineSet deletes it: two round trips.
             Repair::DeleteMachine => self.repair_at(index, n, now + 2 * latency, RepairStep::Drain),
             Repair::Recreate => self.repair_at(index, n, now + latency, RepairStep::Drain),
+            Repair::Fence { reboot, strategy } => self.fence(index, n, reboot, strategy),
             Repair::Reboot => {
                 self.power_off_machine(n, None);
                 let boot = self.boot_duration();
@@ -169,6 +177,13 @@ impl Simulation {
             RepairStep::VolumeWait => self.repair_volume_wait(index, n, &spec),
             RepairStep::MachineGone => self.machine_gone(index, n),
             RepairStep::Booted => self.machine_booted(index, n, &spec),
+            RepairStep::SelfReboot => {
+                self.power_off_machine(n, None);
+                let boot = self.boot_duration();
+                self.repair_at(index, n, self.w.now + boot, RepairStep::Booted);
+            }
+            RepairStep::AssumedRebooted => self.assumed_rebooted(index, n),
+            RepairStep::OutOfServicePoll => self.out_of_service_poll(index, n),
         }
     }
 
@@ -327,8 +342,14 @@ impl Simulation {
             _ => "cause.remediation.aks_rebooted",
         };
         let fault = self.kubelets[n].fault.unwrap_or(ActionKind::NodeCrash);
+        let snr = matches!(spec, Remediator::SelfNodeRemediation { .. });
+        let key = if snr { "cause.remediation.snr_rebooted" } else { key };
         let why = Cause::new(key).time("boot", self.boot_duration());
         self.recover(n, fault, why);
+        if snr {
+            // The repair ends when NHC sees the node healthy (`Remediation::node_changed`).
+            return;
+        }
         if let Some(r) = self.remediator_mut(index) {
             r.finished(n, false, None);
         }

@@ -244,3 +244,113 @@ fn aks_does_not_repair_a_node_with_the_shutdown_taint() {
     assert_eq!(blocked.len(), 1);
     assert!(blocked[0].cause.english().contains("shutdown"));
 }
+
+/// R8: medik8s/self-node-remediation `selfnoderemediation_controller_test.go` "Remediation
+/// flow", Automatic with the out-of-service taint GA (1.28+): the remediation starts, the
+/// NoSchedule taint, the out-of-service taint added and removed once the pods and the volume
+/// are gone. (Upstream asserts the events' presence, not their order.)
+#[test]
+fn r8_self_node_remediation_flow_with_the_out_of_service_taint() {
+    let o = run_ok(&cluster(
+        "",
+        r#"{"kind": "SelfNodeRemediation"}"#,
+        900,
+        &crash("NodeCrash", "a"),
+    ));
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    let node = &o.summary.nodes[0];
+    let started = node.remediation_at_ms.unwrap();
+    assert_eq!(started - node.unknown_at_ms.unwrap(), 301_000);
+    let added = |key: &str| {
+        o.events
+            .iter()
+            .find(|e| e.kind == EventKind::TaintAdded && e.taint.as_deref().is_some_and(|t| t.starts_with(key)))
+            .map(|e| e.at_ms)
+    };
+    assert_eq!(added("remediation.medik8s.io/self-node-remediation"), Some(started));
+    let oos = added("node.kubernetes.io/out-of-service").expect("out-of-service taint");
+    assert_eq!(
+        oos - started,
+        181_000,
+        "rebootDuration 180s (no worker labels), +1s requeue"
+    );
+    let removed = o
+        .events
+        .iter()
+        .find(|e| {
+            e.kind == EventKind::TaintRemoved
+                && e.taint
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with("node.kubernetes.io/out-of-service"))
+        })
+        .map(|e| e.at_ms)
+        .expect("removed once nothing is left");
+    assert!(removed > oos && removed <= oos + 60_000, "{oos} → {removed}");
+    assert!(of_kind(&o, EventKind::VolumeForceDetached)
+        .iter()
+        .all(|e| e.at_ms < oos + 25_000));
+}
+
+#[test]
+fn resource_deletion_frees_the_pods_but_the_volume_waits_six_minutes() {
+    let o = run_ok(&cluster(
+        "",
+        r#"{"kind": "SelfNodeRemediation", "strategy": "ResourceDeletion"}"#,
+        1200,
+        &crash("NodeCrash", "a"),
+    ));
+    let started = o.summary.nodes[0].remediation_at_ms.unwrap();
+    let deleted: Vec<i64> = of_kind(&o, EventKind::PodRemoved)
+        .iter()
+        .filter(|e| e.node.as_deref() == Some("a"))
+        .map(|e| e.at_ms)
+        .collect();
+    assert_eq!(deleted, vec![started + 181_000; 2]);
+    let forced = of_kind(&o, EventKind::VolumeForceDetached)[0].at_ms;
+    assert!(forced - deleted[0] >= 360_000, "the 6-minute wait stays");
+}
+
+#[test]
+fn the_agent_reboots_a_node_whose_kubelet_hung_and_the_taint_goes_when_it_is_ready() {
+    let o = run_ok(&cluster(
+        "",
+        r#"{"kind": "SelfNodeRemediation"}"#,
+        900,
+        &crash("KubeletStop", "a"),
+    ));
+    let started = o.summary.nodes[0].remediation_at_ms.unwrap();
+    let back = first(&o, EventKind::FaultEnded, "a").expect("rebooted");
+    assert_eq!(back - started, 15_000 + 90_000, "agent notice, then boot B");
+    let untainted = o
+        .events
+        .iter()
+        .find(|e| {
+            e.kind == EventKind::TaintRemoved
+                && e.taint
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with("remediation.medik8s.io"))
+        })
+        .map(|e| e.at_ms)
+        .expect("the NoSchedule taint goes");
+    assert!(
+        untainted >= back && untainted < started + 181_000,
+        "before timeAssumedRebooted"
+    );
+    assert!(o.events.iter().all(
+        |e| !(e.kind == EventKind::TaintAdded && e.taint.as_deref().is_some_and(|t| t.contains("out-of-service")))
+    ));
+}
+
+#[test]
+fn min_healthy_holds_back_self_node_remediation() {
+    let events = format!("{}, {}", crash("NodeCrash", "a"), crash("NodeCrash", "b"));
+    let o = run_ok(&cluster("", r#"{"kind": "SelfNodeRemediation"}"#, 900, &events));
+    assert!(of_kind(&o, EventKind::RemediationStarted).is_empty());
+    let blocked = of_kind(&o, EventKind::RemediationBlocked);
+    assert_eq!(blocked.len(), 2);
+    assert!(
+        blocked[0].cause.english().contains("at least 2"),
+        "{}",
+        blocked[0].cause.english()
+    );
+}

@@ -128,3 +128,47 @@ fn eks_node_group_breaker() {
     assert!(!eks_repairs_stopped(10, 2, 20), "20% is not more than 20%");
     assert!(eks_repairs_stopped(10, 3, 20));
 }
+
+/// R7: medik8s/self-node-remediation `internal/reboot/calculator_test.go`: "with default
+/// SNRConfig, 2 peers, and 10s watchdog timeout" ⇒ 130 s; "with modified SNRConfig, 20 peers,
+/// and 25s watchdog timeout" (25 s / 7 s / 4 errors, dial 11 s, request 13 s) ⇒ 351 s. And the
+/// research note's batches: ≤ 6 worker-labelled nodes ⇒ 180 s with a 60 s watchdog, 7–9 ⇒
+/// 186 s, 10–12 ⇒ 198 s, none labelled ⇒ 180 s.
+#[test]
+fn r7_minimum_reboot_duration() {
+    use kubelife_engine::control_plane::remediation::snr::{
+        minimum_reboot_duration, nr_of_batches, reboot_duration, SnrConfig,
+    };
+    let d = SnrConfig::default();
+    assert_eq!(minimum_reboot_duration(&d, 2, 10 * SECOND), 130 * SECOND);
+    let custom = SnrConfig {
+        api_check_interval: 25 * SECOND,
+        api_server_timeout: 7 * SECOND,
+        max_api_error_threshold: 4,
+        peer_dial_timeout: 11 * SECOND,
+        peer_request_timeout: 13 * SECOND,
+    };
+    assert_eq!(nr_of_batches(20), 7);
+    assert_eq!(minimum_reboot_duration(&custom, 20, 25 * SECOND), 351 * SECOND);
+    let w = 60 * SECOND;
+    assert_eq!(minimum_reboot_duration(&d, 0, w), 180 * SECOND);
+    assert_eq!(minimum_reboot_duration(&d, 6, w), 180 * SECOND);
+    assert_eq!(minimum_reboot_duration(&d, 7, w), 186 * SECOND);
+    assert_eq!(minimum_reboot_duration(&d, 12, w), 198 * SECOND);
+    // A safe time below the minimum is ignored; above it, it wins.
+    assert_eq!(reboot_duration(Some(60 * SECOND), 180 * SECOND), 180 * SECOND);
+    assert_eq!(reboot_duration(Some(300 * SECOND), 180 * SECOND), 300 * SECOND);
+}
+
+/// medik8s NHC `getMinHealthy` (percentage rounded up) and SNR `getRuntimeStrategy`.
+#[test]
+fn nhc_min_healthy_rounds_up_and_automatic_is_out_of_service_from_1_28() {
+    use kubelife_engine::control_plane::remediation::snr::{min_healthy, runtime_strategy};
+    use kubelife_engine::scenario::SnrStrategy as S;
+    assert_eq!(min_healthy(NodeCount::Percent(51), 3), 2);
+    assert_eq!(min_healthy(NodeCount::Percent(51), 6), 4);
+    assert_eq!(min_healthy(NodeCount::Int(2), 6), 2);
+    assert_eq!(runtime_strategy(S::Automatic, 28), S::OutOfServiceTaint);
+    assert_eq!(runtime_strategy(S::Automatic, 27), S::ResourceDeletion);
+    assert_eq!(runtime_strategy(S::ResourceDeletion, 32), S::ResourceDeletion);
+}

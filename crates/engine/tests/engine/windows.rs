@@ -657,3 +657,49 @@ fn remediation_9_8_aks_auto_repair_reboots_a_hung_node() {
             .all(|e| e.kind != kubelife_engine::EventKind::VolumeForceDetached));
     }
 }
+
+/// Remediation spec §9.6: medik8s NHC + Self Node Remediation with the defaults (1.28+, so the
+/// out-of-service taint; a 60 s watchdog; no worker-labelled nodes ⇒ rebootDuration 180 s). NHC
+/// creates the SNR at T_U + 301 s ≈ 341–356 s; timeAssumedRebooted 180 s later ≈ 521–536 s; the
+/// out-of-service taint 1 s after that; PodGC force-deletes the pods within 20 s; no 6-minute
+/// wait; the StatefulSet pod Running ≈ 9–10 min.
+#[test]
+fn remediation_9_6_self_node_remediation() {
+    use kubelife_engine::EventKind as K;
+    let runs = outcomes(
+        r#"{"version":"1.32","durationSeconds":900,
+        "remediation":[{"kind":"SelfNodeRemediation"}],
+        "nodes":[{"name":"a"},{"name":"b"},{"name":"c"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3},
+                     {"kind":"StatefulSet","name":"db","replicas":3,"volume":{}}],
+        "events":[{"at":"60s","action":"NodeCrash","node":"a"}]}"#,
+    );
+    let t0 = 60_000;
+    let (mut oos_at, mut ready) = (Vec::new(), Vec::new());
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("remediated") - t0;
+        let oos = o
+            .events
+            .iter()
+            .find(|e| e.kind == K::TaintAdded && e.taint.as_deref().is_some_and(|t| t.contains("out-of-service")))
+            .map(|e| e.at_ms - t0)
+            .expect("the out-of-service taint");
+        assert_eq!(oos - start, 181_000);
+        let removed = first_at(o, K::PodRemoved, "", t0 + oos).unwrap() - t0;
+        assert!(removed - oos <= 20_100, "PodGC's gcTerminating: {oos} → {removed}");
+        let moved = o
+            .events
+            .iter()
+            .filter(|e| e.kind == K::PodRemoved && e.node.as_deref() == Some("a"))
+            .filter_map(|e| e.pod.clone())
+            .find(|p| p.starts_with("db-"))
+            .expect("a db pod ran on a");
+        ready.push(first_at(o, K::PodReady, &moved, t0 + removed).unwrap() - t0);
+        oos_at.push(oos - 1_000);
+    }
+    check("9.6 timeAssumedRebooted", &oos_at, 520_600, 536_000, 542_000, 0.9);
+    let (min, max) = (*ready.iter().min().unwrap(), *ready.iter().max().unwrap());
+    eprintln!("9.6 StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(min >= 540_000 && max <= 600_000 + 60_000, "≈ 9–10 min: [{min}, {max}]");
+}

@@ -18,9 +18,10 @@
 
 pub mod managed;
 pub mod mhc;
+pub mod snr;
 
 use crate::api::{CondStatus, NodeId};
-use crate::scenario::{ConditionCheck, Remediator};
+use crate::scenario::{ConditionCheck, Remediator, SnrStrategy};
 use crate::sched::{ActionKey, Owner, Wake};
 use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind};
@@ -39,6 +40,23 @@ pub enum Repair {
     Replace,
     /// Reboot the VM in place (AKS).
     Reboot,
+    /// Self Node Remediation: the node's agent reboots it; once it is assumed rebooted, the
+    /// strategy (the out-of-service taint, or the pods' deletion) frees its pods.
+    Fence {
+        /// `rebootDuration`, ms.
+        reboot: Millis,
+        /// The runtime strategy (`OutOfServiceTaint` or `ResourceDeletion`).
+        strategy: SnrStrategy,
+    },
+}
+
+/// What a remediator knows of the cluster it runs in.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cluster {
+    /// Kubernetes' minor version.
+    pub k8s_minor: u32,
+    /// Nodes labelled `node-role.kubernetes.io/worker` (Self Node Remediation's peers).
+    pub workers: u32,
 }
 
 /// A node whose Ready matches a check.
@@ -80,6 +98,8 @@ pub struct Remediation {
     retired: BTreeSet<NodeId>,
     /// The held-back nodes whose `RemediationBlocked` is already recorded.
     told: BTreeSet<NodeId>,
+    /// The cluster it runs in.
+    pub cluster: Cluster,
 }
 
 /// What the remediator decided when a node's timer fired.
@@ -93,7 +113,7 @@ pub enum Verdict {
 
 impl Remediation {
     /// A remediator looking after `machines` nodes.
-    pub fn new(index: usize, spec: Remediator, machines: u32) -> Remediation {
+    pub fn new(index: usize, spec: Remediator, machines: u32, cluster: Cluster) -> Remediation {
         Remediation {
             index,
             spec,
@@ -104,6 +124,7 @@ impl Remediation {
             machines,
             retired: BTreeSet::new(),
             told: BTreeSet::new(),
+            cluster,
         }
     }
 
@@ -137,8 +158,11 @@ impl Remediation {
     /// Returns true when the remediator should look again at the nodes its breaker held back
     /// (a node left the unhealthy set).
     pub fn node_changed(&mut self, w: &mut World, n: NodeId) -> bool {
-        if self.repairing.contains(&n) || self.retired.contains(&n) {
+        if self.retired.contains(&n) {
             return false;
+        }
+        if self.repairing.contains(&n) {
+            return self.holds_until_ready() && self.ready_again(w, n);
         }
         let now = w.now;
         let node = &w.api.nodes[n];
@@ -206,6 +230,32 @@ impl Remediation {
         false
     }
 
+    /// Self Node Remediation's CR stays while the node is unhealthy: NHC deletes it once the
+    /// node is healthy, and the NoSchedule taint goes with it.
+    fn holds_until_ready(&self) -> bool {
+        matches!(self.spec, Remediator::SelfNodeRemediation { .. })
+    }
+
+    /// Whether node `n`, under repair, is Ready again: its repair ends (and its NoSchedule taint
+    /// goes, for Self Node Remediation).
+    fn ready_again(&mut self, w: &mut World, n: NodeId) -> bool {
+        let now = w.now;
+        let node = &w.api.nodes[n];
+        if !node.exists || node.status.observed(now).ready_status() != Some(CondStatus::True) {
+            return false;
+        }
+        self.repairing.remove(&n);
+        let taint = (snr::TAINT_SNR, crate::api::Effect::NoSchedule);
+        if w.api.swap_taints(now, n, &[], &[taint]) {
+            let cause = crate::cause::Cause::new("cause.remediation.snr_untaint").text("taint", snr::TAINT_SNR);
+            let e = Event::new(now, EventKind::TaintRemoved, cause)
+                .node(n)
+                .taint(format!("{}:NoSchedule", snr::TAINT_SNR));
+            w.log.push(e.after(w.log.index.ready(n)));
+        }
+        true
+    }
+
     fn replace_match(&mut self, w: &mut World, n: NodeId, m: Matched) {
         if let Some(old) = self.matched.insert(n, m) {
             w.timers.cancel(old.key);
@@ -247,6 +297,7 @@ impl Remediation {
                     None => return Verdict::Nothing,
                 }
             }
+            Remediator::SelfNodeRemediation { .. } => snr::judge(self, (m.status, m.since, m.timeout)),
             _ => managed::judge(self, w, n, (m.status, m.since)),
         };
         let after = if m.deleted {

@@ -1,0 +1,155 @@
+//! medik8s NodeHealthCheck with Self Node Remediation.
+//!
+//! Follows medik8s/node-healthcheck-operator `nodehealthcheck_controller.go`
+//! (`matchesUnhealthyConditions`: unhealthy when `now.After(LTT + duration)`, requeued at the
+//! expiry + 1 s; `getMinHealthy`: `minHealthy` scaled on the nodes with the percentage rounded
+//! up, remediation skipped while fewer nodes are healthy; a node inside its timer window or with
+//! a remediation CR is not healthy) and medik8s/self-node-remediation
+//! (`selfnoderemediation_controller.go`: the NoSchedule taint
+//! `remediation.medik8s.io/self-node-remediation` and `timeAssumedRebooted = now +
+//! rebootDuration` at `Fencing-Started`, the requeue `timeAssumedRebooted − now + 1s`, then the
+//! strategy: `useOutOfServiceTaint` adds `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`
+//! and polls every 5 s until no pod on the node is terminating and no volume is attached there,
+//! then removes it; `ResourceDeletion` force-deletes the node's pods (`DeleteAllOf`, grace 0);
+//! `getRuntimeStrategy`: `Automatic` is the out-of-service taint from Kubernetes 1.28 (GA), else
+//! resource deletion; `internal/reboot/calculator.go` `calculateMinimumRebootDuration`; the
+//! unhealthy node's own agent reboots it once it sees the remediation for itself).
+
+use super::{Remediation, Repair};
+use crate::api::CondStatus;
+use crate::cause::Cause;
+use crate::scenario::{NodeCount, Remediator, SnrStrategy};
+use crate::time::{Millis, SECOND};
+
+/// The node's NoSchedule taint while it is remediated.
+pub const TAINT_SNR: &str = "remediation.medik8s.io/self-node-remediation";
+/// The out-of-service strategy polls this often (`useOutOfServiceTaint` requeue), ms.
+pub const OUT_OF_SERVICE_POLL: Millis = 5 * SECOND;
+/// The agent on the unhealthy node sees the remediation for itself within one
+/// `apiCheckInterval` and reboots, ms.
+pub const AGENT_NOTICE: Millis = 15 * SECOND;
+/// The watchdog timeout assumed when the node does not publish one, ms.
+pub const DEFAULT_WATCHDOG: Millis = 60 * SECOND;
+
+/// The `SelfNodeRemediationConfig` settings the reboot duration depends on, ms (counts as is).
+#[derive(Debug, Clone, Copy)]
+pub struct SnrConfig {
+    /// `apiCheckInterval`.
+    pub api_check_interval: Millis,
+    /// `apiServerTimeout`.
+    pub api_server_timeout: Millis,
+    /// `maxApiErrorThreshold`.
+    pub max_api_error_threshold: i64,
+    /// `peerDialTimeout`.
+    pub peer_dial_timeout: Millis,
+    /// `peerRequestTimeout`.
+    pub peer_request_timeout: Millis,
+}
+
+impl Default for SnrConfig {
+    /// `selfnoderemediationconfig_types.go`'s defaults.
+    fn default() -> SnrConfig {
+        SnrConfig {
+            api_check_interval: 15 * SECOND,
+            api_server_timeout: 5 * SECOND,
+            max_api_error_threshold: 3,
+            peer_dial_timeout: 5 * SECOND,
+            peer_request_timeout: 7 * SECOND,
+        }
+    }
+}
+
+/// `GetNrOfBatches`: the peers are asked in batches, the first of 3 nodes, the others of
+/// max(3, (n − 3)/10).
+pub fn nr_of_batches(peers: u32) -> i64 {
+    let n = i64::from(peers);
+    if n == 0 {
+        return 0;
+    }
+    if n <= 3 {
+        return 1;
+    }
+    let rest = n - 3;
+    let size = (rest / 10).max(3);
+    1 + (rest + size - 1) / size
+}
+
+/// `calculateMinimumRebootDuration`: the API checks, the peers' answers (at least 30 s), the
+/// watchdog and 30 s more. `peers` counts the nodes labelled `node-role.kubernetes.io/worker`
+/// (`calcNumOfBatches`).
+pub fn minimum_reboot_duration(c: &SnrConfig, peers: u32, watchdog: Millis) -> Millis {
+    let api = (c.api_check_interval + c.api_server_timeout) * c.max_api_error_threshold;
+    let peer = (nr_of_batches(peers) * (c.peer_dial_timeout + c.peer_request_timeout)).max(30 * SECOND);
+    api + peer + watchdog + 30 * SECOND
+}
+
+/// `GetRebootDuration`: `safeTimeToAssumeNodeRebootedSeconds` if set and not below the minimum.
+pub fn reboot_duration(safe: Option<Millis>, minimum: Millis) -> Millis {
+    safe.map_or(minimum, |s| s.max(minimum))
+}
+
+/// `getRuntimeStrategy`: `Automatic` is the out-of-service taint from 1.28 (GA), else resource
+/// deletion.
+pub fn runtime_strategy(s: SnrStrategy, k8s_minor: u32) -> SnrStrategy {
+    match s {
+        SnrStrategy::Automatic if k8s_minor >= 28 => SnrStrategy::OutOfServiceTaint,
+        SnrStrategy::Automatic => SnrStrategy::ResourceDeletion,
+        other => other,
+    }
+}
+
+/// `getMinHealthy`: `minHealthy` scaled on `total` nodes, a percentage rounded up.
+pub fn min_healthy(min: NodeCount, total: u32) -> u32 {
+    match min {
+        NodeCount::Int(n) => n,
+        NodeCount::Percent(p) => (u64::from(p) * u64::from(total)).div_ceil(100) as u32,
+    }
+}
+
+/// NHC's verdict on a node whose timer fired: remediate unless fewer nodes than `minHealthy`
+/// are healthy.
+pub(super) fn judge(
+    r: &Remediation,
+    (status, since, timeout): (CondStatus, Millis, Millis),
+) -> Result<(Repair, Cause), Cause> {
+    let Remediator::SelfNodeRemediation {
+        min_healthy: min,
+        strategy,
+        safe_time_to_assume_node_rebooted: safe,
+        ..
+    } = r.spec
+    else {
+        unreachable!("judge is NHC's")
+    };
+    let total = r.machines;
+    let healthy = total.saturating_sub(r.unhealthy_count());
+    let need = min_healthy(min, total);
+    let breaker = Cause::new("cause.part.nhc_breaker")
+        .text("healthy", healthy)
+        .text("total", total)
+        .text("min", super::mhc::count_label(min))
+        .text("need", need);
+    if healthy < need {
+        return Err(Cause::new("cause.remediation.nhc_blocked").sub("breaker", breaker));
+    }
+    let minimum = minimum_reboot_duration(&SnrConfig::default(), r.cluster.workers, DEFAULT_WATCHDOG);
+    let reboot = reboot_duration(safe, minimum);
+    let runtime = runtime_strategy(strategy, r.cluster.k8s_minor);
+    let cause = Cause::new("cause.remediation.snr_started")
+        .text("status", status)
+        .time("since", since)
+        .time("timeout", timeout)
+        .sub("breaker", breaker)
+        .time("reboot", reboot)
+        .time("minimum", minimum)
+        .text("workers", r.cluster.workers)
+        .text("strategy", format!("{strategy:?}"))
+        .text("runtime", format!("{runtime:?}"));
+    Ok((
+        Repair::Fence {
+            reboot,
+            strategy: runtime,
+        },
+        cause,
+    ))
+}
