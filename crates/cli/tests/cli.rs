@@ -557,13 +557,13 @@ fn a_cloud_run_names_who_deleted_the_node_in_both_outputs() {
 
 #[test]
 fn remediation_is_checked_and_said_to_be_inert() {
-    // Karpenter's node repair is read and checked, not acted on yet; MachineHealthCheck acts.
+    // Every kind acts; Karpenter's interruption queue is read, not modelled, and a warning says so.
     let scenario = r#"{"nodes": [{"name": "n"}], "cloud": {"provider": "aws"},
-        "remediation": [{"kind": "MachineHealthCheck"}, {"kind": "KarpenterNodeRepair"}]}"#;
+        "remediation": [{"kind": "MachineHealthCheck"}, {"kind": "KarpenterNodeRepair", "interruptionQueue": true}]}"#;
     let (code, text, _) = kubelife(&["run", "-"], scenario);
     assert_eq!(code, 0);
     assert!(
-        text.contains("warning: this build reads and checks remediation (KarpenterNodeRepair)"),
+        text.contains("warning: Karpenter's interruption handling (interruptionQueue) is read but not modelled"),
         "{text}"
     );
     let (code, _, err) = kubelife(

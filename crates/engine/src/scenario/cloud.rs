@@ -108,13 +108,14 @@ pub enum SnrStrategy {
 }
 
 impl Remediator {
-    /// Whether this build acts on the remediator: Cluster API MachineHealthCheck and the
-    /// managed services' auto-repair. The others are kept, and validation warns about them.
+    /// Whether this build acts on the remediator (all six kinds; Karpenter's interruption
+    /// handling is not modelled). The others would be kept, with a validation warning.
     pub fn is_modelled(&self) -> bool {
         matches!(
             self,
             Remediator::MachineHealthCheck { .. }
                 | Remediator::SelfNodeRemediation { .. }
+                | Remediator::KarpenterNodeRepair { .. }
                 | Remediator::GkeAutoRepair { .. }
                 | Remediator::EksNodeAutoRepair { .. }
                 | Remediator::AksAutoRepair { .. }

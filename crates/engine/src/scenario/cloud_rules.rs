@@ -200,7 +200,7 @@ fn resolve_remediator(
 }
 
 /// The remediators, checked: each kind at most once, each managed service's on its own cloud.
-/// The kinds this build does not act on yet are kept with a warning that says so.
+/// Karpenter's `interruptionQueue` is kept with a warning that this build does not model it.
 pub(super) fn resolve_remediation(
     list: &[RemediationSection],
     provider: Option<Provider>,
@@ -230,15 +230,18 @@ pub(super) fn resolve_remediation(
         }
         out.push(resolve_remediator(r, &field, provider)?);
     }
-    // The kinds this build does not act on yet are kept, and a warning says so.
-    let idle: Vec<&str> = list
-        .iter()
-        .zip(&out)
-        .filter(|(_, r)| !r.is_modelled())
-        .map(|(s, _)| s.kind())
-        .collect();
-    if !idle.is_empty() {
-        warnings.push(Cause::new("warn.remediation_not_modelled").text("kinds", idle.join(", ")));
+    // Karpenter's interruption handling (§5.4) is read, not modelled: a warning says so.
+    let queue = out.iter().any(|r| {
+        matches!(
+            r,
+            Remediator::KarpenterNodeRepair {
+                interruption_queue: true,
+                ..
+            }
+        )
+    });
+    if queue {
+        warnings.push(Cause::new("warn.karpenter_interruption_not_modelled"));
     }
     Ok(out)
 }

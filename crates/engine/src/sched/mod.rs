@@ -193,6 +193,10 @@ pub enum RepairStep {
     AssumedRebooted,
     /// Self Node Remediation's out-of-service poll (every 5 s).
     OutOfServicePoll,
+    /// Karpenter's termination drain pass.
+    TerminationDrain,
+    /// Karpenter's poll of the terminated instance (every 5 s).
+    InstancePoll,
 }
 
 /// Whose timers die together.

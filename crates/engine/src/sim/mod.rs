@@ -12,6 +12,7 @@ mod drain;
 mod fencing;
 mod heartbeats;
 mod initial;
+mod karpenter;
 mod pods;
 mod remediation;
 mod shutdown;

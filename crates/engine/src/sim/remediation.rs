@@ -104,6 +104,10 @@ impl Simulation {
 
     /// A node left a remediator's unhealthy set, or a repair ended: the nodes its breaker held
     /// back are looked at again.
+    pub(super) fn recheck_blocked_of(&mut self, k: usize) {
+        self.recheck_blocked(k);
+    }
+
     fn recheck_blocked(&mut self, k: usize) {
         let r = &mut self.remediators[k];
         let index = r.index;
@@ -131,6 +135,7 @@ impl Simulation {
             Repair::DeleteMachine => self.repair_at(index, n, now + 2 * latency, RepairStep::Drain),
             Repair::Recreate => self.repair_at(index, n, now + latency, RepairStep::Drain),
             Repair::Fence { reboot, strategy } => self.fence(index, n, reboot, strategy),
+            Repair::Terminate => self.karpenter_terminate(index, n),
             Repair::Reboot => {
                 self.power_off_machine(n, None);
                 let boot = self.boot_duration();
@@ -160,7 +165,7 @@ impl Simulation {
         self.w.wake_keyed(Owner::Remediator, at, wake);
     }
 
-    fn boot_duration(&self) -> Millis {
+    pub(super) fn boot_duration(&self) -> Millis {
         self.cfg
             .cloud
             .as_ref()
@@ -184,6 +189,8 @@ impl Simulation {
             }
             RepairStep::AssumedRebooted => self.assumed_rebooted(index, n),
             RepairStep::OutOfServicePoll => self.out_of_service_poll(index, n),
+            RepairStep::TerminationDrain => self.karpenter_drain(index, n),
+            RepairStep::InstancePoll => self.karpenter_instance_gone(index, n),
         }
     }
 
@@ -312,7 +319,7 @@ impl Simulation {
 
     /// A replacement machine for node `old` is created now and its kubelet registers the spare
     /// node `spare` at `at`.
-    fn create_replacement(&mut self, index: usize, old: NodeId, spare: NodeId, at: Millis) {
+    pub(super) fn create_replacement(&mut self, index: usize, old: NodeId, spare: NodeId, at: Millis) {
         let kind = self
             .remediators
             .iter()
@@ -358,7 +365,7 @@ impl Simulation {
 
     /// The machine of node `n` powers off for its repair (its kubelet and containers stop, as in
     /// a crash); `gone_at`, when the provider reports the instance gone.
-    fn power_off_machine(&mut self, n: NodeId, gone_at: Option<Millis>) {
+    pub(super) fn power_off_machine(&mut self, n: NodeId, gone_at: Option<Millis>) {
         let now = self.w.now;
         self.catch_up(n);
         self.wake_up(n);

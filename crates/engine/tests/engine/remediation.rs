@@ -354,3 +354,56 @@ fn min_healthy_holds_back_self_node_remediation() {
         blocked[0].cause.english()
     );
 }
+
+#[test]
+fn karpenter_node_repair_is_off_by_default() {
+    let o = run_ok(&cluster(
+        "aws",
+        r#"{"kind": "KarpenterNodeRepair"}"#,
+        2400,
+        &crash("KubeletStop", "a"),
+    ));
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    assert!(
+        of_kind(&o, EventKind::RemediationStarted).is_empty(),
+        "karpenter#2967: never"
+    );
+    assert!(o.summary.nodes[0].deleted_at_ms.is_none());
+}
+
+#[test]
+fn karpenter_repairs_at_the_toleration_and_deletes_the_node_once_the_instance_is_gone() {
+    let o = run_ok(&cluster(
+        "azure",
+        r#"{"kind": "KarpenterNodeRepair", "nodeRepair": true}"#,
+        1800,
+        &crash("NodeCrash", "a"),
+    ));
+    let node = &o.summary.nodes[0];
+    let started = node.remediation_at_ms.unwrap();
+    assert_eq!(
+        started - node.unknown_at_ms.unwrap(),
+        600_000,
+        "Azure's 10 minutes, exact"
+    );
+    let deleted = node.deleted_at_ms.unwrap();
+    // The pods were deleted by taint eviction long ago (stuck): the drain is over at once;
+    // E = 30 s on the 5 s poll.
+    assert_eq!(deleted - started, 30_000);
+    assert!(first(&o, EventKind::NodeCreated, "a-r1").is_some_and(|t| t == started + 90_000));
+}
+
+/// R9 end to end ("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in
+/// a nodepool"): two of three nodes unhealthy.
+#[test]
+fn r9_karpenter_holds_back_two_unhealthy_nodes_of_three() {
+    let events = format!("{}, {}", crash("NodeCrash", "a"), crash("NodeCrash", "b"));
+    let o = run_ok(&cluster(
+        "aws",
+        r#"{"kind": "KarpenterNodeRepair", "nodeRepair": true}"#,
+        2700,
+        &events,
+    ));
+    assert!(of_kind(&o, EventKind::RemediationStarted).is_empty());
+    assert_eq!(of_kind(&o, EventKind::RemediationBlocked).len(), 2, "once per node");
+}

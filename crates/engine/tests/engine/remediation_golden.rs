@@ -172,3 +172,15 @@ fn nhc_min_healthy_rounds_up_and_automatic_is_out_of_service_from_1_28() {
     assert_eq!(runtime_strategy(S::Automatic, 27), S::ResourceDeletion);
     assert_eq!(runtime_strategy(S::ResourceDeletion, 32), S::ResourceDeletion);
 }
+
+/// R9: kubernetes-sigs/karpenter `pkg/controllers/node/health/suite_test.go` "should consider
+/// round up when there is a low number of nodes for a nodepool" (20 % of 3 rounds up to 1) and
+/// "should ignore unhealthy nodes if more then 20% of the nodes are unhealthy".
+#[test]
+fn r9_karpenter_breaker_rounds_up() {
+    use kubelife_engine::control_plane::remediation::karpenter::nodes_healthy;
+    assert!(nodes_healthy(3, 1));
+    assert!(!nodes_healthy(3, 2));
+    assert!(nodes_healthy(10, 2));
+    assert!(!nodes_healthy(10, 3));
+}

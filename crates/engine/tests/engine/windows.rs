@@ -703,3 +703,35 @@ fn remediation_9_6_self_node_remediation() {
     eprintln!("9.6 StatefulSet Ready: min {min} ms, max {max} ms");
     assert!(min >= 540_000 && max <= 600_000 + 60_000, "≈ 9–10 min: [{min}, {max}]");
 }
+
+/// Remediation spec §9.7, NodeRepair on, kubelet hung on AWS: repair at T_U + 30 min (exact);
+/// pods already deleted by taint eviction are stuck terminating, so the drain is over at once;
+/// the volume wait skipped; the instance terminated (E); the Node deleted; PodGC; the 6-minute
+/// detach ⇒ StatefulSet Running ≈ 38–40 min (the code adds the kubelet's attach-check backoff).
+#[test]
+fn remediation_9_7_karpenter_node_repair_of_a_hung_kubelet() {
+    let runs = managed_runs(
+        "aws",
+        r#"{"kind":"KarpenterNodeRepair","nodeRepair":true}"#,
+        "KubeletStop",
+        3000,
+    );
+    let mut ready_at = Vec::new();
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        let start = node.remediation_at_ms.expect("repaired") - 60_000;
+        assert_eq!(start - (node.unknown_at_ms.unwrap() - 60_000), 1_800_000);
+        let deleted = node.deleted_at_ms.expect("the Node is deleted") - 60_000;
+        assert!(
+            deleted - start >= 30_000 && deleted - start <= 35_000,
+            "E on the 5 s poll"
+        );
+        ready_at.push(db_ready_again(o, 60_000 + deleted).expect("the db pod runs again"));
+    }
+    let (min, max) = (*ready_at.iter().min().unwrap(), *ready_at.iter().max().unwrap());
+    eprintln!("9.7 StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(
+        min >= 38 * 60_000 && max <= 41 * 60_000 + 30_000,
+        "≈ 38–40 min (+ the attach-check backoff): [{min}, {max}]"
+    );
+}

@@ -16,6 +16,7 @@
 //! per-remediator modules hold their upstream rules: [`mhc`] (Cluster API MachineHealthCheck) and
 //! [`managed`] (GKE, EKS and AKS auto-repair).
 
+pub mod karpenter;
 pub mod managed;
 pub mod mhc;
 pub mod snr;
@@ -40,6 +41,9 @@ pub enum Repair {
     Replace,
     /// Reboot the VM in place (AKS).
     Reboot,
+    /// Karpenter: delete the NodeClaim with its termination time now (forceful drain, the
+    /// instance terminated, the Node's finalizer removed).
+    Terminate,
     /// Self Node Remediation: the node's agent reboots it; once it is assumed rebooted, the
     /// strategy (the out-of-service taint, or the pods' deletion) frees its pods.
     Fence {
@@ -136,9 +140,21 @@ impl Remediation {
     /// Its condition checks.
     fn checks(&self) -> Vec<ConditionCheck> {
         match &self.spec {
-            Remediator::MachineHealthCheck { conditions, .. }
-            | Remediator::SelfNodeRemediation { conditions, .. }
-            | Remediator::KarpenterNodeRepair { conditions, .. } => conditions.clone(),
+            Remediator::MachineHealthCheck { conditions, .. } | Remediator::SelfNodeRemediation { conditions, .. } => {
+                conditions.clone()
+            }
+            // Without the `NodeRepair` gate the health controller does not run.
+            Remediator::KarpenterNodeRepair {
+                node_repair,
+                conditions,
+                ..
+            } => {
+                if *node_repair {
+                    conditions.clone()
+                } else {
+                    Vec::new()
+                }
+            }
             Remediator::GkeAutoRepair { not_ready_timeout, .. } => ready_not_true(*not_ready_timeout),
             Remediator::EksNodeAutoRepair { ready_timeout, .. } => ready_not_true(*ready_timeout),
             Remediator::AksAutoRepair { detection_delay } => ready_not_true(*detection_delay),
@@ -298,6 +314,7 @@ impl Remediation {
                 }
             }
             Remediator::SelfNodeRemediation { .. } => snr::judge(self, (m.status, m.since, m.timeout)),
+            Remediator::KarpenterNodeRepair { .. } => karpenter::judge(self, (m.status, m.since, m.timeout)),
             _ => managed::judge(self, w, n, (m.status, m.since)),
         };
         let after = if m.deleted {
@@ -317,6 +334,9 @@ impl Remediation {
             }
             Err(why) => {
                 self.blocked.insert(n);
+                if matches!(self.spec, Remediator::KarpenterNodeRepair { .. }) {
+                    w.wake_keyed(Owner::Remediator, now + karpenter::BLOCKED_REQUEUE, self.wake(n));
+                }
                 if self.told.insert(n) {
                     let mut e = Event::new(now, EventKind::RemediationBlocked, why).node(n);
                     e.remediator = Some(self.kind().to_string());
@@ -365,7 +385,9 @@ pub fn kind_name(r: &Remediator) -> &'static str {
 pub fn replaces_nodes(r: &Remediator) -> bool {
     matches!(
         r,
-        Remediator::MachineHealthCheck { .. } | Remediator::EksNodeAutoRepair { .. }
+        Remediator::MachineHealthCheck { .. }
+            | Remediator::EksNodeAutoRepair { .. }
+            | Remediator::KarpenterNodeRepair { node_repair: true, .. }
     )
 }
 

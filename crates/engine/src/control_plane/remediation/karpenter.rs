@@ -1,0 +1,68 @@
+//! Karpenter's node repair and the termination it leads to.
+//!
+//! Follows kubernetes-sigs/karpenter `pkg/controllers/node/health/controller.go`: behind the
+//! `NodeRepair` feature gate (default false), a node whose condition matches a repair policy
+//! (type and status) is repaired once `now ≥ lastTransitionTime + TolerationDuration`, requeued
+//! exactly then; `areNodesHealthy` holds every repair back while more than 20 % of the nodes
+//! (rounded up) match any policy, whether or not its toleration has run out (event
+//! `NodeRepairBlocked`, requeue 5 min); the repair annotates the NodeClaim's termination time as
+//! now and deletes it. `pkg/controllers/node/termination`: taint `karpenter.sh/disrupted`, drain
+//! (pods past the node's deadline deleted with grace max(left, 1 s) = 1 s, bypassing budgets; a
+//! pod whose deletionTimestamp is more than a minute old is stuck terminating and no longer
+//! drained, `IsStuckTerminating`), the volume wait skipped once the deadline has passed, then
+//! `cloudProvider.Delete`, requeued every 5 s until the instance is gone, and the Node's finalizer
+//! removed. The AWS provider's policies (`RepairPolicies`): Ready False and Unknown 30 min; the
+//! Azure provider's 10 min.
+
+use super::{Remediation, Repair};
+use crate::api::CondStatus;
+use crate::cause::Cause;
+use crate::scenario::Remediator;
+use crate::time::{Millis, MINUTE, SECOND};
+
+/// `karpenter.sh/disrupted`, the NoSchedule taint of a node being terminated.
+pub const TAINT_DISRUPTED: &str = "karpenter.sh/disrupted";
+/// `allowedUnhealthyPercent`.
+pub const ALLOWED_UNHEALTHY_PERCENT: u32 = 20;
+/// The requeue of a blocked repair, ms.
+pub const BLOCKED_REQUEUE: Millis = 5 * MINUTE;
+/// `IsStuckTerminating`: a deletionTimestamp more than this old, ms.
+pub const STUCK_TERMINATING: Millis = MINUTE;
+/// The drain's requeue, ms.
+pub const DRAIN_REQUEUE: Millis = SECOND;
+/// The instance termination's requeue, ms.
+pub const INSTANCE_REQUEUE: Millis = 5 * SECOND;
+
+/// `areNodesHealthy`: at most 20 % of `nodes` (rounded up) may match a policy.
+pub fn nodes_healthy(nodes: u32, matching: u32) -> bool {
+    let allowed = (u64::from(ALLOWED_UNHEALTHY_PERCENT) * u64::from(nodes)).div_ceil(100);
+    u64::from(matching) <= allowed
+}
+
+/// Karpenter's verdict on a node whose toleration ran out.
+pub(super) fn judge(
+    r: &Remediation,
+    (status, since, timeout): (CondStatus, Millis, Millis),
+) -> Result<(Repair, Cause), Cause> {
+    let Remediator::KarpenterNodeRepair { .. } = r.spec else {
+        unreachable!("judge is Karpenter's")
+    };
+    let matching = r.unhealthy_count();
+    let breaker = Cause::new("cause.part.karpenter_breaker")
+        .text("matching", matching)
+        .text("nodes", r.machines)
+        .text("percent", ALLOWED_UNHEALTHY_PERCENT);
+    if !nodes_healthy(r.machines, matching) {
+        return Err(Cause::new("cause.remediation.karpenter_blocked")
+            .sub("breaker", breaker)
+            .time("requeue", BLOCKED_REQUEUE));
+    }
+    Ok((
+        Repair::Terminate,
+        Cause::new("cause.remediation.karpenter_started")
+            .text("status", status)
+            .time("since", since)
+            .time("timeout", timeout)
+            .sub("breaker", breaker),
+    ))
+}
