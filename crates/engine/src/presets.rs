@@ -6,8 +6,9 @@
 //! zone states and eviction rates pace a large failure.
 
 use crate::scenario::{
-    ActionKind, ActionSection, ApiServerSection, CloudSection, ControllerManagerSection, GoDuration, KubeletSection,
-    NodeSection, Provider, Scenario, VolumeSection, WorkloadKind, WorkloadSection,
+    ActionKind, ActionSection, ApiServerSection, CloudSection, ControllerManagerSection, GoDuration, KarpenterSection,
+    KubeletSection, MachineHealthCheckSection, NodeSection, Provider, RemediationSection, Scenario,
+    SelfNodeRemediationSection, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use crate::time::SECOND;
 use crate::version::NEWEST_MINOR;
@@ -239,13 +240,13 @@ pub fn presets() -> Vec<Preset> {
     all
 }
 
-/// The presets on a cloud, on the newest version: the default cluster with `web` behind a
-/// Service and `db` on a ReadWriteOnce volume (an EBS volume, a persistent disk, an Azure disk),
-/// and node-1's instance failing at 30 s rather than hanging.
+/// The presets on a cloud or with a remediator, on the newest version: the default cluster with
+/// `web` behind a Service and `db` on a ReadWriteOnce volume (an EBS volume, a persistent disk, an
+/// Azure disk), and node-1's instance failing (or hanging) at 30 s.
 fn cloud_presets(newest: &str) -> Vec<Preset> {
-    let on = |provider: Provider, action: ActionKind, f: &dyn Fn(&mut Scenario)| {
+    let on = |provider: Option<Provider>, action: ActionKind, f: &dyn Fn(&mut Scenario)| {
         let mut s = default_cluster(newest);
-        s.cloud = Some(CloudSection::new(provider));
+        s.cloud = provider.map(CloudSection::new);
         s.workloads[0].service = Some(true);
         s.workloads[1].volume = Some(VolumeSection {
             access_mode: Some("ReadWriteOnce".into()),
@@ -262,20 +263,53 @@ fn cloud_presets(newest: &str) -> Vec<Preset> {
         Preset {
             name: "eks-instance-terminated",
             description: "AWS: node-1's EC2 instance is terminated at 30s; the cloud-controller-manager deletes its Node within about a minute, PodGC frees its pods 40s later and web is whole again in about two minutes, while db waits the six-minute force detach of its EBS volume",
-            scenario: on(Provider::Aws, ActionKind::InstanceTerminated, &|_| {}),
+            scenario: on(Some(Provider::Aws), ActionKind::InstanceTerminated, &|_| {}),
         },
         Preset {
             name: "gke-spot-preemption",
             description: "GCP: node-1 is a Spot VM preempted at 30s with 30s notice; graceful node shutdown (shutdownGracePeriod 30s) stops its pods within the notice, then the VM stops and its Node stays, NotReady",
-            scenario: on(Provider::Gcp, ActionKind::SpotInterruption, &|s| {
+            scenario: on(Some(Provider::Gcp), ActionKind::SpotInterruption, &|s| {
                 s.kubelet.shutdown_grace_period = secs(30);
                 s.kubelet.shutdown_grace_period_critical_pods = secs(10);
             }),
         },
         Preset {
+            name: "capi-mhc-5m",
+            description: "Cluster API MachineHealthCheck with the book's 5m0s Ready Unknown check: node-1 hangs at 30s, is Unknown about 45s later and unhealthy 5m after that; its Machine is drained (from v1.8 without waiting on the unreachable node's pods or volumes), deleted with its VM and Node, and node-1-r1 replaces it; db's volume still waits the six-minute force detach",
+            scenario: on(None, ActionKind::NodeCrash, &|s| {
+                s.remediation = vec![RemediationSection::MachineHealthCheck(MachineHealthCheckSection::default())];
+                s.duration_seconds = Some(1800);
+            }),
+        },
+        Preset {
+            name: "medik8s-snr",
+            description: "medik8s NodeHealthCheck with Self Node Remediation at its defaults: node-1 hangs at 30s, is unhealthy 5m after it turns Unknown, is assumed rebooted after the computed safe time, and gets the out-of-service taint (Automatic on 1.28+), so db's pod and volume move without the six-minute wait",
+            scenario: on(None, ActionKind::NodeCrash, &|s| {
+                s.remediation = vec![RemediationSection::SelfNodeRemediation(SelfNodeRemediationSection::default())];
+            }),
+        },
+        Preset {
+            name: "karpenter-repair-off",
+            description: "AWS with Karpenter, node repair off (its default: the NodeRepair gate is alpha): node-1's VM hangs at 30s and nothing replaces it; web moves after the taint's 300s, db stays stuck on the node",
+            scenario: on(Some(Provider::Aws), ActionKind::NodeCrash, &|s| {
+                s.remediation = vec![RemediationSection::KarpenterNodeRepair(KarpenterSection::default())];
+            }),
+        },
+        Preset {
+            name: "karpenter-repair-on",
+            description: "AWS with Karpenter's NodeRepair gate on: node-1's VM hangs at 30s; after the Ready policy's 30m0s Karpenter taints it, deletes its pods without waiting for volumes, terminates the instance and launches node-1-r1; db's volume then waits the six-minute force detach",
+            scenario: on(Some(Provider::Aws), ActionKind::NodeCrash, &|s| {
+                s.remediation = vec![RemediationSection::KarpenterNodeRepair(KarpenterSection {
+                    node_repair: Some(true),
+                    ..KarpenterSection::default()
+                })];
+                s.duration_seconds = Some(3600);
+            }),
+        },
+        Preset {
             name: "aks-vm-deallocated",
             description: "Azure: node-1's VM is stopped and deallocated at 30s; the cloud-controller-manager taints the node node.cloudprovider.kubernetes.io/shutdown and, seen through its VM cache, node.kubernetes.io/out-of-service, so db's disk detaches without the six-minute wait",
-            scenario: on(Provider::Azure, ActionKind::InstanceStopped, &|_| {}),
+            scenario: on(Some(Provider::Azure), ActionKind::InstanceStopped, &|_| {}),
         },
     ]
 }

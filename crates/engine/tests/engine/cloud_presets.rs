@@ -1,4 +1,5 @@
-//! The presets on a cloud (issue 27) do what their descriptions say, over 40 seeds each: each
+//! The presets on a cloud or with a remediator (issue 27) do what their descriptions say, over 40
+//! seeds each: each
 //! check names the preset and the milestone it reads.
 
 use kubelife_engine::presets::preset;
@@ -109,5 +110,66 @@ fn gke_spot_preemption_stops_pods_within_the_notice_and_keeps_the_node() {
             )),
             None => Ok(()),
         }
+    });
+}
+
+#[test]
+fn capi_mhc_5m_deletes_the_machine_five_minutes_after_unknown_and_a_replacement_joins() {
+    check("capi-mhc-5m", |o, f| {
+        let n = &o.summary.nodes[0];
+        let unknown = n.unknown_at_ms.ok_or("node-1 never Unknown")?;
+        // nodeChecks requeues at the condition's lastTransitionTime + timeout + 1s.
+        within(
+            "RemediationStarted",
+            n.remediation_at_ms.map(|t| t - unknown),
+            5 * MINUTE,
+            5 * MINUTE + 2 * SECOND,
+        )?;
+        let deleted = n.deleted_at_ms.ok_or("the Node is never deleted")?;
+        let joined = o
+            .events
+            .iter()
+            .find(|e| e.kind == EventKind::NodeCreated && e.node.as_deref() == Some("node-1-r1"))
+            .map(|e| e.at_ms);
+        within(
+            "node-1-r1 created",
+            joined.map(|t| t - f),
+            deleted - f,
+            deleted - f + 3 * MINUTE,
+        )
+    });
+}
+
+#[test]
+fn medik8s_snr_moves_db_with_the_out_of_service_taint() {
+    check("medik8s-snr", |o, f| {
+        let oos = first(
+            o,
+            EventKind::TaintAdded,
+            Some("node.kubernetes.io/out-of-service:NoExecute"),
+        )
+        .ok_or("no out-of-service taint")?;
+        within("db-0 Ready", db_ready(o, f), oos - f, oos - f + 2 * MINUTE)
+    });
+}
+
+#[test]
+fn karpenter_repairs_only_behind_its_gate() {
+    check("karpenter-repair-off", |o, _| {
+        match first(o, EventKind::RemediationStarted, None).or(o.summary.nodes[0].deleted_at_ms) {
+            Some(t) => Err(format!("node repair is off, yet something happened to node-1 at {t}")),
+            None => Ok(()),
+        }
+    });
+    check("karpenter-repair-on", |o, _| {
+        let n = &o.summary.nodes[0];
+        let unknown = n.unknown_at_ms.ok_or("node-1 never Unknown")?;
+        // The AWS Ready policy's toleration is 30m0s, exact.
+        within(
+            "RemediationStarted",
+            n.remediation_at_ms.map(|t| t - unknown),
+            30 * MINUTE,
+            30 * MINUTE + SECOND,
+        )
     });
 }
