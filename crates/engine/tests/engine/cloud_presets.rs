@@ -1,6 +1,5 @@
 //! The presets on a cloud or with a remediator (issue 27) do what their descriptions say, over 40
-//! seeds each: each
-//! check names the preset and the milestone it reads.
+//! seeds each: each check names the preset and the milestone it reads.
 
 use kubelife_engine::presets::preset;
 use kubelife_engine::time::{MINUTE, SECOND};
