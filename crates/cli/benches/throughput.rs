@@ -95,6 +95,22 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
     scenario(nodes, zones, 30, &workloads, &crashed)
 }
 
+/// The usual shape of 1,000 nodes on AWS with a Cluster API MachineHealthCheck: ten instances
+/// terminated (the cloud controller deletes their Nodes) and ten VMs hung (the health check
+/// replaces their Machines), at 60 s.
+fn on_a_cloud(nodes: usize, minutes: i64) -> String {
+    let usual = usual_shape(nodes, minutes);
+    let events: Vec<String> = (1..=20)
+        .map(|i| {
+            let action = if i <= 10 { "InstanceTerminated" } else { "NodeCrash" };
+            format!(r#"{{"at":"60s","action":"{action}","node":"node-{}"}}"#, i * 37)
+        })
+        .collect();
+    let head = r#"{"cloud":{"provider":"aws"},"remediation":[{"kind":"MachineHealthCheck","maxUnhealthy":"100%"}],"#;
+    let body = &usual[1..usual.find(r#","events":"#).expect("events")];
+    format!(r#"{head}{body},"events":[{}]}}"#, events.join(","))
+}
+
 /// The cases and their budgets. Budgets sit about 1.7 times above the ratios measured when they
 /// were set (docs/performance.md), so a machine's noise passes and a real twofold slowdown of the
 /// engine fails; the issue targets (1.5× the floor for the usual shape, 2× for the many-node
@@ -102,7 +118,7 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
 /// chain (every event naming the one that made it possible, and its index) that case measured
 /// 1.34–1.46× against 0.92–0.97× just before it, the two builds alternating on one machine, and
 /// alone it ranges from 0.96× to 1.46× as its allocations meet a busy machine; a twofold slowdown
-/// still fails.
+/// still fails. The case on a cloud (issue 27) measured 0.89× when its budget was set.
 pub(crate) fn cases() -> Vec<Case> {
     let case = |name: &str, json: String, nodes: usize, minutes: i64, budget: Option<f64>, samples| Case {
         name: name.to_string(),
@@ -124,6 +140,14 @@ pub(crate) fn cases() -> Vec<Case> {
             15,
             Some(1.6),
             9,
+        ),
+        case(
+            "1,000 nodes on AWS with a MachineHealthCheck, 20 failing, 30m",
+            on_a_cloud(1_000, 30),
+            1_000,
+            30,
+            Some(1.5),
+            5,
         ),
         case(
             "5,000 nodes, 30m (Deployments of 300)",
