@@ -425,6 +425,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         if m.loaded { <crate::components::strip::Strip run={m.run.clone()} /> }
         <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={cfg.clone()} defaults={defaults.clone()} onedit={on.edit.clone()} />
         <FaultPanel settings={m.asked().clone()} nodes={cfg.nodes.len() as u32} onedit={on.edit.clone()} />
+        <crate::components::cloud::CloudPanel settings={m.asked().clone()} onedit={on.edit.clone()} />
     </> };
     let exercise = view
         .display

@@ -63,12 +63,23 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
         let index = if listed { v } else { v.clamp(1, nodes.max(1)) - 1 };
         Some(Edit::Number(|s, v| s.fault.node = v, index))
     });
-    const KINDS: [(ActionKind, &str, &str); 5] = [
+    const KINDS: [(ActionKind, &str, &str); 8] = [
         (ActionKind::NodeCrash, "NodeCrash", "ui.fault.crash"),
         (ActionKind::KubeletStop, "KubeletStop", "ui.fault.kubelet_stop"),
         (ActionKind::NetworkPartition, "NetworkPartition", "ui.fault.partition"),
         (ActionKind::NodeShutdown, "NodeShutdown", "ui.fault.shutdown"),
         (ActionKind::Drain, "Drain", "ui.fault.drain"),
+        (
+            ActionKind::InstanceTerminated,
+            "InstanceTerminated",
+            "ui.fault.instance_terminated",
+        ),
+        (
+            ActionKind::InstanceStopped,
+            "InstanceStopped",
+            "ui.fault.instance_stopped",
+        ),
+        (ActionKind::SpotInterruption, "SpotInterruption", "ui.fault.spot"),
     ];
     // "none" leaves no single-node fault (count 0); a kind brings one node back if there was none.
     let on_kind = filtered(onedit, |e: Event| {

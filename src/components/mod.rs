@@ -4,6 +4,7 @@
 
 pub mod aggregate;
 pub mod breakdown;
+pub mod cloud;
 pub mod cluster;
 pub mod compare;
 pub mod controls;

@@ -1,6 +1,7 @@
 //! The results at a glance: the failed node's milestones, each measured from the fault
 //! (Unknown, the NoExecute taint, the first eviction, the first replacement Ready; with a Service,
-//! traffic stopped and the Service whole again; with a volume, the volume free), and the time
+//! traffic stopped and the Service whole again; with a volume, the volume free; with a cloud or a
+//! remediator, the Node deleted and the remediation started), and the time
 //! controls (Play/Pause, restart, next event, a logarithmic speed, the playhead). The playhead
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
@@ -63,6 +64,24 @@ fn service_cards(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, Stri
         ));
         let restored = restored_text(lang, ms.service_restored);
         out.push(("milestone-service-restored", "ui.milestone.service_restored", restored));
+    }
+    // With a cloud controller or a remediator: the failed node's deletion and its remediation.
+    if run.cfg.cloud.is_some() || !run.cfg.remediation.is_empty() {
+        let node = run.outcome.summary.nodes.first();
+        let since = |at: Option<Millis>| {
+            let fault = node.and_then(|n| n.fault_at_ms).unwrap_or(0);
+            milestone_text(lang, at.filter(|&t| t >= fault).map(|t| t - fault))
+        };
+        out.push((
+            "milestone-node-deleted",
+            "ui.milestone.node_deleted",
+            since(node.and_then(|n| n.deleted_at_ms)),
+        ));
+        out.push((
+            "milestone-remediation",
+            "ui.milestone.remediation",
+            since(node.and_then(|n| n.remediation_at_ms)),
+        ));
     }
     if run.volumes {
         out.push((

@@ -319,10 +319,17 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
                 | EventKind::PodDeletionRequested
                 | EventKind::PodRemoved
                 | EventKind::PodEvictionCancelled
+                | EventKind::NodeDeleted
+                | EventKind::RemediationStarted
+                | EventKind::RemediationBlocked
         ) || (e.at_ms > 0
             && matches!(
                 e.kind,
-                EventKind::PodCreated | EventKind::PodReady | EventKind::NodeReady | EventKind::PodNotReady
+                EventKind::PodCreated
+                    | EventKind::PodReady
+                    | EventKind::NodeReady
+                    | EventKind::PodNotReady
+                    | EventKind::NodeRegistered
             ));
         if e.kind == EventKind::NodeUnknown {
             // Heartbeats missed: mark where they stopped (heartbeats are recorded for small clusters).

@@ -9,8 +9,8 @@
 use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
-    Fault, LatencySpike, PdbChoice, Settings, TolerationPatch, VolumeChoice, ZoneOutage, MAX_OP_SECONDS, PAGE_MAX_DB,
-    PAGE_MAX_NODES, PAGE_MAX_WEB, TOGGLES, ZONES,
+    parse_provider, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, ZoneOutage,
+    MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TOGGLES, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
@@ -139,6 +139,9 @@ fn fault_kind(name: &str) -> Option<ActionKind> {
         "NetworkPartition" => Some(ActionKind::NetworkPartition),
         "NodeShutdown" => Some(ActionKind::NodeShutdown),
         "Drain" => Some(ActionKind::Drain),
+        "InstanceTerminated" => Some(ActionKind::InstanceTerminated),
+        "InstanceStopped" => Some(ActionKind::InstanceStopped),
+        "SpotInterruption" => Some(ActionKind::SpotInterruption),
         _ => None,
     }
 }
@@ -256,6 +259,28 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
     }
     if !s.zone_names.is_empty() {
         put("zone-names", s.zone_names.join(","));
+    }
+    if let Some(p) = s.cloud {
+        put("cloud", p.name().to_string());
+    }
+    let r = &s.remediation;
+    if r.kind != Remediator::None {
+        put("remediation", r.kind.name().to_string());
+    }
+    if let Some(t) = r.timeout_seconds {
+        put("remediation-timeout", format_go_duration(i64::from(t) * 1000));
+    }
+    if let Some(p) = r.max_unhealthy_percent {
+        put("max-unhealthy", format!("{p}%"));
+    }
+    if let Some(i) = r.strategy {
+        put(
+            "strategy",
+            SNR_STRATEGIES.get(i as usize).copied().unwrap_or("").to_string(),
+        );
+    }
+    if r.node_repair_off {
+        put("node-repair", "false".to_string());
     }
     if let Some(z) = s.zone_outage {
         put("zone-outage", zone_outage_text(z, s));
@@ -399,6 +424,8 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             Err(why) => notices.push(ignored("zone-names", v, why)),
         }
     }
+    // And where it runs and what repairs it: the remediator's settings depend on it.
+    remediator_params(&mut s, pairs, prefix, notices);
     for (k, v) in pairs {
         let bad = |why: Cause| ignored(k, v, why);
         let number = |min: u64, max: u64| -> Result<u64, Cause> {
@@ -416,14 +443,17 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                 _ => Err(bad(Cause::new("link.why.numbers").text("count", want))),
             }
         };
-        if let Some(r) = workload_param(&mut s, k, v).or_else(|| switch_param(&mut s, k, v)) {
+        if let Some(r) = workload_param(&mut s, k, v)
+            .or_else(|| switch_param(&mut s, k, v))
+            .or_else(|| remediation_param(&mut s, k, v))
+        {
             if let Err(why) = r {
                 notices.push(bad(why));
             }
             continue;
         }
         let result: Result<(), Cause> = match k.as_str() {
-            "k" | "preset" | "zone-names" => Ok(()),
+            "k" | "preset" | "zone-names" | "cloud" | "remediation" => Ok(()),
             "seed" => number(0, u64::MAX).map(|n| s.seed = n),
             "nodes" => number(1, u64::from(PAGE_MAX_NODES)).map(|n| s.nodes = n as u32),
             "zones" => number(1, ZONES.len() as u64).map(|n| s.zones = n as u32),
@@ -553,6 +583,77 @@ fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
             s.fault.recover_at_seconds = None;
         }
     }
+}
+
+/// Reads `cloud=` and `remediation=`; a remediator that runs on other clouds than the link's
+/// moves the cluster to its first one, and a notice says so.
+fn remediator_params(s: &mut Settings, pairs: &[(String, String)], prefix: &str, notices: &mut Vec<Cause>) {
+    let named = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    if let Some(v) = named("cloud") {
+        match v {
+            "none" => s.cloud = None,
+            _ => match parse_provider(v) {
+                Some(p) => s.cloud = Some(p),
+                None => notices.push(ignored(prefix, "cloud", v, Cause::new("link.why.cloud"))),
+            },
+        }
+    }
+    if let Some(v) = named("remediation") {
+        match Remediator::parse(v) {
+            Some(r) => {
+                if let Some(moved) = s.set_remediator(r) {
+                    notices.push(
+                        Cause::new("link.remediation_cloud")
+                            .text("param", format!("{prefix}remediation={v}"))
+                            .text("cloud", moved.name()),
+                    );
+                }
+            }
+            None => notices.push(ignored(prefix, "remediation", v, Cause::new("link.why.remediation"))),
+        }
+    }
+}
+
+/// A remediator's setting (`remediation-timeout`, `max-unhealthy`, `strategy`, `node-repair`)
+/// applied to `s`; `None` if `k` is none of them. A setting of another remediator than the
+/// link's is refused.
+fn remediation_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
+    let r = &mut s.remediation;
+    let kind = r.kind;
+    let not_here = || Cause::new("link.why.not_for").text("remediation", kind.name());
+    Some(match k {
+        "remediation-timeout" => match kind.timeout() {
+            None => Err(not_here()),
+            Some((_, min, max)) => parse_go_duration(v)
+                .ok()
+                .filter(|ms| ms % 1000 == 0 && (i64::from(min) * 1000..=i64::from(max) * 1000).contains(ms))
+                .map(|ms| r.timeout_seconds = Some((ms / 1000) as u32))
+                .ok_or_else(|| {
+                    Cause::new("link.why.timeout")
+                        .text("min", format_go_duration(i64::from(min) * 1000))
+                        .text("max", format_go_duration(i64::from(max) * 1000))
+                }),
+        },
+        "max-unhealthy" if kind != Remediator::Mhc => Err(not_here()),
+        "max-unhealthy" => v
+            .strip_suffix('%')
+            .and_then(|p| p.parse::<u32>().ok())
+            .filter(|p| *p <= 100)
+            .map(|p| r.max_unhealthy_percent = Some(p))
+            .ok_or_else(|| Cause::new("link.why.percent")),
+        "strategy" if kind != Remediator::Snr => Err(not_here()),
+        "strategy" => SNR_STRATEGIES
+            .iter()
+            .position(|x| *x == v)
+            .map(|i| r.strategy = Some(i as u32))
+            .ok_or_else(|| Cause::new("link.why.strategy")),
+        "node-repair" if kind != Remediator::Karpenter => Err(not_here()),
+        "node-repair" => v
+            .parse::<bool>()
+            .map(|on| r.node_repair_off = !on)
+            .map_err(|_| Cause::new("link.why.bool")),
+        _ => return None,
+    })
 }
 
 /// A switch (`settings::TOGGLES`, by its catalogue name) applied to `s`; `None` if `k` names
@@ -929,6 +1030,157 @@ mod tests {
         assert!(said("zones=2&zone-outage=zone-c:1m0s")
             .contains("zone-outage=zone-c:1m0s: not a zone of this cluster (zone-a, zone-b)"));
         assert!(said("fault=node-5001:NodeCrash:30").contains("node-1 to node-5000"));
+    }
+
+    /// The cloud, the remediator and its settings, and the instance faults: each round-trips,
+    /// only what differs from the defaults is written, and a bad value is named in a notice while
+    /// the rest of the link applies.
+    #[test]
+    fn clouds_remediators_and_instance_faults_round_trip() {
+        use crate::settings::{Remediation, Remediator};
+        use kubelife_engine::scenario::cloud::Provider;
+        let q = "v=1&fault=node-1:InstanceTerminated:30&cloud=aws";
+        let d = decode(q);
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        assert_eq!(d.settings.cloud, Some(Provider::Aws));
+        assert_eq!(d.settings.fault.kind, ActionKind::InstanceTerminated);
+        assert_eq!(encode(&d.settings, Playback::default()), q);
+        for kind in ["InstanceStopped", "SpotInterruption"] {
+            let q = format!("v=1&fault=node-2:{kind}:45&cloud=gcp");
+            assert_eq!(encode(&decode(&q).settings, Playback::default()), q);
+        }
+        // The spot notice stays the provider's: the scenario leaves it unset.
+        let spot = decode("fault=node-1:SpotInterruption:30&cloud=aws").settings.scenario();
+        assert!(spot.events.iter().all(|e| e.notice.is_none()));
+        assert_eq!(spot.cloud.map(|c| c.provider), Some(Provider::Aws));
+        for (q, want) in [
+            (
+                "v=1&cloud=aws&remediation=mhc&remediation-timeout=2m0s&max-unhealthy=40%25",
+                Remediation {
+                    kind: Remediator::Mhc,
+                    timeout_seconds: Some(120),
+                    max_unhealthy_percent: Some(40),
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&remediation=snr&strategy=OutOfServiceTaint",
+                Remediation {
+                    kind: Remediator::Snr,
+                    strategy: Some(1),
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&cloud=azure&remediation=karpenter&node-repair=false",
+                Remediation {
+                    kind: Remediator::Karpenter,
+                    node_repair_off: true,
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&cloud=gcp&remediation=gke&remediation-timeout=20m0s",
+                Remediation {
+                    kind: Remediator::Gke,
+                    timeout_seconds: Some(1200),
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&cloud=aws&remediation=eks",
+                Remediation {
+                    kind: Remediator::Eks,
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&cloud=azure&remediation=aks&remediation-timeout=5m0s",
+                Remediation {
+                    kind: Remediator::Aks,
+                    timeout_seconds: Some(300),
+                    ..Remediation::default()
+                },
+            ),
+        ] {
+            let d = decode(q);
+            assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+            assert_eq!(d.settings.remediation, want, "{q}");
+            assert_eq!(encode(&d.settings, Playback::default()), q);
+            assert!(d.settings.resolve().1.is_none(), "{q} resolves");
+        }
+    }
+
+    #[test]
+    fn cloud_and_remediation_parameters_name_what_they_refuse() {
+        use crate::settings::Remediator;
+        use kubelife_engine::scenario::cloud::Provider;
+        let said = |q: &str| {
+            let d = decode(q);
+            assert_eq!(d.settings.web_replicas, 5, "{q}: the rest applies");
+            d.notices.iter().map(Cause::english).collect::<Vec<_>>().join("; ")
+        };
+        for (q, param, why) in [
+            ("cloud=ibm", "cloud=ibm", "aws, gcp, azure"),
+            ("remediation=magic", "remediation=magic", "mhc, snr"),
+            ("remediation=mhc&remediation-timeout=5m", "", ""),
+            (
+                "remediation=mhc&remediation-timeout=2h0m0s",
+                "remediation-timeout=2h0m0s",
+                "0s to 1h0m0s",
+            ),
+            (
+                "cloud=azure&remediation=aks&remediation-timeout=1m0s",
+                "remediation-timeout=1m0s",
+                "5m0s to 15m0s",
+            ),
+            (
+                "remediation-timeout=5m0s",
+                "remediation-timeout=5m0s",
+                "remediation=none",
+            ),
+            (
+                "remediation=mhc&max-unhealthy=140%25",
+                "max-unhealthy=140%",
+                "percentage",
+            ),
+            (
+                "remediation=snr&max-unhealthy=40%25",
+                "max-unhealthy=40%",
+                "remediation=snr",
+            ),
+            ("remediation=snr&strategy=Reboot", "strategy=Reboot", "Automatic"),
+            (
+                "cloud=aws&remediation=karpenter&node-repair=maybe",
+                "node-repair=maybe",
+                "true or false",
+            ),
+            (
+                "fault=node-1:InstanceVanished:30",
+                "fault=node-1:InstanceVanished:30",
+                "SpotInterruption",
+            ),
+        ] {
+            let text = said(&format!("{q}&web=5"));
+            if param.is_empty() {
+                assert!(text.is_empty(), "{q}: {text}");
+                continue;
+            }
+            assert!(text.contains(param) && text.contains(why), "{q}: {text}");
+        }
+        // A remediator that runs on certain clouds moves the cluster there, and says so.
+        let d = decode("cloud=aws&remediation=gke&web=5");
+        assert_eq!(d.settings.cloud, Some(Provider::Gcp));
+        assert_eq!(d.settings.remediation.kind, Remediator::Gke);
+        assert!(
+            d.notices[0].english().contains("the cluster runs on gcp instead"),
+            "{:?}",
+            d.notices
+        );
+        let d = decode("remediation=karpenter");
+        assert_eq!(d.settings.cloud, Some(Provider::Aws));
+        let d = decode("cloud=azure&remediation=karpenter");
+        assert!(d.notices.is_empty() && d.settings.cloud == Some(Provider::Azure));
     }
 
     #[test]

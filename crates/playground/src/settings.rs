@@ -2,9 +2,11 @@
 
 use crate::knobs::{knob, Group, Knob, KNOBS};
 use kubelife_engine::flags::{self, Flag, Value};
+use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::scenario::{
-    ActionKind, ActionSection, IntOrString, NodeSection, PdbSection, Scenario, VolumeSection, WorkloadKind,
-    WorkloadSection,
+    ActionKind, ActionSection, AksSection, CloudSection, ConditionSection, EksSection, GkeSection, GoDuration,
+    IntOrString, KarpenterSection, MachineHealthCheckSection, NodeSection, PdbSection, RemediationSection, Scenario,
+    SelfNodeRemediationSection, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use kubelife_engine::time::SECOND;
 use kubelife_engine::version::NEWEST_MINOR;
@@ -86,6 +88,156 @@ pub struct Operations {
     /// --force`), s.
     #[serde(default)]
     pub force_delete_db_at_seconds: Option<u32>,
+}
+
+/// The providers the page offers ("Where does it run?"), in order, with their link names and
+/// label keys; no provider is bare metal (or kubeadm) with no cloud controller.
+pub const PROVIDERS: [(Provider, &str, &str); 3] = [
+    (Provider::Aws, "aws", "ui.cloud.aws"),
+    (Provider::Gcp, "gcp", "ui.cloud.gcp"),
+    (Provider::Azure, "azure", "ui.cloud.azure"),
+];
+
+/// The provider a link names.
+pub fn parse_provider(name: &str) -> Option<Provider> {
+    PROVIDERS.iter().find(|p| p.1 == name).map(|p| p.0)
+}
+
+/// What repairs nodes ("What repairs nodes?"): none, or one remediator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Remediator {
+    /// Nothing but kube-controller-manager.
+    #[default]
+    None,
+    /// Cluster API MachineHealthCheck.
+    Mhc,
+    /// medik8s NodeHealthCheck with Self Node Remediation.
+    Snr,
+    /// Karpenter node repair.
+    Karpenter,
+    /// GKE node auto-repair.
+    Gke,
+    /// EKS node auto repair.
+    Eks,
+    /// AKS node auto-repair.
+    Aks,
+}
+
+impl Remediator {
+    /// Every choice in the page's order, with its link name and its label's catalogue key.
+    pub const ALL: [(Remediator, &'static str, &'static str); 7] = [
+        (Remediator::None, "none", "ui.repair.none"),
+        (Remediator::Mhc, "mhc", "ui.repair.mhc"),
+        (Remediator::Snr, "snr", "ui.repair.snr"),
+        (Remediator::Karpenter, "karpenter", "ui.repair.karpenter"),
+        (Remediator::Gke, "gke", "ui.repair.gke"),
+        (Remediator::Eks, "eks", "ui.repair.eks"),
+        (Remediator::Aks, "aks", "ui.repair.aks"),
+    ];
+
+    /// Its link name.
+    pub fn name(self) -> &'static str {
+        Remediator::ALL.iter().find(|r| r.0 == self).map_or("none", |r| r.1)
+    }
+
+    /// The remediator a link names.
+    pub fn parse(name: &str) -> Option<Remediator> {
+        Remediator::ALL.iter().find(|r| r.1 == name).map(|r| r.0)
+    }
+
+    /// The providers it runs on; empty when any will do (bare metal too).
+    pub fn providers(self) -> &'static [Provider] {
+        match self {
+            Remediator::Gke => &[Provider::Gcp],
+            Remediator::Eks => &[Provider::Aws],
+            Remediator::Aks => &[Provider::Azure],
+            Remediator::Karpenter => &[Provider::Aws, Provider::Azure],
+            _ => &[],
+        }
+    }
+
+    /// Its unhealthy timeout as the page offers it: the default, the least and the most, s
+    /// (`None` when it has none the page sets: no remediator, Karpenter).
+    pub fn timeout(self) -> Option<(u32, u32, u32)> {
+        match self {
+            Remediator::Mhc | Remediator::Snr => Some((300, 0, 3600)),
+            Remediator::Gke => Some((600, 0, 3600)),
+            Remediator::Eks => Some((1800, 0, 3600)),
+            // AKS detects from 5 to 15 minutes.
+            Remediator::Aks => Some((600, 300, 900)),
+            Remediator::None | Remediator::Karpenter => None,
+        }
+    }
+}
+
+/// Self Node Remediation's strategies, as the scenario writes them (the first is the default).
+pub const SNR_STRATEGIES: [&str; 3] = ["Automatic", "OutOfServiceTaint", "ResourceDeletion"];
+
+/// The remediator and its settings; each setting is its default until changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Remediation {
+    /// Which.
+    pub kind: Remediator,
+    /// The unhealthy timeout, s (MachineHealthCheck's and Self Node Remediation's `Ready`
+    /// conditions, GKE's `notReadyTimeout`, EKS's `readyTimeout`, AKS's `detectionDelay`).
+    pub timeout_seconds: Option<u32>,
+    /// MachineHealthCheck's `maxUnhealthy`, percent (default 100%).
+    pub max_unhealthy_percent: Option<u32>,
+    /// Self Node Remediation's strategy, an index into [`SNR_STRATEGIES`].
+    pub strategy: Option<u32>,
+    /// Karpenter with `nodeRepair` off (the page turns it on when Karpenter is chosen).
+    pub node_repair_off: bool,
+}
+
+impl Remediation {
+    /// The timeout the page shows: the set one or the remediator's default.
+    pub fn timeout_or_default(&self) -> Option<u32> {
+        self.kind.timeout().map(|(d, _, _)| self.timeout_seconds.unwrap_or(d))
+    }
+
+    /// The scenario's `remediation` entry.
+    fn section(&self) -> Option<RemediationSection> {
+        let t = self.timeout_seconds.map(|t| GoDuration(i64::from(t) * SECOND));
+        let ready = |t: GoDuration| {
+            ["Unknown", "False"]
+                .iter()
+                .map(|status| ConditionSection {
+                    kind: "Ready".into(),
+                    status: (*status).into(),
+                    timeout: t,
+                })
+                .collect::<Vec<_>>()
+        };
+        Some(match self.kind {
+            Remediator::None => return None,
+            Remediator::Mhc => RemediationSection::MachineHealthCheck(MachineHealthCheckSection {
+                unhealthy_conditions: t.map(ready),
+                max_unhealthy: self.max_unhealthy_percent.map(|p| IntOrString::String(format!("{p}%"))),
+                ..MachineHealthCheckSection::default()
+            }),
+            Remediator::Snr => RemediationSection::SelfNodeRemediation(SelfNodeRemediationSection {
+                unhealthy_conditions: t.map(ready),
+                strategy: self
+                    .strategy
+                    .and_then(|i| SNR_STRATEGIES.get(i as usize))
+                    .map(|s| (*s).to_string()),
+                ..SelfNodeRemediationSection::default()
+            }),
+            Remediator::Karpenter => RemediationSection::KarpenterNodeRepair(KarpenterSection {
+                node_repair: Some(!self.node_repair_off),
+                ..KarpenterSection::default()
+            }),
+            Remediator::Gke => RemediationSection::GkeAutoRepair(GkeSection {
+                not_ready_timeout: t,
+                ..GkeSection::default()
+            }),
+            Remediator::Eks => RemediationSection::EksNodeAutoRepair(EksSection {
+                ready_timeout: t,
+                ..EksSection::default()
+            }),
+            Remediator::Aks => RemediationSection::AksAutoRepair(AksSection { detection_delay: t }),
+        })
+    }
 }
 
 /// A workload's volume, as the page offers it.
@@ -348,6 +500,12 @@ pub struct Settings {
     /// there is one for every zone, else `zone-a`, `zone-b`, … ([`ZONES`]).
     #[serde(default)]
     pub zone_names: Vec<String>,
+    /// Where the cluster runs: a cloud's controller manager, or none (bare metal, kubeadm).
+    #[serde(default)]
+    pub cloud: Option<Provider>,
+    /// What repairs nodes besides kube-controller-manager.
+    #[serde(default)]
+    pub remediation: Remediation,
 }
 
 impl Default for Settings {
@@ -377,6 +535,8 @@ impl Default for Settings {
             zone_outage: None,
             ops: Operations::default(),
             zone_names: Vec::new(),
+            cloud: None,
+            remediation: Remediation::default(),
         }
     }
 }
@@ -456,6 +616,17 @@ impl Settings {
                 workload(WorkloadKind::DaemonSet, "agent", None, None),
             ],
             events,
+            cloud: self.cloud.map(|provider| CloudSection {
+                provider,
+                node_monitor_period: None,
+                instance_termination_duration: None,
+                instance_stop_duration: None,
+                instance_deletion_duration: None,
+                node_boot_duration: None,
+                api_call_duration: None,
+                vm_cache_ttl: None,
+            }),
+            remediation: self.remediation.section().into_iter().collect(),
             ..Scenario::default()
         };
         for (flag, &v) in &self.overrides {
@@ -547,6 +718,46 @@ impl Settings {
             });
         }
         events
+    }
+
+    /// Chooses what repairs nodes, each of its settings at its default. A remediator that runs on
+    /// certain clouds only moves the cluster to the first of them unless it is on one already;
+    /// returns the provider it moved to.
+    pub fn set_remediator(&mut self, kind: Remediator) -> Option<Provider> {
+        self.remediation = Remediation {
+            kind,
+            ..Remediation::default()
+        };
+        self.fit_cloud_to_remediator()
+    }
+
+    /// Moves the cluster to a cloud its remediator runs on, if it is not on one; returns where.
+    pub fn fit_cloud_to_remediator(&mut self) -> Option<Provider> {
+        let needs = self.remediation.kind.providers();
+        if needs.is_empty() || self.cloud.is_some_and(|p| needs.contains(&p)) {
+            return None;
+        }
+        self.cloud = Some(needs[0]);
+        self.cloud
+    }
+
+    /// Chooses where the cluster runs. A remediator that cannot run there is turned off; returns
+    /// it.
+    pub fn set_cloud(&mut self, cloud: Option<Provider>) -> Option<Remediator> {
+        self.cloud = cloud;
+        let needs = self.remediation.kind.providers();
+        if needs.is_empty() || cloud.is_some_and(|p| needs.contains(&p)) {
+            return None;
+        }
+        let gone = self.remediation.kind;
+        self.remediation = Remediation::default();
+        Some(gone)
+    }
+
+    /// Whether the run has a cloud controller or a remediator (the page then shows the Node's
+    /// deletion and the remediation).
+    pub fn has_cloud_or_remediator(&self) -> bool {
+        self.cloud.is_some() || self.remediation.kind != Remediator::None
     }
 
     /// The nodes the cluster has (1 to [`MAX_NODES`]).
@@ -931,6 +1142,67 @@ mod tests {
         saved.as_object_mut().expect("an object").remove("zone_outage");
         let s: Settings = serde_json::from_value(saved).expect("loads");
         assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn old_saved_settings_load_without_a_cloud_or_a_remediator() {
+        let mut saved = serde_json::to_value(Settings::default()).expect("serializes");
+        let o = saved.as_object_mut().expect("an object");
+        o.remove("cloud");
+        o.remove("remediation");
+        let s: Settings = serde_json::from_value(saved).expect("loads");
+        assert_eq!(s, Settings::default());
+        let sc = s.scenario();
+        assert!(sc.cloud.is_none() && sc.remediation.is_empty());
+    }
+
+    /// Each remediator writes its section with only what the page changed; one that runs on
+    /// certain clouds moves the cluster there, and a cloud it cannot run on turns it off.
+    #[test]
+    fn the_cloud_and_the_remediator_write_their_sections() {
+        use kubelife_engine::scenario::RemediationSection as R;
+        let mut s = Settings::default();
+        assert_eq!(s.set_cloud(Some(Provider::Azure)), None);
+        assert_eq!(s.scenario().cloud.map(|c| c.provider), Some(Provider::Azure));
+        // Karpenter runs on Azure: the cloud stays; node repair is on.
+        assert_eq!(s.set_remediator(Remediator::Karpenter), None);
+        match &s.scenario().remediation[..] {
+            [R::KarpenterNodeRepair(k)] => assert_eq!(k.node_repair, Some(true)),
+            other => panic!("{other:?}"),
+        }
+        // GKE moves the cluster to GCP; AWS then turns GKE's repair off.
+        assert_eq!(s.set_remediator(Remediator::Gke), Some(Provider::Gcp));
+        assert_eq!(s.cloud, Some(Provider::Gcp));
+        assert_eq!(s.set_cloud(Some(Provider::Aws)), Some(Remediator::Gke));
+        assert_eq!(s.remediation, Remediation::default());
+        // MachineHealthCheck runs anywhere, bare metal too; its timeout writes both Ready checks.
+        s.set_cloud(None);
+        s.set_remediator(Remediator::Mhc);
+        assert_eq!(s.scenario().remediation.len(), 1);
+        s.remediation.timeout_seconds = Some(120);
+        s.remediation.max_unhealthy_percent = Some(40);
+        match &s.scenario().remediation[..] {
+            [R::MachineHealthCheck(m)] => {
+                let c = m.unhealthy_conditions.as_ref().expect("conditions");
+                assert_eq!(c.len(), 2);
+                assert!(c.iter().all(|c| c.kind == "Ready" && c.timeout.0 == 120_000));
+                assert_eq!(m.max_unhealthy, Some(IntOrString::String("40%".into())));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(s.resolve().1.is_none());
+        for (kind, cloud) in [
+            (Remediator::Snr, None),
+            (Remediator::Eks, Some(Provider::Aws)),
+            (Remediator::Aks, Some(Provider::Azure)),
+        ] {
+            s.set_cloud(None);
+            s.set_remediator(kind);
+            assert_eq!(s.cloud, cloud);
+            s.remediation.timeout_seconds = kind.timeout().map(|t| t.2);
+            s.remediation.strategy = Some(2);
+            assert!(s.resolve().1.is_none(), "{kind:?}: {:?}", s.resolve().1);
+        }
     }
 
     /// The nodes an action of `kind` names at `seconds`.

@@ -1,0 +1,51 @@
+//! A terminated instance on AWS: the failed node's lane ends at the Node's deletion, which is
+//! marked, and "where does the time go?" to the first replacement passes through it.
+
+use kubelife_engine::{run, EventKind, RunOptions, Scenario};
+use kubelife_figures::explain::bars;
+use kubelife_figures::lanes::{lanes, LaneKind};
+
+fn aws_instance_terminated() -> Scenario {
+    Scenario::from_json(
+        r#"{"version": "1.31", "seed": 1,
+            "cloud": {"provider": "aws"},
+            "nodes": [{"name": "node-1", "zone": "zone-a"}, {"name": "node-2", "zone": "zone-b"},
+                      {"name": "node-3", "zone": "zone-c"}],
+            "workloads": [{"kind": "Deployment", "name": "web", "replicas": 3}],
+            "events": [{"at": "30s", "action": "InstanceTerminated", "node": "node-1"}]}"#,
+    )
+    .expect("a valid scenario")
+}
+
+#[test]
+fn a_deleted_node_s_lane_ends_at_its_marked_deletion() {
+    let cfg = aws_instance_terminated().resolve().expect("valid");
+    let o = run(&cfg, &RunOptions::default());
+    let deleted = o
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::NodeDeleted && e.node.as_deref() == Some("node-1"))
+        .expect("the cloud controller deletes node-1")
+        .at_ms;
+    assert!(
+        deleted < 30_000 + 60_000,
+        "deleted within a minute of the fault: {deleted}"
+    );
+    let all = lanes(&o, cfg.duration, 40);
+    let lane = all
+        .iter()
+        .find(|l| l.kind == LaneKind::Node && l.name == "node-1")
+        .expect("node-1's lane");
+    assert!(lane.marks.iter().any(|m| m.kind == "NodeDeleted" && m.at == deleted));
+    let last = lane.segments.iter().map(|s| s.1).max().expect("segments");
+    assert_eq!(last, deleted, "the lane ends at the deletion");
+    // The replacement's way passes through the deletion (PodGC frees the orphans).
+    let b = &bars(&o, &cfg)[0];
+    assert!(
+        b.segments
+            .iter()
+            .any(|s| o.events[s.event].kind == EventKind::NodeDeleted),
+        "{:?}",
+        b.segments.iter().map(|s| o.events[s.event].kind).collect::<Vec<_>>()
+    );
+}

@@ -1,0 +1,173 @@
+//! Where the cluster runs and what repairs its nodes: the provider ("Where does it run?": bare
+//! metal or kubeadm with no cloud controller, AWS, GCP, Azure), the remediator ("What repairs
+//! nodes?") and its main settings. A remediator that runs on certain clouds only moves the
+//! cluster there, and one that cannot run where the cluster moves is turned off; a line says so.
+
+use crate::components::filtered;
+use crate::i18n::{tr, trf, Lang};
+use crate::model::Edit;
+use crate::settings::{Remediator, Settings, PROVIDERS, SNR_STRATEGIES};
+use kubelife_engine::scenario::cloud::Provider;
+use kubelife_engine::time::format_go_duration_tenths;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Properties of [`CloudPanel`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct CloudPanelProps {
+    /// What the user set.
+    pub settings: Settings,
+    /// Called with each change.
+    pub onedit: Callback<Edit>,
+}
+
+/// What the last choice changed besides itself.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Note {
+    /// The remediator moved the cluster to this cloud.
+    Moved(Remediator, Provider),
+    /// The cloud chosen turned this remediator off.
+    Dropped(Remediator),
+}
+
+fn remediator_label(lang: Lang, r: Remediator) -> &'static str {
+    Remediator::ALL.iter().find(|x| x.0 == r).map_or("", |x| tr(lang, x.2))
+}
+
+fn provider_label(lang: Lang, p: Provider) -> &'static str {
+    PROVIDERS.iter().find(|x| x.0 == p).map_or("", |x| tr(lang, x.2))
+}
+
+/// The panel.
+#[function_component(CloudPanel)]
+pub fn cloud_panel(p: &CloudPanelProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let note = use_state(|| None::<Note>);
+    let s = &p.settings;
+    // The provider's choice is 0 for none, else its index in PROVIDERS + 1.
+    let on_cloud = {
+        let (note, s) = (note.clone(), s.clone());
+        filtered(&p.onedit, move |e: Event| {
+            let v = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .value()
+                .parse::<u32>()
+                .ok()?;
+            let cloud = v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0);
+            note.set(s.clone().set_cloud(cloud).map(Note::Dropped));
+            Some(Edit::Number(
+                |s, v| {
+                    s.set_cloud(v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0));
+                },
+                v,
+            ))
+        })
+    };
+    let on_repair = {
+        let (note, s) = (note.clone(), s.clone());
+        filtered(&p.onedit, move |e: Event| {
+            let v = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .value()
+                .parse::<u32>()
+                .ok()?;
+            let kind = Remediator::ALL.get(v as usize)?.0;
+            note.set(s.clone().set_remediator(kind).map(|to| Note::Moved(kind, to)));
+            Some(Edit::Number(
+                |s, v| {
+                    s.set_remediator(Remediator::ALL[v as usize].0);
+                },
+                v,
+            ))
+        })
+    };
+    let cloud_pick = s
+        .cloud
+        .and_then(|c| PROVIDERS.iter().position(|x| x.0 == c))
+        .map_or(0, |i| i + 1);
+    let said = (*note).map(|n| match n {
+        Note::Moved(r, to) => trf(
+            lang,
+            "ui.repair.moved",
+            &[
+                ("remediator", &remediator_label(lang, r)),
+                ("cloud", &provider_label(lang, to)),
+            ],
+        ),
+        Note::Dropped(r) => trf(lang, "ui.repair.dropped", &[("remediator", &remediator_label(lang, r))]),
+    });
+    html! {
+        <fieldset class="cloud" data-tour="cloud">
+            <legend class="cloud-title">{tr(lang, "ui.cloud")}</legend>
+            <label class="cloud-field">{tr(lang, "ui.cloud.where")}
+                <select data-testid="cloud-provider" onchange={on_cloud}>
+                    <option value="0" selected={cloud_pick == 0}>{tr(lang, "ui.cloud.none")}</option>
+                    { for PROVIDERS.iter().enumerate().map(|(i, &(_, _, key))| html! {
+                        <option value={(i + 1).to_string()} selected={cloud_pick == i + 1}>{tr(lang, key)}</option>
+                    }) }
+                </select></label>
+            <label class="cloud-field">{tr(lang, "ui.repair.what")}
+                <select data-testid="cloud-remediator" onchange={on_repair}>
+                    { for Remediator::ALL.iter().enumerate().map(|(i, &(r, _, key))| html! {
+                        <option value={i.to_string()} selected={r == s.remediation.kind}>{tr(lang, key)}</option>
+                    }) }
+                </select></label>
+            <p class="cloud-note" role="status" data-testid="cloud-note">{said.unwrap_or_default()}</p>
+            { remediator_fields(lang, s, &p.onedit) }
+        </fieldset>
+    }
+}
+
+/// The remediator's own settings: its unhealthy timeout, MachineHealthCheck's `maxUnhealthy`,
+/// Self Node Remediation's strategy, Karpenter's `nodeRepair`.
+fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    let r = &s.remediation;
+    let number = |e: InputEvent| {
+        e.target_unchecked_into::<HtmlInputElement>()
+            .value()
+            .parse::<u32>()
+            .ok()
+    };
+    let timeout = r.kind.timeout().zip(r.timeout_or_default()).map(|((_, min, max), t)| {
+        let oninput = filtered(onedit, move |e: InputEvent| {
+            Some(Edit::Number(|s, v| s.remediation.timeout_seconds = Some(v), number(e)?.clamp(min, max)))
+        });
+        html! {
+            <label class="cloud-range" data-testid="cloud-timeout">{tr(lang, "ui.repair.timeout")}{" "}<strong>{format_go_duration_tenths(i64::from(t) * 1000)}</strong>
+                <input type="range" min={min.to_string()} max={max.to_string()} step="30" value={t.to_string()} aria-label={tr(lang, "ui.repair.timeout")} {oninput} /></label>
+        }
+    });
+    let percent = r.max_unhealthy_percent.unwrap_or(100);
+    let on_max = filtered(onedit, move |e: InputEvent| {
+        Some(Edit::Number(
+            |s, v| s.remediation.max_unhealthy_percent = Some(v),
+            number(e)?.min(100),
+        ))
+    });
+    let on_strategy = filtered(onedit, |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        let i = SNR_STRATEGIES.iter().position(|x| *x == v)? as u32;
+        Some(Edit::Number(|s, i| s.remediation.strategy = Some(i), i))
+    });
+    let on_repair = filtered(onedit, |e: Event| {
+        let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+        Some(Edit::Switch(|s, on| s.remediation.node_repair_off = !on, on))
+    });
+    let strategy = r.strategy.unwrap_or(0) as usize;
+    html! { <>
+        { for timeout }
+        if r.kind == Remediator::Mhc {
+            <label class="cloud-range" data-testid="cloud-max-unhealthy">{tr(lang, "ui.repair.max_unhealthy")}{" "}<strong>{format!("{percent}%")}</strong>
+                <input type="range" min="0" max="100" step="5" value={percent.to_string()} aria-label={tr(lang, "ui.repair.max_unhealthy")} oninput={on_max} /></label>
+        }
+        if r.kind == Remediator::Snr {
+            <label class="cloud-field">{tr(lang, "ui.repair.strategy")}
+                <select data-testid="cloud-strategy" onchange={on_strategy}>
+                    { for SNR_STRATEGIES.iter().enumerate().map(|(i, name)| html! { <option value={*name} selected={i == strategy}>{*name}</option> }) }
+                </select></label>
+        }
+        if r.kind == Remediator::Karpenter {
+            <label class="cloud-field"><input type="checkbox" data-testid="cloud-node-repair" checked={!r.node_repair_off} onchange={on_repair} />{" "}{tr(lang, "ui.repair.node_repair")}</label>
+        }
+    </> }
+}
