@@ -49,6 +49,10 @@ export const STATES = {
   // the database come back: a histogram for every milestone card.
   'seeds-1440': { query: '?out-of-service=420', width: 1440, height: 900, prepare: runSeeds },
   'seeds-zh-360': { query: '?lang=zh&out-of-service=420', width: 360, height: 800, prepare: runSeeds },
+  // On a cloud with a remediator: the instance faults' Node deletion and remediation cards, and
+  // the "Where does it run?" and "What repairs nodes?" controls.
+  'cloud-aws-1440': { query: '?cloud=aws&remediation=eks&fault=node-1:InstanceTerminated:30', width: 1440, height: 900 },
+  'cloud-zh-360': { query: '?lang=zh&cloud=gcp&remediation=gke&fault=node-1:SpotInterruption:30', width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };

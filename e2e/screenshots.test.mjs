@@ -33,6 +33,10 @@ const SHOTS = [
   { name: 'events-360', section: '[data-tour=events]', maxHeight: 1200 },
   { name: 'seeds-1440', section: '[data-testid=seeds]' },
   { name: 'seeds-zh-360', section: '[data-testid=seeds]' },
+  { name: 'cloud-aws-1440', section: '[data-tour=milestones]' },
+  { name: 'cloud-aws-1440-controls', state: 'cloud-aws-1440', section: '[data-tour=cloud]' },
+  { name: 'cloud-zh-360', section: '[data-tour=milestones]' },
+  { name: 'cloud-zh-360-controls', state: 'cloud-zh-360', section: '[data-tour=cloud]' },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
 ];
