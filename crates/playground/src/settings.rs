@@ -195,6 +195,53 @@ impl Remediation {
         self.kind.timeout().map(|(d, _, _)| self.timeout_seconds.unwrap_or(d))
     }
 
+    /// What the page shows of a scenario's `remediation` list: its first entry, with its main
+    /// settings (the first `Ready` condition's timeout; a percentage `maxUnhealthy`; the
+    /// strategy; Karpenter's `nodeRepair`). A preset or an imported cluster brings it.
+    pub fn of(sections: &[RemediationSection]) -> Remediation {
+        let secs = |d: Option<GoDuration>| d.and_then(|d| u32::try_from(d.0 / SECOND).ok());
+        let ready =
+            |c: &Option<Vec<ConditionSection>>| secs(c.as_ref()?.iter().find(|c| c.kind == "Ready").map(|c| c.timeout));
+        let mut out = Remediation::default();
+        match sections.first() {
+            None => {}
+            Some(RemediationSection::MachineHealthCheck(m)) => {
+                out.kind = Remediator::Mhc;
+                out.timeout_seconds = ready(&m.unhealthy_conditions);
+                out.max_unhealthy_percent = match &m.max_unhealthy {
+                    Some(IntOrString::String(p)) => p.strip_suffix('%').and_then(|p| p.parse().ok()),
+                    _ => None,
+                };
+            }
+            Some(RemediationSection::SelfNodeRemediation(r)) => {
+                out.kind = Remediator::Snr;
+                out.timeout_seconds = ready(&r.unhealthy_conditions);
+                out.strategy = r
+                    .strategy
+                    .as_deref()
+                    .and_then(|s| SNR_STRATEGIES.iter().position(|k| *k == s))
+                    .map(|i| i as u32);
+            }
+            Some(RemediationSection::KarpenterNodeRepair(k)) => {
+                out.kind = Remediator::Karpenter;
+                out.node_repair_off = k.node_repair != Some(true);
+            }
+            Some(RemediationSection::GkeAutoRepair(g)) => {
+                out.kind = Remediator::Gke;
+                out.timeout_seconds = secs(g.not_ready_timeout);
+            }
+            Some(RemediationSection::EksNodeAutoRepair(e)) => {
+                out.kind = Remediator::Eks;
+                out.timeout_seconds = secs(e.ready_timeout);
+            }
+            Some(RemediationSection::AksAutoRepair(a)) => {
+                out.kind = Remediator::Aks;
+                out.timeout_seconds = secs(a.detection_delay);
+            }
+        }
+        out
+    }
+
     /// The scenario's `remediation` entry.
     fn section(&self) -> Option<RemediationSection> {
         let t = self.timeout_seconds.map(|t| GoDuration(i64::from(t) * SECOND));
@@ -910,6 +957,9 @@ impl Settings {
             (t.set)(&mut out, on);
         }
         out.keep_defaults_of(&with);
+        // Where it runs and what repairs its nodes come with the preset (or the imported cluster).
+        out.cloud = preset.cloud.as_ref().map(|c| c.provider);
+        out.remediation = Remediation::of(&preset.remediation);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
             != (
                 &default_cluster.nodes,
@@ -1310,5 +1360,31 @@ mod tests {
         };
         let upstream = kubelife_engine::presets::preset("upstream-1.31").expect("a preset");
         assert_eq!(mine.from_preset(&upstream.scenario).nodes, 7);
+    }
+
+    #[test]
+    fn a_preset_brings_its_cloud_its_remediator_and_its_instance_fault() {
+        let from = |name: &str| {
+            let p = kubelife_engine::presets::preset(name).expect("a preset");
+            Settings::default().from_preset(&p.scenario)
+        };
+        let eks = from("eks-instance-terminated");
+        assert_eq!(eks.cloud, Some(Provider::Aws));
+        assert_eq!(
+            (eks.fault.kind, eks.fault.at_seconds),
+            (ActionKind::InstanceTerminated, 30)
+        );
+        assert_eq!(eks.remediation.kind, Remediator::None);
+        let mhc = from("capi-mhc-5m");
+        assert_eq!((mhc.cloud, mhc.remediation.kind), (None, Remediator::Mhc));
+        assert_eq!(mhc.remediation.timeout_or_default(), Some(300));
+        assert!(from("karpenter-repair-off").remediation.node_repair_off);
+        assert!(!from("karpenter-repair-on").remediation.node_repair_off);
+        // And back: the settings write the preset's cloud and remediator.
+        let back = from("medik8s-snr").scenario();
+        assert_eq!(back.remediation[0].kind(), "SelfNodeRemediation");
+        // A preset without them takes them away.
+        let plain = eks.from_preset(&kubelife_engine::presets::preset("upstream-newest").unwrap().scenario);
+        assert_eq!((plain.cloud, plain.remediation.kind), (None, Remediator::None));
     }
 }
