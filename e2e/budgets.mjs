@@ -48,8 +48,15 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // Chinese catalogue 3 KB. The total rose once more, from 856 KB, when the 200-seed spreads came to
 // every milestone card: the engine's worker grew 3 KB gzipped, since each seed's run now ends in
 // the whole outcome (the proxies' view of each Service, named events) that the cards' milestones
-// are read from, by the same code as the page's cards.
-const budgets = { criticalKB: 200, liveKB: 408, totalKB: 860, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// are read from, by the same code as the page's cards. Both rose again, from 408 and 860 KB, for
+// issue 27 (clouds and remediators): the page's wasm grew 21 KB gzipped (the scenario's cloud
+// and six remediators, their validation and messages, the "Where does it run?" panel, its link
+// parameters and milestone cards), the engine's worker 29 KB (the cloud controller and the six
+// remediators), the files worker 64 KB (providerID, MachineHealthCheck and NodeHealthCheck
+// import and their checks), and the English catalogue that every one of the three wasm files
+// carries grew from 99 to 121 KB raw. That catalogue, built into each file whole, is the next
+// place to win bytes back: each file needs only its own messages.
+const budgets = { criticalKB: 200, liveKB: 432, totalKB: 992, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.
