@@ -663,16 +663,7 @@ impl Settings {
                 workload(WorkloadKind::DaemonSet, "agent", None, None),
             ],
             events,
-            cloud: self.cloud.map(|provider| CloudSection {
-                provider,
-                node_monitor_period: None,
-                instance_termination_duration: None,
-                instance_stop_duration: None,
-                instance_deletion_duration: None,
-                node_boot_duration: None,
-                api_call_duration: None,
-                vm_cache_ttl: None,
-            }),
+            cloud: self.cloud.map(CloudSection::new),
             remediation: self.remediation.section().into_iter().collect(),
             ..Scenario::default()
         };
