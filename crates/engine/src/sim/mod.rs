@@ -218,14 +218,7 @@ impl Simulation {
             p,
             cfg.workloads.len(),
         );
-        let adc = AttachDetachController::new(AdcSettings {
-            force_needs_unhealthy_node: p.force_detach_needs_unhealthy_node,
-            disable_force_detach: kcm.disable_force_detach_on_timeout,
-            out_of_service: cfg.out_of_service_volume_detach,
-            waiting_wording: p.multi_attach_says_waiting,
-            attach_duration: cfg.simulation.attach_duration,
-            detach_duration: cfg.simulation.detach_duration,
-        });
+        let adc = attach_detach_controller(&cfg);
         api.volumes = Volumes::new(&claims(&cfg.workloads));
         let mut sim = Simulation {
             disruption,
@@ -526,4 +519,17 @@ impl Simulation {
         }
         self.push_kcm(next, Wake::MonitorPass);
     }
+}
+
+/// The attach-detach controller with the version's rules and the scenario's timings.
+fn attach_detach_controller(cfg: &Config) -> AttachDetachController {
+    let p = &cfg.profile;
+    AttachDetachController::new(AdcSettings {
+        force_needs_unhealthy_node: p.force_detach_needs_unhealthy_node,
+        disable_force_detach: cfg.controller_manager.disable_force_detach_on_timeout,
+        out_of_service: cfg.out_of_service_volume_detach,
+        waiting_wording: p.multi_attach_says_waiting,
+        attach_duration: cfg.simulation.attach_duration,
+        detach_duration: cfg.simulation.detach_duration,
+    })
 }

@@ -492,6 +492,14 @@ fn own_output_cases() -> Vec<Case> {
                 (Note, "clusterApiVersion stays 1.11"),
             ],
         },
+    ]
+}
+
+/// The project's own health checks after the first MachineHealthCheck, node and workload lists,
+/// and broken files.
+fn own_more_output_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
         // v1beta2: seconds under spec.checks, the short-circuit under spec.remediation.triggerIf.
         Case {
             paths: &["mhc-v1beta2.yaml"],
@@ -629,10 +637,15 @@ fn own_output_cases() -> Vec<Case> {
 
 #[test]
 fn every_own_fixture_imports_to_its_documented_scenario() {
-    let cases: Vec<Case> = [own_config_cases(), own_distro_cases(), own_output_cases()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let cases: Vec<Case> = [
+        own_config_cases(),
+        own_distro_cases(),
+        own_output_cases(),
+        own_more_output_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     check_cases(&own(), &cases);
 }
 
