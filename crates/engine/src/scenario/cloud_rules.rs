@@ -59,8 +59,9 @@ pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudC
     })
 }
 
-/// The default condition checks: `Ready` `Unknown` and `False` for `timeout`.
-fn ready_checks(timeout: Millis) -> Vec<ConditionCheck> {
+/// The default condition checks: `Ready` `Unknown` and `False` for `timeout` ("not Ready", as
+/// the health checks' defaults and the managed services' repairs say it).
+pub(crate) fn ready_checks(timeout: Millis) -> Vec<ConditionCheck> {
     ["Unknown", "False"]
         .iter()
         .map(|s| ConditionCheck {

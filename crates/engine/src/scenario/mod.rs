@@ -10,6 +10,7 @@
 
 pub mod cloud;
 mod cloud_rules;
+pub(crate) use cloud_rules::ready_checks;
 pub mod config;
 pub mod flags;
 pub mod format;

@@ -155,9 +155,9 @@ impl Remediation {
                     Vec::new()
                 }
             }
-            Remediator::GkeAutoRepair { not_ready_timeout, .. } => ready_not_true(*not_ready_timeout),
-            Remediator::EksNodeAutoRepair { ready_timeout, .. } => ready_not_true(*ready_timeout),
-            Remediator::AksAutoRepair { detection_delay } => ready_not_true(*detection_delay),
+            Remediator::GkeAutoRepair { not_ready_timeout, .. } => crate::scenario::ready_checks(*not_ready_timeout),
+            Remediator::EksNodeAutoRepair { ready_timeout, .. } => crate::scenario::ready_checks(*ready_timeout),
+            Remediator::AksAutoRepair { detection_delay } => crate::scenario::ready_checks(*detection_delay),
         }
     }
 
@@ -389,16 +389,4 @@ pub fn replaces_nodes(r: &Remediator) -> bool {
             | Remediator::EksNodeAutoRepair { .. }
             | Remediator::KarpenterNodeRepair { node_repair: true, .. }
     )
-}
-
-/// `Ready` `False` and `Unknown` for `timeout`: "not Ready" as the managed services say it.
-fn ready_not_true(timeout: Millis) -> Vec<ConditionCheck> {
-    ["False", "Unknown"]
-        .iter()
-        .map(|s| ConditionCheck {
-            kind: "Ready".to_string(),
-            status: s.to_string(),
-            timeout,
-        })
-        .collect()
 }
