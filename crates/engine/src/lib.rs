@@ -36,6 +36,7 @@ pub mod scenario;
 pub mod stats;
 pub mod summary;
 pub mod time;
+pub mod tune;
 pub mod upstream;
 pub mod version;
 pub mod wire;
