@@ -41,8 +41,13 @@ impl<'de> Deserialize<'de> for GoDuration {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a Go duration string such as \"40s\" or \"5m0s\"")
             }
+            // The error names the text only: `Scenario::from_json` reads the reason again as a
+            // message (`duration_at`), so the English catalogue is not needed to deserialize a
+            // duration, and the files worker, which only checks sections, does not carry it.
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<GoDuration, E> {
-                parse_go_duration(v).map(GoDuration).map_err(E::custom)
+                parse_go_duration(v)
+                    .map(GoDuration)
+                    .map_err(|e| E::custom(format_args!("invalid duration {}", e.text)))
             }
         }
         d.deserialize_str(V)
