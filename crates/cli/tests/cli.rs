@@ -556,16 +556,21 @@ fn a_cloud_run_names_who_deleted_the_node_in_both_outputs() {
 }
 
 #[test]
-fn remediation_is_checked_and_said_to_be_inert() {
-    // Every kind acts; Karpenter's interruption queue is read, not modelled, and a warning says so.
-    let scenario = r#"{"nodes": [{"name": "n"}], "cloud": {"provider": "aws"},
+fn remediation_is_checked_and_an_unread_interruption_queue_is_said_so() {
+    // Every kind acts; Karpenter's interruption queue is AWS's, and on Azure a warning says
+    // nothing reads it.
+    let scenario = r#"{"nodes": [{"name": "n"}], "cloud": {"provider": "azure"},
         "remediation": [{"kind": "MachineHealthCheck"}, {"kind": "KarpenterNodeRepair", "interruptionQueue": true}]}"#;
     let (code, text, _) = kubelife(&["run", "-"], scenario);
     assert_eq!(code, 0);
     assert!(
-        text.contains("warning: Karpenter's interruption handling (interruptionQueue) is read but not modelled"),
+        text.contains("warning: Karpenter's interruptionQueue is karpenter-provider-aws's"),
         "{text}"
     );
+    let on_aws = scenario.replace("azure", "aws");
+    let (code, text, _) = kubelife(&["run", "-"], &on_aws);
+    assert_eq!(code, 0);
+    assert!(!text.contains("interruptionQueue"), "{text}");
     let (code, _, err) = kubelife(
         &["run", "-"],
         r#"{"nodes": [{"name": "n"}], "remediation": [{"kind": "EKSNodeAutoRepair"}]}"#,

@@ -307,6 +307,16 @@ fn cloud_presets(newest: &str) -> Vec<Preset> {
             }),
         },
         Preset {
+            name: "karpenter-spot-interruption",
+            description: "AWS with Karpenter reading its interruption queue: node-1 is a Spot instance whose two-minute interruption warning comes at 30s; Karpenter deletes its NodeClaim at the message, drains it through the eviction API and launches node-1-r1, so web and db (its EBS volume detached from a live node) move within the notice, and Karpenter terminates the instance itself before EC2 reclaims it",
+            scenario: on(Some(Provider::Aws), ActionKind::SpotInterruption, &|s| {
+                s.remediation = vec![RemediationSection::KarpenterNodeRepair(KarpenterSection {
+                    interruption_queue: Some(true),
+                    ..KarpenterSection::default()
+                })];
+            }),
+        },
+        Preset {
             name: "aks-vm-deallocated",
             description: "Azure: node-1's VM is stopped and deallocated at 30s; the cloud-controller-manager taints the node node.cloudprovider.kubernetes.io/shutdown and, seen through its VM cache, node.kubernetes.io/out-of-service, so db's disk detaches without the six-minute wait",
             scenario: on(Some(Provider::Azure), ActionKind::InstanceStopped, &|_| {}),

@@ -108,8 +108,8 @@ pub enum SnrStrategy {
 }
 
 impl Remediator {
-    /// Whether this build acts on the remediator (all six kinds; Karpenter's interruption
-    /// handling is not modelled). The others would be kept, with a validation warning.
+    /// Whether this build acts on the remediator (all six kinds). The others would be kept, with
+    /// a validation warning.
     pub fn is_modelled(&self) -> bool {
         matches!(
             self,
@@ -136,6 +136,9 @@ pub enum Remediator {
         max_unhealthy: NodeCount,
         /// Cluster API's minor version (1.x).
         cluster_api_minor: u32,
+        /// A replacement Machine's creation until its Node registers, ms (None: the cloud's
+        /// `nodeBootDuration`).
+        replacement_join: Option<Millis>,
     },
     /// medik8s NodeHealthCheck + Self Node Remediation.
     SelfNodeRemediation {
@@ -154,8 +157,10 @@ pub enum Remediator {
         node_repair: bool,
         /// The repair policies.
         conditions: Vec<ConditionCheck>,
-        /// `--interruption-queue` set.
+        /// `--interruption-queue` set (acted on on AWS).
         interruption_queue: bool,
+        /// The interruption message's latency, ms.
+        interruption_latency: Millis,
     },
     /// GKE node auto-repair.
     GkeAutoRepair {

@@ -149,6 +149,10 @@ fn resolve_remediator(
                     }
                 },
             },
+            replacement_join: m
+                .replacement_join_duration
+                .map(|d| span(Some(d), 0, f("replacementJoinDuration"), 24 * HOUR))
+                .transpose()?,
         },
         R::SelfNodeRemediation(s) => Remediator::SelfNodeRemediation {
             conditions: conditions(&s.unhealthy_conditions, 5 * MINUTE, field)?,
@@ -174,6 +178,12 @@ fn resolve_remediator(
                 node_repair: k.node_repair.unwrap_or(false),
                 conditions: conditions(&k.unhealthy_conditions, default, field)?,
                 interruption_queue: k.interruption_queue.unwrap_or(false),
+                interruption_latency: span(
+                    k.interruption_message_latency,
+                    5 * SECOND,
+                    f("interruptionMessageLatency"),
+                    HOUR,
+                )?,
             }
         }
         R::GkeAutoRepair(g) => Remediator::GkeAutoRepair {
@@ -201,7 +211,8 @@ fn resolve_remediator(
 }
 
 /// The remediators, checked: each kind at most once, each managed service's on its own cloud.
-/// Karpenter's `interruptionQueue` is kept with a warning that this build does not model it.
+/// Karpenter's `interruptionQueue` is AWS's (an SQS queue fed by EventBridge): on Azure it is
+/// kept with a warning that nothing reads it.
 pub(super) fn resolve_remediation(
     list: &[RemediationSection],
     provider: Option<Provider>,
@@ -231,7 +242,7 @@ pub(super) fn resolve_remediation(
         }
         out.push(resolve_remediator(r, &field, provider)?);
     }
-    // Karpenter's interruption handling (§5.4) is read, not modelled: a warning says so.
+    // Karpenter's interruption handling (§5.4) is karpenter-provider-aws's.
     let queue = out.iter().any(|r| {
         matches!(
             r,
@@ -241,8 +252,8 @@ pub(super) fn resolve_remediation(
             }
         )
     });
-    if queue {
-        warnings.push(Cause::new("warn.karpenter_interruption_not_modelled"));
+    if queue && provider != Some(Provider::Aws) {
+        warnings.push(Cause::new("warn.karpenter_interruption_aws_only"));
     }
     Ok(out)
 }

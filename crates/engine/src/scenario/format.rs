@@ -606,6 +606,11 @@ pub struct MachineHealthCheckSection {
     /// default `"1.11"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster_api_version: Option<String>,
+    /// From a replacement Machine's creation until its kubelet registers the Node; default the
+    /// cloud's `nodeBootDuration` (`1m30s` without a cloud). Longer than `nodeStartupTimeout`,
+    /// the replacement is itself remediated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replacement_join_duration: Option<GoDuration>,
 }
 
 /// medik8s `NodeHealthCheck` with Self Node Remediation.
@@ -638,10 +643,15 @@ pub struct KarpenterSection {
     /// `10m0s`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unhealthy_conditions: Option<Vec<ConditionSection>>,
-    /// `--interruption-queue` set (AWS): spot interruptions drain the node at the notice;
-    /// default `false`.
+    /// `--interruption-queue` set (AWS): a spot interruption warning or an instance state change
+    /// makes Karpenter delete the NodeClaim (cordon and drain) when the message comes; default
+    /// `false`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interruption_queue: Option<bool>,
+    /// From the instance event (the spot notice, the stop or termination) until Karpenter acts
+    /// on its SQS message (EventBridge delivery and the long poll); default `5s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interruption_message_latency: Option<GoDuration>,
 }
 
 /// GKE node auto-repair.

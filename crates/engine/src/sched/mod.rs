@@ -165,6 +165,11 @@ pub enum Wake {
         /// The node.
         node: NodeId,
     },
+    /// Karpenter's NodeClaim garbage collection runs (every 2 min).
+    NodeClaimGc {
+        /// The remediator (Karpenter's).
+        remediator: usize,
+    },
     /// The next step of a remediator's repair of a node.
     RepairStep {
         /// The remediator.
@@ -197,6 +202,17 @@ pub enum RepairStep {
     TerminationDrain,
     /// Karpenter's poll of the terminated instance (every 5 s).
     InstancePoll,
+    /// Karpenter's interruption message about the node's instance comes in.
+    InterruptionMessage,
+    /// A pass of the graceful drain Karpenter's interruption handling starts (every 1 s).
+    InterruptionDrain,
+    /// Karpenter's wait for the drained node's volumes to detach (every 1 s).
+    InterruptionVolumes,
+    /// Cluster API's `nodeStartupTimeout` check of a replacement Machine (the node is the
+    /// replacement's).
+    StartupCheck,
+    /// The replacement Machine that never got a Node is gone: the MachineSet creates the next.
+    StartupMachineGone,
 }
 
 /// Whose timers die together.

@@ -29,6 +29,14 @@ impl Simulation {
     /// The NodeClaim is deleted with its termination time now: the replacement is launched, the
     /// node tainted, the drain begins.
     pub(super) fn karpenter_terminate(&mut self, index: usize, n: NodeId) {
+        self.karpenter_delete_nodeclaim(index, n);
+        self.drain_started.insert((index, n), self.w.now);
+        self.karpenter_at(index, n, self.w.now, RepairStep::TerminationDrain);
+    }
+
+    /// The NodeClaim's deletion: Karpenter provisions for the pods it leaves (the model launches
+    /// the node's spare) and the termination taints the node.
+    pub(super) fn karpenter_delete_nodeclaim(&mut self, index: usize, n: NodeId) {
         let now = self.w.now;
         if let Some(s) = self.spares.remove(&n) {
             let boot = self.boot_duration();
@@ -42,8 +50,6 @@ impl Simulation {
                 .taint(taint.label());
             self.w.log.push(e);
         }
-        self.drain_started.insert((index, n), now);
-        self.karpenter_at(index, n, now, RepairStep::TerminationDrain);
     }
 
     /// One drain pass: pods not yet deleting are deleted (grace 1 s, budgets bypassed); the
@@ -80,14 +86,31 @@ impl Simulation {
             return self.karpenter_at(index, n, at, RepairStep::TerminationDrain);
         }
         self.drain_started.remove(&(index, n));
+        self.karpenter_delete_instance(index, n);
+    }
+
+    /// `cloudProvider.Delete`: the instance is terminated (`instanceTerminationDuration`) and
+    /// polled every 5 s until it is gone.
+    pub(super) fn karpenter_delete_instance(&mut self, index: usize, n: NodeId) {
+        let now = self.w.now;
         let e = self
             .cfg
             .cloud
             .as_ref()
             .map_or(30 * SECOND, |c| c.instance_termination_duration);
         self.power_off_machine(n, Some(now + e));
-        let at = next_tick(now, INSTANCE_REQUEUE, now + e - 1);
+        let gone = self.instance_gone_at(n).unwrap_or(now + e);
+        let at = if gone <= now {
+            now
+        } else {
+            next_tick(now, INSTANCE_REQUEUE, gone - 1)
+        };
         self.karpenter_at(index, n, at, RepairStep::InstancePoll);
+    }
+
+    /// When the provider reports node `n`'s instance gone, if it will.
+    pub(super) fn instance_gone_at(&self, n: NodeId) -> Option<Millis> {
+        self.ccm.as_ref().and_then(|c| c.instances[n].gone_from)
     }
 
     /// `cloudProvider.Delete` says the instance is gone: the Node's finalizer goes.
@@ -97,6 +120,11 @@ impl Simulation {
             let after = self.w.log.index.node(n).and_then(|m| m.silenced);
             self.delete_node_with(n, cause, after);
         }
+        self.karpenter_finished(index, n);
+    }
+
+    pub(super) fn karpenter_finished(&mut self, index: usize, n: NodeId) {
+        self.drain_started.remove(&(index, n));
         if let Some(r) = self.remediators.iter_mut().find(|r| r.index == index) {
             r.finished(n, true, None);
         }

@@ -12,6 +12,7 @@ mod drain;
 mod fencing;
 mod heartbeats;
 mod initial;
+mod interruption;
 mod karpenter;
 mod pods;
 mod remediation;
@@ -87,6 +88,9 @@ pub struct Simulation {
     replacement_of: std::collections::BTreeMap<NodeId, (NodeId, &'static str, Millis)>,
     /// Self Node Remediation's runtime strategy of each node it fences, by (remediator, node).
     fencing: std::collections::BTreeMap<(usize, NodeId), crate::scenario::SnrStrategy>,
+    /// The instance event each node's Karpenter interruption message is about: the action and
+    /// when it happened (the notice's start, for a spot interruption).
+    interruptions: std::collections::BTreeMap<NodeId, (crate::scenario::ActionKind, Millis)>,
     /// When each repair's drain began, by (remediator, node).
     drain_started: std::collections::BTreeMap<(usize, NodeId), Millis>,
     /// Sentences about actions that found nothing to act on.
@@ -246,6 +250,7 @@ impl Simulation {
             remediators: Vec::new(),
             spares,
             replacement_of: Default::default(),
+            interruptions: Default::default(),
             drain_started: Default::default(),
             fencing: Default::default(),
             warnings: Vec::new(),
@@ -258,6 +263,7 @@ impl Simulation {
         };
         sim.ccm = sim.new_cloud_controller();
         sim.remediators = sim.new_remediators();
+        sim.start_nodeclaim_gc();
         sim.allow_dormancy();
         sim.bootstrap();
         sim
@@ -475,6 +481,7 @@ impl Simulation {
             Wake::SpotReclaim { node } => self.spot_reclaim(node),
             Wake::RemediationCheck { remediator, node } => self.remediation_check(remediator, node),
             Wake::RepairStep { remediator, node, step } => self.repair_step(remediator, node, step),
+            Wake::NodeClaimGc { remediator } => self.nodeclaim_gc(remediator),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);

@@ -125,6 +125,11 @@ impl Simulation {
         let Some(k) = self.remediators.iter().position(|r| r.index == index) else {
             return;
         };
+        let mhc = matches!(self.remediators[k].spec, Remediator::MachineHealthCheck { .. });
+        if mhc && self.awaits_first_node(n) {
+            // A replacement held back at its startup check.
+            return self.startup_check(index, n);
+        }
         let Verdict::Start(repair) = self.remediators[k].check(&mut self.w, n) else {
             return;
         };
@@ -191,6 +196,11 @@ impl Simulation {
             RepairStep::OutOfServicePoll => self.out_of_service_poll(index, n),
             RepairStep::TerminationDrain => self.karpenter_drain(index, n),
             RepairStep::InstancePoll => self.karpenter_instance_gone(index, n),
+            RepairStep::InterruptionMessage => self.interruption_message(index, n),
+            RepairStep::InterruptionDrain => self.interruption_drain(index, n),
+            RepairStep::InterruptionVolumes => self.interruption_volumes(index, n),
+            RepairStep::StartupCheck => self.startup_check(index, n),
+            RepairStep::StartupMachineGone => self.startup_machine_gone(index, n),
         }
     }
 
@@ -302,11 +312,78 @@ impl Simulation {
         }
         let spare = self.spares.remove(&n);
         if let Some(s) = spare {
-            let boot = self.boot_duration();
-            self.create_replacement(index, n, s, now + boot);
+            let join = self.join_duration(index);
+            self.create_replacement(index, n, s, now + join);
         }
         if let Some(r) = self.remediator_mut(index) {
             r.finished(n, true, spare);
+        }
+        self.recheck_all_blocked(index);
+    }
+
+    /// How long a replacement made by remediator `index` takes to register: the
+    /// MachineHealthCheck's `replacementJoinDuration`, else the cloud's boot.
+    fn join_duration(&self, index: usize) -> Millis {
+        let set = self
+            .remediators
+            .iter()
+            .find(|r| r.index == index)
+            .and_then(|r| match r.spec {
+                Remediator::MachineHealthCheck { replacement_join, .. } => replacement_join,
+                _ => None,
+            });
+        set.unwrap_or_else(|| self.boot_duration())
+    }
+
+    /// Whether node `n` is a replacement that has not registered yet.
+    fn awaits_first_node(&self, n: NodeId) -> bool {
+        self.replacement_of.contains_key(&n)
+            && !self.w.api.nodes[n].exists
+            && self.w.log.index.node(n).is_none_or(|m| m.back.is_none())
+    }
+
+    /// Cluster API's startup check of replacement `s`: still without a Node past
+    /// `nodeStartupTimeout`, its Machine is deleted (no Node to drain: the MachineSet's two round
+    /// trips, then the VM's deletion) and its pending registration never comes.
+    fn startup_check(&mut self, index: usize, s: NodeId) {
+        let now = self.w.now;
+        let Some(&(old, _, created)) = self.replacement_of.get(&s) else {
+            return;
+        };
+        let mhc = self
+            .remediators
+            .iter()
+            .any(|r| r.index == index && matches!(r.spec, Remediator::MachineHealthCheck { .. }));
+        if !mhc || !self.awaits_first_node(s) {
+            return;
+        }
+        let old_name = self.w.api.nodes[old].name.clone();
+        let Some(r) = self.remediators.iter_mut().find(|r| r.index == index) else {
+            return;
+        };
+        if !r.startup_check(&mut self.w, s, &old_name, created) {
+            return;
+        }
+        self.w.timers.cancel_owner(Owner::Kubelet(s));
+        let v = self
+            .cfg
+            .cloud
+            .as_ref()
+            .map_or(DEFAULT_INSTANCE_DELETION, |c| c.instance_deletion_duration);
+        let at = now + 2 * self.w.api.api_latency + v;
+        self.repair_at(index, s, at, RepairStep::StartupMachineGone);
+    }
+
+    /// The timed-out replacement Machine is gone: the MachineSet creates the next one for the
+    /// same node (the model reuses the spare's name).
+    fn startup_machine_gone(&mut self, index: usize, s: NodeId) {
+        let Some(&(old, _, _)) = self.replacement_of.get(&s) else {
+            return;
+        };
+        let join = self.join_duration(index);
+        self.create_replacement(index, old, s, self.w.now + join);
+        if let Some(r) = self.remediator_mut(index) {
+            r.replacement_recreated(s);
         }
         self.recheck_all_blocked(index);
     }
@@ -328,6 +405,15 @@ impl Simulation {
         self.replacement_of.insert(spare, (old, kind, self.w.now));
         let step = REGISTRATION_FIRST_STEP;
         self.push_for(Owner::Kubelet(spare), at, Wake::Register { node: spare, step });
+        let startup = self.remediators.iter().find(|r| r.index == index).map(|r| &r.spec);
+        if let Some(&Remediator::MachineHealthCheck {
+            node_startup_timeout: t @ 1..,
+            ..
+        }) = startup
+        {
+            // `nodeChecks` looks again `timeout − elapsed + 1s` after the Machine's creation.
+            self.repair_at(index, spare, self.w.now + t + SECOND, RepairStep::StartupCheck);
+        }
     }
 
     /// The cause of a replacement node's registration, if it is one.

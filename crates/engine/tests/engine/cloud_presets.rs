@@ -2,15 +2,22 @@
 //! seeds each: each check names the preset and the milestone it reads.
 
 use kubelife_engine::presets::preset;
+use kubelife_engine::scenario::RemediationSection;
 use kubelife_engine::time::{MINUTE, SECOND};
-use kubelife_engine::{run, EventKind, Millis, Outcome, RunOptions};
+use kubelife_engine::{run, EventKind, Millis, Outcome, RunOptions, Scenario};
 
 /// Runs preset `name` on seeds 1..=40 and hands each outcome, with node-1's fault time, to
 /// `expect`, which says what is wrong, if anything.
 fn check(name: &str, expect: impl Fn(&Outcome, Millis) -> Result<(), String>) {
+    check_changed(name, |_| {}, expect);
+}
+
+/// [`check`] on preset `name` changed by `change`.
+fn check_changed(name: &str, change: impl Fn(&mut Scenario), expect: impl Fn(&Outcome, Millis) -> Result<(), String>) {
     let p = preset(name).unwrap_or_else(|| panic!("no preset {name}"));
     for seed in 1..=40 {
         let mut s = p.scenario.clone();
+        change(&mut s);
         s.seed = Some(seed);
         let o = run(&s.resolve().unwrap(), &RunOptions::default());
         let fault = o.summary.nodes[0].fault_at_ms.expect("node-1 fails");
@@ -170,5 +177,67 @@ fn karpenter_repairs_only_behind_its_gate() {
             30 * MINUTE,
             30 * MINUTE + SECOND,
         )
+    });
+}
+
+/// When the first graceful deletion of one of node-1's `web` pods was asked for, ms.
+fn web_deleted_from_node_1(o: &Outcome) -> Option<Millis> {
+    o.events
+        .iter()
+        .find(|e| {
+            e.kind == EventKind::PodDeletionRequested
+                && e.node.as_deref() == Some("node-1")
+                && e.pod.as_deref().is_some_and(|p| p.starts_with("web-"))
+        })
+        .map(|e| e.at_ms)
+}
+
+#[test]
+fn karpenter_spot_interruption_moves_pods_within_the_notice_and_without_the_queue_after_the_reclaim() {
+    check("karpenter-spot-interruption", |o, f| {
+        let n = &o.summary.nodes[0];
+        // The warning comes at the fault; the SQS message 5s later.
+        within(
+            "RemediationStarted",
+            n.remediation_at_ms.map(|t| t - f),
+            5 * SECOND,
+            5 * SECOND,
+        )?;
+        within(
+            "web evicted from node-1",
+            web_deleted_from_node_1(o).map(|t| t - f),
+            5 * SECOND,
+            5 * SECOND,
+        )?;
+        within(
+            "web's replacement Ready",
+            n.first_replacement_ready_at_ms.map(|t| t - f),
+            5 * SECOND,
+            20 * SECOND,
+        )?;
+        // The volume detaches from a live node: no six-minute wait, and well within the notice.
+        within("db-0 Ready", db_ready(o, f), 10 * SECOND, 2 * MINUTE)?;
+        // Karpenter terminates the drained instance itself, before EC2's reclaim at 2m0s.
+        within("NodeDeleted", n.deleted_at_ms.map(|t| t - f), 30 * SECOND, 2 * MINUTE)
+    });
+    let without_queue = |s: &mut Scenario| match &mut s.remediation[0] {
+        RemediationSection::KarpenterNodeRepair(k) => k.interruption_queue = None,
+        _ => unreachable!("the preset runs Karpenter"),
+    };
+    check_changed("karpenter-spot-interruption", without_queue, |o, f| {
+        // Nothing acts on the warning: the fault is EC2's reclaim, 2m0s after it.
+        let warning = f - 2 * MINUTE;
+        if let Some(t) = first(o, EventKind::RemediationStarted, None) {
+            return Err(format!("no queue, yet a remediation at {t}"));
+        }
+        // The pods go only after the cloud controller deletes the Node (PodGC's orphans).
+        let n = &o.summary.nodes[0];
+        within(
+            "web's replacement Ready",
+            n.first_replacement_ready_at_ms.map(|t| t - warning),
+            3 * MINUTE,
+            5 * MINUTE,
+        )?;
+        within("db-0 Ready", db_ready(o, warning), 8 * MINUTE, 13 * MINUTE)
     });
 }

@@ -119,7 +119,7 @@ const WARNED: &[&str] = &[
     r#""version": "1.19", "featureGates": {"NodeLease": true}"#,
     r#""version": "1.12", "featureGates": {"NodeLease": true}"#,
     r#""version": "1.24", "events": [{"at": "1s", "action": "OutOfServiceTaint", "node": "n1"}]"#,
-    r#""cloud": {"provider": "aws"}, "remediation": [{"kind": "KarpenterNodeRepair", "interruptionQueue": true}]"#,
+    r#""cloud": {"provider": "azure"}, "remediation": [{"kind": "KarpenterNodeRepair", "interruptionQueue": true}]"#,
     r#""events": [{"at": "1s", "action": "InstanceTerminated", "node": "n1"}]"#,
     r#""cloud": {"provider": "gcp"}, "events": [{"at": "1s", "action": "SpotInterruption", "node": "n1"}]"#,
 ];

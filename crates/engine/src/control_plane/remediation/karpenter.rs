@@ -11,7 +11,8 @@
 //! pod whose deletionTimestamp is more than a minute old is stuck terminating and no longer
 //! drained, `IsStuckTerminating`), the volume wait skipped once the deadline has passed, then
 //! `cloudProvider.Delete`, requeued every 5 s until the instance is gone, and the Node's finalizer
-//! removed. The AWS provider's policies (`RepairPolicies`): Ready False and Unknown 30 min; the
+//! removed. Interruption handling and NodeClaim garbage collection are the driver's
+//! (`sim::interruption`). The AWS provider's policies (`RepairPolicies`): Ready False and Unknown 30 min; the
 //! Azure provider's 10 min.
 
 use super::{Remediation, Repair};
@@ -32,6 +33,8 @@ pub const STUCK_TERMINATING: Millis = MINUTE;
 pub const DRAIN_REQUEUE: Millis = SECOND;
 /// The instance termination's requeue, ms.
 pub const INSTANCE_REQUEUE: Millis = 5 * SECOND;
+/// NodeClaim garbage collection's period (`pkg/controllers/nodeclaim/garbagecollection`), ms.
+pub const NODECLAIM_GC_PERIOD: Millis = 2 * MINUTE;
 
 /// `areNodesHealthy`: at most 20 % of `nodes` (rounded up) may match a policy.
 pub fn nodes_healthy(nodes: u32, matching: u32) -> bool {

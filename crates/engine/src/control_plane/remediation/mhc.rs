@@ -125,12 +125,7 @@ pub(super) fn judge(
     (status, since, timeout, deleted): (CondStatus, Millis, Millis, bool),
     held: Millis,
 ) -> Option<Result<(Repair, Cause), Cause>> {
-    let Remediator::MachineHealthCheck {
-        max_unhealthy: max,
-        cluster_api_minor,
-        ..
-    } = r.spec
-    else {
+    let Remediator::MachineHealthCheck { cluster_api_minor, .. } = r.spec else {
         unreachable!("judge is Cluster API's")
     };
     let target = Target {
@@ -142,22 +137,10 @@ pub(super) fn judge(
     if !matches!(node_checks(&target, 0), Health::Remediate(_)) {
         return None;
     }
-    let expected = r.machines;
-    // This node is already in the unhealthy count.
-    let unhealthy = r.unhealthy_count().min(expected);
-    let healthy = expected - unhealthy;
-    let limit = max_unhealthy(max, expected);
-    let version = format!("v1.{cluster_api_minor}");
-    let breaker = Cause::new("cause.part.mhc_breaker")
-        .text("unhealthy", unhealthy)
-        .text("expected", expected)
-        .text("max", count_label(max))
-        .text("limit", limit);
-    if !is_allowed_remediation(max, expected, healthy) {
-        return Some(Err(Cause::new("cause.remediation.mhc_blocked")
-            .text("version", version)
-            .sub("breaker", breaker)));
-    }
+    let (version, breaker) = match breaker(r) {
+        Ok(ok) => ok,
+        Err(blocked) => return Some(Err(blocked)),
+    };
     let why = if deleted {
         Cause::new("cause.part.mhc_node_deleted")
     } else {
@@ -177,6 +160,66 @@ pub(super) fn judge(
         .sub("breaker", breaker)
         .sub("drain", drain);
     Some(Ok((Repair::DeleteMachine, cause)))
+}
+
+/// `isAllowedRemediation` over the remediator's counts (the judged machine is already among
+/// the unhealthy): the version and the sentence saying how many are unhealthy, or the
+/// `RemediationRestricted` cause.
+fn breaker(r: &Remediation) -> Result<(String, Cause), Cause> {
+    let Remediator::MachineHealthCheck {
+        max_unhealthy: max,
+        cluster_api_minor,
+        ..
+    } = r.spec
+    else {
+        unreachable!("the breaker is Cluster API's")
+    };
+    let expected = r.machines;
+    let unhealthy = r.unhealthy_count().min(expected);
+    let healthy = expected - unhealthy;
+    let limit = max_unhealthy(max, expected);
+    let version = format!("v1.{cluster_api_minor}");
+    let breaker = Cause::new("cause.part.mhc_breaker")
+        .text("unhealthy", unhealthy)
+        .text("expected", expected)
+        .text("max", count_label(max))
+        .text("limit", limit);
+    if !is_allowed_remediation(max, expected, healthy) {
+        return Err(Cause::new("cause.remediation.mhc_blocked")
+            .text("version", version)
+            .sub("breaker", breaker));
+    }
+    Ok((version, breaker))
+}
+
+/// The MachineHealthCheck's verdict on a replacement Machine for `old`, created at `created`,
+/// that has no Node at `now`: `nodeChecks`' startup check (None: not timed out yet, or the check
+/// is off), then `isAllowedRemediation`.
+pub(super) fn judge_startup(r: &Remediation, old: &str, created: Millis, now: Millis) -> Option<Result<Cause, Cause>> {
+    let Remediator::MachineHealthCheck {
+        node_startup_timeout, ..
+    } = r.spec
+    else {
+        unreachable!("judge_startup is Cluster API's")
+    };
+    let target = Target {
+        since_created: now - created,
+        ..Target::default()
+    };
+    if node_checks(&target, node_startup_timeout) != Health::Remediate("NodeStartupTimeout") {
+        return None;
+    }
+    let (version, breaker) = match breaker(r) {
+        Ok(ok) => ok,
+        Err(blocked) => return Some(Err(blocked)),
+    };
+    Some(Ok(Cause::new("cause.remediation.mhc_startup")
+        .text("version", version)
+        .text("old", old)
+        .time("created", created)
+        .time("elapsed", now - created)
+        .time("timeout", node_startup_timeout)
+        .sub("breaker", breaker)))
 }
 
 /// `40%` or `3`.

@@ -347,6 +347,67 @@ impl Remediation {
         }
     }
 
+    /// Karpenter's interruption handling acts on node `n` (its message came): unless the node is
+    /// already being repaired or gone, its health timer goes, it counts as being repaired, and
+    /// `RemediationStarted` is recorded with `cause`. Returns whether it acts.
+    pub fn interrupted(
+        &mut self,
+        w: &mut World,
+        n: NodeId,
+        cause: crate::cause::Cause,
+        after: Option<crate::timeline::EventId>,
+    ) -> bool {
+        if self.repairing.contains(&n) || self.retired.contains(&n) || !w.api.nodes[n].exists {
+            return false;
+        }
+        if let Some(m) = self.matched.remove(&n) {
+            w.timers.cancel(m.key);
+        }
+        self.blocked.remove(&n);
+        self.repairing.insert(n);
+        let mut e = Event::new(w.now, EventKind::RemediationStarted, cause).node(n);
+        e.remediator = Some(self.kind().to_string());
+        w.log.push(e.after(after));
+        true
+    }
+
+    /// Cluster API's `nodeStartupTimeout` check of replacement `s` (for node `old`, created at
+    /// `created`) while it has no Node: records `RemediationStarted` and returns true when its
+    /// Machine is to be deleted; records `RemediationBlocked` (once) and holds it back until a
+    /// repair ends when the breaker says no.
+    pub fn startup_check(&mut self, w: &mut World, s: NodeId, old: &str, created: Millis) -> bool {
+        let Some(verdict) = mhc::judge_startup(self, old, created, w.now) else {
+            return false;
+        };
+        let (kind, cause) = match verdict {
+            Ok(cause) => {
+                self.booting.remove(&s);
+                self.blocked.remove(&s);
+                self.repairing.insert(s);
+                (EventKind::RemediationStarted, cause)
+            }
+            Err(why) => {
+                self.blocked.insert(s);
+                if !self.told.insert(s) {
+                    return false;
+                }
+                (EventKind::RemediationBlocked, why)
+            }
+        };
+        let mut e = Event::new(w.now, kind, cause).node(s);
+        e.remediator = Some(self.kind().to_string());
+        w.log.push(e);
+        kind == EventKind::RemediationStarted
+    }
+
+    /// The replacement Machine `s` that timed out is gone and the next one is created in its
+    /// place: it boots, not healthy, until its Node is Ready.
+    pub fn replacement_recreated(&mut self, s: NodeId) {
+        self.repairing.remove(&s);
+        self.told.remove(&s);
+        self.booting.insert(s);
+    }
+
     /// The repair of node `n` is over: it is back (a reboot, a re-created VM), or its machine
     /// is gone and `replacement` (if any) was created in its place, without a Ready node yet.
     pub fn finished(&mut self, n: NodeId, gone: bool, replacement: Option<NodeId>) {
@@ -388,5 +449,9 @@ pub fn replaces_nodes(r: &Remediator) -> bool {
         Remediator::MachineHealthCheck { .. }
             | Remediator::EksNodeAutoRepair { .. }
             | Remediator::KarpenterNodeRepair { node_repair: true, .. }
+            | Remediator::KarpenterNodeRepair {
+                interruption_queue: true,
+                ..
+            }
     )
 }
