@@ -57,8 +57,10 @@ pub enum EventKind {
     /// The Node object was deleted: by an operator, the cloud node lifecycle controller or a
     /// remediator (the cause says which).
     NodeDeleted,
-    /// An operator cordoned a node (`spec.unschedulable`).
+    /// An operator or a remediator's drain cordoned a node (`spec.unschedulable`).
     NodeCordoned,
+    /// A node became schedulable again (`spec.unschedulable` false): GKE's re-created VM.
+    NodeUncordoned,
     /// kube-controller-manager stopped: its controllers' memory is gone.
     ControllerManagerStopped,
     /// kube-controller-manager (a new leader) started its controllers.

@@ -503,6 +503,7 @@ impl<'o> Builder<'o> {
                 | K::NodeUnknown
                 | K::NodeDeleted
                 | K::NodeCordoned
+                | K::NodeUncordoned
                 | K::TaintAdded
                 | K::TaintRemoved
         ) {
@@ -526,6 +527,7 @@ impl<'o> Builder<'o> {
             K::NodeUnknown => n.ready = None,
             K::NodeDeleted => n.exists = false,
             K::NodeCordoned => n.cordoned = true,
+            K::NodeUncordoned => n.cordoned = false,
             K::TaintAdded | K::TaintRemoved => {
                 let Some(taint) = e.taint.as_deref() else { return };
                 let added = e.kind == K::TaintAdded;

@@ -277,6 +277,23 @@ impl Simulation {
         self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
     }
 
+    /// GKE's re-created VM registers its node schedulable: the cordon of the repair's drain goes
+    /// (and with it the node lifecycle controller's `node.kubernetes.io/unschedulable` taint).
+    fn uncordon_recreated(&mut self, n: NodeId) {
+        if !self.w.api.nodes[n].unschedulable {
+            return;
+        }
+        let now = self.w.now;
+        self.w.api.nodes[n].unschedulable = false;
+        self.w.api.node_changed(n);
+        let cause = Cause::new("cause.remediation.gke_uncordon").time("boot", self.boot_duration());
+        let after = self.w.log.index.node(n).and_then(|m| m.back);
+        self.w
+            .log
+            .push(Event::new(now, EventKind::NodeUncordoned, cause).node(n).after(after));
+        self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
+    }
+
     /// Cluster API's `shouldWaitForNodeVolumes`, then the infrastructure's deletion (`V`).
     fn repair_volume_wait(&mut self, index: usize, n: NodeId, spec: &Remediator) {
         let now = self.w.now;
@@ -439,6 +456,9 @@ impl Simulation {
         let key = if snr { "cause.remediation.snr_rebooted" } else { key };
         let why = Cause::new(key).time("boot", self.boot_duration());
         self.recover(n, fault, why);
+        if matches!(spec, Remediator::GkeAutoRepair { .. }) {
+            self.uncordon_recreated(n);
+        }
         if snr {
             // The repair ends when NHC sees the node healthy (`Remediation::node_changed`).
             return;
