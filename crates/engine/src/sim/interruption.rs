@@ -91,7 +91,7 @@ impl Simulation {
             Some(at) if at > now => Cause::new("cause.part.karpenter_notice")
                 .time("reclaim", at)
                 .time("left", at - now),
-            _ => Cause::none(),
+            _ => Cause::new("cause.part.karpenter_machine_down"),
         };
         let cause = Cause::new("cause.remediation.karpenter_interruption")
             .text("message", message)
