@@ -12,6 +12,7 @@ mod layering;
 mod messages;
 mod properties;
 mod remediation;
+mod remediation_limits;
 mod scenario_errors;
 #[path = "../support/scenarios.rs"]
 mod scenarios;
