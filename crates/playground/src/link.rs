@@ -282,6 +282,9 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
     if r.node_repair_off {
         put("node-repair", "false".to_string());
     }
+    if r.interruption_queue {
+        put("interruption-queue", "true".to_string());
+    }
     if let Some(z) = s.zone_outage {
         put("zone-outage", zone_outage_text(z, s));
     }
@@ -614,9 +617,9 @@ fn remediator_params(s: &mut Settings, pairs: &[(String, String)], prefix: &str,
     }
 }
 
-/// A remediator's setting (`remediation-timeout`, `max-unhealthy`, `strategy`, `node-repair`)
-/// applied to `s`; `None` if `k` is none of them. A setting of another remediator than the
-/// link's is refused.
+/// A remediator's setting (`remediation-timeout`, `max-unhealthy`, `strategy`, `node-repair`,
+/// `interruption-queue`) applied to `s`; `None` if `k` is none of them. A setting of another
+/// remediator than the link's is refused.
 fn remediation_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
     let r = &mut s.remediation;
     let kind = r.kind;
@@ -651,6 +654,11 @@ fn remediation_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Ca
         "node-repair" => v
             .parse::<bool>()
             .map(|on| r.node_repair_off = !on)
+            .map_err(|_| Cause::new("link.why.bool")),
+        "interruption-queue" if kind != Remediator::Karpenter => Err(not_here()),
+        "interruption-queue" => v
+            .parse::<bool>()
+            .map(|on| r.interruption_queue = on)
             .map_err(|_| Cause::new("link.why.bool")),
         _ => return None,
     })

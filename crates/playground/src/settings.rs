@@ -187,6 +187,8 @@ pub struct Remediation {
     pub strategy: Option<u32>,
     /// Karpenter with `nodeRepair` off (the page turns it on when Karpenter is chosen).
     pub node_repair_off: bool,
+    /// Karpenter reading its `interruptionQueue` (a preset or a link brings it).
+    pub interruption_queue: bool,
 }
 
 impl Remediation {
@@ -225,6 +227,7 @@ impl Remediation {
             Some(RemediationSection::KarpenterNodeRepair(k)) => {
                 out.kind = Remediator::Karpenter;
                 out.node_repair_off = k.node_repair != Some(true);
+                out.interruption_queue = k.interruption_queue == Some(true);
             }
             Some(RemediationSection::GkeAutoRepair(g)) => {
                 out.kind = Remediator::Gke;
@@ -272,6 +275,7 @@ impl Remediation {
             }),
             Remediator::Karpenter => RemediationSection::KarpenterNodeRepair(KarpenterSection {
                 node_repair: Some(!self.node_repair_off),
+                interruption_queue: self.interruption_queue.then_some(true),
                 ..KarpenterSection::default()
             }),
             Remediator::Gke => RemediationSection::GkeAutoRepair(GkeSection {
@@ -1371,6 +1375,8 @@ mod tests {
         assert_eq!(mhc.remediation.timeout_or_default(), Some(300));
         assert!(from("karpenter-repair-off").remediation.node_repair_off);
         assert!(!from("karpenter-repair-on").remediation.node_repair_off);
+        let spot = from("karpenter-spot-interruption").remediation;
+        assert!(spot.node_repair_off && spot.interruption_queue);
         // And back: the settings write the preset's cloud and remediator.
         let back = from("medik8s-snr").scenario();
         assert_eq!(back.remediation[0].kind(), "SelfNodeRemediation");
