@@ -208,6 +208,8 @@ pub enum RepairStep {
     InterruptionDrain,
     /// Karpenter's wait for the drained node's volumes to detach (every 1 s).
     InterruptionVolumes,
+    /// Karpenter terminates the drained node's instance.
+    InterruptionTerminate,
     /// Cluster API's `nodeStartupTimeout` check of a replacement Machine (the node is the
     /// replacement's).
     StartupCheck,

@@ -144,13 +144,14 @@ impl Simulation {
                 self.w.log.push(e);
             }
         }
+        // Not drained: again in a second; drained: the `Drained` condition's patch requeues a
+        // second before the volumes are looked at.
         let step = if waiting {
             RepairStep::InterruptionDrain
         } else {
             RepairStep::InterruptionVolumes
         };
-        let at = if waiting { now + DRAIN_REQUEUE } else { now };
-        self.interruption_at(index, n, at, step);
+        self.interruption_at(index, n, now + DRAIN_REQUEUE, step);
     }
 
     /// The wait for the node's volumes to detach, those of pods stuck terminating ignored; then
@@ -167,11 +168,20 @@ impl Simulation {
             .list
             .iter()
             .any(|v| v.attached_to.contains(&n) && !v.pods.iter().any(stuck));
-        if waiting {
-            let at = self.w.now + DRAIN_REQUEUE;
-            return self.interruption_at(index, n, at, RepairStep::InterruptionVolumes);
+        // The `VolumesDetached` condition's patch requeues a second before the instance goes.
+        let step = if waiting {
+            RepairStep::InterruptionVolumes
+        } else {
+            RepairStep::InterruptionTerminate
+        };
+        self.interruption_at(index, n, self.w.now + DRAIN_REQUEUE, step);
+    }
+
+    /// `EnsureTerminated`: the instance is terminated and polled every 5 s.
+    pub(super) fn interruption_terminate(&mut self, index: usize, n: NodeId) {
+        if !self.termination_shortcut(index, n) {
+            self.karpenter_delete_instance(index, n);
         }
-        self.karpenter_delete_instance(index, n);
     }
 
     /// The termination's early ends: the Node is gone already (the cloud controller deleted

@@ -199,6 +199,7 @@ impl Simulation {
             RepairStep::InterruptionMessage => self.interruption_message(index, n),
             RepairStep::InterruptionDrain => self.interruption_drain(index, n),
             RepairStep::InterruptionVolumes => self.interruption_volumes(index, n),
+            RepairStep::InterruptionTerminate => self.interruption_terminate(index, n),
             RepairStep::StartupCheck => self.startup_check(index, n),
             RepairStep::StartupMachineGone => self.startup_machine_gone(index, n),
         }
