@@ -141,7 +141,7 @@ fn karpenter_garbage_collects_a_terminated_instances_node_before_azures_cache_se
     );
     let said = of_kind(&o, EventKind::NodeDeleted)[0].cause.english();
     assert!(
-        said.contains("NodeClaim garbage collection (every 2m0s)") && said.contains("gone (since t=1m30s)"),
+        said.contains("NodeClaim garbage collection (v0.32+, every 2m0s)") && said.contains("gone (since t=1m30s)"),
         "{said}"
     );
     assert!(
@@ -201,5 +201,30 @@ fn gke_auto_repair_leaves_the_recreated_node_schedulable() {
     assert!(
         untainted,
         "the node lifecycle controller's unschedulable taint goes too"
+    );
+}
+
+#[test]
+fn a_node_drained_for_an_interruption_does_not_count_against_karpenters_repair_breaker() {
+    // a hangs; its 1m0s Ready Unknown policy runs out while b is drained for its spot warning.
+    // At most one node of three (20 %, rounded up) may match a policy: b matches none.
+    let events = format!(
+        r#"{}, {{"at": "160s", "action": "SpotInterruption", "node": "b"}}"#,
+        at_60s("NodeCrash", "a")
+    );
+    let o = run_ok(&cluster(
+        r#"{"provider": "aws"}"#,
+        r#"{"kind": "KarpenterNodeRepair", "nodeRepair": true, "interruptionQueue": true,
+            "unhealthyConditions": [{"type": "Ready", "status": "Unknown", "timeout": "1m"}]}"#,
+        600,
+        &events,
+    ));
+    let interrupted = on(&o, EventKind::RemediationStarted, "b")[0];
+    let repaired = on(&o, EventKind::RemediationStarted, "a");
+    assert!(of_kind(&o, EventKind::RemediationBlocked).is_empty());
+    let b_deleted = on(&o, EventKind::NodeDeleted, "b")[0];
+    assert!(
+        repaired.len() == 1 && interrupted < repaired[0] && repaired[0] < b_deleted,
+        "b from {interrupted} to {b_deleted}, a at {repaired:?}"
     );
 }

@@ -93,6 +93,9 @@ pub struct Remediation {
     pub repairing: BTreeSet<NodeId>,
     /// The nodes whose repair a breaker held back.
     blocked: BTreeSet<NodeId>,
+    /// The nodes among `repairing` that Karpenter's interruption handling drains: their Ready
+    /// matches no policy, so its breaker does not count them.
+    interrupting: BTreeSet<NodeId>,
     /// Replacement machines created whose node is not Ready yet.
     booting: BTreeSet<NodeId>,
     /// How many machines (nodes) it looks after: the nodes present at the start, plus the
@@ -124,6 +127,7 @@ impl Remediation {
             matched: BTreeMap::new(),
             repairing: BTreeSet::new(),
             blocked: BTreeSet::new(),
+            interrupting: BTreeSet::new(),
             booting: BTreeSet::new(),
             machines,
             retired: BTreeSet::new(),
@@ -365,6 +369,7 @@ impl Remediation {
         }
         self.blocked.remove(&n);
         self.repairing.insert(n);
+        self.interrupting.insert(n);
         let mut e = Event::new(w.now, EventKind::RemediationStarted, cause).node(n);
         e.remediator = Some(self.kind().to_string());
         w.log.push(e.after(after));
@@ -412,6 +417,7 @@ impl Remediation {
     /// is gone and `replacement` (if any) was created in its place, without a Ready node yet.
     pub fn finished(&mut self, n: NodeId, gone: bool, replacement: Option<NodeId>) {
         self.repairing.remove(&n);
+        self.interrupting.remove(&n);
         self.matched.remove(&n);
         if gone {
             self.retired.insert(n);
@@ -422,11 +428,13 @@ impl Remediation {
     }
 
     /// How many of its nodes count as not healthy now: those whose Ready matches a check
-    /// (inside or past the timeout), those being repaired, and replacements still booting.
+    /// (inside or past the timeout), those being repaired (not those Karpenter drains for an
+    /// interruption), and replacements still booting.
     /// Cluster API's `healthCheckTargets` counts the same way (a pending next check, a Machine
     /// being deleted and a Machine without a Node are all not healthy).
     pub fn unhealthy_count(&self) -> u32 {
-        (self.matched.len() + self.repairing.len() + self.booting.len()) as u32
+        let repairing = self.repairing.difference(&self.interrupting).count();
+        (self.matched.len() + repairing + self.booting.len()) as u32
     }
 }
 
