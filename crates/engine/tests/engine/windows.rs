@@ -735,3 +735,42 @@ fn remediation_9_7_karpenter_node_repair_of_a_hung_kubelet() {
         "≈ 38–40 min (+ the attach-check backoff): [{min}, {max}]"
     );
 }
+
+/// Remediation spec §9.7, Spot interruption with the interruption queue on AWS (warning at
+/// t = 0, reclaim at 120 s): the NodeClaim is deleted at the message (5 s, the latency's
+/// default), the drain evicts through the eviction API, the EBS volume detaches from the live
+/// node (no six-minute wait), the replacement launches in parallel and Karpenter terminates the
+/// instance itself. Drain and detach finish well inside the notice, so the StatefulSet pod runs
+/// again ≈ detach + attach + mount, and the Node is gone before EC2 would reclaim it.
+#[test]
+fn remediation_9_7_karpenter_spot_interruption_with_the_queue() {
+    use kubelife_engine::EventKind as K;
+    let runs = managed_runs(
+        "aws",
+        r#"{"kind":"KarpenterNodeRepair","interruptionQueue":true}"#,
+        "SpotInterruption",
+        600,
+    );
+    let mut ready_at = Vec::new();
+    for o in &runs {
+        let node = &o.summary.nodes[0];
+        assert_eq!(
+            node.remediation_at_ms,
+            Some(65_000),
+            "the message 5 s after the warning"
+        );
+        assert!(
+            node.unknown_at_ms.is_none(),
+            "never Unknown: gone before its heartbeats stop"
+        );
+        let deleted = node.deleted_at_ms.expect("the Node is deleted") - 60_000;
+        assert!(deleted < 120_000, "before the reclaim: {deleted}");
+        let detached = first_at(o, K::VolumeDetached, "", 60_000).expect("detached") - 60_000;
+        let ready = db_ready_again(o, 60_000).expect("the db pod runs again");
+        assert!(ready > detached && ready - detached <= 30_000, "{detached} → {ready}");
+        ready_at.push(ready);
+    }
+    let (min, max) = (*ready_at.iter().min().unwrap(), *ready_at.iter().max().unwrap());
+    eprintln!("9.7 interruption: StatefulSet Ready: min {min} ms, max {max} ms");
+    assert!(max < 120_000, "within the notice: [{min}, {max}]");
+}
