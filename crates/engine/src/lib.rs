@@ -26,6 +26,7 @@
 pub mod calibration;
 pub mod cause;
 pub mod chain;
+pub mod cost;
 pub mod export;
 pub mod import;
 pub mod milestones;

@@ -138,19 +138,10 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
             slot.push(w.not_fully_ready_ms);
         }
     }
-    let applies = |name: &str| match name {
-        "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
-        "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
-        "databaseReady" => cfg
-            .workloads
-            .iter()
-            .any(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some()),
-        _ => true,
-    };
     let milestones = MILESTONES
         .iter()
         .zip(per)
-        .filter(|(name, _)| applies(name))
+        .filter(|(name, _)| offered(cfg, name))
         .map(|(name, v)| Spread::of(name, v, runs))
         .collect();
     let not_fully_ready = cfg
@@ -165,6 +156,20 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         node,
         milestones,
         not_fully_ready,
+    }
+}
+
+/// Whether the scenario can reach milestone `name` (as in [`MILESTONES`]): traffic and the
+/// Service need a Service, the volume a volume, the database a StatefulSet with a volume.
+pub fn offered(cfg: &Config, name: &str) -> bool {
+    match name {
+        "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
+        "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
+        "databaseReady" => cfg
+            .workloads
+            .iter()
+            .any(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some()),
+        _ => MILESTONES.contains(&name),
     }
 }
 

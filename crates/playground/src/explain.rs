@@ -1,7 +1,7 @@
 //! What the explanation panels say: milestones, where the time goes, control-plane cost and
 //! warnings about the settings. Pure functions of the run and its configuration.
 
-use kubelife_engine::time::{format_go_duration_tenths, MINUTE, SECOND};
+use kubelife_engine::time::{format_go_duration_tenths, SECOND};
 use kubelife_engine::{Cause, Config, Millis, Outcome};
 
 pub use kubelife_figures::explain::{
@@ -80,25 +80,8 @@ pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
     )
 }
 
-/// Heartbeat writes per minute for `nodes` nodes under a configuration: (lease updates, status
-/// patches). Lease loops wait 2% longer on average when jittered.
-pub fn writes_per_minute(cfg: &Config, nodes: u32) -> (f64, f64) {
-    let n = f64::from(nodes);
-    let k = &cfg.kubelet;
-    let jitter = |on: bool| if on { 1.02 } else { 1.0 };
-    let lease = if k.node_lease {
-        n * MINUTE as f64 / (k.lease_renew_interval as f64 * jitter(cfg.profile.lease_jitter))
-    } else {
-        0.0
-    };
-    let status_period = if k.node_lease {
-        k.node_status_report_frequency.max(k.node_status_update_frequency)
-    } else {
-        k.node_status_update_frequency
-    };
-    let status = n * MINUTE as f64 / (status_period as f64 * jitter(cfg.profile.status_jitter));
-    (lease, status)
-}
+/// Heartbeat writes per minute for `nodes` nodes: the engine's (`kubelife_engine::cost`).
+pub use kubelife_engine::cost::writes_per_minute;
 
 /// Warnings about the settings, beyond those the engine gives.
 pub fn tuning_warnings(cfg: &Config) -> Vec<Cause> {

@@ -457,6 +457,20 @@ impl ActionKind {
         )
     }
 
+    /// Whether the action is a fault of its node (one the milestones are measured from).
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            ActionKind::NodeCrash
+                | ActionKind::KubeletStop
+                | ActionKind::NetworkPartition
+                | ActionKind::NodeShutdown
+                | ActionKind::InstanceTerminated
+                | ActionKind::InstanceStopped
+                | ActionKind::SpotInterruption
+        )
+    }
+
     /// Whether the action names a node.
     pub fn needs_node(self) -> bool {
         !matches!(

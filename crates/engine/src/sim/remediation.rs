@@ -57,16 +57,7 @@ pub(super) fn add_spares(cfg: &mut Config) -> BTreeMap<NodeId, NodeId> {
 }
 
 fn is_fault(a: ActionKind) -> bool {
-    matches!(
-        a,
-        ActionKind::NodeCrash
-            | ActionKind::KubeletStop
-            | ActionKind::NetworkPartition
-            | ActionKind::NodeShutdown
-            | ActionKind::InstanceTerminated
-            | ActionKind::InstanceStopped
-            | ActionKind::SpotInterruption
-    )
+    a.is_fault()
 }
 
 impl Simulation {

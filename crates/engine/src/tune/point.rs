@@ -1,0 +1,69 @@
+//! What a search reports of one set of settings: its milestones over seeds, its targets'
+//! percentiles, its heartbeat cost and whether a blip leaves it alone.
+
+use super::goal::Goal;
+use super::target::percentile;
+use crate::stats::Spread;
+use crate::time::Millis;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A milestone's percentiles over every run (nearest rank, a run without it counted as later
+/// than all the others), ms from the fault; `None` when the rank falls among those runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Percentiles {
+    /// The median.
+    pub p50: Option<Millis>,
+    /// The 95th percentile.
+    pub p95: Option<Millis>,
+    /// The latest run.
+    pub max: Option<Millis>,
+}
+
+impl Percentiles {
+    /// The percentiles of a spread.
+    pub fn of(s: &Spread) -> Percentiles {
+        Percentiles {
+            p50: percentile(s, 50),
+            p95: percentile(s, 95),
+            max: percentile(s, 100),
+        }
+    }
+}
+
+/// One set of settings, measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Point {
+    /// Each setting by its upstream name (`--node-monitor-grace-period`,
+    /// `nodeStatusUpdateFrequency`) and its value as the flag takes it (`20s`, `300`).
+    pub settings: BTreeMap<String, String>,
+    /// Each milestone the scenario reaches, by the name `kubelife run --runs` reports.
+    pub milestones: BTreeMap<String, Percentiles>,
+    /// Each goal target's percentile, ms, in the goal's order.
+    pub targets: Vec<Option<Millis>>,
+    /// Lease updates and node status patches per minute at the goal's cluster size.
+    pub writes_per_minute: f64,
+    /// Whether no seed's blip tainted the node NoExecute or deleted a pod (`true` when the goal
+    /// asks no blip check).
+    pub blip_safe: bool,
+    /// Whether it meets every target, the writes limit and (when asked) blip safety.
+    pub meets: bool,
+    /// The seeds it was measured on (the goal's, or fewer for a candidate a first pass left
+    /// behind).
+    pub seeds: u32,
+}
+
+impl Point {
+    /// Whether the point meets `goal`, from its measured values.
+    pub fn meets_goal(&self, goal: &Goal) -> bool {
+        let targets = goal
+            .targets
+            .iter()
+            .zip(&self.targets)
+            .all(|(t, v)| v.is_some_and(|v| v <= t.within));
+        let writes = goal.max_writes_per_minute.is_none_or(|w| self.writes_per_minute <= w);
+        targets && writes && (goal.blip.is_none() || self.blip_safe)
+    }
+}
