@@ -4,6 +4,8 @@
 //! kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
 //! kubelife import FILE... [--version V] > scenario.json
 //! kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
+//! kubelife tune FILE --target MILESTONE=DURATION[@pNN]... [--max-writes-per-min N --nodes N]
+//!               [--blip DURATION] [--seeds N] [--json] [--out FILE]
 //! kubelife presets
 //! kubelife preset NAME
 //! ```
@@ -16,11 +18,14 @@ use std::process::ExitCode;
 
 mod explain;
 mod render;
+mod tune;
 
 const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N] [--time N]
        kubelife export FILE --format kubelet|kcm|apiserver|tolerations|rke|kube-proxy|pdb|kubeadm|out-of-service
        kubelife import FILE... [--version V] > scenario.json
        kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
+       kubelife tune FILE --target MILESTONE=DURATION[@pNN]... [--max-writes-per-min N --nodes N]
+                     [--blip DURATION] [--seeds N] [--json] [--out FILE]
        kubelife presets
        kubelife preset NAME
 
@@ -57,6 +62,18 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  shows the cluster at T (default: the end of the run)
   --lang L       en (default) or zh; PNG is English only for now
   --width N      width in pixels (default 900)
+  tune FILE      search the settings that move the chain (nodeStatusUpdateFrequency,
+                 --node-monitor-period, --node-monitor-grace-period, the default tolerations)
+                 for the Pareto front of the targets, heartbeat writes and blip safety, and
+                 print it with the version's defaults and kubespray's profiles
+  --target T     MILESTONE=DURATION[@pNN], repeatable: the milestone (as --runs names it)
+                 within DURATION of the fault in NN% of the seeds (default p95)
+  --max-writes-per-min N   at most N Lease updates and status patches per minute at
+                 --nodes N nodes (default: the scenario's)
+  --blip D       a partition of D on the faulted node must not taint or evict (default 20s;
+                 0 checks nothing)
+  --seeds N      seeds per candidate (default 200)
+  --out FILE     write the best point as a scenario kubelife run reads
   presets        list the named scenarios
   preset NAME    print a named scenario as JSON";
 
@@ -70,6 +87,7 @@ fn main() -> ExitCode {
         Some("export") => export_command(&args[1..]),
         Some("import") => import_command(&args[1..]),
         Some("render") => render_command(&args[1..]),
+        Some("tune") => tune_command(&args[1..]),
         Some("presets") if args.len() == 1 => {
             let list = presets();
             let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -313,6 +331,26 @@ fn render_command(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `kubelife tune`: exit 2 on a bad argument, an invalid scenario or a goal it cannot have.
+fn tune_command(args: &[String]) -> ExitCode {
+    let opts = match tune::parse(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kubelife: {}\n{USAGE}", shown_line(&e, 400));
+            return ExitCode::from(2);
+        }
+    };
+    let scenario = match read_text(&opts.file).map(|t| Scenario::from_json(&t)) {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => {
+            eprintln!("kubelife: invalid scenario: {}", shown_line(&e.to_string(), 400));
+            return ExitCode::from(2);
+        }
+        Err(code) => return code,
+    };
+    tune::command(opts, &scenario)
 }
 
 fn run_command(args: &[String]) -> ExitCode {

@@ -45,6 +45,11 @@ const TOLERATION: [i64; 6] = [0, 10, 30, 60, 120, 300];
 /// `--pod-eviction-timeout` values, ms (kubespray's 30s and 1m, the default 5m).
 const EVICTION_TIMEOUT: [Millis; 5] = [10 * SECOND, 30 * SECOND, 60 * SECOND, 120 * SECOND, 300 * SECOND];
 
+/// An update frequency value meaning "as the scenario has it, with its report frequency": with
+/// Leases an unchanged status is patched only every `nodeStatusReportFrequency` (5m0s by
+/// default), which writing `nodeStatusUpdateFrequency` alone would bring down to it.
+pub const KEEP: Millis = 0;
+
 /// One setting a search varies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Knob {
@@ -132,7 +137,7 @@ impl Space {
         let tbe = cfg.controller_manager.taint_based_evictions;
         let mut knobs = vec![Knob::UpdateFrequency, Knob::MonitorPeriod, Knob::GracePeriod];
         knobs.push(if tbe { Knob::Tolerations } else { Knob::EvictionTimeout });
-        let axes = knobs
+        let mut axes: Vec<(Knob, Vec<i64>)> = knobs
             .into_iter()
             .filter(|k| k.flag().offered(p))
             .map(|k| {
@@ -158,6 +163,16 @@ impl Space {
         let report_follows = k.node_status_report_frequency == k.node_status_update_frequency
             || (k.node_status_report_frequency == d.node_status_report_frequency
                 && k.node_status_update_frequency == d.node_status_update_frequency);
+        // With Leases, keeping the scenario's update and report frequencies is a choice of its
+        // own: it is the only one whose status patches stay at the report frequency.
+        let keep = k.node_lease
+            && NODE_STATUS_REPORT_FREQUENCY.offered(p)
+            && k.node_status_report_frequency != k.node_status_update_frequency;
+        if keep {
+            if let Some((_, values)) = axes.iter_mut().find(|(k, _)| *k == Knob::UpdateFrequency) {
+                values.push(KEEP);
+            }
+        }
         Space {
             axes,
             workload_tolerations: tbe && cfg.workloads.iter().any(|w| w.tolerations.iter().any(moved)),
@@ -186,10 +201,10 @@ impl Space {
 
     /// The value of `knob` in a candidate, or in `cfg` when it is not varied.
     fn value(&self, cfg: &Config, values: &[i64], knob: Knob) -> i64 {
-        self.axes
-            .iter()
-            .position(|(k, _)| *k == knob)
-            .map_or_else(|| knob.read(cfg), |i| values[i])
+        match self.axes.iter().position(|(k, _)| *k == knob) {
+            Some(i) if !(knob == Knob::UpdateFrequency && values[i] == KEEP) => values[i],
+            _ => knob.read(cfg),
+        }
     }
 
     /// Whether a candidate meets the relations: `--node-monitor-grace-period` at least
@@ -211,6 +226,7 @@ impl Space {
         for ((knob, _), v) in self.axes.iter().zip(values) {
             let Some(v) = *v else { continue };
             match knob {
+                Knob::UpdateFrequency if v == KEEP => {}
                 Knob::UpdateFrequency => {
                     cfg.kubelet.node_status_update_frequency = v;
                     if self.report_follows {
