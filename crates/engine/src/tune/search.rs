@@ -147,9 +147,14 @@ impl Search {
     /// A search of `cfg`'s space for `goal`: refused with a catalogue message when the goal has
     /// no target, a target the scenario cannot reach, bad numbers, or the scenario no fault.
     pub fn new(cfg: &Config, goal: Goal) -> Result<Search, Cause> {
+        Search::in_space(cfg, goal, &Space::of(cfg))
+    }
+
+    /// A search over a space of `cfg`'s ([`Space::of`]) whose axes may have fewer values: a
+    /// coarser search, or a test's.
+    pub fn in_space(cfg: &Config, goal: Goal, space: &Space) -> Result<Search, Cause> {
         goal.check(cfg)?;
         let fault = fault(cfg).cloned().ok_or_else(|| Cause::new("tune.goal.no_fault"))?;
-        let space = Space::of(cfg);
         let measured = |c: Config, workloads: bool| {
             let blip = goal.blip.map(|b| blip_config(&c, &fault, b));
             let settings = space.settings(&c, workloads);
@@ -168,7 +173,7 @@ impl Search {
         if candidates.is_empty() {
             return Err(Cause::new("tune.goal.no_candidates").text("version", cfg.profile.version));
         }
-        let references: Vec<(String, Measured)> = configs(cfg, &space)
+        let references: Vec<(String, Measured)> = configs(cfg, space)
             .into_iter()
             .map(|(name, c)| (name, measured(c, false)))
             .collect();

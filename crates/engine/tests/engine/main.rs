@@ -20,4 +20,5 @@ mod seeded;
 mod service_storage;
 mod snapshots;
 mod tidy;
+mod tune;
 mod windows;
