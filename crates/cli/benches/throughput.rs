@@ -36,7 +36,13 @@ pub(crate) struct Case {
     runs: u32,
     pub(crate) budget: Option<f64>,
     samples: usize,
+    /// A `kubelife tune` target: the case times the whole search and is compared with one
+    /// 200-seed `--runs` of the same scenario rather than with the floor.
+    tune: Option<&'static str>,
 }
+
+/// The seeds of the distribution a search is compared with, and of each of its candidates.
+const TUNE_SEEDS: u32 = 200;
 
 /// Nodes spread round-robin over `zones`, named `node-1` … and `zone-a` ….
 fn nodes_json(nodes: usize, zones: usize) -> String {
@@ -129,6 +135,7 @@ pub(crate) fn cases() -> Vec<Case> {
         runs: 1,
         budget,
         samples,
+        tune: None,
     };
     let zone_b: Vec<usize> = (1..=10_000).filter(|i| (i - 1) % 3 == 1).collect();
     vec![
@@ -184,15 +191,40 @@ pub(crate) fn cases() -> Vec<Case> {
             // allocate far more than the floor's one loop, so a busy allocator weighs on them.
             budget: Some(10.5),
             samples: 7,
+            tune: None,
+        },
+        Case {
+            name: "kubelife tune, default cluster (÷ one --runs 200)".to_string(),
+            json: kubelife_engine::presets::default_cluster(&format!("1.{}", kubelife_engine::version::NEWEST_MINOR))
+                .to_json(),
+            floor_nodes: 3,
+            floor_duration: 15 * MINUTE,
+            floor_repeats: 1,
+            runs: 1,
+            // The budget: the whole search (414 candidates, 25 seeds each, then the front on
+            // 200, with a blip run per seed, and the four references) within 600 times one
+            // 200-seed distribution of the same scenario.
+            budget: Some(600.0),
+            samples: 3,
+            tune: Some("firstReplacementReady=60s@p95"),
         },
     ]
 }
 
 /// What `kubelife run` (or `--runs N`) computes from a scenario, and how long writing it as
 /// JSON then takes.
-fn engine(json: &str, runs: u32) -> (Duration, Duration) {
+fn engine(json: &str, runs: u32, tune: Option<&str>) -> (Duration, Duration) {
     let start = Instant::now();
-    if runs > 1 {
+    if let Some(target) = tune {
+        let cfg = Scenario::from_json(json).and_then(|s| s.resolve()).expect("valid");
+        let target = kubelife_engine::tune::Target::parse_cli(target).expect("a target");
+        let goal = kubelife_engine::tune::Goal::new(vec![target]);
+        let tuned = kubelife_engine::tune::tune(&cfg, goal).expect("a goal the scenario fits");
+        let computed = start.elapsed();
+        let t = Instant::now();
+        black_box(serde_json::to_string(&tuned).expect("serializes"));
+        (computed, t.elapsed())
+    } else if runs > 1 {
         let cfg = Scenario::from_json(json).and_then(|s| s.resolve()).expect("valid");
         let d = distribution(&cfg, runs);
         let computed = start.elapsed();
@@ -209,6 +241,10 @@ fn engine(json: &str, runs: u32) -> (Duration, Duration) {
 }
 
 fn floor(c: &Case) -> u64 {
+    if c.tune.is_some() {
+        let cfg = Scenario::from_json(&c.json).and_then(|s| s.resolve()).expect("valid");
+        return distribution(&cfg, TUNE_SEEDS).runs.into();
+    }
     (0..c.floor_repeats)
         .map(|i| heartbeat_floor(c.floor_nodes, c.floor_duration, 1 + u64::from(i)))
         .fold(0, u64::wrapping_add)
@@ -245,12 +281,12 @@ impl Measured {
 /// Times a case: engine and floor interleaved, each sample sorted; `slowdown` repeats each engine run.
 fn measure(c: &Case, slowdown: u32) -> Measured {
     // Warm caches and the allocator once.
-    engine(&c.json, c.runs);
+    engine(&c.json, c.runs, c.tune);
     floor(c);
     let (mut e, mut f, mut j) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..c.samples {
         let (computed, json) = (0..slowdown)
-            .map(|_| engine(&c.json, c.runs))
+            .map(|_| engine(&c.json, c.runs, c.tune))
             .fold((Duration::ZERO, Duration::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
         e.push(computed);
         j.push(json);

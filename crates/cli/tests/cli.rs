@@ -578,3 +578,134 @@ fn remediation_is_checked_and_an_unread_interruption_queue_is_said_so() {
     assert_eq!(code, 2);
     assert!(err.contains("remediation[0].kind") && err.contains("aws"), "{err}");
 }
+
+/// The default cluster on the newest version, its run cut to 2m30s so that a search stays quick
+/// in a debug build (every milestone of a fast setting comes within it).
+fn tune_scenario() -> String {
+    let newest = format!("1.{}", kubelife_engine::version::NEWEST_MINOR);
+    let mut s = kubelife_engine::presets::default_cluster(&newest);
+    s.duration_seconds = Some(150);
+    s.to_json()
+}
+
+#[test]
+fn tune_prints_the_pinned_json_and_writes_the_best_point_as_a_scenario_that_meets_it() {
+    let dir = std::env::temp_dir().join(format!("kubelife-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("best.json");
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "firstReplacementReady=60s@p95",
+        "--seeds",
+        "5",
+        "--json",
+    ];
+    let (code, stdout, err) = kubelife(
+        &[&args[..], &["--out", out.to_str().unwrap()]].concat(),
+        &tune_scenario(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    for key in ["front", "best", "references", "candidates"] {
+        assert!(v.get(key).is_some(), "no {key}: {stdout}");
+    }
+    let point_keys = [
+        "settings",
+        "milestones",
+        "targets",
+        "writesPerMinute",
+        "blipSafe",
+        "meets",
+    ];
+    let front = v["front"].as_array().unwrap();
+    assert!(!front.is_empty());
+    for p in front.iter().chain([&v["best"]]) {
+        for key in point_keys {
+            assert!(p.get(key).is_some(), "a point without {key}: {p}");
+        }
+        let m = &p["milestones"]["firstReplacementReady"];
+        assert!(
+            m.get("p50").is_some() && m.get("p95").is_some() && m.get("max").is_some(),
+            "{m}"
+        );
+        assert!(p["settings"]["--node-monitor-grace-period"].is_string(), "{p}");
+        assert!(p["settings"]["nodeStatusUpdateFrequency"].is_string(), "{p}");
+    }
+    let names: Vec<&str> = v["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["defaults", "kubespray-fast", "kubespray-medium", "kubespray-low"]
+    );
+    assert!(
+        v["references"][0]["writesPerMinute"].is_number(),
+        "a reference is a point too"
+    );
+    // The scenario it wrote runs, and on the same seeds meets the target.
+    let (code, runs, err) = kubelife(&["run", out.to_str().unwrap(), "--runs", "5", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let d: serde_json::Value = serde_json::from_str(&runs).unwrap();
+    let spread = d["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["milestone"] == "firstReplacementReady")
+        .unwrap();
+    assert_eq!(spread["never"], 0, "{spread}");
+    assert!(spread["p95"].as_i64().unwrap() <= 60_000, "{spread}");
+    assert_eq!(spread["p95"], v["best"]["milestones"]["firstReplacementReady"]["p95"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_without_a_blip_check_and_its_text() {
+    let args = ["tune", "-", "--target", "taint=40s@p50", "--blip", "0", "--seeds", "3"];
+    let (code, out, err) = kubelife(&args, &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    for part in [
+        "front (",
+        "references:",
+        "  defaults:",
+        "  kubespray-fast:",
+        "best (",
+        "taint p50 ",
+        "--node-monitor-grace-period=",
+    ] {
+        assert!(out.contains(part), "no {part:?} in:\n{out}");
+    }
+    assert!(out.contains("blip not checked") || out.contains("not checked"), "{out}");
+    assert!(!out.contains("taints or evicts"), "no blip was checked:\n{out}");
+}
+
+#[test]
+fn tune_refuses_bad_arguments_naming_them() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["--target", "soon=1m"], "--target: \"soon\" is not a milestone"),
+        (&["--target", "taint"], "--target: invalid target \"taint\""),
+        (&["--target", "taint=1m@p0"], "invalid percentile p0"),
+        (&[], "at least one --target"),
+        (
+            &["--target", "taint=1m", "--seeds", "0"],
+            "--seeds takes a number from 1 to",
+        ),
+        (
+            &["--target", "taint=1m", "--blip", "soon"],
+            "--blip takes a Go duration",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, _, err) = kubelife(&[&["tune", "-"], args].concat(), &tune_scenario());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    // A target the scenario cannot reach: no Service, so no traffic to stop.
+    let (code, _, err) = kubelife(&["tune", "-", "--target", "trafficStopped=30s"], &tune_scenario());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach the target trafficStopped=30s@p95"), "{err}");
+}
