@@ -240,6 +240,24 @@ fn engine(json: &str, runs: u32, tune: Option<&str>) -> (Duration, Duration) {
     }
 }
 
+/// A search step by step: how many steps, and the longest.
+fn longest_step(json: &str, target: &str) -> (u32, Duration) {
+    let cfg = Scenario::from_json(json).and_then(|s| s.resolve()).expect("valid");
+    let target = kubelife_engine::tune::Target::parse_cli(target).expect("a target");
+    let mut search =
+        kubelife_engine::tune::Search::new(&cfg, kubelife_engine::tune::Goal::new(vec![target])).expect("a goal");
+    let (mut steps, mut longest) = (0, Duration::ZERO);
+    loop {
+        let start = Instant::now();
+        let more = search.step();
+        longest = longest.max(start.elapsed());
+        steps += 1;
+        if !more {
+            return (steps, longest);
+        }
+    }
+}
+
 fn floor(c: &Case) -> u64 {
     if c.tune.is_some() {
         let cfg = Scenario::from_json(&c.json).and_then(|s| s.resolve()).expect("valid");
@@ -383,6 +401,13 @@ fn main() {
             verdict,
             ms(m.json)
         );
+        if let Some(target) = c.tune {
+            let (steps, longest) = longest_step(&c.json, target);
+            println!(
+                "  {steps} steps, the longest {:.1} ms (a page runs one at a time)",
+                ms(longest)
+            );
+        }
         results.push((c, Some(m)));
     }
     write_results(&results, slowdown, &only);

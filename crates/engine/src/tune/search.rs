@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, VecDeque};
 /// The seeds every candidate runs on in the first pass.
 pub const SCREEN_SEEDS: u32 = 25;
 /// The most seeds of one candidate a step runs (each with its blip run).
-pub const SEEDS_PER_STEP: u32 = 25;
+pub const SEEDS_PER_STEP: u32 = 10;
 
 /// One configuration and what its runs have given so far.
 #[derive(Debug, Clone)]
