@@ -289,4 +289,31 @@ fn the_space_follows_the_version_and_upstream_relations() {
     assert_eq!(p.settings["--node-monitor-grace-period"], "20s");
     assert_eq!(p.settings["nodeStatusUpdateFrequency"], "4s");
     assert_eq!(p.settings["--default-unreachable-toleration-seconds"], "30");
+    // A workload's own tolerationSeconds for the unreachable taint moves with the defaults.
+    let mut own = default_cluster("1.37");
+    own.workloads[0].tolerations = vec![kubelife_engine::scenario::TolerationSection {
+        key: "node.kubernetes.io/unreachable".into(),
+        operator: Some("Exists".into()),
+        effect: "NoExecute".into(),
+        toleration_seconds: Some(600),
+        ..Default::default()
+    }];
+    let cfg = own.resolve().unwrap();
+    let space = Space::of(&cfg);
+    assert!(space.workload_tolerations);
+    let mut c = cfg.clone();
+    space.write(
+        &mut c,
+        &[Some(4 * SECOND), Some(SECOND), Some(20 * SECOND), Some(10)],
+        true,
+    );
+    let p = Point {
+        settings: space.settings(&c, true),
+        ..p
+    };
+    assert_eq!(p.settings["tolerationSeconds"], "10");
+    let mut applied = apply(&own, &p).resolve().unwrap();
+    (applied.warnings, c.warnings) = (vec![], vec![]);
+    assert_eq!(applied, c);
+    assert_eq!(c.workloads[0].tolerations[0].toleration_seconds, Some(10));
 }
