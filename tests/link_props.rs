@@ -10,7 +10,7 @@ use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
 use kubelife::settings::{
     Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras, ZoneOutage,
-    PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
+    MAX_NOTICE_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
@@ -72,10 +72,11 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         ),
         (
             0u32..PAGE_MAX_NODES,
-            0usize..5,
+            0usize..6,
             0u32..=3600,
             proptest::option::of(0u32..=3600),
             zone_outage(),
+            proptest::option::of(0u32..=MAX_NOTICE_SECONDS),
         ),
         proptest::collection::vec((0usize..KNOBS.len(), 0.0f64..1.0), 0..6),
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
@@ -85,7 +86,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         .prop_map(
             |(
                 (minor, seed, nodes, zones, web, db, tm, tbe),
-                (node, kind, at, recover, outage),
+                (node, kind, at, recover, outage, notice),
                 knobs,
                 (t, speed),
                 (count, ops),
@@ -97,6 +98,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                     ActionKind::NetworkPartition,
                     ActionKind::NodeShutdown,
                     ActionKind::Drain,
+                    ActionKind::SpotInterruption,
                 ][kind];
                 let mut s = Settings {
                     minor,
@@ -113,6 +115,8 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                         at_seconds: at,
                         recover_at_seconds: recover.map(|r| r.max(at)),
                         count,
+                        // A notice is the spot interruption's only.
+                        notice_seconds: notice.filter(|_| kind == ActionKind::SpotInterruption),
                     },
                     zone_outage: outage.map(|(zone, at_seconds, end)| ZoneOutage {
                         zone: zone % zones,

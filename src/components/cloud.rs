@@ -119,7 +119,8 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
 }
 
 /// The remediator's own settings: its unhealthy timeout, MachineHealthCheck's `maxUnhealthy`,
-/// Self Node Remediation's strategy, Karpenter's `nodeRepair`.
+/// EKS's breaker (`maxUnhealthyPercentage`), Self Node Remediation's `minHealthy` and strategy,
+/// Karpenter's `nodeRepair`.
 fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     let r = &s.remediation;
     let number = |e: InputEvent| {
@@ -137,13 +138,30 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
                 <input type="range" min={min.to_string()} max={max.to_string()} step="30" value={t.to_string()} aria-label={tr(lang, "ui.repair.timeout")} {oninput} /></label>
         }
     });
-    let percent = r.max_unhealthy_percent.unwrap_or(100);
     let on_max = filtered(onedit, move |e: InputEvent| {
         Some(Edit::Number(
             |s, v| s.remediation.max_unhealthy_percent = Some(v),
             number(e)?.min(100),
         ))
     });
+    let on_min = filtered(onedit, move |e: InputEvent| {
+        Some(Edit::Number(
+            |s, v| s.remediation.min_healthy_percent = Some(v),
+            number(e)?.min(100),
+        ))
+    });
+    // MachineHealthCheck's maxUnhealthy, EKS's breaker, Self Node Remediation's minHealthy.
+    let max_key = if r.kind == Remediator::Eks {
+        "ui.repair.eks_breaker"
+    } else {
+        "ui.repair.max_unhealthy"
+    };
+    let max = r
+        .max_unhealthy_or_default()
+        .map(|p| percent(lang, (max_key, "cloud-max-unhealthy", 5), p, on_max));
+    let min = r
+        .min_healthy_or_default()
+        .map(|p| percent(lang, ("ui.repair.min_healthy", "cloud-min-healthy", 1), p, on_min));
     let on_strategy = filtered(onedit, |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
         let i = SNR_STRATEGIES.iter().position(|x| *x == v)? as u32;
@@ -156,10 +174,8 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     let strategy = r.strategy.unwrap_or(0) as usize;
     html! { <>
         { for timeout }
-        if r.kind == Remediator::Mhc {
-            <label class="cloud-range" data-testid="cloud-max-unhealthy">{tr(lang, "ui.repair.max_unhealthy")}{" "}<strong>{format!("{percent}%")}</strong>
-                <input type="range" min="0" max="100" step="5" value={percent.to_string()} aria-label={tr(lang, "ui.repair.max_unhealthy")} oninput={on_max} /></label>
-        }
+        { for max }
+        { for min }
         if r.kind == Remediator::Snr {
             <label class="cloud-field">{tr(lang, "ui.repair.strategy")}
                 <select data-testid="cloud-strategy" onchange={on_strategy}>
@@ -170,4 +186,17 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
             <label class="cloud-field"><input type="checkbox" data-testid="cloud-node-repair" checked={!r.node_repair_off} onchange={on_repair} />{" "}{tr(lang, "ui.repair.node_repair")}</label>
         }
     </> }
+}
+
+/// A percentage slider (0% to 100% by `step`) labelled `key`.
+fn percent(
+    lang: Lang,
+    (key, testid, step): (&'static str, &'static str, u32),
+    value: u32,
+    oninput: Callback<InputEvent>,
+) -> Html {
+    html! {
+        <label class="cloud-range" data-testid={testid}>{tr(lang, key)}{" "}<strong>{format!("{value}%")}</strong>
+            <input type="range" min="0" max="100" step={step.to_string()} value={value.to_string()} aria-label={tr(lang, key)} {oninput} /></label>
+    }
 }

@@ -5,7 +5,7 @@
 use crate::components::filtered;
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
-use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_OP_SECONDS};
+use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_NOTICE_SECONDS, MAX_OP_SECONDS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -123,6 +123,10 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
             onedit, |s, v| s.fault.recover_at_seconds = (v > 0).then_some(v)) }
         { range(lang, Range { key: "ui.fault.count", testid: "fault-count", value: f.count, max: nodes.max(1), step: 1, shown: count },
             onedit, |s, v| s.fault.count = v) }
+        if f.count > 0 && f.kind == ActionKind::SpotInterruption {
+            { range(lang, Range { key: "ui.fault.notice", testid: "fault-notice", value: s.spot_notice_seconds(), max: MAX_NOTICE_SECONDS, step: 5,
+                shown: secs(s.spot_notice_seconds()) }, onedit, |s, v| s.fault.notice_seconds = Some(v)) }
+        }
     </> }
 }
 

@@ -10,7 +10,7 @@ use crate::i18n::Lang;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
     parse_provider, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, ZoneOutage,
-    MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TOGGLES, ZONES,
+    MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TOGGLES, ZONES,
 };
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
@@ -256,6 +256,13 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
         if s.fault.count != 1 {
             put("fault-nodes", s.fault.count.to_string());
         }
+        if let Some(n) = s
+            .fault
+            .notice_seconds
+            .filter(|_| s.fault.kind == ActionKind::SpotInterruption)
+        {
+            put("notice", format_go_duration(i64::from(n) * 1000));
+        }
     }
     if !s.zone_names.is_empty() {
         put("zone-names", s.zone_names.join(","));
@@ -272,6 +279,9 @@ fn settings_pairs(s: &Settings, prefix: &str, pairs: &mut Vec<(String, String)>)
     }
     if let Some(p) = r.max_unhealthy_percent {
         put("max-unhealthy", format!("{p}%"));
+    }
+    if let Some(p) = r.min_healthy_percent {
+        put("min-healthy", format!("{p}%"));
     }
     if let Some(i) = r.strategy {
         put(
@@ -462,6 +472,14 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
             "zones" => number(1, ZONES.len() as u64).map(|n| s.zones = n as u32),
             "web" => number(0, u64::from(PAGE_MAX_WEB)).map(|n| s.web_replicas = n as u32),
             "db" => number(0, u64::from(PAGE_MAX_DB)).map(|n| s.db_replicas = n as u32),
+            "notice" => parse_go_duration(v)
+                .ok()
+                .filter(|ms| ms % 1000 == 0 && (0..=i64::from(MAX_NOTICE_SECONDS) * 1000).contains(ms))
+                .map(|ms| s.fault.notice_seconds = Some((ms / 1000) as u32))
+                .ok_or_else(|| {
+                    bad(Cause::new("link.why.notice")
+                        .text("max", format_go_duration(i64::from(MAX_NOTICE_SECONDS) * 1000)))
+                }),
             "recover" => number(0, 3600).map(|n| s.fault.recover_at_seconds = Some(n as u32)),
             "fault-nodes" => number(0, u64::from(PAGE_MAX_NODES)).map(|n| s.fault.count = n as u32),
             "zone-outage" => parse_zone_outage(v, &s).map(|z| s.zone_outage = Some(z)).map_err(bad),
@@ -500,6 +518,7 @@ fn decode_settings(pairs: &[(String, String)], prefix: &str, notices: &mut Vec<C
                     s.fault = Fault {
                         recover_at_seconds: s.fault.recover_at_seconds,
                         count: s.fault.count,
+                        notice_seconds: s.fault.notice_seconds,
                         ..f
                     }
                 })
@@ -576,6 +595,19 @@ fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
         ));
         s.zone_outage = None;
     }
+    if let Some(n) = s
+        .fault
+        .notice_seconds
+        .filter(|_| s.fault.kind != ActionKind::SpotInterruption)
+    {
+        notices.push(ignored(
+            prefix,
+            "notice",
+            &format_go_duration(i64::from(n) * 1000),
+            Cause::new("link.why.notice_fault"),
+        ));
+        s.fault.notice_seconds = None;
+    }
     if let Some(r) = s.fault.recover_at_seconds {
         if r < s.fault.at_seconds {
             notices.push(
@@ -617,9 +649,9 @@ fn remediator_params(s: &mut Settings, pairs: &[(String, String)], prefix: &str,
     }
 }
 
-/// A remediator's setting (`remediation-timeout`, `max-unhealthy`, `strategy`, `node-repair`,
-/// `interruption-queue`) applied to `s`; `None` if `k` is none of them. A setting of another
-/// remediator than the link's is refused.
+/// A remediator's setting (`remediation-timeout`, `max-unhealthy`, `min-healthy`, `strategy`,
+/// `node-repair`, `interruption-queue`) applied to `s`; `None` if `k` is none of them. A setting
+/// of another remediator than the link's is refused.
 fn remediation_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Cause>> {
     let r = &mut s.remediation;
     let kind = r.kind;
@@ -637,12 +669,19 @@ fn remediation_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), Ca
                         .text("max", format_go_duration(i64::from(max) * 1000))
                 }),
         },
-        "max-unhealthy" if kind != Remediator::Mhc => Err(not_here()),
+        "max-unhealthy" if !matches!(kind, Remediator::Mhc | Remediator::Eks) => Err(not_here()),
         "max-unhealthy" => v
             .strip_suffix('%')
             .and_then(|p| p.parse::<u32>().ok())
             .filter(|p| *p <= 100)
             .map(|p| r.max_unhealthy_percent = Some(p))
+            .ok_or_else(|| Cause::new("link.why.percent")),
+        "min-healthy" if kind != Remediator::Snr => Err(not_here()),
+        "min-healthy" => v
+            .strip_suffix('%')
+            .and_then(|p| p.parse::<u32>().ok())
+            .filter(|p| *p <= 100)
+            .map(|p| r.min_healthy_percent = Some(p))
             .ok_or_else(|| Cause::new("link.why.percent")),
         "strategy" if kind != Remediator::Snr => Err(not_here()),
         "strategy" => SNR_STRATEGIES
@@ -721,6 +760,7 @@ fn parse_fault(v: &str) -> Result<Fault, Cause> {
         at_seconds: at,
         recover_at_seconds: None,
         count: 1,
+        notice_seconds: None,
     })
 }
 
@@ -872,6 +912,7 @@ mod tests {
             at_seconds: 45,
             recover_at_seconds: Some(200),
             count: 1,
+            notice_seconds: None,
         };
         let p = Playback {
             t: 123_400,
@@ -1061,6 +1102,23 @@ mod tests {
         let spot = decode("fault=node-1:SpotInterruption:30&cloud=aws").settings.scenario();
         assert!(spot.events.iter().all(|e| e.notice.is_none()));
         assert_eq!(spot.cloud.map(|c| c.provider), Some(Provider::Aws));
+        // A notice of its own is the SpotInterruption's `notice`, a Go duration, wherever the
+        // link puts it.
+        let q = "v=1&fault=node-1:SpotInterruption:30&notice=45s&cloud=aws";
+        let d = decode("v=1&notice=45s&fault=node-1:SpotInterruption:30&cloud=aws");
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        assert_eq!(
+            (d.settings.fault.notice_seconds, d.settings.spot_notice_seconds()),
+            (Some(45), 45)
+        );
+        assert_eq!(encode(&d.settings, Playback::default()), q);
+        let spot = d.settings.scenario();
+        let notices: Vec<_> = spot.events.iter().filter_map(|e| e.notice).collect();
+        assert_eq!(notices, [kubelife_engine::scenario::GoDuration(45_000)]);
+        assert!(d.settings.resolve().1.is_none());
+        // Without one, the page shows the provider's.
+        assert_eq!(decode("cloud=gcp").settings.spot_notice_seconds(), 30);
+        assert_eq!(decode("").settings.spot_notice_seconds(), 120);
         for (q, want) in [
             (
                 "v=1&cloud=aws&remediation=mhc&remediation-timeout=2m0s&max-unhealthy=40%25",
@@ -1099,6 +1157,23 @@ mod tests {
                 "v=1&cloud=aws&remediation=eks",
                 Remediation {
                     kind: Remediator::Eks,
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&cloud=aws&remediation=eks&max-unhealthy=50%25",
+                Remediation {
+                    kind: Remediator::Eks,
+                    max_unhealthy_percent: Some(50),
+                    ..Remediation::default()
+                },
+            ),
+            (
+                "v=1&remediation=snr&min-healthy=80%25&strategy=ResourceDeletion",
+                Remediation {
+                    kind: Remediator::Snr,
+                    min_healthy_percent: Some(80),
+                    strategy: Some(2),
                     ..Remediation::default()
                 },
             ),
@@ -1158,6 +1233,44 @@ mod tests {
                 "remediation=snr",
             ),
             ("remediation=snr&strategy=Reboot", "strategy=Reboot", "Automatic"),
+            ("remediation=snr&min-healthy=51", "min-healthy=51", "percentage"),
+            ("remediation=snr&min-healthy=101%25", "min-healthy=101%", "percentage"),
+            (
+                "remediation=mhc&min-healthy=51%25",
+                "min-healthy=51%",
+                "remediation=mhc",
+            ),
+            (
+                "cloud=aws&remediation=eks&max-unhealthy=120%25",
+                "max-unhealthy=120%",
+                "percentage",
+            ),
+            (
+                "cloud=gcp&remediation=gke&max-unhealthy=20%25",
+                "max-unhealthy=20%",
+                "remediation=gke",
+            ),
+            ("fault=node-1:SpotInterruption:30&notice=2m", "", ""),
+            (
+                "fault=node-1:SpotInterruption:30&notice=soon",
+                "notice=soon",
+                "0s to 10m0s",
+            ),
+            (
+                "fault=node-1:SpotInterruption:30&notice=1.5s",
+                "notice=1.5s",
+                "whole seconds",
+            ),
+            (
+                "fault=node-1:SpotInterruption:30&notice=11m0s",
+                "notice=11m0s",
+                "0s to 10m0s",
+            ),
+            (
+                "fault=node-1:InstanceStopped:30&notice=30s",
+                "notice=30s",
+                "SpotInterruption",
+            ),
             (
                 "cloud=aws&remediation=karpenter&node-repair=maybe",
                 "node-repair=maybe",

@@ -29,7 +29,14 @@ pub struct Fault {
     /// single-node fault (a zone outage alone, or a cluster left alone).
     #[serde(default = "one")]
     pub count: u32,
+    /// A SpotInterruption's `notice`, s; `None` for the provider's (AWS 2m0s, GCP and Azure
+    /// 30s).
+    #[serde(default)]
+    pub notice_seconds: Option<u32>,
 }
+
+/// The longest spot interruption notice the page offers, s.
+pub const MAX_NOTICE_SECONDS: u32 = 600;
 
 fn one() -> u32 {
     1
@@ -181,8 +188,11 @@ pub struct Remediation {
     /// The unhealthy timeout, s (MachineHealthCheck's and Self Node Remediation's `Ready`
     /// conditions, GKE's `notReadyTimeout`, EKS's `readyTimeout`, AKS's `detectionDelay`).
     pub timeout_seconds: Option<u32>,
-    /// MachineHealthCheck's `maxUnhealthy`, percent (default 100%).
+    /// MachineHealthCheck's `maxUnhealthy` (default 100%) or EKS node auto repair's breaker,
+    /// `maxUnhealthyPercentage` (default 20), percent.
     pub max_unhealthy_percent: Option<u32>,
+    /// Self Node Remediation's (NodeHealthCheck's) `minHealthy`, percent (default 51%).
+    pub min_healthy_percent: Option<u32>,
     /// Self Node Remediation's strategy, an index into [`SNR_STRATEGIES`].
     pub strategy: Option<u32>,
     /// Karpenter with `nodeRepair` off (the page turns it on when Karpenter is chosen).
@@ -192,6 +202,24 @@ pub struct Remediation {
 }
 
 impl Remediation {
+    /// The breaker's percentage the page shows, the set one or the remediator's default:
+    /// MachineHealthCheck's `maxUnhealthy` (100%), EKS's `maxUnhealthyPercentage` (20); `None`
+    /// for a remediator without one the page sets.
+    pub fn max_unhealthy_or_default(&self) -> Option<u32> {
+        let default = match self.kind {
+            Remediator::Mhc => 100,
+            Remediator::Eks => 20,
+            _ => return None,
+        };
+        Some(self.max_unhealthy_percent.unwrap_or(default))
+    }
+
+    /// Self Node Remediation's `minHealthy` the page shows (default 51%); `None` for another
+    /// remediator.
+    pub fn min_healthy_or_default(&self) -> Option<u32> {
+        (self.kind == Remediator::Snr).then(|| self.min_healthy_percent.unwrap_or(51))
+    }
+
     /// The timeout the page shows: the set one or the remediator's default.
     pub fn timeout_or_default(&self) -> Option<u32> {
         self.kind.timeout().map(|(d, _, _)| self.timeout_seconds.unwrap_or(d))
@@ -204,20 +232,22 @@ impl Remediation {
         let secs = |d: Option<GoDuration>| d.and_then(|d| u32::try_from(d.0 / SECOND).ok());
         let ready =
             |c: &Option<Vec<ConditionSection>>| secs(c.as_ref()?.iter().find(|c| c.kind == "Ready").map(|c| c.timeout));
+        let percent = |v: &Option<IntOrString>| match v {
+            Some(IntOrString::String(p)) => p.strip_suffix('%').and_then(|p| p.parse().ok()),
+            _ => None,
+        };
         let mut out = Remediation::default();
         match sections.first() {
             None => {}
             Some(RemediationSection::MachineHealthCheck(m)) => {
                 out.kind = Remediator::Mhc;
                 out.timeout_seconds = ready(&m.unhealthy_conditions);
-                out.max_unhealthy_percent = match &m.max_unhealthy {
-                    Some(IntOrString::String(p)) => p.strip_suffix('%').and_then(|p| p.parse().ok()),
-                    _ => None,
-                };
+                out.max_unhealthy_percent = percent(&m.max_unhealthy);
             }
             Some(RemediationSection::SelfNodeRemediation(r)) => {
                 out.kind = Remediator::Snr;
                 out.timeout_seconds = ready(&r.unhealthy_conditions);
+                out.min_healthy_percent = percent(&r.min_healthy);
                 out.strategy = r
                     .strategy
                     .as_deref()
@@ -236,6 +266,7 @@ impl Remediation {
             Some(RemediationSection::EksNodeAutoRepair(e)) => {
                 out.kind = Remediator::Eks;
                 out.timeout_seconds = secs(e.ready_timeout);
+                out.max_unhealthy_percent = e.max_unhealthy_percentage;
             }
             Some(RemediationSection::AksAutoRepair(a)) => {
                 out.kind = Remediator::Aks;
@@ -267,6 +298,7 @@ impl Remediation {
             }),
             Remediator::Snr => RemediationSection::SelfNodeRemediation(SelfNodeRemediationSection {
                 unhealthy_conditions: t.map(ready),
+                min_healthy: self.min_healthy_percent.map(|p| IntOrString::String(format!("{p}%"))),
                 strategy: self
                     .strategy
                     .and_then(|i| SNR_STRATEGIES.get(i as usize))
@@ -284,7 +316,7 @@ impl Remediation {
             }),
             Remediator::Eks => RemediationSection::EksNodeAutoRepair(EksSection {
                 ready_timeout: t,
-                ..EksSection::default()
+                max_unhealthy_percentage: self.max_unhealthy_percent,
             }),
             Remediator::Aks => RemediationSection::AksAutoRepair(AksSection { detection_delay: t }),
         })
@@ -582,6 +614,7 @@ impl Default for Settings {
                 at_seconds: 30,
                 recover_at_seconds: None,
                 count: 1,
+                notice_seconds: None,
             },
             zone_outage: None,
             ops: Operations::default(),
@@ -699,8 +732,16 @@ impl Settings {
         let recover = self.fault.recover_at_seconds.filter(|&r| r >= self.fault.at_seconds);
         let oos = self.ops.out_of_service_at_seconds;
         let mut events = Vec::new();
+        let notice = self
+            .fault
+            .notice_seconds
+            .filter(|_| self.fault.kind == ActionKind::SpotInterruption)
+            .map(|n| GoDuration(i64::from(n.min(MAX_NOTICE_SECONDS)) * SECOND));
         for &i in &failed {
-            events.push(on(i, self.fault.at_seconds, self.fault.kind));
+            events.push(ActionSection {
+                notice,
+                ..on(i, self.fault.at_seconds, self.fault.kind)
+            });
             if let Some(r) = recover {
                 events.push(on(i, r, ActionKind::NodeRecover));
             }
@@ -794,6 +835,14 @@ impl Settings {
         let gone = self.remediation.kind;
         self.remediation = Remediation::default();
         Some(gone)
+    }
+
+    /// The spot interruption's notice the page shows, s: the set one or the provider's (AWS's
+    /// without a cloud, as the engine takes it).
+    pub fn spot_notice_seconds(&self) -> u32 {
+        self.fault
+            .notice_seconds
+            .unwrap_or_else(|| (self.cloud.unwrap_or(Provider::Aws).spot_notice() / SECOND) as u32)
     }
 
     /// Whether the run has a cloud controller or a remediator (the page then shows the Node's
@@ -1084,6 +1133,7 @@ impl Settings {
                         at_seconds,
                         recover_at_seconds: end,
                         count: nodes.len() as u32,
+                        notice_seconds: None,
                     })
                 }
                 _ => return None,
@@ -1097,9 +1147,15 @@ impl Settings {
                 at_seconds: z.at_seconds,
                 recover_at_seconds: z.end_seconds,
                 count: 1,
+                notice_seconds: None,
             },
             (None, None) => return None,
         };
+        self.fault.notice_seconds = events
+            .iter()
+            .find(|e| e.action == ActionKind::SpotInterruption)
+            .and_then(|e| e.notice)
+            .and_then(|d| u32::try_from(d.0 / SECOND).ok());
         Some(())
     }
 
@@ -1248,6 +1304,50 @@ mod tests {
             s.remediation.strategy = Some(2);
             assert!(s.resolve().1.is_none(), "{kind:?}: {:?}", s.resolve().1);
         }
+    }
+
+    /// Self Node Remediation's `minHealthy`, EKS's breaker and a spot notice: the page shows
+    /// the default until one is set, writes it into the scenario, and reads it back from one.
+    #[test]
+    fn min_healthy_the_eks_breaker_and_the_spot_notice_write_and_read_back() {
+        use kubelife_engine::scenario::RemediationSection as R;
+        let mut s = Settings::default();
+        s.set_remediator(Remediator::Snr);
+        assert_eq!(s.remediation.min_healthy_or_default(), Some(51));
+        assert_eq!(s.remediation.max_unhealthy_or_default(), None);
+        s.remediation.min_healthy_percent = Some(80);
+        let sc = s.scenario();
+        match &sc.remediation[..] {
+            [R::SelfNodeRemediation(r)] => assert_eq!(r.min_healthy, Some(IntOrString::String("80%".into()))),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(Remediation::of(&sc.remediation), s.remediation);
+        s.set_remediator(Remediator::Eks);
+        assert_eq!(s.remediation.max_unhealthy_or_default(), Some(20));
+        assert_eq!(s.remediation.min_healthy_or_default(), None);
+        s.remediation.max_unhealthy_percent = Some(60);
+        let sc = s.scenario();
+        match &sc.remediation[..] {
+            [R::EksNodeAutoRepair(e)] => assert_eq!(e.max_unhealthy_percentage, Some(60)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(Remediation::of(&sc.remediation), s.remediation);
+        assert!(s.resolve().1.is_none());
+        // A notice is written for a spot interruption only, and a preset's comes back.
+        s.fault.notice_seconds = Some(90);
+        assert!(s.scenario().events.iter().all(|e| e.notice.is_none()));
+        s.fault.kind = ActionKind::SpotInterruption;
+        let sc = s.scenario();
+        assert_eq!(
+            sc.events.iter().filter_map(|e| e.notice).collect::<Vec<_>>(),
+            [GoDuration(90 * SECOND)]
+        );
+        let back = Settings::default().from_preset(&sc);
+        assert_eq!(
+            (back.fault.kind, back.fault.notice_seconds),
+            (ActionKind::SpotInterruption, Some(90))
+        );
+        assert_eq!(back.spot_notice_seconds(), 90);
     }
 
     /// The nodes an action of `kind` names at `seconds`.
