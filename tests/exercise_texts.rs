@@ -359,6 +359,9 @@ struct Fact {
     clock: Clock,
     /// Its value from the runs; `None` when the runs no longer give it.
     value: fn(&Runs) -> Option<Num>,
+    /// The one language that says it, when the other says the same thing as another number
+    /// (the English title's "eight" is 八分钟 in Chinese).
+    only: Option<Lang>,
 }
 
 fn fact(parts: &'static str, says: &'static str, what: &'static str, value: fn(&Runs) -> Option<Num>) -> Fact {
@@ -369,6 +372,7 @@ fn fact(parts: &'static str, says: &'static str, what: &'static str, value: fn(&
         about: 0.0,
         clock: Clock::Span,
         value,
+        only: None,
     }
 }
 
@@ -379,6 +383,12 @@ impl Fact {
     fn after(self) -> Fact {
         Fact {
             clock: Clock::After,
+            ..self
+        }
+    }
+    fn only(self, lang: Lang) -> Fact {
+        Fact {
+            only: Some(lang),
             ..self
         }
     }
@@ -700,6 +710,7 @@ fn problems(ex: &Exercise, facts: &[Fact], runs: &Runs, texts: Texts) -> Vec<Str
             let here: Vec<&Fact> = facts
                 .iter()
                 .filter(|f| f.parts.split_whitespace().any(|p| p == part))
+                .filter(|f| f.only.is_none_or(|l| l == lang))
                 .collect();
             match texts(lang, part) {
                 Some(text) => out.extend(text_problems(&key, lang, text, &here)),
@@ -730,7 +741,7 @@ fn check(n: usize) {
 /// An exercise's id and its table of facts.
 type Table = (&'static str, fn() -> Vec<Fact>);
 
-const TABLES: [Table; 11] = [
+const TABLES: [Table; 12] = [
     ("why-5m50s", why_5m50s_facts),
     ("fast-failover", fast_failover_facts),
     ("cost-of-speed", cost_of_speed_facts),
@@ -742,6 +753,7 @@ const TABLES: [Table; 11] = [
     ("twelve-minute-database", twelve_minute_database_facts),
     ("shut-down-dont-crash", shut_down_dont_crash_facts),
     ("zone-outage-at-scale", zone_outage_at_scale_facts),
+    ("cloud-two-and-eight", cloud_two_and_eight_facts),
 ];
 
 fn why_5m50s_facts() -> Vec<Fact> {
@@ -1166,6 +1178,86 @@ fn twelve_minute_database_facts() -> Vec<Fact> {
     ]
 }
 
+/// When the failed node's Node is deleted, after the fault.
+fn node_deleted(m: &Model) -> Option<Millis> {
+    let deleted = m.outcome.events.iter().find(|e| e.kind == EventKind::NodeDeleted)?;
+    Some(deleted.at_ms - ms(m).fault?)
+}
+
+fn cloud_two_and_eight_facts() -> Vec<Fact> {
+    let wait = |r: &Runs| {
+        let waited = db_segment(&r.solution, EventKind::VolumeForceDetached)?;
+        (waited >= MAX_WAIT_FOR_UNMOUNT).then_some(time(MAX_WAIT_FOR_UNMOUNT))
+    };
+    vec![
+        fact("title", "two minutes", "web's replacement Ready after the fault", |r| {
+            ms(&r.solution).replacement.map(time)
+        })
+        .after()
+        .about(MIN),
+        fact(
+            "title",
+            "eight",
+            "the volume free again after the fault, minutes",
+            |r| Some(count(ms(&r.solution).volume_free? as f64 / 60_000.0)),
+        )
+        .about(1.0)
+        .only(Lang::En),
+        fact("title", "八分钟", "the volume free again after the fault", |r| {
+            ms(&r.solution).volume_free.map(time)
+        })
+        .after()
+        .about(MIN)
+        .only(Lang::Zh),
+        fact("goal", "t=30s", "the termination", |r| ms(&r.start).fault.map(time)).at(),
+        fact(
+            "goal",
+            "5m55s",
+            "bare metal: web's replacement Ready after the fault",
+            |r| ms(&r.start).replacement.map(time),
+        )
+        .after()
+        .about(5.0 * S),
+        fact("check.1", "2m0s", "check 1's limit", |_| {
+            Some(time(exercises::CLOUD_NODE_DELETED_BY))
+        })
+        .after(),
+        fact("check.2", "2m0s", "check 2's limit", |_| {
+            Some(time(exercises::CLOUD_WEB_READY_BY))
+        })
+        .after(),
+        fact("check.3 hint.3 explain", "6m0s", "maxWaitForUnmountDuration", wait),
+        fact("explain", "six-minute", "maxWaitForUnmountDuration", wait),
+        fact("hint.2 explain", "40s", "PodGC's quarantine", |_| {
+            Some(time(kubelife_engine::upstream::PODGC_QUARANTINE))
+        }),
+        fact("explain solution", "47s", "the Node deleted after the fault", |r| {
+            node_deleted(&r.solution).map(time)
+        })
+        .after()
+        .about(5.0 * S),
+        fact(
+            "explain solution",
+            "1m36s",
+            "web's replacement Ready after the fault",
+            |r| ms(&r.solution).replacement.map(time),
+        )
+        .after()
+        .about(5.0 * S),
+        fact("explain", "7m36s", "the volume free again after the fault", |r| {
+            ms(&r.solution).volume_free.map(time)
+        })
+        .after()
+        .about(10.0 * S),
+        fact("explain", "2m2s", "maxDurationBeforeRetry", |_| Some(time(MAX_BACKOFF))),
+        fact("solution", "9m52s", "db-0 Ready again after the fault", |r| {
+            Some(time(db(&r.solution)?.total()))
+        })
+        .after()
+        .about(10.0 * S),
+    ]
+}
+
 fn shut_down_dont_crash_facts() -> Vec<Fact> {
     vec![
         fact(
@@ -1410,6 +1502,11 @@ fn shut_down_dont_crash() {
 #[test]
 fn zone_outage_at_scale() {
     check(10);
+}
+
+#[test]
+fn cloud_two_and_eight() {
+    check(11);
 }
 
 /// The numbers of a text, as read.

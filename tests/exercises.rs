@@ -150,3 +150,17 @@ fn zone_outage_at_scale() {
     let small = kubelife::settings::Settings { nodes: 99, ..start };
     assert!(!results(10, &small, None)[2]);
 }
+
+#[test]
+fn cloud_two_and_eight() {
+    check(11, &[false, false, false]);
+    let (solved, _) = (EXERCISES[11].solution)();
+    // A stopped instance keeps its Node: nothing deletes it, and nothing moves in two minutes.
+    let mut s = solved.clone();
+    s.fault.kind = kubelife_engine::scenario::ActionKind::InstanceStopped;
+    assert_eq!(results(11, &s, None)[..2], [false, false]);
+    // Without its volume db-0 has no force detach to wait for.
+    let mut s = solved;
+    s.db.volume = kubelife::settings::VolumeChoice::None;
+    assert_eq!(results(11, &s, None), [true, true, false]);
+}

@@ -41,6 +41,10 @@ pub const SHUTDOWN_BLACKHOLE_UNDER: Millis = SECOND;
 pub const SHUTDOWN_REPLACED_BY: Millis = 2 * MINUTE;
 /// Exercise 11: every zone-b node is tainted within this long of the outage.
 pub const SCALE_TAINTED_BY: Millis = 20 * MINUTE;
+/// Exercise 12: the cloud controller deletes the Node within this long of the fault.
+pub const CLOUD_NODE_DELETED_BY: Millis = 2 * MINUTE;
+/// Exercise 12: a web replacement is Ready within this long of the fault.
+pub const CLOUD_WEB_READY_BY: Millis = 2 * MINUTE;
 
 /// One side of what the page shows: settings and the run they gave.
 #[derive(Clone, Copy)]
@@ -379,8 +383,46 @@ fn ex11_shape(c: &Ctx) -> bool {
         && s.zone_outage.is_some_and(|z| z.end_seconds.is_none())
 }
 
+/// Exercise 12, two minutes and eight on a cloud: node-1's EC2 instance is terminated (the
+/// eks-instance-terminated preset). Run as bare metal, nothing deletes the Node; on AWS the
+/// cloud controller does, PodGC frees the pods, web moves in about two minutes, and db-0's volume
+/// still waits the six-minute force detach.
+fn ex12_preset() -> &'static Settings {
+    static START: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+    START.get_or_init(|| {
+        let p = kubelife_engine::presets::preset("eks-instance-terminated").map(|p| p.scenario);
+        p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+    })
+}
+fn ex12_start() -> Settings {
+    Settings {
+        cloud: None,
+        ..ex12_preset().clone()
+    }
+}
+fn ex12_node_deleted(c: &Ctx) -> bool {
+    let (f, failed) = (fault_at(&c.a), failed_nodes(&c.a));
+    c.a.settings.cloud == Some(kubelife_engine::scenario::cloud::Provider::Aws)
+        && c.a.settings.fault.kind == kubelife_engine::scenario::ActionKind::InstanceTerminated
+        && events(&c.a, EventKind::NodeDeleted).any(|e| {
+            e.at_ms > f && e.at_ms - f <= CLOUD_NODE_DELETED_BY && e.node.as_ref().is_some_and(|n| failed.contains(n))
+        })
+}
+fn ex12_web_ready(c: &Ctx) -> bool {
+    let f = fault_at(&c.a);
+    events(&c.a, EventKind::PodReady).any(|e| {
+        e.at_ms > f && e.at_ms - f <= CLOUD_WEB_READY_BY && e.pod.as_deref().is_some_and(|p| p.starts_with("web-"))
+    })
+}
+fn ex12_db_waited(c: &Ctx) -> bool {
+    // db-0 is Ready elsewhere, after its volume waited out maxWaitForUnmountDuration.
+    let forced = events(&c.a, EventKind::VolumeForceDetached).next().map(|e| e.at_ms);
+    let asked = events(&c.a, EventKind::VolumeDetachRequested).next().map(|e| e.at_ms);
+    db0_ready_elsewhere(c) && matches!((asked, forced), (Some(a), Some(d)) if d - a >= MAX_WAIT_FOR_UNMOUNT)
+}
+
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
-pub static EXERCISES: [Exercise; 11] = [
+pub static EXERCISES: [Exercise; 12] = [
     Exercise {
         id: "why-5m50s",
         start: || (Settings::default(), None),
@@ -706,6 +748,26 @@ pub static EXERCISES: [Exercise; 11] = [
             Check {
                 key: "ex.zone-outage-at-scale.check.3",
                 holds: ex11_shape,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "cloud-two-and-eight",
+        start: || (ex12_start(), None),
+        solution: || (ex12_preset().clone(), None),
+        checks: &[
+            Check {
+                key: "ex.cloud-two-and-eight.check.1",
+                holds: ex12_node_deleted,
+            },
+            Check {
+                key: "ex.cloud-two-and-eight.check.2",
+                holds: ex12_web_ready,
+            },
+            Check {
+                key: "ex.cloud-two-and-eight.check.3",
+                holds: ex12_db_waited,
             },
         ],
         hints: 3,
