@@ -2,6 +2,7 @@
 // and the milestone cards they add (the Node's deletion, the remediation).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { setup, openPage } from './serve.mjs';
 
 const fx = await setup();
@@ -92,6 +93,83 @@ test('a link with a bad cloud or remediation setting says so and keeps the rest'
   await page.getByText('ignored max-unhealthy=140%').waitFor();
   assert.equal(await page.getByTestId('cloud-remediator').inputValue(), '1');
   await page.getByTestId('milestone-remediation').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the new controls: minHealthy, the EKS breaker and the spot notice write the link and reopen', async () => {
+  const { page, errors } = await open('?remediation=snr');
+  const min = page.getByTestId('cloud-min-healthy');
+  assert.match(await min.textContent(), /minHealthy 51%/);
+  await min.locator('input').fill('80');
+  await page.waitForFunction(() => location.search.includes('remediation=snr&min-healthy=80%25'));
+  assert.match(await min.textContent(), /80%/);
+  // EKS node auto repair's breaker, 20% until set.
+  await page.getByTestId('cloud-remediator').selectOption({ label: 'EKS node auto repair' });
+  const breaker = page.getByTestId('cloud-max-unhealthy');
+  assert.match(await breaker.textContent(), /maxUnhealthyPercentage 20%/);
+  assert.equal(await page.getByTestId('cloud-min-healthy').count(), 0, 'minHealthy is Self Node Remediation\'s');
+  await breaker.locator('input').fill('50');
+  await page.waitForFunction(() => location.search.includes('remediation=eks&max-unhealthy=50%25'));
+  // A spot interruption shows its notice, the provider's (AWS: 2m0s) until set.
+  assert.equal(await page.getByTestId('fault-notice').count(), 0, 'no notice for a crash');
+  await page.getByLabel('fault kind').selectOption('SpotInterruption');
+  const notice = page.getByTestId('fault-notice');
+  assert.match(await notice.textContent(), /2m0s/);
+  await notice.locator('input').fill('30');
+  await page.waitForFunction(() => location.search.includes('fault=node-1:SpotInterruption:30&notice=30s'));
+  // The milestones count from the reclaim: the interruption at 30s plus the 30s notice.
+  await page.waitForFunction(() => document.querySelector('[data-testid=playhead-fault]').textContent.trim() === 'fault − 1m0s');
+  const link = await page.getByTestId('share-link').inputValue();
+  const fresh = await fx.browser.newContext();
+  const again = await openPage(fresh, link);
+  assert.match(await again.page.getByTestId('fault-notice').textContent(), /30s/);
+  assert.match(await again.page.getByTestId('cloud-max-unhealthy').textContent(), /50%/);
+  assert.deepEqual(again.errors, []);
+  await fresh.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a bad minHealthy or notice in a link says so and keeps the rest', async () => {
+  const { page, errors } = await open('?remediation=snr&min-healthy=120%25&fault=node-1:InstanceStopped:30&notice=30s&web=5');
+  await page.getByText('ignored min-healthy=120%').waitFor();
+  await page.getByText('ignored notice=30s').waitFor();
+  assert.match(await page.getByTestId('cloud-min-healthy').textContent(), /51%/);
+  assert.equal(await page.getByLabel('fault kind').inputValue(), 'InstanceStopped');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Pastes `text` into the import panel as the file `name` and applies it. */
+async function paste(page, name, text) {
+  await page.getByTestId('import-text').fill(text);
+  await page.getByTestId('import-name').fill(name);
+  await page.getByTestId('import-apply').click();
+}
+
+test('an imported EKS node list and MachineHealthCheck choose AWS and the MachineHealthCheck', async () => {
+  const read = (rel) => fs.readFileSync(new URL(`../crates/engine/tests/fixtures/import/${rel}`, import.meta.url), 'utf8');
+  const { page, errors } = await open('');
+  await paste(page, 'nodes.json', read('eks-nodelist-providerid.json'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=cloud-provider]').value === '1');
+  const report = page.getByTestId('import-report');
+  assert.match(await report.textContent(), /cloud\.provider = aws/);
+  assert.match(await report.textContent(), /eks\.amazonaws\.com\/nodegroup.*EKS node auto repair probably applies/s);
+  await paste(page, 'mhc.yaml', read('mhc-v1beta1.yaml'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=cloud-remediator]').value === '1');
+  assert.equal(await page.getByTestId('cloud-provider').inputValue(), '1', 'still AWS');
+  assert.match(await report.textContent(), /MachineHealthCheck/);
+  // The MachineHealthCheck's own values: Ready Unknown or False for 5m0s, at most 40%.
+  assert.match(await page.getByTestId('cloud-timeout').textContent(), /5m0s/);
+  assert.match(await page.getByTestId('cloud-max-unhealthy').textContent(), /40%/);
+  await page.waitForFunction(() => location.search.includes('cloud=aws') && location.search.includes('remediation=mhc'));
+  // The hung VM is remediated about five minutes after it turns Unknown, and its Node deleted.
+  await page.waitForFunction(() => /^\d+m[\d.]+s$/.test(document.querySelector('[data-testid=milestone-remediation]')?.textContent.trim() ?? ''));
+  const remediated = seconds(await card(page, 'milestone-remediation'));
+  assert.ok(remediated > 300 && remediated < 420, `remediation ${remediated}s after the fault`);
+  const deleted = seconds(await card(page, 'milestone-node-deleted'));
+  assert.ok(deleted >= remediated, `Node deleted ${deleted}s after the fault, after the remediation`);
   assert.deepEqual(errors, []);
   await page.close();
 });
