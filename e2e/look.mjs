@@ -53,6 +53,19 @@ export const STATES = {
   // the "Where does it run?" and "What repairs nodes?" controls.
   'cloud-aws-1440': { query: '?cloud=aws&remediation=eks&fault=node-1:InstanceTerminated:30', width: 1440, height: 900 },
   'cloud-zh-360': { query: '?lang=zh&cloud=gcp&remediation=gke&fault=node-1:SpotInterruption:30', width: 360, height: 800 },
+  // A Cluster API MachineHealthCheck at 40% maxUnhealthy on bare metal: the remediation card.
+  'cloud-mhc-1440': { query: '?remediation=mhc&max-unhealthy=40%25', width: 1440, height: 900 },
+  'cloud-mhc-zh-360': { query: '?lang=zh&remediation=mhc&max-unhealthy=40%25', width: 360, height: 800 },
+  // Self Node Remediation's minHealthy and strategy; EKS's breaker in Chinese on a phone.
+  'cloud-snr-zh-1440': { query: '?lang=zh&remediation=snr&min-healthy=60%25&strategy=OutOfServiceTaint', width: 1440, height: 900 },
+  'cloud-snr-360': { query: '?remediation=snr&min-healthy=60%25&strategy=OutOfServiceTaint', width: 360, height: 800 },
+  'cloud-eks-zh-360': { query: '?lang=zh&cloud=aws&remediation=eks&max-unhealthy=50%25&fault=node-1:InstanceTerminated:30', width: 360, height: 800 },
+  // An instance stopped on AWS (the shutdown taint, the Node kept) and a spot interruption with
+  // its notice set.
+  'stopped-1440': { query: '?cloud=aws&fault=node-1:InstanceStopped:30', width: 1440, height: 900 },
+  'stopped-zh-360': { query: '?lang=zh&cloud=aws&fault=node-1:InstanceStopped:30', width: 360, height: 800 },
+  'spot-zh-1440': { query: '?lang=zh&cloud=aws&fault=node-1:SpotInterruption:30&notice=1m0s', width: 1440, height: 900 },
+  'spot-360': { query: '?cloud=aws&fault=node-1:SpotInterruption:30&notice=1m0s', width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
 };

@@ -37,6 +37,21 @@ const SHOTS = [
   { name: 'cloud-aws-1440-controls', state: 'cloud-aws-1440', section: '[data-tour=cloud]' },
   { name: 'cloud-zh-360', section: '[data-tour=milestones]' },
   { name: 'cloud-zh-360-controls', state: 'cloud-zh-360', section: '[data-tour=cloud]' },
+  { name: 'cloud-mhc-1440', section: '[data-tour=milestones]' },
+  { name: 'cloud-mhc-1440-controls', state: 'cloud-mhc-1440', section: '[data-tour=cloud]' },
+  { name: 'cloud-mhc-zh-360', section: '[data-tour=milestones]' },
+  { name: 'cloud-mhc-zh-360-controls', state: 'cloud-mhc-zh-360', section: '[data-tour=cloud]' },
+  { name: 'cloud-snr-zh-1440-controls', state: 'cloud-snr-zh-1440', section: '[data-tour=cloud]' },
+  { name: 'cloud-snr-360-controls', state: 'cloud-snr-360', section: '[data-tour=cloud]' },
+  { name: 'cloud-eks-zh-360-controls', state: 'cloud-eks-zh-360', section: '[data-tour=cloud]' },
+  { name: 'stopped-1440', section: '[data-tour=milestones]' },
+  { name: 'stopped-1440-timeline', state: 'stopped-1440', section: '.timeline' },
+  { name: 'stopped-zh-360', section: '[data-tour=milestones]' },
+  { name: 'spot-zh-1440', section: '[data-tour=milestones]' },
+  { name: 'spot-zh-1440-faults', state: 'spot-zh-1440', section: '[data-tour=faults]' },
+  // The panel's top, down to the notice, from the whole page: an element shot scrolls, and the
+  // phone's sticky milestone strip then covers the panel's first lines.
+  { name: 'spot-360-faults', state: 'spot-360', section: '[data-tour=faults]', maxHeight: 330 },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
 ];
