@@ -42,7 +42,7 @@ test('the tour walks seven steps, can be left and resumed, and finishes', async 
 
 test('every exercise opens unsolved and its documented solution turns the checklist green', async () => {
   const ctx = await fx.browser.newContext({ locale: 'en-US' });
-  for (let n = 1; n <= 11; n++) {
+  for (let n = 1; n <= 12; n++) {
     const { page, errors } = await openPage(ctx, `${fx.server.url}?exercise=${n}`);
     const start = await checklist(page);
     assert.ok(start.length >= 3 && start.includes(false), `exercise ${n} starts unsolved: ${start}`);
@@ -57,11 +57,11 @@ test('every exercise opens unsolved and its documented solution turns the checkl
   }
   // Progress is kept in the browser, and the instructor view shows it beside links to copy.
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.match(await page.locator('.workshop-count').textContent(), /11 solved/);
+  assert.match(await page.locator('.workshop-count').textContent(), /12 solved/);
   await page.goto(`${fx.server.url}?instructor=1`);
   await page.getByTestId('instructor').waitFor();
-  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 11);
-  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 11);
+  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 12);
+  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 12);
   assert.match(await page.locator('[data-testid=instructor-4] input').inputValue(), /exercise=4/);
   await ctx.close();
 });
@@ -162,4 +162,17 @@ test('Chinese is fetched when first picked, and the page switches whole', async 
   assert.match(page.url(), /lang=zh/);
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+test('exercise 12 solved by hand: the cluster runs on AWS, in English and in Chinese', async () => {
+  for (const [lang, aws] of [['en', 'AWS'], ['zh', 'AWS']]) {
+    const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=12&lang=${lang}`);
+    assert.deepEqual(await checklist(page), [false, false, false], `${lang}: bare metal keeps the Node and db-0`);
+    assert.equal(await page.getByLabel(lang === 'en' ? 'fault kind' : '故障类型').inputValue(), 'InstanceTerminated');
+    await page.getByTestId('cloud-provider').selectOption({ label: aws });
+    await page.getByTestId('exercise-solved').waitFor();
+    assert.deepEqual(await checklist(page), [true, true, true], lang);
+    assert.deepEqual(errors, [], lang);
+    await page.close();
+  }
 });
