@@ -171,6 +171,10 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
         Some(Edit::Switch(|s, on| s.remediation.node_repair_off = !on, on))
     });
+    let on_queue = filtered(onedit, |e: Event| {
+        let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+        Some(Edit::Switch(|s, on| s.remediation.interruption_queue = on, on))
+    });
     let strategy = r.strategy.unwrap_or(0) as usize;
     html! { <>
         { for timeout }
@@ -184,6 +188,7 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
         }
         if r.kind == Remediator::Karpenter {
             <label class="cloud-field"><input type="checkbox" data-testid="cloud-node-repair" checked={!r.node_repair_off} onchange={on_repair} />{" "}{tr(lang, "ui.repair.node_repair")}</label>
+            <label class="cloud-field"><input type="checkbox" data-testid="cloud-interruption-queue" checked={r.interruption_queue} onchange={on_queue} />{" "}{tr(lang, "ui.repair.interruption_queue")}</label>
         }
     </> }
 }
