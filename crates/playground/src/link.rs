@@ -14,11 +14,18 @@ use crate::settings::{
 };
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
+use kubelife_engine::tune::Target;
 use kubelife_engine::Cause;
 use kubelife_engine::Millis;
 
 /// The link format this build writes and reads.
 pub const FORMAT: u32 = 1;
+
+/// The most targets a link (and the Tune panel) carries.
+pub const MAX_TARGETS: usize = 4;
+
+/// The longest network blip a link asks the search to ride out, ms (10 minutes).
+pub const MAX_BLIP: Millis = 600_000;
 
 /// Playback state carried by a link.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -54,6 +61,11 @@ pub struct Display {
     pub exercise: Option<u32>,
     /// `instructor=1`: the list of every exercise with links to copy.
     pub instructor: bool,
+    /// `target=firstReplacementReady:60s:p95` (repeatable): the SLO targets the page judges runs
+    /// by and the Tune panel searches for.
+    pub targets: Vec<Target>,
+    /// `blip=20s`: the network blip the Tune panel's search must ride out (else its default).
+    pub blip: Option<Millis>,
 }
 
 impl Display {
@@ -194,6 +206,12 @@ pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, displa
     }
     if display.instructor {
         pairs.push(("instructor".into(), "1".into()));
+    }
+    for t in &display.targets {
+        pairs.push(("target".into(), t.link_text()));
+    }
+    if let Some(b) = display.blip {
+        pairs.push(("blip".into(), format_go_duration(b)));
     }
     pairs
         .iter()
@@ -371,6 +389,16 @@ pub fn decode(query: &str) -> Decoded {
                 )),
             },
             "autoplay" => display.autoplay = on,
+            "target" => match Target::parse_link(&v) {
+                Ok(t) if display.targets.len() < MAX_TARGETS => display.targets.push(t),
+                Ok(_) => notices.push(bad(Cause::new("link.why.targets").text("count", MAX_TARGETS))),
+                Err(c) if c.key == "tune.target.syntax" => notices.push(bad(Cause::new("link.why.target"))),
+                Err(c) => notices.push(bad(c)),
+            },
+            "blip" => match parse_go_duration(&v).ok().filter(|b| (1_000..=MAX_BLIP).contains(b)) {
+                Some(b) => display.blip = Some(b),
+                None => notices.push(bad(Cause::new("link.why.blip"))),
+            },
             "b" => has_b = on,
             "view" => {
                 for view in v.split(',').filter(|x| !x.is_empty()) {
@@ -981,6 +1009,7 @@ mod tests {
             lang: Some(Lang::Zh),
             exercise: Some(3),
             instructor: false,
+            ..Display::default()
         };
         let q = encode_all(&a, Some(&b), Playback::default(), &display);
         assert!(
@@ -1302,6 +1331,47 @@ mod tests {
         assert_eq!(d.settings.cloud, Some(Provider::Aws));
         let d = decode("cloud=azure&remediation=karpenter");
         assert!(d.notices.is_empty() && d.settings.cloud == Some(Provider::Azure));
+    }
+
+    #[test]
+    fn targets_and_the_blip_round_trip_and_bad_ones_are_named() {
+        let q = "v=1&target=firstReplacementReady:60s:p95&target=taint:40s&blip=30s&nodes=4";
+        let d = decode(q);
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        assert_eq!(d.settings.nodes, 4);
+        let names: Vec<_> = d
+            .display
+            .targets
+            .iter()
+            .map(|t| (t.milestone, t.within, t.percentile))
+            .collect();
+        assert_eq!(names, [("firstReplacementReady", 60_000, 95), ("taint", 40_000, 95)]);
+        assert_eq!(d.display.blip, Some(30_000));
+        let again = encode_all(&d.settings, None, Playback::default(), &d.display);
+        assert!(
+            again.contains("target=firstReplacementReady:1m0s:p95&target=taint:40s:p95&blip=30s"),
+            "{again}"
+        );
+        assert_eq!(decode(&again).display, d.display);
+        // Each bad one is named and skipped; the rest still applies.
+        let d = decode("target=soon&target=nope:1s&target=taint:1s:p0&target=taint:-1s&target=unknown:45s:p50&blip=0s&blip=1h&nodes=5");
+        assert_eq!(d.settings.nodes, 5);
+        assert_eq!(d.display.targets.len(), 1);
+        assert_eq!(d.display.blip, None);
+        let said: Vec<String> = d.notices.iter().map(|n| n.english()).collect();
+        assert_eq!(said.len(), 6, "{said:#?}");
+        assert!(
+            said[0].contains("target=soon") && said[0].contains("MILESTONE:DURATION"),
+            "{said:#?}"
+        );
+        assert!(said[1].contains("\"nope\" is not a milestone"), "{said:#?}");
+        assert!(
+            said[2].contains("p1 to p100") && said[3].contains("negative"),
+            "{said:#?}"
+        );
+        assert!(said[4].contains("blip=0s") && said[5].contains("blip=1h"), "{said:#?}");
+        let many = decode(&"target=taint:1s&".repeat(MAX_TARGETS + 1));
+        assert_eq!((many.display.targets.len(), many.notices.len()), (MAX_TARGETS, 1));
     }
 
     #[test]
