@@ -18,4 +18,4 @@ pub mod worker;
 pub mod worker_line;
 
 // The page's core, with no web dependency, under the paths the page and its tests use.
-pub use kubelife_playground::{decimal, exercises, explain, import, knobs, link, model, replay, settings};
+pub use kubelife_playground::{decimal, exercises, explain, import, knobs, link, model, replay, settings, slo, tune};

@@ -11,6 +11,8 @@
 //! - `replay`, `explain`, `exercises`: the cluster at the playhead, "Where does the time go?" and
 //!   its warnings, and the workshop exercises with their checks.
 //! - `import`: what the engine's import read, applied to the page's settings.
+//! - `slo`: SLO targets judged against the run shown or its seeds; `tune`: the Tune panel's
+//!   points applied to the settings.
 //! - `i18n`: the catalogues (English built in, Chinese installed by the shell).
 
 pub mod decimal;
@@ -23,3 +25,5 @@ pub mod link;
 pub mod model;
 pub mod replay;
 pub mod settings;
+pub mod slo;
+pub mod tune;
