@@ -22,6 +22,7 @@ use crate::components::results::{Results, TransportAction};
 use crate::components::seeds::Seeds;
 use crate::components::share::{embed_code, share};
 use crate::components::slider::{knob_slider, KnobSide};
+use crate::components::slo::Slo;
 use crate::components::spread::SpreadPanel;
 use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
@@ -440,10 +441,12 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
                 <ExercisePanel {n} a={run.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
             }
             { results(m, on) }
+            <Slo targets={view.display.targets.clone()} run={run.clone()} spreads={m.spreads.clone().filter(|_| m.b.is_none())} />
             { panels(m, on) }
             if m.b.is_none() {
                 <h2>{tr(lang, "ui.seeds_title")}</h2>
-                <Seeds spreads={m.spreads.clone()} running={m.pending.spreads} onrun={on.compare.reform(|()| CompareAction::RunSpreads)} />
+                <Seeds spreads={m.spreads.clone()} running={m.pending.spreads} onrun={on.compare.reform(|()| CompareAction::RunSpreads)}
+                    targets={view.display.targets.clone()} />
             }
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
@@ -509,7 +512,7 @@ fn panels(m: &Model, on: &Handlers) -> Html {
             <AggregateTimeline run={run.clone()} {now} onseek={on.seek.clone()} />
         }
         if d.shows("timeline") && !big {
-            <Timeline lanes={run.lanes.clone()} {duration} {now} onseek={on.seek.clone()} />
+            <Timeline lanes={run.lanes.clone()} {duration} {now} onseek={on.seek.clone()} slo={slo_lines(run, &d.targets)} />
             if !d.embed { <Download figure={timeline_figure} /> }
         }
         if d.shows("breakdown") {
@@ -524,6 +527,15 @@ fn panels(m: &Model, on: &Handlers) -> Html {
 }
 
 /// How many nodes are Ready=Unknown at the playhead `now` (ms).
+/// The SLO targets' lines on the timeline: each target's text and where it falls.
+fn slo_lines(run: &Run, targets: &[kubelife_engine::tune::Target]) -> Rc<Vec<(String, Millis)>> {
+    let lines = targets.iter().filter_map(|t| {
+        let at = crate::slo::line_at(&run.outcome, t)?;
+        Some((crate::components::seeds::slo_text(t), at))
+    });
+    Rc::new(lines.collect())
+}
+
 fn nodes_unknown(lang: Lang, run: &Run, now: Millis) -> Html {
     html! {
         <p class="app-unknown">{tr(lang, "ui.cluster.unknown")}

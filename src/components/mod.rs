@@ -26,6 +26,7 @@ pub mod running;
 pub mod seeds;
 pub mod share;
 pub mod slider;
+pub mod slo;
 pub mod spread;
 pub mod strip;
 pub mod timeline;

@@ -8,6 +8,7 @@
 use crate::explain::milestone_text;
 use crate::i18n::{tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
+use kubelife_engine::tune::Target;
 use kubelife_engine::{Distribution, Millis, Spread};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -36,6 +37,9 @@ pub struct SeedsProps {
     pub running: bool,
     /// Called to run them.
     pub onrun: Callback<()>,
+    /// The SLO targets: each is a line on its milestone's histogram at its duration.
+    #[prop_or_default]
+    pub targets: Vec<Target>,
 }
 
 /// The button that runs the seeds, then a histogram per milestone card.
@@ -56,10 +60,21 @@ pub fn seeds(p: &SeedsProps) -> Html {
             { for CARDS.iter().filter_map(|&(name, key)| {
                 let a = sp.0.spread(name)?;
                 let b = sp.1.as_ref().and_then(|d| d.spread(name));
-                Some(histogram(lang, name, key, a, b))
+                let slo: Vec<&Target> = p.targets.iter().filter(|t| t.milestone == name).collect();
+                Some(histogram(lang, (name, key), a, b, &slo))
             }) }
         </div>
     }
+}
+
+/// A target as its line's title reads: `firstReplacementReady ≤ 1m0s @ p95`.
+pub fn slo_text(t: &Target) -> String {
+    format!(
+        "{} ≤ {} @ p{}",
+        t.milestone,
+        kubelife_engine::format_go_duration(t.within),
+        t.percentile
+    )
 }
 
 /// Counts of `samples` in `n` equal bins over `lo..=hi`.
@@ -85,11 +100,17 @@ fn stats_line(lang: Lang, s: &Spread) -> String {
     format!("p50 {p50} · p95 {p95} · {min}–{max}{never}")
 }
 
-/// A histogram of one milestone over seeds, with p50 and p95 marked, for A (and B) on one axis.
-fn histogram(lang: Lang, name: &str, key: &'static str, a: &Spread, b: Option<&Spread>) -> Html {
+/// A histogram of one milestone (its name and its card's label key) over seeds, with p50 and
+/// p95 marked, for A (and B) on one axis, which reaches the SLO targets' lines too.
+fn histogram(lang: Lang, (name, key): (&str, &'static str), a: &Spread, b: Option<&Spread>, slo: &[&Target]) -> Html {
     const BINS: usize = 24;
     let title = tr(lang, key);
-    let all = a.samples.iter().chain(b.iter().flat_map(|b| b.samples.iter()));
+    let samples = a.samples.iter().chain(b.iter().flat_map(|b| b.samples.iter()));
+    let all = samples.clone().chain(
+        slo.iter()
+            .map(|t| &t.within)
+            .filter(|_| samples.clone().next().is_some()),
+    );
     let (Some(&lo), Some(&hi)) = (all.clone().min(), all.max()) else {
         return html! {
             <div class="seeds-hist" data-testid={format!("seeds-{name}")}><h3>{title}</h3><p>{tr(lang, "ui.hist.never")}</p></div>
@@ -113,6 +134,9 @@ fn histogram(lang: Lang, name: &str, key: &'static str, a: &Spread, b: Option<&S
                             { for counts.iter().map(|&c| html! { <div class="seeds-bin" style={format!("height: {}%", c * 100 / top)} title={c.to_string()}></div> }) }
                             if let Some(p50) = s.p50 { <div class="seeds-mark seeds-p50" style={format!("left: {:.1}%", pos(p50))} title="p50"></div> }
                             if let Some(p95) = s.p95 { <div class="seeds-mark seeds-p95" style={format!("left: {:.1}%", pos(p95))} title="p95"></div> }
+                            { for slo.iter().map(|t| html! {
+                                <div class="seeds-slo" style={format!("left: {:.1}%", pos(t.within))} title={slo_text(t)} data-testid="seeds-slo"></div>
+                            }) }
                         </div>
                         <span class="seeds-stats">{stats_line(lang, s)}</span>
                     </div>

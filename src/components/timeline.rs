@@ -33,6 +33,10 @@ pub struct TimelineProps {
     pub now: Millis,
     /// Called with a time to seek to.
     pub onseek: Callback<Millis>,
+    /// The SLO targets' lines: each target's text (`firstReplacementReady ≤ 1m0s @ p95`) and
+    /// where it falls (the fault plus the target's duration), ms.
+    #[prop_or_default]
+    pub slo: Rc<Vec<(String, Millis)>>,
 }
 
 /// Draws the lanes and the playhead with the figures' shared drawing code (the one `kubelife
@@ -141,6 +145,22 @@ fn marker_style(at: Millis, duration: Millis, lane: usize, left: i32) -> String 
         left + 8,
         TOP + lane as i32 * LANE
     )
+}
+
+/// The SLO targets' lines over the canvas (the fault plus each target's duration), each labelled
+/// with its target; a line past the run's end is not drawn.
+fn slo_lines(slo: &[(String, Millis)], duration: Millis, lanes: usize, left: i32) -> Html {
+    let height = LANE * lanes as i32;
+    slo.iter().filter(|(_, at)| *at <= duration).map(|(text, at)| {
+        let frac = *at as f64 / duration.max(1) as f64;
+        let style = format!("left: calc({left}px + (100% - {}px) * {frac:.5}); top: {TOP}px; height: {height}px", left + 8);
+        html! {
+            // A line in the right half has its label on its left, so it stays on the canvas.
+            <div class={classes!("timeline-slo", (frac > 0.5).then_some("timeline-slo-end"))} {style} title={text.clone()} data-testid="timeline-slo">
+                <span class="timeline-slo-label">{text.clone()}</span>
+            </div>
+        }
+    }).collect()
 }
 
 /// Where the tooltip of a focused marker goes: beside it, on the side with more room.
@@ -278,6 +298,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
                     style={format!("height: {}px", plot_height(&p.lanes))}
                     onmousemove={pointer.0} onclick={pointer.1} onmouseleave={pointer.2}></canvas>
                 { lane_labels(&p.lanes, left) }
+                { slo_lines(&p.slo, p.duration, p.lanes.len(), left) }
                 <div class="timeline-marks" ref={keys} role="group" aria-label={tr(lang, "ui.timeline.marks_label")} {onkeydown} {onfocusin} {onfocusout} {onclick}>
                 { for order.iter().enumerate().map(|(k, &(l, i))| {
                     let (lane, m) = (&p.lanes[l], &p.lanes[l].marks[i]);
