@@ -26,6 +26,7 @@ use crate::components::slo::Slo;
 use crate::components::spread::SpreadPanel;
 use crate::components::timeline::Timeline;
 use crate::components::tour::{Tour, STEPS};
+use crate::components::tune::TunePanel;
 use crate::components::warnings::Warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::hooks::{
@@ -63,6 +64,8 @@ pub enum Msg {
     Exercise(Option<u32>),
     /// Show a tour step, or close the tour.
     Tour(Option<usize>),
+    /// Set the SLO targets and the blip the Tune panel rides out (the link carries both).
+    Slo(Vec<kubelife_engine::tune::Target>, Option<Millis>),
 }
 
 /// The page's state as Yew's reducer holds it: the core's [`Model`], wrapped so that this crate
@@ -117,6 +120,10 @@ pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
             m.view.display.lang = Some(l);
         }
         Msg::Exercise(n) => m = m.open_exercise(n),
+        Msg::Slo(targets, blip) => {
+            m.view.display.targets = targets;
+            m.view.display.blip = blip;
+        }
         Msg::Tour(step) => {
             m.view.tour = step;
             if let Some(t) = step.and_then(|s| STEPS.get(s)).and_then(|s| s.seek) {
@@ -296,6 +303,7 @@ struct Handlers {
     tour: Callback<Option<usize>>,
     cost_nodes: Callback<u32>,
     dismiss: Callback<()>,
+    slo: Callback<(Vec<kubelife_engine::tune::Target>, Option<Millis>)>,
 }
 
 /// A callback that dispatches `f` of its value.
@@ -323,6 +331,7 @@ impl Handlers {
             tour: to(d, Msg::Tour),
             cost_nodes: to(d, Msg::CostNodes),
             dismiss: to(d, |()| Msg::DismissNotices),
+            slo: to(d, |(t, b)| Msg::Slo(t, b)),
         }
     }
 }
@@ -448,6 +457,9 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
                 <Seeds spreads={m.spreads.clone()} running={m.pending.spreads} onrun={on.compare.reform(|()| CompareAction::RunSpreads)}
                     targets={view.display.targets.clone()} />
             }
+            <h2>{tr(lang, "ui.h.tune")}</h2>
+            <TunePanel targets={view.display.targets.clone()} blip={view.display.blip} cfg={cfg.clone()} settings={m.asked().clone()}
+                onslo={on.slo.clone()} onedit={on.edit.clone()} />
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
             <Warnings run={run.clone()} />

@@ -181,7 +181,14 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: crate::worker::Reply, onarrive: &
         Answer::Spreads(pair) => Stage::Ready(Landed::Spreads(pair)),
         Answer::Failed(why) => return fail(&why),
         // The page's runs never ask for these (`worker_line` does).
-        Answer::Calibrated(_) | Answer::Imported { .. } | Answer::Exported(_) | Answer::Text(_) => return,
+        Answer::Calibrated(_)
+        | Answer::Imported { .. }
+        | Answer::Exported(_)
+        | Answer::Text(_)
+        | Answer::TuneProgress { .. }
+        | Answer::Tuned(_)
+        | Answer::TuneRefused(_)
+        | Answer::Stopped => return,
     };
     later(asked, landed, onarrive.clone());
 }

@@ -6,6 +6,10 @@
 //! them callbacks that stay valid, such as ones that dispatch to a reducer.
 
 use crate::i18n::Lang;
+use crate::tune::{Ask, Found};
+use crate::worker::{Answer, Job};
+use kubelife_engine::{Cause, Config};
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
@@ -176,4 +180,65 @@ fn watch(el: &web_sys::Element, seen: UseStateSetter<bool>) -> Option<Watch> {
     let observer = web_sys::IntersectionObserver::new_with_options(closure.as_ref().unchecked_ref(), &init).ok()?;
     observer.observe(el);
     Some((observer, closure))
+}
+
+/// Where the Tune panel's search stands.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Search {
+    /// Not asked yet.
+    Idle,
+    /// Under way: candidates measured, of how many (0 of 0 until the worker has planned it).
+    Running {
+        /// Measured.
+        done: u32,
+        /// In all.
+        total: u32,
+    },
+    /// What it found.
+    Found(Rc<Found>),
+    /// Why it cannot run.
+    Refused(Cause),
+    /// Stopped before the end.
+    Stopped,
+}
+
+/// The Tune panel's search, in a worker of its own (`worker_line::listen`): its state, a
+/// callback that starts one (a new one ends the one under way) and one that stops it. Answers to
+/// a search that a newer one replaced are dropped.
+#[hook]
+pub fn use_search() -> (Search, Callback<(Rc<Config>, Ask)>, Callback<()>) {
+    let state = use_state(|| Search::Idle);
+    let generation = use_mut_ref(|| 0u32);
+    let run = {
+        let (set, generation) = (state.setter(), generation.clone());
+        Callback::from(move |(cfg, ask): (Rc<Config>, Ask)| {
+            let mine = {
+                let mut g = generation.borrow_mut();
+                *g = g.wrapping_add(1);
+                *g
+            };
+            set.set(Search::Running { done: 0, total: 0 });
+            let (set, generation) = (set.clone(), generation.clone());
+            crate::worker_line::listen(Job::tune(&cfg, ask), move |a| {
+                if *generation.borrow() == mine {
+                    set.set(searched(a));
+                }
+            });
+        })
+    };
+    let stop = Callback::from(|()| crate::worker_line::send(Job::StopTune, |_| ()));
+    ((*state).clone(), run, stop)
+}
+
+/// A search's state after an answer of its worker.
+fn searched(a: Answer) -> Search {
+    match a {
+        Answer::TuneProgress { done, total } => Search::Running { done, total },
+        Answer::Tuned(found) => Search::Found(Rc::new(*found)),
+        Answer::TuneRefused(why) => kubelife_engine::wire::decode_messages(&why.0)
+            .ok()
+            .and_then(|m| m.into_iter().next())
+            .map_or(Search::Stopped, |(_, c)| Search::Refused(c)),
+        _ => Search::Stopped,
+    }
 }

@@ -9,6 +9,7 @@
 //! arguments. No JSON crosses, so the page's wasm carries no JSON code of its own.
 
 use crate::settings::Settings;
+use crate::tune::{Ask, Found};
 use gloo_worker::{HandlerId, Worker, WorkerScope};
 use kubelife_engine::{distribution, Cause, Config, Distribution, Outcome};
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,11 @@ pub enum Job {
     Export(Box<Settings>),
     /// The scenario JSON (the CLI's input) of these settings.
     ScenarioJson(Box<Settings>),
+    /// The Tune panel's search on this configuration: answered with its progress after each
+    /// slice, then what it found ([`Tuning`]).
+    Tune(Box<Config>, Box<Ask>),
+    /// Stops the search under way: it and this job are answered [`Answer::Stopped`].
+    StopTune,
     /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
     /// times, for the budget script's ratios.
     Calibrate {
@@ -74,6 +80,19 @@ pub enum Answer {
     Spreads(Box<(Distribution, Option<Distribution>)>),
     /// The mean time of one calibration run, ms.
     Calibrated(f64),
+    /// A search's progress: candidates measured, of how many.
+    TuneProgress {
+        /// Measured.
+        done: u32,
+        /// In all.
+        total: u32,
+    },
+    /// What the search found.
+    Tuned(Box<Found>),
+    /// The search cannot run: why.
+    TuneRefused(Bytes),
+    /// The search was stopped.
+    Stopped,
     /// What the import read.
     Imported {
         /// The settings with the import applied.
@@ -167,6 +186,9 @@ pub enum Doer {
     Engine,
     /// The files worker (`kubelife-files`): import, export, the scenario JSON.
     Files,
+    /// A second instance of the engine's worker for the Tune panel's search, so that a search
+    /// never holds up the page's runs.
+    Tune,
 }
 
 impl Job {
@@ -184,11 +206,17 @@ impl Job {
         }
     }
 
+    /// The Tune panel's search for `ask` on `cfg` (its warnings stay behind, as a run's do).
+    pub fn tune(cfg: &Config, ask: Ask) -> Job {
+        Job::Tune(Box::new(sent(cfg)), Box::new(ask))
+    }
+
     /// Which worker does this job.
     pub fn doer(&self) -> Doer {
         match self {
             Job::Run(_) | Job::Spreads { .. } | Job::Calibrate { .. } => Doer::Engine,
             Job::Import { .. } | Job::Export(_) | Job::ScenarioJson(_) => Doer::Files,
+            Job::Tune(..) | Job::StopTune => Doer::Tune,
         }
     }
 }
@@ -260,18 +288,76 @@ fn exported(s: &Settings) -> Answer {
     Answer::Exported(all.collect())
 }
 
+/// The engine's search in slices, so that the worker reports its progress and hears a stop
+/// between them.
+pub struct Tuning(Option<kubelife_engine::tune::Search>);
+
+/// How long a slice of the search runs before the worker reports and reads its messages, ms.
+pub const SLICE_MS: f64 = 60.0;
+
+impl Tuning {
+    /// A search of `ask` on `cfg`, or why it cannot run (as a message).
+    pub fn new(cfg: &Config, ask: &Ask) -> Result<Tuning, Answer> {
+        let refused = |c: Cause| Answer::TuneRefused(Bytes(kubelife_engine::wire::encode_messages(&[(0, c)])));
+        let goal = ask.goal().map_err(refused)?;
+        kubelife_engine::tune::Search::new(cfg, goal)
+            .map(|s| Tuning(Some(s)))
+            .map_err(refused)
+    }
+
+    /// Steps the search for about `slice_ms` of `now`: its progress, or what it found once done.
+    pub fn slice(&mut self, slice_ms: f64, now: &dyn Fn() -> f64) -> Answer {
+        let Some(search) = self.0.as_mut() else {
+            return Answer::Stopped;
+        };
+        let start = now();
+        let mut more = true;
+        while more && now() - start < slice_ms {
+            more = search.step();
+        }
+        if more {
+            return Answer::TuneProgress {
+                done: search.done(),
+                total: search.total(),
+            };
+        }
+        self.0
+            .take()
+            .map_or(Answer::Stopped, |s| Answer::Tuned(Box::new(Found::from(s.finish()))))
+    }
+}
+
+impl Answer {
+    /// Whether no other answer to the same job follows (a search's progress is followed by more).
+    pub fn is_last(&self) -> bool {
+        !matches!(self, Answer::TuneProgress { .. })
+    }
+}
+
 /// What a worker does with each job.
 pub trait Doing: 'static {
     /// The answer to `job`.
     fn answer(job: &Job) -> Answer;
+
+    /// A job done in slices (the search), started; `None` for a job answered at once.
+    fn start(_job: &Job) -> Option<Result<Tuning, Answer>> {
+        None
+    }
 }
 
-/// The engine's runs ([`answer`]).
+/// The engine's runs ([`answer`]) and searches ([`Tuning`]).
 pub struct Runs;
 
 impl Doing for Runs {
     fn answer(job: &Job) -> Answer {
         answer(job, &worker_now)
+    }
+
+    fn start(job: &Job) -> Option<Result<Tuning, Answer>> {
+        match job {
+            Job::Tune(cfg, ask) => Some(Tuning::new(cfg, ask)),
+            _ => None,
+        }
     }
 }
 
@@ -284,8 +370,12 @@ impl Doing for Files {
     }
 }
 
-/// A worker that answers each request in turn, as `D` does.
-pub struct JobWorker<D: Doing>(std::marker::PhantomData<D>);
+/// A worker that answers each request in turn, as `D` does, and runs at most one search in
+/// slices (who asked, the job's number, the search).
+pub struct JobWorker<D: Doing> {
+    tuning: Option<(HandlerId, u32, Tuning)>,
+    doing: std::marker::PhantomData<D>,
+}
 
 /// The engine's worker (`kubelife-worker`).
 pub type EngineWorker = JobWorker<Runs>;
@@ -298,23 +388,60 @@ impl<D: Doing> Worker for JobWorker<D> {
     type Output = Reply;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        JobWorker(std::marker::PhantomData)
+        JobWorker {
+            tuning: None,
+            doing: std::marker::PhantomData,
+        }
     }
 
-    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
+    /// One slice of the search, then its progress (and the next slice, after the worker has read
+    /// its messages) or what it found.
+    fn update(&mut self, scope: &WorkerScope<Self>, _msg: ()) {
+        let Some((who, id, tuning)) = self.tuning.as_mut() else {
+            return;
+        };
+        let start = worker_now();
+        let answer = tuning.slice(SLICE_MS, &worker_now);
+        let (who, id, last) = (*who, *id, answer.is_last());
+        reply(scope, who, id, answer, start);
+        if last {
+            self.tuning = None;
+        } else {
+            next_slice(scope);
+        }
+    }
 
     fn received(&mut self, scope: &WorkerScope<Self>, req: Request, who: HandlerId) {
         let start = worker_now();
-        let answer = D::answer(&req.job);
-        scope.respond(
-            who,
-            Reply {
-                id: req.id,
-                answer,
-                worker_ms: worker_now() - start,
-            },
-        );
+        let started = D::start(&req.job);
+        if matches!(req.job, Job::StopTune) || matches!(started, Some(Ok(_))) {
+            // A new search or a stop ends the one under way.
+            if let Some((was, id, _)) = self.tuning.take() {
+                reply(scope, was, id, Answer::Stopped, start);
+            }
+        }
+        match started {
+            Some(Ok(tuning)) => {
+                self.tuning = Some((who, req.id, tuning));
+                next_slice(scope);
+            }
+            Some(Err(why)) => reply(scope, who, req.id, why, start),
+            None if matches!(req.job, Job::StopTune) => reply(scope, who, req.id, Answer::Stopped, start),
+            None => reply(scope, who, req.id, D::answer(&req.job), start),
+        }
     }
+}
+
+fn reply<D: Doing>(scope: &WorkerScope<JobWorker<D>>, who: HandlerId, id: u32, answer: Answer, start: f64) {
+    let worker_ms = worker_now() - start;
+    scope.respond(who, Reply { id, answer, worker_ms });
+}
+
+/// Queues the search's next slice behind the messages that came meanwhile (a timer, not a
+/// microtask, so that a stop is read first).
+fn next_slice<D: Doing>(scope: &WorkerScope<JobWorker<D>>) {
+    let scope = scope.clone();
+    gloo_timers::callback::Timeout::new(0, move || scope.send_message(())).forget();
 }
 
 /// The worker's clock, ms (`performance.now()` of the worker's global scope; 0 where there is none).
@@ -472,6 +599,55 @@ mod tests {
         };
         let back: Reply = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
         assert_eq!(back, reply);
+    }
+
+    #[test]
+    fn a_search_runs_in_slices_that_report_progress_and_ends_in_what_it_found() {
+        let cfg = Settings::default().resolve().0;
+        let t = kubelife_engine::tune::Target::parse_link("firstReplacementReady:60s:p95").unwrap();
+        let ask = Ask {
+            seeds: 2,
+            ..Ask::new(&[t], None, None, None)
+        };
+        let mut tuning = Tuning::new(&cfg, &ask).ok().expect("the default crash can be tuned");
+        // A clock that moves 1 ms a reading: each slice takes a few steps.
+        let clock = std::cell::Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + 1.0);
+            clock.get()
+        };
+        let mut progress = Vec::new();
+        let found = loop {
+            match tuning.slice(4.0, &now) {
+                Answer::TuneProgress { done, total } => progress.push((done, total)),
+                Answer::Tuned(found) => break found,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(progress.len() > 3, "{progress:?}");
+        assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0), "{progress:?}");
+        assert!(!found.front.is_empty() && !found.candidates.is_empty());
+        assert!(
+            found.references.iter().any(|(name, _)| name == "defaults"),
+            "{:?}",
+            found.references
+        );
+        assert_eq!(tuning.slice(4.0, &now), Answer::Stopped, "nothing is left to step");
+        // What it found crosses as the workers' codec carries it.
+        let reply = Reply {
+            id: 1,
+            answer: Answer::Tuned(found),
+            worker_ms: 0.0,
+        };
+        let back: Reply = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        assert_eq!(back, reply);
+        // A goal the engine refuses is answered with its reason.
+        let Err(Answer::TuneRefused(why)) = Tuning::new(&cfg, &Ask { targets: vec![], ..ask }) else {
+            panic!("refused");
+        };
+        let why = kubelife_engine::wire::decode_messages(&why.0).unwrap();
+        assert_eq!(why[0].1.key, "tune.goal.no_target");
+        assert_eq!(Job::StopTune.doer(), Doer::Tune);
     }
 
     #[test]

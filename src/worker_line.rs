@@ -1,7 +1,8 @@
 //! Lines to the workers for one-off jobs: the Import panel's reading of files and the Export
 //! panel's configuration go to the files worker (`kubelife-files`); the budget script's
 //! measurements go to a second instance of the engine's worker, so that they never race the
-//! page's own runs (`bridge`). Each line is opened the first time a job is sent to it, so a page
+//! page's own runs (`bridge`), and the Tune panel's search to a third, which answers it several
+//! times (`listen`). Each line is opened the first time a job is sent to it, so a page
 //! that never imports, exports or measures never fetches those. Jobs are answered in the order
 //! sent.
 
@@ -17,11 +18,12 @@ use yew::prelude::*;
 /// Where the files worker's script is, beside the page.
 pub const FILES_SCRIPT: &str = "./kubelife-files.js";
 
-/// A worker (its bridge's `send`) and who waits for which job's answer.
+/// A worker (its bridge's `send`) and who waits for which job's answers (a search answers
+/// several times: its progress, then what it found).
 struct Line {
     send: Box<dyn Fn(Request)>,
     next_id: u32,
-    waiting: BTreeMap<u32, Box<dyn FnOnce(Answer)>>,
+    waiting: BTreeMap<u32, Box<dyn FnMut(Answer)>>,
 }
 
 thread_local! {
@@ -32,14 +34,24 @@ thread_local! {
 /// the line in a task of its own, so that a panel asking during the page's first render does not
 /// hold that render up.
 pub fn send(job: Job, then: impl FnOnce(Answer) + 'static) {
+    let mut then = Some(then);
+    listen(job, move |a| {
+        if let Some(then) = then.take() {
+            then(a);
+        }
+    });
+}
+
+/// Sends `job` and calls `each` with every answer to it (a search's progress, then its result).
+pub fn listen(job: Job, each: impl FnMut(Answer) + 'static) {
     if LINES.with(|lines| lines.borrow().contains_key(&job.doer())) {
-        send_now(job, then);
+        send_now(job, each);
     } else {
-        gloo_timers::callback::Timeout::new(0, move || send_now(job, then)).forget();
+        gloo_timers::callback::Timeout::new(0, move || send_now(job, each)).forget();
     }
 }
 
-fn send_now(job: Job, then: impl FnOnce(Answer) + 'static) {
+fn send_now(job: Job, then: impl FnMut(Answer) + 'static) {
     let doer = job.doer();
     LINES.with(|lines| {
         let mut lines = lines.borrow_mut();
@@ -54,12 +66,16 @@ fn send_now(job: Job, then: impl FnOnce(Answer) + 'static) {
 fn open(doer: Doer) -> Line {
     let on_reply = move |reply: Reply| {
         let then = LINES.with(|l| l.borrow_mut().get_mut(&doer).and_then(|l| l.waiting.remove(&reply.id)));
-        if let Some(then) = then {
+        if let Some(mut then) = then {
+            let last = reply.answer.is_last();
             then(reply.answer);
+            if !last {
+                LINES.with(|l| l.borrow_mut().get_mut(&doer).map(|l| l.waiting.insert(reply.id, then)));
+            }
         }
     };
     let send: Box<dyn Fn(Request)> = match doer {
-        Doer::Engine => {
+        Doer::Engine | Doer::Tune => {
             let bridge = EngineWorker::spawner().callback(on_reply).spawn(WORKER_SCRIPT);
             Box::new(move |r| bridge.send(r))
         }

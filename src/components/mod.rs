@@ -31,6 +31,7 @@ pub mod spread;
 pub mod strip;
 pub mod timeline;
 pub mod tour;
+pub mod tune;
 pub mod warnings;
 pub mod workshop;
 

@@ -6,13 +6,87 @@
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
 use kubelife_engine::time::parse_go_duration;
+use kubelife_engine::tune::{Goal, Point, Target, Tuned};
+use kubelife_engine::{Cause, Millis};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The blip the search rides out when the link names none, ms (the 20 seconds).
-pub const DEFAULT_BLIP: kubelife_engine::Millis = 20_000;
+pub use kubelife_engine::tune::goal::{DEFAULT_BLIP, DEFAULT_SEEDS};
 
-/// Seeds per candidate in the page's search.
-pub const SEEDS: u32 = 200;
+/// What the Tune panel asks the engine's worker to search for, as the worker's messages carry
+/// it: the targets in the link's form, the writes ceiling at a cluster size, the blip.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Ask {
+    /// The targets, `firstReplacementReady:1m0s:p95`.
+    pub targets: Vec<String>,
+    /// The most heartbeat writes per minute.
+    pub max_writes_per_minute: Option<f64>,
+    /// The cluster size the writes are counted at (else the scenario's).
+    pub nodes: Option<u32>,
+    /// The blip to ride out, ms (else the default 20s).
+    pub blip: Option<Millis>,
+    /// Seeds per candidate.
+    pub seeds: u32,
+}
+
+impl Ask {
+    /// The panel's question: these targets and constraints, over [`DEFAULT_SEEDS`] seeds.
+    pub fn new(
+        targets: &[Target],
+        max_writes_per_minute: Option<f64>,
+        nodes: Option<u32>,
+        blip: Option<Millis>,
+    ) -> Ask {
+        Ask {
+            targets: targets.iter().map(Target::link_text).collect(),
+            max_writes_per_minute,
+            nodes,
+            blip,
+            seeds: DEFAULT_SEEDS,
+        }
+    }
+
+    /// The engine's goal.
+    pub fn goal(&self) -> Result<Goal, Cause> {
+        let targets = self
+            .targets
+            .iter()
+            .map(|t| Target::parse_link(t))
+            .collect::<Result<_, _>>()?;
+        Ok(Goal {
+            targets,
+            max_writes_per_minute: self.max_writes_per_minute,
+            nodes: self.nodes,
+            blip: Some(self.blip.unwrap_or(DEFAULT_BLIP)),
+            seeds: self.seeds,
+        })
+    }
+}
+
+/// What a search found, as the worker hands it to the page (the engine's [`Tuned`] with each
+/// reference as its name and point, which the workers' codec carries).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Found {
+    /// The Pareto front.
+    pub front: Vec<Point>,
+    /// The best point: the cheapest that meets every target.
+    pub best: Option<Point>,
+    /// The version's defaults and kubespray's profiles, by name.
+    pub references: Vec<(String, Point)>,
+    /// Every candidate measured.
+    pub candidates: Vec<Point>,
+}
+
+impl From<Tuned> for Found {
+    fn from(t: Tuned) -> Found {
+        Found {
+            front: t.front,
+            best: t.best,
+            references: t.references.into_iter().map(|r| (r.name, r.point)).collect(),
+            candidates: t.candidates,
+        }
+    }
+}
 
 /// The slider a setting of a point names: by its flag (`--node-monitor-grace-period`), its
 /// configuration file's field (`nodeStatusUpdateFrequency`) or the catalogue's own name.
@@ -62,6 +136,26 @@ pub fn setting_text(key: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_panels_question_is_the_engines_goal() {
+        let t = Target::parse_link("firstReplacementReady:60s:p95").unwrap();
+        let ask = Ask::new(&[t], Some(300.0), Some(100), None);
+        let goal = ask.goal().unwrap();
+        assert_eq!(goal.targets, [t]);
+        assert_eq!((goal.max_writes_per_minute, goal.nodes), (Some(300.0), Some(100)));
+        assert_eq!((goal.blip, goal.seeds), (Some(DEFAULT_BLIP), DEFAULT_SEEDS));
+        let short = Ask {
+            blip: Some(5_000),
+            ..ask.clone()
+        };
+        assert_eq!(short.goal().unwrap().blip, Some(5_000));
+        let bad = Ask {
+            targets: vec!["nope:1s".into()],
+            ..ask
+        };
+        assert_eq!(bad.goal().unwrap_err().key, "tune.target.milestone");
+    }
 
     #[test]
     fn a_points_flags_and_fields_move_the_sliders_and_the_link_carries_them() {
