@@ -741,7 +741,7 @@ fn check(n: usize) {
 /// An exercise's id and its table of facts.
 type Table = (&'static str, fn() -> Vec<Fact>);
 
-const TABLES: [Table; 12] = [
+const TABLES: [Table; 13] = [
     ("why-5m50s", why_5m50s_facts),
     ("fast-failover", fast_failover_facts),
     ("cost-of-speed", cost_of_speed_facts),
@@ -754,7 +754,31 @@ const TABLES: [Table; 12] = [
     ("shut-down-dont-crash", shut_down_dont_crash_facts),
     ("zone-outage-at-scale", zone_outage_at_scale_facts),
     ("cloud-two-and-eight", cloud_two_and_eight_facts),
+    ("blip-safe-failover", blip_safe_failover_facts),
 ];
+
+fn blip_safe_failover_facts() -> Vec<Fact> {
+    vec![
+        fact("goal check.1", "1m0s", "check 1's limit", |_| {
+            Some(time(exercises::BLIP_FAILOVER_UNDER))
+        })
+        .after(),
+        fact("goal check.3", "20s", "the blip", |_| {
+            Some(secs(exercises::BLIP_SECONDS))
+        }),
+        fact("solution", "4s", "the solution's nodeStatusUpdateFrequency", |r| {
+            Some(time(r.solution.cfg.kubelet.node_status_update_frequency))
+        }),
+        fact("solution", "30s", "the solution's grace period", |r| {
+            Some(time(r.solution.cfg.controller_manager.node_monitor_grace_period))
+        }),
+        fact("solution", "10 seconds", "the solution's default tolerations", |r| {
+            let api = &r.solution.cfg.api_server;
+            (api.default_unreachable_toleration_seconds == api.default_not_ready_toleration_seconds)
+                .then(|| secs(api.default_unreachable_toleration_seconds))
+        }),
+    ]
+}
 
 fn why_5m50s_facts() -> Vec<Fact> {
     vec![
@@ -1507,6 +1531,11 @@ fn zone_outage_at_scale() {
 #[test]
 fn cloud_two_and_eight() {
     check(11);
+}
+
+#[test]
+fn blip_safe_failover() {
+    check(12);
 }
 
 /// The numbers of a text, as read.

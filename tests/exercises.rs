@@ -164,3 +164,18 @@ fn cloud_two_and_eight() {
     s.db.volume = kubelife::settings::VolumeChoice::None;
     assert_eq!(results(11, &s, None), [true, true, false]);
 }
+
+#[test]
+fn blip_safe_failover() {
+    // The defaults ride out the blip but fail over in minutes; the settings are the same on both sides.
+    check(12, &[false, true, true]);
+    let (a, b) = (EXERCISES[12].solution)();
+    // Fast alone is not enough: a grace period shorter than the blip taints the node in it.
+    let mut fast = a.clone();
+    fast.set("node-monitor-grace-period", 16.0);
+    let mut blip = b.clone().unwrap();
+    blip.set("node-monitor-grace-period", 16.0);
+    assert_eq!(results(12, &fast, Some(&blip)), [true, false, true]);
+    // B must be A's settings with the blip: tuning B alone does not count.
+    assert!(!results(12, &a, Some(&Settings::default()))[2]);
+}

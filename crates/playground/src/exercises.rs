@@ -45,6 +45,10 @@ pub const SCALE_TAINTED_BY: Millis = 20 * MINUTE;
 pub const CLOUD_NODE_DELETED_BY: Millis = 2 * MINUTE;
 /// Exercise 12: a web replacement is Ready within this long of the fault.
 pub const CLOUD_WEB_READY_BY: Millis = 2 * MINUTE;
+/// Exercise 13: the first replacement is Ready less than this long after the crash.
+pub const BLIP_FAILOVER_UNDER: Millis = MINUTE;
+/// Exercise 13: the network blip side B rides out, s (the Tune panel's default blip).
+pub const BLIP_SECONDS: u32 = 20;
 
 /// One side of what the page shows: settings and the run they gave.
 #[derive(Clone, Copy)]
@@ -421,8 +425,46 @@ fn ex12_db_waited(c: &Ctx) -> bool {
     db0_ready_elsewhere(c) && matches!((asked, forced), (Some(a), Some(d)) if d - a >= MAX_WAIT_FOR_UNMOUNT)
 }
 
+/// 13. Failover under a minute that rides out a blip: A crashes node-1, B partitions it from
+/// the network for [`BLIP_SECONDS`] with the same settings.
+fn ex13_blip(base: &Settings) -> Settings {
+    let mut b = base.clone();
+    b.fault.kind = kubelife_engine::scenario::ActionKind::NetworkPartition;
+    b.fault.recover_at_seconds = Some(b.fault.at_seconds + BLIP_SECONDS);
+    b
+}
+fn ex13_start() -> (Settings, Option<Settings>) {
+    let a = Settings::default();
+    let b = ex13_blip(&a);
+    (a, Some(b))
+}
+fn ex13_solution() -> (Settings, Option<Settings>) {
+    let a = default_with(|s| {
+        s.set(flags::NODE_STATUS_UPDATE_FREQUENCY.name, 4.0);
+        s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 30.0);
+        s.set(flags::DEFAULT_NOT_READY_TOLERATION_SECONDS.name, 10.0);
+        s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 10.0);
+    });
+    let b = ex13_blip(&a);
+    (a, Some(b))
+}
+fn ex13_fast(c: &Ctx) -> bool {
+    c.a.settings.fault.kind == kubelife_engine::scenario::ActionKind::NodeCrash
+        && milestones(c.a.outcome)
+            .replacement
+            .is_some_and(|t| t < BLIP_FAILOVER_UNDER)
+}
+fn ex13_rides_out(c: &Ctx) -> bool {
+    let Some(b) = c.b else { return false };
+    let tainted = events(&b, EventKind::TaintAdded).any(is_no_execute);
+    !tainted && events(&b, EventKind::PodDeletionRequested).next().is_none()
+}
+fn ex13_same_settings(c: &Ctx) -> bool {
+    c.b.is_some_and(|b| *b.settings == ex13_blip(c.a.settings))
+}
+
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
-pub static EXERCISES: [Exercise; 12] = [
+pub static EXERCISES: [Exercise; 13] = [
     Exercise {
         id: "why-5m50s",
         start: || (Settings::default(), None),
@@ -768,6 +810,26 @@ pub static EXERCISES: [Exercise; 12] = [
             Check {
                 key: "ex.cloud-two-and-eight.check.3",
                 holds: ex12_db_waited,
+            },
+        ],
+        hints: 3,
+    },
+    Exercise {
+        id: "blip-safe-failover",
+        start: ex13_start,
+        solution: ex13_solution,
+        checks: &[
+            Check {
+                key: "ex.blip-safe-failover.check.1",
+                holds: ex13_fast,
+            },
+            Check {
+                key: "ex.blip-safe-failover.check.2",
+                holds: ex13_rides_out,
+            },
+            Check {
+                key: "ex.blip-safe-failover.check.3",
+                holds: ex13_same_settings,
             },
         ],
         hints: 3,
