@@ -19,6 +19,9 @@ const LATE_MARKS = '?nodes=1000&zones=3&web=2000&zone-outage=zone-b:1m0s&t=2m55s
  * (and its device pixel ratio, `scale`, 1 unless given), what shows once the page is ready
  * (`ready`, a selector; the milestone cards unless given) and what to do once the page is open.
  */
+/** The target of the Tune panel's states. */
+const TUNE = 'target=firstReplacementReady:60s:p95';
+
 export const STATES = {
   'default-1440': { query: '', width: 1440, height: 900 },
   'default-360': { query: '', width: 360, height: 800 },
@@ -68,7 +71,19 @@ export const STATES = {
   'spot-360': { query: '?cloud=aws&fault=node-1:SpotInterruption:30&notice=1m0s', width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },
   'import-360': { query: '', width: 360, height: 800, prepare: importCluster },
+  // "Tune for a target" after a search for the link's target: the scatter and the front.
+  'tune-1440': { query: `?${TUNE}`, width: 1440, height: 900, prepare: runSearch },
+  'tune-360': { query: `?${TUNE}`, width: 360, height: 800, prepare: runSearch },
+  'tune-zh-1440': { query: `?lang=zh&${TUNE}`, width: 1440, height: 900, prepare: runSearch },
+  'tune-zh-360': { query: `?lang=zh&${TUNE}`, width: 360, height: 800, prepare: runSearch },
 };
+
+/** Runs the Tune panel's search (in any language) and brings the panel into view. */
+async function runSearch(page) {
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
+  await page.getByTestId('tune-panel').scrollIntoViewIfNeeded();
+}
 
 /** Pastes a kubeadm configuration and a node list into the import panel, so its report shows. */
 async function importCluster(page) {

@@ -54,6 +54,11 @@ const SHOTS = [
   { name: 'spot-360-faults', state: 'spot-360', section: '[data-tour=faults]', maxHeight: 330 },
   { name: 'import-1440', section: '[data-testid=import-panel]' },
   { name: 'import-360', section: '[data-testid=import-panel]' },
+  { name: 'tune-1440', section: '[data-testid=tune-panel]' },
+  { name: 'tune-360', section: '[data-testid=tune-panel]' },
+  { name: 'tune-zh-1440', section: '[data-testid=tune-panel]' },
+  { name: 'tune-zh-360', section: '[data-testid=tune-panel]' },
+  { name: 'slo-1440', state: 'tune-1440', section: '[data-testid=slo]' },
 ];
 
 /** The top `maxHeight` px of `section`, in page coordinates. */

@@ -1,0 +1,121 @@
+// "Tune for a target" and the SLO chips in headless Chromium: targets from the link, the search
+// in its worker with its progress, its ratio budget and the page's responsiveness, applying a
+// front point, and stopping a search.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openPage } from './serve.mjs';
+
+const fx = await setup();
+const open = (url, width) => openPage(fx.browser, url, width);
+
+// The search's budget, as a ratio measured in one page: the default cluster's search (the four
+// settings that move the chain, 200 seeds per candidate, and the blip check) against one run of
+// the seeds component's "run 200 seeds" (the default scenario over 200 seeds), both timed from
+// the click to their result on the page. The issue's bound is 600 times.
+const SEARCH_VS_SEEDS = 600;
+// No task on the page's own thread may run longer than this while the search runs, ms.
+const LONGEST_TASK_MS = 100;
+
+const query = async (page) => new URL(page.url()).searchParams;
+
+test('targets and the blip come from the link, show as chips and lines, and stay in it', async () => {
+  const { page, errors } = await open(`${fx.server.url}?target=firstReplacementReady:60s:p95&target=taint:1s:p50&blip=30s`);
+  const chip = page.getByTestId('slo-firstReplacementReady');
+  // The default crash replaces its pods after the 5-minute toleration: the 60s target fails, on the run shown.
+  assert.equal(await chip.textContent(), 'fail');
+  assert.equal(await page.getByTestId('slo-taint').textContent(), 'fail');
+  assert.match(await page.getByTestId('slo').textContent(), /in the run shown/);
+  assert.equal(await page.getByTestId('timeline-slo').count(), 2, 'a line per target on the timeline');
+  const q = await query(page);
+  assert.deepEqual(q.getAll('target'), ['firstReplacementReady:1m0s:p95', 'taint:1s:p50']);
+  assert.equal(q.get('blip'), '30s');
+  assert.equal(await page.getByTestId('tune-blip').inputValue(), '30s');
+  // Over the 200 seeds, the chip says so and each target is a line on its histogram.
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
+  assert.match(await page.getByTestId('slo').textContent(), /p95 over the 200 seeds/);
+  assert.equal(await page.locator('[data-testid=seeds-firstReplacementReady] [data-testid=seeds-slo]').count(), 1);
+  // A bad target is named in the notices; the rest of the link applies.
+  const bad = await open(`${fx.server.url}?target=firstReplacementReady:soon&nodes=4&target=taint:40s`);
+  assert.match(await bad.page.locator('body').textContent(), /target=firstReplacementReady:soon/);
+  assert.deepEqual((await query(bad.page)).getAll('target'), ['taint:40s:p95']);
+  assert.equal((await query(bad.page)).get('nodes'), '4');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(bad.errors, []);
+  await page.close();
+  await bad.page.close();
+});
+
+/** Clicks `button` and waits for `shown`; the time between, ms, by the page's clock. */
+async function timed(page, button, shown, timeout) {
+  const start = await page.evaluate(() => performance.now());
+  await button.click();
+  await shown.waitFor({ timeout });
+  return (await page.evaluate(() => performance.now())) - start;
+}
+
+test('a search in the worker finds a front within its budget; a front point applied makes the chip pass', async () => {
+  const { page, errors } = await open(fx.server.url);
+  const seedsMs = await timed(page, page.getByRole('button', { name: 'run 200 seeds' }), page.getByTestId('seeds'), 120_000);
+  // Set a target in the panel: the link carries it, and the chip judges the seeds just run.
+  await page.getByTestId('tune-add').click();
+  await page.getByTestId('tune-within').fill('1m');
+  await page.getByTestId('tune-within').press('Enter');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('target') === 'firstReplacementReady:1m0s:p95');
+  assert.equal(await page.getByTestId('slo-firstReplacementReady').textContent(), 'fail');
+  // Every task of the page's own thread over 50 ms, while the search runs.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  const run = page.getByTestId('tune-run');
+  const progress = page.getByTestId('tune-progress');
+  const start = await page.evaluate(() => performance.now());
+  await run.click();
+  await progress.waitFor();
+  assert.equal(await progress.getAttribute('aria-label'), 'Search progress');
+  assert.ok(await run.isDisabled(), 'one search at a time');
+  await page.getByTestId('tune-front').waitFor({ timeout: SEARCH_VS_SEEDS * seedsMs + 30_000 });
+  const searchMs = (await page.evaluate(() => performance.now())) - start;
+  const longest = Math.max(0, ...(await page.evaluate(() => window.__longTasks)));
+  const ratio = searchMs / seedsMs;
+  console.log(`search ${(searchMs / 1000).toFixed(1)} s / one 200-seed run ${seedsMs.toFixed(0)} ms = ${ratio.toFixed(1)}× (budget ${SEARCH_VS_SEEDS}×); longest main-thread task ${longest.toFixed(0)} ms (budget ${LONGEST_TASK_MS} ms)`);
+  assert.ok(ratio <= SEARCH_VS_SEEDS, `the search took ${ratio.toFixed(1)} times one 200-seed run`);
+  assert.ok(longest <= LONGEST_TASK_MS, `a main-thread task took ${longest} ms during the search`);
+  // Each front point lists its settings by flag, its target's percentile, writes and blip safety.
+  const points = page.getByTestId('tune-point');
+  assert.ok((await points.count()) >= 1);
+  assert.match(await points.first().textContent(), /--node-monitor-grace-period=\d+s.*writes\/min/);
+  // The best point, applied from the keyboard: the link carries its settings, and its target
+  // passes on the run shown and over the 200 seeds.
+  const best = page.locator('.tune-point-best');
+  assert.equal(await best.count(), 1, 'a point meets the target');
+  const grace = (await best.textContent()).match(/--node-monitor-grace-period=(\w+)/)[1];
+  await best.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((g) => new URL(location.href).searchParams.get('node-monitor-grace-period') === g, grace);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
+  const chip = page.getByTestId('slo-firstReplacementReady');
+  await page.waitForFunction(() => document.querySelector('[data-testid=slo-firstReplacementReady]')?.textContent === 'pass');
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
+  assert.match(await page.getByTestId('slo').textContent(), /over the 200 seeds/);
+  assert.equal(await chip.textContent(), 'pass');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a search can be stopped, and the page keeps working meanwhile', async () => {
+  const { page, errors } = await open(`${fx.server.url}?target=firstReplacementReady:60s:p95`);
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-progress').waitFor();
+  // The page's own runs go on while the search runs in its worker.
+  await page.getByRole('slider', { name: /node-monitor-grace-period/ }).first().fill('30');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('node-monitor-grace-period') === '30s');
+  await page.getByTestId('tune-cancel').click();
+  await page.getByText('Search stopped.').waitFor();
+  assert.equal(await page.getByTestId('tune-progress').count(), 0);
+  assert.ok(await page.getByTestId('tune-run').isEnabled());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
