@@ -759,7 +759,7 @@ const TABLES: [Table; 13] = [
 
 fn blip_safe_failover_facts() -> Vec<Fact> {
     vec![
-        fact("goal check.1", "1m0s", "check 1's limit", |_| {
+        fact("title goal check.1", "1m0s", "check 1's limit", |_| {
             Some(time(exercises::BLIP_FAILOVER_UNDER))
         })
         .after(),
