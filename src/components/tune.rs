@@ -432,13 +432,39 @@ fn axes(root: &Area, plot: &Plot, p: &ScatterProps, lang: Lang) -> Drawn {
     Ok(())
 }
 
-/// Every candidate (a dot if blip-safe, else a cross), the front (ringed, numbered as the list
-/// is) and the references (triangles with their names).
+/// Where a label of `text` goes beside a mark at `at` on a canvas `width` px wide: the first of
+/// right-below, left-below, right-above and left-above that stays on the canvas and clear of the
+/// labels placed so far (their boxes in `placed`).
+fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, width: i32) -> (i32, i32) {
+    // About 7 px a character in the 11 px font; the labels are names and numbers.
+    let (w, h) = (7 * text.chars().count() as i32, 12);
+    let spots = [
+        (at.0 + 8, at.1 + 2),
+        (at.0 - 8 - w, at.1 + 2),
+        (at.0 + 8, at.1 - 14),
+        (at.0 - 8 - w, at.1 - 14),
+    ];
+    let clear = |&(x, y): &(i32, i32)| {
+        x >= 0
+            && x + w <= width
+            && !placed
+                .iter()
+                .any(|b| x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h)
+    };
+    let on_canvas = if at.0 + 8 + w > width { spots[1] } else { spots[0] };
+    let spot = spots.iter().copied().find(clear).unwrap_or(on_canvas);
+    placed.push([spot.0, spot.1, w, h]);
+    spot
+}
+
+/// Every candidate (a dot if blip-safe, else a cross), the references (triangles with their
+/// names) and the front (ringed, numbered as the list is), each label clear of the others.
 fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
     let safe = RGBColor(0x2f, 0x5f, 0xd0);
     let unsafe_ = RGBColor(0xd6, 0x78, 0x00);
     let ink = RGBColor(0x1d, 0x23, 0x30);
     let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
+    let width = plot.right + 12;
     let place = |pt: &Point| Some(plot.at(pt.targets.first().copied().flatten()? as f64, pt.writes_per_minute));
     let dot = |root: &Area, at: (i32, i32), pt: &Point, size: i32| -> Drawn {
         if pt.blip_safe {
@@ -452,18 +478,46 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
             dot(root, at, pt, 3)?;
         }
     }
+    let mut placed = Vec::new();
+    for (name, pt) in &f.references {
+        if let Some(at) = place(pt) {
+            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
+            let spot = place_label(&mut placed, at, name, width);
+            root.draw(&Text::new(name.clone(), spot, font.clone()))?;
+        }
+    }
     for (i, pt) in f.front.iter().enumerate() {
         if let Some(at) = place(pt) {
             dot(root, at, pt, 4)?;
             root.draw(&Circle::new(at, 7, ink.stroke_width(1)))?;
-            root.draw(&Text::new(format!("{}", i + 1), (at.0 + 8, at.1 - 14), font.clone()))?;
-        }
-    }
-    for (name, pt) in &f.references {
-        if let Some(at) = place(pt) {
-            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            root.draw(&Text::new(name.clone(), (at.0 + 8, at.1 + 2), font.clone()))?;
+            let number = format!("{}", i + 1);
+            let spot = place_label(&mut placed, at, &number, width);
+            root.draw(&Text::new(number, spot, font.clone()))?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_stay_on_the_canvas_and_clear_of_each_other() {
+        let mut placed = Vec::new();
+        // Near the right edge, a name goes to the left of its mark.
+        assert_eq!(
+            place_label(&mut placed, (390, 100), "defaults", 400),
+            (390 - 8 - 56, 102)
+        );
+        // A second label at the same mark takes the next free spot: left, above.
+        assert_eq!(
+            place_label(&mut placed, (390, 100), "kubespray-low", 400),
+            (390 - 8 - 91, 86)
+        );
+        let a = place_label(&mut placed, (50, 50), "1", 400);
+        let b = place_label(&mut placed, (52, 50), "2", 400);
+        assert_ne!(a, b);
+        assert_eq!(placed.len(), 4);
+    }
 }
