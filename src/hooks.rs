@@ -202,11 +202,20 @@ pub enum Search {
     Stopped,
 }
 
-/// The Tune panel's search, in a worker of its own (`worker_line::listen`): its state, a
-/// callback that starts one (a new one ends the one under way) and one that stops it. Answers to
-/// a search that a newer one replaced are dropped.
+/// The Tune panel's search as [`use_search`] gives it.
+pub struct Searching {
+    /// Where it stands.
+    pub state: Search,
+    /// Starts a search of a configuration (a new one ends the one under way).
+    pub run: Callback<(Rc<Config>, Ask)>,
+    /// Stops the search under way.
+    pub stop: Callback<()>,
+}
+
+/// The Tune panel's search, in a worker of its own (`worker_line::listen`). Answers to a search
+/// that a newer one replaced are dropped.
 #[hook]
-pub fn use_search() -> (Search, Callback<(Rc<Config>, Ask)>, Callback<()>) {
+pub fn use_search() -> Searching {
     let state = use_state(|| Search::Idle);
     let generation = use_mut_ref(|| 0u32);
     let run = {
@@ -227,7 +236,11 @@ pub fn use_search() -> (Search, Callback<(Rc<Config>, Ask)>, Callback<()>) {
         })
     };
     let stop = Callback::from(|()| crate::worker_line::send(Job::StopTune, |_| ()));
-    ((*state).clone(), run, stop)
+    Searching {
+        state: (*state).clone(),
+        run,
+        stop,
+    }
 }
 
 /// A search's state after an answer of its worker.

@@ -609,7 +609,7 @@ mod tests {
             seeds: 2,
             ..Ask::new(&[t], None, None, None)
         };
-        let mut tuning = Tuning::new(&cfg, &ask).ok().expect("the default crash can be tuned");
+        let mut tuning = Tuning::new(&cfg, &ask).expect("the default crash can be tuned");
         // A clock that moves 1 ms a reading: each slice takes a few steps.
         let clock = std::cell::Cell::new(0.0);
         let now = || {

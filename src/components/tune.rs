@@ -7,7 +7,7 @@
 //! that applies its settings to the page.
 
 use crate::components::pixels::{fit, use_redraw};
-use crate::hooks::{use_search, Search};
+use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
@@ -67,7 +67,11 @@ pub fn tune_panel(p: &TuneProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let max_writes = use_state(|| None::<f64>);
     let nodes = use_state(|| None::<u32>);
-    let (search, run, stop) = use_search();
+    let Searching {
+        state: search,
+        run,
+        stop,
+    } = use_search();
     let running = matches!(search, Search::Running { .. });
     let onrun = {
         let (cfg, targets, blip) = (p.cfg.clone(), p.targets.clone(), p.blip);

@@ -425,8 +425,8 @@ fn ex12_db_waited(c: &Ctx) -> bool {
     db0_ready_elsewhere(c) && matches!((asked, forced), (Some(a), Some(d)) if d - a >= MAX_WAIT_FOR_UNMOUNT)
 }
 
-/// 13. Failover under a minute that rides out a blip: A crashes node-1, B partitions it from
-/// the network for [`BLIP_SECONDS`] with the same settings.
+/// Exercise 13, failover under a minute that rides out a blip: A crashes node-1, B partitions
+/// it from the network for [`BLIP_SECONDS`] with the same settings.
 fn ex13_blip(base: &Settings) -> Settings {
     let mut b = base.clone();
     b.fault.kind = kubelife_engine::scenario::ActionKind::NetworkPartition;
