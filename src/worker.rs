@@ -343,6 +343,12 @@ pub trait Doing: 'static {
     fn start(_job: &Job) -> Option<Result<Tuning, Answer>> {
         None
     }
+
+    /// One slice of a search this worker started. Only the engine's worker starts any, so that
+    /// the files worker's wasm carries no simulation.
+    fn slice(_tuning: &mut Tuning) -> Answer {
+        Answer::Stopped
+    }
 }
 
 /// The engine's runs ([`answer`]) and searches ([`Tuning`]).
@@ -358,6 +364,10 @@ impl Doing for Runs {
             Job::Tune(cfg, ask) => Some(Tuning::new(cfg, ask)),
             _ => None,
         }
+    }
+
+    fn slice(tuning: &mut Tuning) -> Answer {
+        tuning.slice(SLICE_MS, &worker_now)
     }
 }
 
@@ -401,7 +411,7 @@ impl<D: Doing> Worker for JobWorker<D> {
             return;
         };
         let start = worker_now();
-        let answer = tuning.slice(SLICE_MS, &worker_now);
+        let answer = D::slice(tuning);
         let (who, id, last) = (*who, *id, answer.is_last());
         reply(scope, who, id, answer, start);
         if last {

@@ -438,8 +438,8 @@ fn axes(root: &Area, plot: &Plot, p: &ScatterProps, lang: Lang) -> Drawn {
 
 /// Where a label of `text` goes beside a mark at `at` on a canvas `width` px wide: the first of
 /// right-below, left-below, right-above and left-above that stays on the canvas and clear of the
-/// labels placed so far (their boxes in `placed`).
-fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, width: i32) -> (i32, i32) {
+/// labels placed so far (their boxes in `placed`), above the x axis at `bottom`.
+fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, (width, bottom): (i32, i32)) -> (i32, i32) {
     // About 7 px a character in the 11 px font; the labels are names and numbers.
     let (w, h) = (7 * text.chars().count() as i32, 12);
     let spots = [
@@ -451,6 +451,7 @@ fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, width: i3
     let clear = |&(x, y): &(i32, i32)| {
         x >= 0
             && x + w <= width
+            && y + h <= bottom
             && !placed
                 .iter()
                 .any(|b| x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h)
@@ -468,7 +469,7 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
     let unsafe_ = RGBColor(0xd6, 0x78, 0x00);
     let ink = RGBColor(0x1d, 0x23, 0x30);
     let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
-    let width = plot.right + 12;
+    let bounds = (plot.right + 12, plot.bottom);
     let place = |pt: &Point| Some(plot.at(pt.targets.first().copied().flatten()? as f64, pt.writes_per_minute));
     let dot = |root: &Area, at: (i32, i32), pt: &Point, size: i32| -> Drawn {
         if pt.blip_safe {
@@ -486,7 +487,7 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
     for (name, pt) in &f.references {
         if let Some(at) = place(pt) {
             root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            let spot = place_label(&mut placed, at, name, width);
+            let spot = place_label(&mut placed, at, name, bounds);
             root.draw(&Text::new(name.clone(), spot, font.clone()))?;
         }
     }
@@ -495,7 +496,7 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
             dot(root, at, pt, 4)?;
             root.draw(&Circle::new(at, 7, ink.stroke_width(1)))?;
             let number = format!("{}", i + 1);
-            let spot = place_label(&mut placed, at, &number, width);
+            let spot = place_label(&mut placed, at, &number, bounds);
             root.draw(&Text::new(number, spot, font.clone()))?;
         }
     }
@@ -511,17 +512,19 @@ mod tests {
         let mut placed = Vec::new();
         // Near the right edge, a name goes to the left of its mark.
         assert_eq!(
-            place_label(&mut placed, (390, 100), "defaults", 400),
+            place_label(&mut placed, (390, 100), "defaults", (400, 200)),
             (390 - 8 - 56, 102)
         );
         // A second label at the same mark takes the next free spot: left, above.
         assert_eq!(
-            place_label(&mut placed, (390, 100), "kubespray-low", 400),
+            place_label(&mut placed, (390, 100), "kubespray-low", (400, 200)),
             (390 - 8 - 91, 86)
         );
-        let a = place_label(&mut placed, (50, 50), "1", 400);
-        let b = place_label(&mut placed, (52, 50), "2", 400);
+        let a = place_label(&mut placed, (50, 50), "1", (400, 200));
+        let b = place_label(&mut placed, (52, 50), "2", (400, 200));
         assert_ne!(a, b);
-        assert_eq!(placed.len(), 4);
+        // A mark on the x axis has its label above it.
+        assert_eq!(place_label(&mut placed, (200, 195), "x", (400, 200)), (208, 181));
+        assert_eq!(placed.len(), 5);
     }
 }
