@@ -55,8 +55,13 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // remediators), the files worker 64 KB (providerID, MachineHealthCheck and NodeHealthCheck
 // import and their checks), and the English catalogue that every one of the three wasm files
 // carries grew from 99 to 121 KB raw. That catalogue, built into each file whole, is the next
-// place to win bytes back: each file needs only its own messages.
-const budgets = { criticalKB: 200, liveKB: 432, totalKB: 992, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// place to win bytes back: each file needs only its own messages. Both rose again, from 432 and
+// 992 KB, for issue 28 (SLO targets and "Tune for a target"): the page's wasm grew 31 KB gzipped
+// (the Tune panel's and the SLO chips' views, 10 KB of it; its scatter; the third worker line and
+// the search's messages), the engine's worker 28 KB (the search, its sorting, and gloo-worker's
+// message loop that lets a search run in slices), the files worker 3 KB (the search's answers in
+// the shared message type).
+const budgets = { criticalKB: 200, liveKB: 464, totalKB: 1058, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.
