@@ -483,14 +483,8 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
             dot(root, at, pt, 3)?;
         }
     }
+    // The front's numbers first: they are what the list refers to.
     let mut placed = Vec::new();
-    for (name, pt) in &f.references {
-        if let Some(at) = place(pt) {
-            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            let spot = place_label(&mut placed, at, name, bounds);
-            root.draw(&Text::new(name.clone(), spot, font.clone()))?;
-        }
-    }
     for (i, pt) in f.front.iter().enumerate() {
         if let Some(at) = place(pt) {
             dot(root, at, pt, 4)?;
@@ -498,6 +492,13 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
             let number = format!("{}", i + 1);
             let spot = place_label(&mut placed, at, &number, bounds);
             root.draw(&Text::new(number, spot, font.clone()))?;
+        }
+    }
+    for (name, pt) in &f.references {
+        if let Some(at) = place(pt) {
+            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
+            let spot = place_label(&mut placed, at, name, bounds);
+            root.draw(&Text::new(name.clone(), spot, font.clone()))?;
         }
     }
     Ok(())
