@@ -42,7 +42,7 @@ test('the tour walks seven steps, can be left and resumed, and finishes', async 
 
 test('every exercise opens unsolved and its documented solution turns the checklist green', async () => {
   const ctx = await fx.browser.newContext({ locale: 'en-US' });
-  for (let n = 1; n <= 12; n++) {
+  for (let n = 1; n <= 13; n++) {
     const { page, errors } = await openPage(ctx, `${fx.server.url}?exercise=${n}`);
     const start = await checklist(page);
     assert.ok(start.length >= 3 && start.includes(false), `exercise ${n} starts unsolved: ${start}`);
@@ -57,11 +57,11 @@ test('every exercise opens unsolved and its documented solution turns the checkl
   }
   // Progress is kept in the browser, and the instructor view shows it beside links to copy.
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.match(await page.locator('.workshop-count').textContent(), /12 solved/);
+  assert.match(await page.locator('.workshop-count').textContent(), /13 solved/);
   await page.goto(`${fx.server.url}?instructor=1`);
   await page.getByTestId('instructor').waitFor();
-  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 12);
-  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 12);
+  assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 13);
+  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 13);
   assert.match(await page.locator('[data-testid=instructor-4] input').inputValue(), /exercise=4/);
   await ctx.close();
 });
