@@ -231,8 +231,11 @@ fn front(lang: Lang, found: &Found, settings: &Settings, onedit: &Callback<Edit>
     html! {
         <ol class="tune-front" data-testid="tune-front" aria-label={tr(lang, "ui.tune.front")}>
         { for found.front.iter().enumerate().map(|(i, point)| {
+            // A setting the page has no control for (a workload's own tolerationSeconds) stays
+            // as it is here, and the point says so.
+            let (s, left) = apply(settings, &point.settings);
             let onclick = {
-                let (s, onedit) = (apply(settings, &point.settings).0, onedit.clone());
+                let onedit = onedit.clone();
                 Callback::from(move |_: MouseEvent| onedit.emit(Edit::Import(Rc::new(s.clone()))))
             };
             let best = found.best.as_ref() == Some(point);
@@ -244,6 +247,7 @@ fn front(lang: Lang, found: &Found, settings: &Settings, onedit: &Callback<Edit>
                         if best { <span class="tune-best">{tr(lang, "ui.tune.best")}</span> }
                         <span class="tune-settings">{ for point.settings.iter().map(|(k, v)| html! { <code>{setting_text(k, v)}</code> }) }</span>
                         <span class="tune-measured">{ measured(lang, point) }</span>
+                        if !left.is_empty() { <span class="tune-left">{ trf(lang, "ui.tune.left", &[("names", &left.join(", "))]) }</span> }
                     </button>
                 </li>
             }
