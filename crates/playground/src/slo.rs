@@ -3,7 +3,7 @@
 //! over the one run shown. The page draws each as a line on the timeline (at the fault plus the
 //! target's duration) and on that milestone's histogram, with a pass/fail chip.
 
-use kubelife_engine::scenario::{Config, WorkloadKind};
+use kubelife_engine::scenario::Config;
 use kubelife_engine::stats::{run_milestones, MILESTONES};
 use kubelife_engine::tune::{Target, Verdict};
 use kubelife_engine::{Distribution, Millis, Outcome, Spread};
@@ -40,28 +40,13 @@ impl Judged {
     }
 }
 
-/// Whether a run of `cfg` can reach milestone `name` (as the engine's `distribution` decides:
-/// a Service's milestones need a Service, the volume's a volume, the database's a StatefulSet
-/// with one).
-pub fn reachable(cfg: &Config, name: &str) -> bool {
-    match name {
-        "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
-        "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
-        "databaseReady" => cfg
-            .workloads
-            .iter()
-            .any(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some()),
-        _ => true,
-    }
-}
-
 /// The run shown as a distribution of one run, read from its outcome (nothing runs again).
 pub fn one_run(o: &Outcome, cfg: &Config) -> Distribution {
     let values = run_milestones(o, cfg).unwrap_or([None; MILESTONES.len()]);
     let milestones = MILESTONES
         .iter()
         .zip(values)
-        .filter(|(name, _)| reachable(cfg, name))
+        .filter(|(name, _)| kubelife_engine::stats::offered(cfg, name))
         .map(|(name, v)| Spread::of(name, v.into_iter().collect(), 1))
         .collect();
     Distribution {
@@ -136,7 +121,7 @@ mod tests {
         let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
         let t = Target::parse_link("trafficStopped:10m").unwrap();
         let j = judge(&[t], &o, &cfg, None)[0];
-        assert!(!reachable(&cfg, "trafficStopped"));
+        assert!(!kubelife_engine::stats::offered(&cfg, "trafficStopped"));
         assert_eq!((j.verdict, j.word()), (Verdict::NotInScenario, "fail"));
     }
 }
