@@ -62,7 +62,10 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // handling). The total then fell by 34 KB: the files worker no longer carries the English
 // catalogue, which only the page reads (a duration's serde error names the text, and the
 // scenario's message is read again from it), so the total budget came down from 1,058 KB.
-const budgets = { criticalKB: 200, liveKB: 467, totalKB: 1032, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// Both rose by 2 KB, from 467 and 1,032 KB, when the Tune panel's writes ceiling joined the link
+// and its fields began to name text they cannot use (the page's wasm grew 1.9 KB gzipped: the
+// panel's question, its readers shared with the link, and the refusal line).
+const budgets = { criticalKB: 200, liveKB: 469, totalKB: 1034, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.

@@ -21,6 +21,7 @@ const LATE_MARKS = '?nodes=1000&zones=3&web=2000&zone-outage=zone-b:1m0s&t=2m55s
  */
 /** The target of the Tune panel's states. */
 const TUNE = 'target=firstReplacementReady:60s:p95';
+const LIMITS = 'max-writes-per-min=600&writes-at-nodes=5000';
 
 export const STATES = {
   'default-1440': { query: '', width: 1440, height: 900 },
@@ -76,7 +77,18 @@ export const STATES = {
   'tune-360': { query: `?${TUNE}`, width: 360, height: 800, prepare: runSearch },
   'tune-zh-1440': { query: `?lang=zh&${TUNE}`, width: 1440, height: 900, prepare: runSearch },
   'tune-zh-360': { query: `?lang=zh&${TUNE}`, width: 360, height: 800, prepare: runSearch },
+  // The constraints from the link, and a blip the search cannot use: named, marked, kept.
+  'tune-refused-360': { query: `?${TUNE}&${LIMITS}`, width: 360, height: 800, prepare: refuseBlip },
+  'tune-refused-zh-1440': { query: `?lang=zh&${TUNE}&${LIMITS}`, width: 1440, height: 900, prepare: refuseBlip },
 };
+
+/** Types a blip the search cannot use, so the panel names it. */
+async function refuseBlip(page) {
+  await page.getByTestId('tune-blip').fill('soon');
+  await page.getByTestId('tune-blip').press('Enter');
+  await page.getByTestId('tune-refused').waitFor();
+  await page.getByTestId('tune-panel').scrollIntoViewIfNeeded();
+}
 
 /** Runs the Tune panel's search (in any language) and brings the panel into view. */
 async function runSearch(page) {

@@ -46,6 +46,43 @@ test('targets and the blip come from the link, show as chips and lines, and stay
   await bad.page.close();
 });
 
+test('the constraints come from the link and stay in it; a value the search cannot use is named, not dropped', async () => {
+  const { page, errors } = await open(`${fx.server.url}?target=taint:40s&max-writes-per-min=600&writes-at-nodes=5000`);
+  assert.equal(await page.getByTestId('tune-max-writes').inputValue(), '600');
+  assert.equal(await page.getByTestId('tune-writes-nodes').inputValue(), '5000');
+  const refused = page.getByTestId('tune-refused');
+  // Each refusal names the field, quotes what was typed, says why and what the search keeps.
+  for (const [field, typed, said] of [
+    ['tune-blip', 'soon', /Network blip to ride out: “soon” was not used: not a Go duration between 1s and 10m0s\. The search keeps 20s\./],
+    ['tune-max-writes', 'lots', /“lots” was not used: .*0 or more, not lots\. The search keeps 600\./],
+    ['tune-writes-nodes', '0', /“0” was not used: .*1 or more, not 0\. The search keeps 5000\./],
+    ['tune-within', '40', /taint: “40” was not used: missing unit.*The search keeps 40s\./],
+  ]) {
+    await page.getByTestId(field).fill(typed);
+    await page.getByTestId(field).press('Enter');
+    await refused.waitFor();
+    assert.match(await refused.textContent(), said);
+    assert.equal(await page.getByTestId(field).getAttribute('aria-invalid'), 'true');
+    // What was typed stays in the field to correct.
+    assert.equal(await page.getByTestId(field).inputValue(), typed);
+  }
+  let q = await query(page);
+  assert.deepEqual([q.get('max-writes-per-min'), q.get('writes-at-nodes'), q.get('blip'), q.getAll('target')], ['600', '5000', null, ['taint:40s:p95']]);
+  // A usable value clears the refusal and the link carries it.
+  await page.getByTestId('tune-blip').fill('45s');
+  await page.getByTestId('tune-blip').press('Enter');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('blip') === '45s');
+  assert.equal(await refused.count(), 0);
+  assert.equal(await page.getByTestId('tune-blip').getAttribute('aria-invalid'), null);
+  await page.getByTestId('tune-max-writes').fill('');
+  await page.getByTestId('tune-max-writes').press('Enter');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('max-writes-per-min'));
+  q = await query(page);
+  assert.equal(q.get('writes-at-nodes'), '5000');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /** Clicks `button` and waits for `shown`; the time between, ms, by the page's clock. */
 async function timed(page, button, shown, timeout) {
   const start = await page.evaluate(() => performance.now());

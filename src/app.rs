@@ -64,8 +64,8 @@ pub enum Msg {
     Exercise(Option<u32>),
     /// Show a tour step, or close the tour.
     Tour(Option<usize>),
-    /// Set the SLO targets and the blip the Tune panel rides out (the link carries both).
-    Slo(Vec<kubelife_engine::tune::Target>, Option<Millis>),
+    /// Set the SLO targets and the Tune panel's constraints (the link carries them).
+    Question(crate::tune::Question),
 }
 
 /// The page's state as Yew's reducer holds it: the core's [`Model`], wrapped so that this crate
@@ -120,10 +120,7 @@ pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
             m.view.display.lang = Some(l);
         }
         Msg::Exercise(n) => m = m.open_exercise(n),
-        Msg::Slo(targets, blip) => {
-            m.view.display.targets = targets;
-            m.view.display.blip = blip;
-        }
+        Msg::Question(q) => m.view.display.question = q,
         Msg::Tour(step) => {
             m.view.tour = step;
             if let Some(t) = step.and_then(|s| STEPS.get(s)).and_then(|s| s.seek) {
@@ -303,7 +300,7 @@ struct Handlers {
     tour: Callback<Option<usize>>,
     cost_nodes: Callback<u32>,
     dismiss: Callback<()>,
-    slo: Callback<(Vec<kubelife_engine::tune::Target>, Option<Millis>)>,
+    question: Callback<crate::tune::Question>,
 }
 
 /// A callback that dispatches `f` of its value.
@@ -331,7 +328,7 @@ impl Handlers {
             tour: to(d, Msg::Tour),
             cost_nodes: to(d, Msg::CostNodes),
             dismiss: to(d, |()| Msg::DismissNotices),
-            slo: to(d, |(t, b)| Msg::Slo(t, b)),
+            question: to(d, Msg::Question),
         }
     }
 }
@@ -450,16 +447,16 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
                 <ExercisePanel {n} a={run.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
             }
             { results(m, on) }
-            <Slo targets={view.display.targets.clone()} run={run.clone()} spreads={m.spreads.clone().filter(|_| m.b.is_none())} />
+            <Slo targets={view.display.question.targets.clone()} run={run.clone()} spreads={m.spreads.clone().filter(|_| m.b.is_none())} />
             { panels(m, on) }
             if m.b.is_none() {
                 <h2>{tr(lang, "ui.seeds_title")}</h2>
                 <Seeds spreads={m.spreads.clone()} running={m.pending.spreads} onrun={on.compare.reform(|()| CompareAction::RunSpreads)}
-                    targets={view.display.targets.clone()} />
+                    targets={view.display.question.targets.clone()} />
             }
             <h2>{tr(lang, "ui.h.tune")}</h2>
-            <TunePanel targets={view.display.targets.clone()} blip={view.display.blip} cfg={cfg.clone()} settings={m.asked().clone()}
-                onslo={on.slo.clone()} onedit={on.edit.clone()} />
+            <TunePanel question={view.display.question.clone()} cfg={cfg.clone()} settings={m.asked().clone()}
+                onquestion={on.question.clone()} onedit={on.edit.clone()} />
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
             <Warnings run={run.clone()} />
@@ -524,7 +521,7 @@ fn panels(m: &Model, on: &Handlers) -> Html {
             <AggregateTimeline run={run.clone()} {now} onseek={on.seek.clone()} />
         }
         if d.shows("timeline") && !big {
-            <Timeline lanes={run.lanes.clone()} {duration} {now} onseek={on.seek.clone()} slo={slo_lines(run, &d.targets)} />
+            <Timeline lanes={run.lanes.clone()} {duration} {now} onseek={on.seek.clone()} slo={slo_lines(run, &d.question.targets)} />
             if !d.embed { <Download figure={timeline_figure} /> }
         }
         if d.shows("breakdown") {

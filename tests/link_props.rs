@@ -12,6 +12,7 @@ use kubelife::settings::{
     Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras, ZoneOutage,
     MAX_NOTICE_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
 };
+use kubelife::tune::Question;
 use kubelife_engine::scenario::ActionKind;
 use proptest::prelude::*;
 
@@ -171,7 +172,9 @@ proptest! {
     fn the_compare_side_and_the_layout_round_trip(((a, p), (b, _)) in (settings(), settings()), embed in any::<bool>(), autoplay in any::<bool>(), views in proptest::sample::subsequence(kubelife::link::VIEWS.to_vec(), 0..=4), controls in proptest::sample::subsequence(KNOBS.iter().map(|k| k.flag).collect::<Vec<_>>(), 0..=3)) {
         let lang = if embed { Some(Lang::Zh) } else if autoplay { Some(Lang::En) } else { None };
         let exercise = (views.len() as u32).checked_sub(1).map(|n| n + 1);
-        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect(), lang, exercise, instructor: controls.len() == 2, targets: views.iter().map(|v| kubelife_engine::tune::Target::parse_link(&format!("{}:{}s:p{}", kubelife_engine::stats::MILESTONES[v.len() % 11], v.len() * 7, 50 + v.len())).unwrap()).collect(), blip: autoplay.then_some(30_000) };
+        let targets = views.iter().map(|v| kubelife_engine::tune::Target::parse_link(&format!("{}:{}s:p{}", kubelife_engine::stats::MILESTONES[v.len() % 11], v.len() * 7, 50 + v.len())).unwrap()).collect();
+        let question = Question { targets, blip: autoplay.then_some(30_000), max_writes: embed.then_some(controls.len() as f64 * 150.5), writes_nodes: (views.len() > 1).then_some(5000) };
+        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect(), lang, exercise, instructor: controls.len() == 2, question };
         let q = encode_all(&a, Some(&b), p, &display);
         let d = decode(&q);
         prop_assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);

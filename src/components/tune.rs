@@ -11,11 +11,11 @@ use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
-use crate::tune::{apply, setting_text, Ask, Found, DEFAULT_BLIP};
+use crate::tune::{apply, setting_text, Field, Found, Question, DEFAULT_BLIP, MAX_TARGETS};
 use kubelife_engine::stats::MILESTONES;
-use kubelife_engine::time::{format_go_duration, format_go_duration_tenths, parse_go_duration};
+use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
-use kubelife_engine::{Config, Millis};
+use kubelife_engine::{Cause, Config, Millis};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -31,18 +31,24 @@ const PLOT_HEIGHT: u32 = 280;
 /// Properties of [`TunePanel`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct TuneProps {
-    /// The targets (the link's).
-    pub targets: Vec<Target>,
-    /// The blip to ride out, ms (`None`: the default 20s).
-    pub blip: Option<Millis>,
+    /// The targets and constraints (the link's).
+    pub question: Question,
     /// The configuration shown, which the search varies.
     pub cfg: Rc<Config>,
     /// The settings shown, which a point is applied to.
     pub settings: Settings,
-    /// Called with new targets and blip.
-    pub onslo: Callback<(Vec<Target>, Option<Millis>)>,
+    /// Called with new targets and constraints.
+    pub onquestion: Callback<Question>,
     /// Called to apply a point.
     pub onedit: Callback<Edit>,
+}
+
+/// Text typed into a field that was not used, and why: shown until the next accepted edit.
+#[derive(Debug, Clone, PartialEq)]
+struct Refused {
+    field: Field,
+    typed: String,
+    why: Cause,
 }
 
 /// The value of the input or select an event came from.
@@ -61,12 +67,58 @@ fn value_of(e: &Event) -> String {
         .unwrap_or_default()
 }
 
+/// An edit of a field: the question with the typed text read in, or the text refused with why.
+#[derive(Clone)]
+struct Editor {
+    question: Question,
+    onquestion: Callback<Question>,
+    refused: UseStateHandle<Option<Refused>>,
+}
+
+impl Editor {
+    /// The field's change handler: the typed text goes into the question, or is refused.
+    fn on(&self, field: Field) -> Callback<Event> {
+        let me = self.clone();
+        Callback::from(move |e: Event| {
+            let typed = value_of(&e);
+            let mut q = me.question.clone();
+            match q.set(field, &typed) {
+                Ok(()) => {
+                    me.refused.set(None);
+                    me.onquestion.emit(q);
+                }
+                Err(why) => me.refused.set(Some(Refused { field, typed, why })),
+            }
+        })
+    }
+
+    fn set(&self, q: Question) {
+        self.refused.set(None);
+        self.onquestion.emit(q);
+    }
+
+    /// What a field shows: the text refused, while it is, so it stays there to correct; else
+    /// the question's value.
+    fn shown(&self, field: Field, value: String) -> String {
+        match self.refused.as_ref() {
+            Some(r) if r.field == field => r.typed.clone(),
+            _ => value,
+        }
+    }
+
+    fn invalid(&self, field: Field) -> Option<&'static str> {
+        self.refused
+            .as_ref()
+            .is_some_and(|r| r.field == field)
+            .then_some("true")
+    }
+}
+
 /// The panel.
 #[function_component(TunePanel)]
 pub fn tune_panel(p: &TuneProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let max_writes = use_state(|| None::<f64>);
-    let nodes = use_state(|| None::<u32>);
+    let refused = use_state(|| None::<Refused>);
     let Searching {
         state: search,
         run,
@@ -74,44 +126,37 @@ pub fn tune_panel(p: &TuneProps) -> Html {
     } = use_search();
     let running = matches!(search, Search::Running { .. });
     let onrun = {
-        let (cfg, targets, blip) = (p.cfg.clone(), p.targets.clone(), p.blip);
-        let (max_writes, nodes) = (*max_writes, *nodes);
-        run.reform(move |_: MouseEvent| (cfg.clone(), Ask::new(&targets, max_writes, nodes, blip)))
+        let (cfg, ask) = (p.cfg.clone(), p.question.ask());
+        run.reform(move |_: MouseEvent| (cfg.clone(), ask.clone()))
     };
-    let blip = format_go_duration(p.blip.unwrap_or(DEFAULT_BLIP));
-    let onblip = {
-        let (onslo, targets) = (p.onslo.clone(), p.targets.clone());
-        Callback::from(move |e: Event| {
-            if let Some(b) = parse_go_duration(&value_of(&e))
-                .ok()
-                .filter(|b| (1_000..=crate::link::MAX_BLIP).contains(b))
-            {
-                onslo.emit((targets.clone(), (b != DEFAULT_BLIP).then_some(b)));
-            }
-        })
+    let ed = Editor {
+        question: p.question.clone(),
+        onquestion: p.onquestion.clone(),
+        refused: refused.clone(),
     };
-    let number = |set: UseStateHandle<Option<f64>>| {
-        Callback::from(move |e: Event| set.set(crate::decimal::decimal(&value_of(&e)).filter(|v| *v > 0.0)))
-    };
-    let onwrites = number(max_writes.clone());
-    let onnodes = {
-        let nodes = nodes.clone();
-        Callback::from(move |e: Event| nodes.set(value_of(&e).parse::<u32>().ok().filter(|n| *n > 0)))
-    };
+    let q = &p.question;
     html! {
         <section class="tune" data-testid="tune-panel" aria-label={tr(lang, "ui.tune.title")}>
             <p class="tune-intro">{tr(lang, "ui.tune.intro")}</p>
-            { targets(lang, &p.targets, p.blip, &p.onslo) }
+            { targets(lang, &ed) }
             <div class="tune-limits">
                 <label>{tr(lang, "ui.tune.max_writes")}
-                    <input type="number" min="1" step="10" inputmode="numeric" value={max_writes.map(|w| w.to_string()).unwrap_or_default()} onchange={onwrites} data-testid="tune-max-writes" /></label>
+                    <input type="text" size="7" inputmode="decimal" value={ed.shown(Field::Writes, q.max_writes.map(|w| w.to_string()).unwrap_or_default())}
+                        placeholder={tr(lang, "ui.tune.no_limit")} onchange={ed.on(Field::Writes)}
+                        aria-invalid={ed.invalid(Field::Writes)} data-testid="tune-max-writes" /></label>
                 <label>{tr(lang, "ui.tune.nodes")}
-                    <input type="number" min="1" step="1" inputmode="numeric" value={nodes.map(|n| n.to_string()).unwrap_or_default()} placeholder={p.cfg.nodes.len().to_string()} onchange={onnodes} /></label>
+                    <input type="text" size="6" inputmode="numeric" value={ed.shown(Field::Nodes, q.writes_nodes.map(|n| n.to_string()).unwrap_or_default())}
+                        placeholder={p.cfg.nodes.len().to_string()} onchange={ed.on(Field::Nodes)}
+                        aria-label={tr(lang, "ui.tune.nodes_field")} aria-invalid={ed.invalid(Field::Nodes)} data-testid="tune-writes-nodes" /></label>
                 <label>{tr(lang, "ui.tune.blip")}
-                    <input type="text" size="6" value={blip} onchange={onblip} data-testid="tune-blip" /></label>
+                    <input type="text" size="6" value={ed.shown(Field::Blip, format_go_duration(q.blip.unwrap_or(DEFAULT_BLIP)))} onchange={ed.on(Field::Blip)}
+                        aria-invalid={ed.invalid(Field::Blip)} data-testid="tune-blip" /></label>
             </div>
+            if let Some(r) = &*refused {
+                <p class="tune-refused" role="alert" data-testid="tune-refused">{ refused_text(lang, r, q, p.cfg.nodes.len()) }</p>
+            }
             <div class="tune-actions">
-                <button class="tune-run" data-testid="tune-run" onclick={onrun} disabled={running || p.targets.is_empty()}>{tr(lang, "ui.tune.run")}</button>
+                <button class="tune-run" data-testid="tune-run" onclick={onrun} disabled={running || q.targets.is_empty()}>{tr(lang, "ui.tune.run")}</button>
                 if let Search::Running { done, total } = search {
                     <progress class="tune-progress" data-testid="tune-progress" aria-label={tr(lang, "ui.tune.progress")}
                         max={total.max(1).to_string()} value={done.to_string()}></progress>
@@ -121,11 +166,50 @@ pub fn tune_panel(p: &TuneProps) -> Html {
             </div>
             <p class="tune-status" aria-live="polite">{ status(lang, &search) }</p>
             if let Search::Found(found) = &search {
-                <Scatter found={found.clone()} first={p.targets.first().copied()} max_writes={*max_writes} />
+                <Scatter found={found.clone()} first={q.targets.first().copied()} max_writes={q.max_writes} />
                 { front(lang, found, &p.settings, &p.onedit) }
             }
         </section>
     }
+}
+
+/// What the refusal says: the field, the text typed, why, and what the search keeps instead.
+fn refused_text(lang: Lang, r: &Refused, q: &Question, scenario_nodes: usize) -> String {
+    let (field, kept) = match r.field {
+        Field::Milestone(i) | Field::Within(i) | Field::Percentile(i) => {
+            let t = q.targets.get(i);
+            (
+                t.map_or_else(String::new, |t| t.milestone.to_string()),
+                t.map_or_else(String::new, |t| format_go_duration(t.within)),
+            )
+        }
+        Field::Blip => (
+            tr(lang, "ui.tune.blip").to_string(),
+            format_go_duration(q.blip.unwrap_or(DEFAULT_BLIP)),
+        ),
+        Field::Writes => (
+            tr(lang, "ui.tune.max_writes").to_string(),
+            q.max_writes
+                .map_or_else(|| tr(lang, "ui.tune.no_limit").to_string(), |w| w.to_string()),
+        ),
+        Field::Nodes => (
+            tr(lang, "ui.tune.nodes_field").to_string(),
+            q.writes_nodes.map_or_else(
+                || trf(lang, "ui.tune.scenario_nodes", &[("count", &scenario_nodes)]),
+                |n| n.to_string(),
+            ),
+        ),
+    };
+    trf(
+        lang,
+        "ui.tune.bad",
+        &[
+            ("field", &field),
+            ("typed", &r.typed),
+            ("why", &cause(lang, &r.why)),
+            ("kept", &kept),
+        ],
+    )
 }
 
 /// What the status line says.
@@ -148,27 +232,19 @@ fn status(lang: Lang, search: &Search) -> String {
 }
 
 /// The targets' rows (milestone, duration, percentile, remove) and the button that adds one.
-fn targets(lang: Lang, list: &[Target], blip: Option<Millis>, onslo: &Callback<(Vec<Target>, Option<Millis>)>) -> Html {
-    let edit = |i: usize, f: fn(&mut Target, &str) -> bool| {
-        let (list, onslo) = (list.to_vec(), onslo.clone());
-        Callback::from(move |e: Event| {
-            let mut list = list.clone();
-            if list.get_mut(i).is_some_and(|t| f(t, &value_of(&e))) {
-                onslo.emit((list, blip));
-            }
-        })
-    };
+fn targets(lang: Lang, ed: &Editor) -> Html {
+    let list = &ed.question.targets;
     let add = {
-        let (list, onslo) = (list.to_vec(), onslo.clone());
+        let ed = ed.clone();
         let next = Target {
             milestone: "firstReplacementReady",
             within: 60_000,
             percentile: 95,
         };
         Callback::from(move |_: MouseEvent| {
-            let mut list = list.clone();
-            list.push(next);
-            onslo.emit((list, blip));
+            let mut q = ed.question.clone();
+            q.targets.push(next);
+            ed.set(q);
         })
     };
     html! {
@@ -176,53 +252,33 @@ fn targets(lang: Lang, list: &[Target], blip: Option<Millis>, onslo: &Callback<(
             <legend>{tr(lang, "ui.tune.targets")}</legend>
             { for list.iter().enumerate().map(|(i, t)| {
                 let remove = {
-                    let (list, onslo) = (list.to_vec(), onslo.clone());
+                    let ed = ed.clone();
                     Callback::from(move |_: MouseEvent| {
-                        let mut list = list.clone();
-                        list.remove(i);
-                        onslo.emit((list, blip));
+                        let mut q = ed.question.clone();
+                        q.targets.remove(i);
+                        ed.set(q);
                     })
                 };
                 html! {
                     <div class="tune-target" data-testid="tune-target">
-                        <select aria-label={tr(lang, "ui.tune.milestone")} onchange={edit(i, set_milestone)} data-testid="tune-milestone">
+                        <select aria-label={tr(lang, "ui.tune.milestone")} onchange={ed.on(Field::Milestone(i))} data-testid="tune-milestone">
                             { for MILESTONES.iter().map(|m| html! { <option value={*m} selected={*m == t.milestone}>{*m}</option> }) }
                         </select>
                         <span aria-hidden="true">{"≤"}</span>
-                        <input type="text" size="6" aria-label={tr(lang, "ui.tune.within")} value={format_go_duration(t.within)}
-                            onchange={edit(i, set_within)} data-testid="tune-within" />
-                        <select aria-label={tr(lang, "ui.tune.percentile")} onchange={edit(i, set_percentile)}>
+                        <input type="text" size="6" aria-label={tr(lang, "ui.tune.within")} value={ed.shown(Field::Within(i), format_go_duration(t.within))}
+                            onchange={ed.on(Field::Within(i))} aria-invalid={ed.invalid(Field::Within(i))} data-testid="tune-within" />
+                        <select aria-label={tr(lang, "ui.tune.percentile")} onchange={ed.on(Field::Percentile(i))}>
                             { for PERCENTILES.iter().map(|n| html! { <option value={n.to_string()} selected={*n == t.percentile}>{format!("p{n}")}</option> }) }
                         </select>
                         <button class="tune-remove" onclick={remove} aria-label={trf(lang, "ui.tune.remove", &[("target", &t.milestone)])}>{tr(lang, "ui.tune.remove_short")}</button>
                     </div>
                 }
             }) }
-            if list.len() < crate::link::MAX_TARGETS {
+            if list.len() < MAX_TARGETS {
                 <button class="tune-add" onclick={add} data-testid="tune-add">{tr(lang, "ui.tune.add")}</button>
             }
         </fieldset>
     }
-}
-
-fn set_milestone(t: &mut Target, v: &str) -> bool {
-    MILESTONES.iter().find(|m| **m == v).map(|m| t.milestone = m).is_some()
-}
-
-fn set_within(t: &mut Target, v: &str) -> bool {
-    parse_go_duration(v)
-        .ok()
-        .filter(|w| *w >= 0)
-        .map(|w| t.within = w)
-        .is_some()
-}
-
-fn set_percentile(t: &mut Target, v: &str) -> bool {
-    v.parse::<u8>()
-        .ok()
-        .filter(|p| (1..=100).contains(p))
-        .map(|p| t.percentile = p)
-        .is_some()
 }
 
 /// The front as a list: each point's settings, its targets' percentiles, writes per minute and
@@ -441,8 +497,9 @@ fn axes(root: &Area, plot: &Plot, p: &ScatterProps, lang: Lang) -> Drawn {
 }
 
 /// Where a label of `text` goes beside a mark at `at` on a canvas `width` px wide: the first of
-/// right-below, left-below, right-above and left-above that stays on the canvas and clear of the
-/// labels placed so far (their boxes in `placed`), above the x axis at `bottom`.
+/// right-below, left-below, right-above, left-above, over and under that stays on the canvas and
+/// clear of the marks and labels placed so far (their boxes in `placed`), above the x axis at
+/// `bottom`.
 fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, (width, bottom): (i32, i32)) -> (i32, i32) {
     // About 7 px a character in the 11 px font; the labels are names and numbers.
     let (w, h) = (7 * text.chars().count() as i32, 12);
@@ -451,6 +508,8 @@ fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, (width, b
         (at.0 - 8 - w, at.1 + 2),
         (at.0 + 8, at.1 - 14),
         (at.0 - 8 - w, at.1 - 14),
+        (at.0 - w / 2, at.1 - 24),
+        (at.0 - w / 2, at.1 + 10),
     ];
     let clear = |&(x, y): &(i32, i32)| {
         x >= 0
@@ -487,22 +546,36 @@ fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
             dot(root, at, pt, 3)?;
         }
     }
+    // The front's rings and the references' triangles are kept clear of every label.
+    let mut placed: Vec<[i32; 4]> = f
+        .front
+        .iter()
+        .chain(f.references.iter().map(|(_, pt)| pt))
+        .filter_map(place)
+        .map(|at| [at.0 - 8, at.1 - 8, 16, 16])
+        .collect();
+    let label = |root: &Area, placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str| -> Drawn {
+        let spot = place_label(placed, at, text, bounds);
+        let [x, y, w, h] = placed.last().copied().unwrap_or_default();
+        // A backing box, so that a label over the candidates' dots reads.
+        root.draw(&Rectangle::new(
+            [(x - 1, y - 1), (x + w + 1, y + h)],
+            WHITE.mix(0.85).filled(),
+        ))?;
+        root.draw(&Text::new(text.to_string(), spot, font.clone()))
+    };
     // The front's numbers first: they are what the list refers to.
-    let mut placed = Vec::new();
     for (i, pt) in f.front.iter().enumerate() {
         if let Some(at) = place(pt) {
             dot(root, at, pt, 4)?;
             root.draw(&Circle::new(at, 7, ink.stroke_width(1)))?;
-            let number = format!("{}", i + 1);
-            let spot = place_label(&mut placed, at, &number, bounds);
-            root.draw(&Text::new(number, spot, font.clone()))?;
+            label(root, &mut placed, at, &format!("{}", i + 1))?;
         }
     }
     for (name, pt) in &f.references {
         if let Some(at) = place(pt) {
             root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            let spot = place_label(&mut placed, at, name, bounds);
-            root.draw(&Text::new(name.clone(), spot, font.clone()))?;
+            label(root, &mut placed, at, name)?;
         }
     }
     Ok(())
@@ -531,5 +604,11 @@ mod tests {
         // A mark on the x axis has its label above it.
         assert_eq!(place_label(&mut placed, (200, 195), "x", (400, 200)), (208, 181));
         assert_eq!(placed.len(), 5);
+        // Marks are kept clear too: with a mark on each side, a name goes over its own.
+        let mut placed = vec![[292, 92, 16, 16], [192, 92, 16, 16]];
+        assert_eq!(
+            place_label(&mut placed, (250, 100), "defaults", (400, 200)),
+            (250 - 28, 76)
+        );
     }
 }

@@ -12,6 +12,7 @@ use crate::settings::{
     parse_provider, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, ZoneOutage,
     MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TOGGLES, ZONES,
 };
+use crate::tune::{read_blip, read_max_writes, read_writes_nodes, Question, MAX_TARGETS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
 use kubelife_engine::tune::Target;
@@ -20,12 +21,6 @@ use kubelife_engine::Millis;
 
 /// The link format this build writes and reads.
 pub const FORMAT: u32 = 1;
-
-/// The most targets a link (and the Tune panel) carries.
-pub const MAX_TARGETS: usize = 4;
-
-/// The longest network blip a link asks the search to ride out, ms (10 minutes).
-pub const MAX_BLIP: Millis = 600_000;
 
 /// Playback state carried by a link.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -62,10 +57,9 @@ pub struct Display {
     /// `instructor=1`: the list of every exercise with links to copy.
     pub instructor: bool,
     /// `target=firstReplacementReady:60s:p95` (repeatable): the SLO targets the page judges runs
-    /// by and the Tune panel searches for.
-    pub targets: Vec<Target>,
-    /// `blip=20s`: the network blip the Tune panel's search must ride out (else its default).
-    pub blip: Option<Millis>,
+    /// by and the Tune panel searches for; `blip=20s`, `max-writes-per-min=600` and
+    /// `writes-at-nodes=5000`: the search's constraints.
+    pub question: Question,
 }
 
 impl Display {
@@ -207,11 +201,18 @@ pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, displa
     if display.instructor {
         pairs.push(("instructor".into(), "1".into()));
     }
-    for t in &display.targets {
+    let q = &display.question;
+    for t in &q.targets {
         pairs.push(("target".into(), t.link_text()));
     }
-    if let Some(b) = display.blip {
+    if let Some(b) = q.blip {
         pairs.push(("blip".into(), format_go_duration(b)));
+    }
+    if let Some(w) = q.max_writes {
+        pairs.push(("max-writes-per-min".into(), w.to_string()));
+    }
+    if let Some(n) = q.writes_nodes {
+        pairs.push(("writes-at-nodes".into(), n.to_string()));
     }
     pairs
         .iter()
@@ -390,14 +391,22 @@ pub fn decode(query: &str) -> Decoded {
             },
             "autoplay" => display.autoplay = on,
             "target" => match Target::parse_link(&v) {
-                Ok(t) if display.targets.len() < MAX_TARGETS => display.targets.push(t),
+                Ok(t) if display.question.targets.len() < MAX_TARGETS => display.question.targets.push(t),
                 Ok(_) => notices.push(bad(Cause::new("link.why.targets").text("count", MAX_TARGETS))),
                 Err(c) if c.key == "tune.target.syntax" => notices.push(bad(Cause::new("link.why.target"))),
                 Err(c) => notices.push(bad(c)),
             },
-            "blip" => match parse_go_duration(&v).ok().filter(|b| (1_000..=MAX_BLIP).contains(b)) {
-                Some(b) => display.blip = Some(b),
-                None => notices.push(bad(Cause::new("link.why.blip"))),
+            "blip" => match read_blip(&v) {
+                Ok(b) => display.question.blip = Some(b),
+                Err(why) => notices.push(bad(why)),
+            },
+            "max-writes-per-min" => match read_max_writes(&v) {
+                Ok(w) => display.question.max_writes = w,
+                Err(why) => notices.push(bad(why)),
+            },
+            "writes-at-nodes" => match read_writes_nodes(&v) {
+                Ok(n) => display.question.writes_nodes = n,
+                Err(why) => notices.push(bad(why)),
             },
             "b" => has_b = on,
             "view" => {
@@ -1335,31 +1344,39 @@ mod tests {
 
     #[test]
     fn targets_and_the_blip_round_trip_and_bad_ones_are_named() {
-        let q = "v=1&target=firstReplacementReady:60s:p95&target=taint:40s&blip=30s&nodes=4";
+        let q = "v=1&target=firstReplacementReady:60s:p95&target=taint:40s&blip=30s&max-writes-per-min=600&writes-at-nodes=5000&nodes=4";
         let d = decode(q);
         assert!(d.notices.is_empty(), "{:?}", d.notices);
         assert_eq!(d.settings.nodes, 4);
         let names: Vec<_> = d
             .display
+            .question
             .targets
             .iter()
             .map(|t| (t.milestone, t.within, t.percentile))
             .collect();
         assert_eq!(names, [("firstReplacementReady", 60_000, 95), ("taint", 40_000, 95)]);
-        assert_eq!(d.display.blip, Some(30_000));
+        let q = &d.display.question;
+        assert_eq!(
+            (q.blip, q.max_writes, q.writes_nodes),
+            (Some(30_000), Some(600.0), Some(5000))
+        );
         let again = encode_all(&d.settings, None, Playback::default(), &d.display);
         assert!(
-            again.contains("target=firstReplacementReady:1m0s:p95&target=taint:40s:p95&blip=30s"),
+            again.contains(
+                "target=firstReplacementReady:1m0s:p95&target=taint:40s:p95&blip=30s&max-writes-per-min=600&writes-at-nodes=5000"
+            ),
             "{again}"
         );
         assert_eq!(decode(&again).display, d.display);
         // Each bad one is named and skipped; the rest still applies.
-        let d = decode("target=soon&target=nope:1s&target=taint:1s:p0&target=taint:-1s&target=unknown:45s:p50&blip=0s&blip=1h&nodes=5");
+        let d = decode("target=soon&target=nope:1s&target=taint:1s:p0&target=taint:-1s&target=unknown:45s:p50&blip=0s&blip=1h&max-writes-per-min=lots&writes-at-nodes=0&nodes=5");
         assert_eq!(d.settings.nodes, 5);
-        assert_eq!(d.display.targets.len(), 1);
-        assert_eq!(d.display.blip, None);
+        let q = &d.display.question;
+        assert_eq!(q.targets.len(), 1);
+        assert_eq!((q.blip, q.max_writes, q.writes_nodes), (None, None, None));
         let said: Vec<String> = d.notices.iter().map(|n| n.english()).collect();
-        assert_eq!(said.len(), 6, "{said:#?}");
+        assert_eq!(said.len(), 8, "{said:#?}");
         assert!(
             said[0].contains("target=soon") && said[0].contains("MILESTONE:DURATION"),
             "{said:#?}"
@@ -1370,8 +1387,19 @@ mod tests {
             "{said:#?}"
         );
         assert!(said[4].contains("blip=0s") && said[5].contains("blip=1h"), "{said:#?}");
+        assert!(
+            said[6].contains("max-writes-per-min=lots") && said[6].contains("0 or more, not lots"),
+            "{said:#?}"
+        );
+        assert!(
+            said[7].contains("writes-at-nodes=0") && said[7].contains("1 or more, not 0"),
+            "{said:#?}"
+        );
         let many = decode(&"target=taint:1s&".repeat(MAX_TARGETS + 1));
-        assert_eq!((many.display.targets.len(), many.notices.len()), (MAX_TARGETS, 1));
+        assert_eq!(
+            (many.display.question.targets.len(), many.notices.len()),
+            (MAX_TARGETS, 1)
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
+use kubelife_engine::stats::MILESTONES;
 use kubelife_engine::time::parse_go_duration;
 use kubelife_engine::tune::{Goal, Point, Target, Tuned};
 use kubelife_engine::{Cause, Millis};
@@ -12,6 +13,127 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use kubelife_engine::tune::goal::{DEFAULT_BLIP, DEFAULT_SEEDS};
+
+/// The most targets a link (and the Tune panel) carries.
+pub const MAX_TARGETS: usize = 4;
+
+/// The longest network blip a link asks the search to ride out, ms (10 minutes).
+pub const MAX_BLIP: Millis = 600_000;
+
+/// What the reader asks of the runs, as the link carries it: the SLO targets the page judges
+/// runs by (`target=`), and the Tune panel's constraints: the blip to ride out (`blip=`) and the
+/// heartbeat writes ceiling (`max-writes-per-min=`) at a cluster size (`writes-at-nodes=`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Question {
+    /// The targets, at most [`MAX_TARGETS`].
+    pub targets: Vec<Target>,
+    /// The blip to ride out, ms (`None`: the default 20s).
+    pub blip: Option<Millis>,
+    /// The most heartbeat writes per minute (`None`: no ceiling).
+    pub max_writes: Option<f64>,
+    /// The cluster size the writes are counted at (`None`: the scenario's).
+    pub writes_nodes: Option<u32>,
+}
+
+/// A field of the Tune panel, which text typed into it sets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Field {
+    /// The milestone of the target in this row.
+    Milestone(usize),
+    /// The duration of the target in this row.
+    Within(usize),
+    /// The percentile of the target in this row.
+    Percentile(usize),
+    Blip,
+    Writes,
+    Nodes,
+}
+
+impl Question {
+    /// The worker's question: these targets and constraints, over [`DEFAULT_SEEDS`] seeds.
+    pub fn ask(&self) -> Ask {
+        Ask::new(&self.targets, self.max_writes, self.writes_nodes, self.blip)
+    }
+
+    /// Sets `field` from the text typed into it, or says why the text cannot be used (and
+    /// changes nothing).
+    pub fn set(&mut self, field: Field, text: &str) -> Result<(), Cause> {
+        match field {
+            Field::Milestone(i) => {
+                let m = MILESTONES.iter().find(|m| **m == text.trim()).ok_or_else(|| {
+                    Cause::new("tune.target.milestone")
+                        .text("name", text.trim())
+                        .text("names", MILESTONES.join(", "))
+                })?;
+                self.row(i)?.milestone = m;
+            }
+            Field::Within(i) => {
+                let w = read_within(text)?;
+                self.row(i)?.within = w;
+            }
+            Field::Percentile(i) => {
+                let n = text.trim().parse::<u8>().ok().filter(|p| (1..=100).contains(p));
+                let n = n.ok_or_else(|| Cause::new("tune.target.percentile").text("text", text.trim()))?;
+                self.row(i)?.percentile = n;
+            }
+            Field::Blip => {
+                let b = read_blip(text)?;
+                self.blip = (b != DEFAULT_BLIP).then_some(b);
+            }
+            Field::Writes => self.max_writes = read_max_writes(text)?,
+            Field::Nodes => self.writes_nodes = read_writes_nodes(text)?,
+        }
+        Ok(())
+    }
+
+    /// The target in row `i`.
+    fn row(&mut self, i: usize) -> Result<&mut Target, Cause> {
+        self.targets.get_mut(i).ok_or_else(|| Cause::new("link.why.target"))
+    }
+}
+
+/// A typed blip: a Go duration from 1s to 10m0s.
+pub fn read_blip(text: &str) -> Result<Millis, Cause> {
+    parse_go_duration(text.trim())
+        .ok()
+        .filter(|b| (1_000..=MAX_BLIP).contains(b))
+        .ok_or_else(|| Cause::new("link.why.blip"))
+}
+
+/// A typed target duration: a Go duration, 0s or more.
+pub fn read_within(text: &str) -> Result<Millis, Cause> {
+    let ms = parse_go_duration(text.trim()).map_err(|e| e.reason())?;
+    if ms < 0 {
+        return Err(Cause::new("tune.target.negative").text("text", text.trim()));
+    }
+    Ok(ms)
+}
+
+/// A typed writes ceiling: writes per minute, 0 or more; blank for none.
+pub fn read_max_writes(text: &str) -> Result<Option<f64>, Cause> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    crate::decimal::decimal(t)
+        .filter(|w| w.is_finite() && *w >= 0.0)
+        .map(Some)
+        .ok_or_else(|| Cause::new("tune.goal.writes").text("value", t))
+}
+
+/// A typed cluster size for the writes: a whole number of nodes, 1 or more; blank for the
+/// scenario's.
+pub fn read_writes_nodes(text: &str) -> Result<Option<u32>, Cause> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map(Some)
+        .ok_or_else(|| Cause::new("tune.why.nodes").text("value", t))
+}
 
 /// What the Tune panel asks the engine's worker to search for, as the worker's messages carry
 /// it: the targets in the link's form, the writes ceiling at a cluster size, the blip.
@@ -136,6 +258,88 @@ pub fn setting_text(key: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_constraints_are_read_or_refused_with_the_reason() {
+        check_reads(&[
+            ("blip", "20s", Ok("20000")),
+            ("blip", " 1m ", Ok("60000")),
+            ("blip", "500ms", Err("link.why.blip")),
+            ("blip", "11m", Err("link.why.blip")),
+            ("blip", "soon", Err("link.why.blip")),
+            ("within", "1m0s", Ok("60000")),
+            ("within", "0s", Ok("0")),
+            ("within", "-1s", Err("tune.target.negative")),
+            ("within", "60", Err("duration.no_unit")),
+            ("writes", "", Ok("None")),
+            ("writes", "300", Ok("Some(300.0)")),
+            ("writes", "0", Ok("Some(0.0)")),
+            ("writes", "-5", Err("tune.goal.writes")),
+            ("writes", "lots", Err("tune.goal.writes")),
+            ("nodes", "  ", Ok("None")),
+            ("nodes", "5000", Ok("Some(5000)")),
+            ("nodes", "0", Err("tune.why.nodes")),
+            ("nodes", "2.5", Err("tune.why.nodes")),
+            ("nodes", "99999999999", Err("tune.why.nodes")),
+        ]);
+    }
+
+    #[test]
+    fn a_field_typed_into_sets_the_question_or_changes_nothing() {
+        let start = Question {
+            targets: vec![Target::parse_link("taint:40s").unwrap()],
+            ..Question::default()
+        };
+        let rows: &[(Field, &str, Result<&str, &str>)] = &[
+            (
+                Field::Milestone(0),
+                "firstReplacementReady",
+                Ok("firstReplacementReady:40s:p95"),
+            ),
+            (Field::Milestone(0), "soon", Err("tune.target.milestone")),
+            (Field::Within(0), "1m", Ok("taint:1m0s:p95")),
+            (Field::Within(0), "1", Err("duration.no_unit")),
+            (Field::Within(1), "1m", Err("link.why.target")),
+            (Field::Percentile(0), "50", Ok("taint:40s:p50")),
+            (Field::Percentile(0), "0", Err("tune.target.percentile")),
+            (Field::Blip, "30s", Ok("blip=30s")),
+            (Field::Blip, "20s", Ok("blip=default")),
+            (Field::Blip, "0s", Err("link.why.blip")),
+            (Field::Writes, "600", Ok("writes=Some(600.0)")),
+            (Field::Nodes, "many", Err("tune.why.nodes")),
+        ];
+        for (field, text, want) in rows {
+            let mut q = start.clone();
+            let got = q.set(*field, text).map(|()| match field {
+                Field::Blip => format!(
+                    "blip={}",
+                    q.blip
+                        .map_or("default".into(), kubelife_engine::time::format_go_duration)
+                ),
+                Field::Writes => format!("writes={:?}", q.max_writes),
+                _ => q.targets[0].link_text(),
+            });
+            if got.is_err() {
+                assert_eq!(q, start, "{field:?} {text:?} changed nothing");
+            }
+            assert_eq!(got.as_deref().map_err(|c| c.key), *want, "{field:?} {text:?}");
+        }
+    }
+
+    /// Each row: the reader, the text typed, what it reads (as Debug text) or the cause's key.
+    fn check_reads(rows: &[(&str, &str, Result<&str, &str>)]) {
+        for (reader, text, want) in rows {
+            let got = match *reader {
+                "blip" => read_blip(text).map(|v| v.to_string()),
+                "within" => read_within(text).map(|v| v.to_string()),
+                "writes" => read_max_writes(text).map(|v| format!("{v:?}")),
+                "nodes" => read_writes_nodes(text).map(|v| format!("{v:?}")),
+                other => panic!("no reader {other}"),
+            };
+            let got = got.as_ref().map(String::as_str).map_err(|c| c.key);
+            assert_eq!(got, *want, "{reader} {text:?}");
+        }
+    }
 
     #[test]
     fn the_panels_question_is_the_engines_goal() {
