@@ -62,10 +62,11 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // handling). The total then fell by 34 KB: the files worker no longer carries the English
 // catalogue, which only the page reads (a duration's serde error names the text, and the
 // scenario's message is read again from it), so the total budget came down from 1,058 KB.
-// Both rose by 2 KB, from 467 and 1,032 KB, when the Tune panel's writes ceiling joined the link
-// and its fields began to name text they cannot use (the page's wasm grew 1.9 KB gzipped: the
-// panel's question, its readers shared with the link, and the refusal line).
-const budgets = { criticalKB: 200, liveKB: 469, totalKB: 1034, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
+// Both rose by 3 KB, from 467 and 1,032 KB, when the Tune panel's writes ceiling joined the link,
+// its fields began to name text they cannot use, and a front point could be applied to both
+// compare sides (the page's wasm grew 3.0 KB gzipped: the panel's question, its readers shared
+// with the link, the refusal line, and the "Apply to A and B" buttons).
+const budgets = { criticalKB: 200, liveKB: 470, totalKB: 1035, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
 // measured value, unit, and for times what it is divided by and the ratio.

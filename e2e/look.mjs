@@ -77,6 +77,9 @@ export const STATES = {
   'tune-360': { query: `?${TUNE}`, width: 360, height: 800, prepare: runSearch },
   'tune-zh-1440': { query: `?lang=zh&${TUNE}`, width: 1440, height: 900, prepare: runSearch },
   'tune-zh-360': { query: `?lang=zh&${TUNE}`, width: 360, height: 800, prepare: runSearch },
+  // Exercise 13 with side B open: each front point can also be applied to both sides.
+  'tune-both-1440': { query: `?exercise=13&${TUNE}`, width: 1440, height: 900, prepare: runSearch },
+  'tune-both-zh-360': { query: `?lang=zh&exercise=13&${TUNE}`, width: 360, height: 800, prepare: runSearch },
   // The constraints from the link, and a blip the search cannot use: named, marked, kept.
   'tune-refused-360': { query: `?${TUNE}&${LIMITS}`, width: 360, height: 800, prepare: refuseBlip },
   'tune-refused-zh-1440': { query: `?lang=zh&${TUNE}&${LIMITS}`, width: 1440, height: 900, prepare: refuseBlip },
@@ -94,6 +97,8 @@ async function refuseBlip(page) {
 async function runSearch(page) {
   await page.getByTestId('tune-run').click();
   await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
+  // The list grows under the pointer left on "Search": move it off, so that no point is drawn hovered.
+  await page.mouse.move(0, 0);
   await page.getByTestId('tune-panel').scrollIntoViewIfNeeded();
 }
 

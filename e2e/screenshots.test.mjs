@@ -59,6 +59,8 @@ const SHOTS = [
   { name: 'tune-zh-1440', section: '[data-testid=tune-panel]' },
   { name: 'tune-zh-360', section: '[data-testid=tune-panel]' },
   { name: 'slo-1440', state: 'tune-1440', section: '[data-testid=slo]' },
+  { name: 'tune-both-1440', section: '[data-testid=tune-front]' },
+  { name: 'tune-both-zh-360', section: '[data-testid=tune-front]' },
   { name: 'tune-refused-360', section: '[data-testid=tune-panel]' },
   { name: 'tune-refused-zh-1440', section: '[data-testid=tune-panel]' },
 ];

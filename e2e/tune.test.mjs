@@ -122,6 +122,7 @@ test('a search in the worker finds a front within its budget; a front point appl
   assert.ok(longest <= LONGEST_TASK_MS, `a main-thread task took ${longest} ms during the search: ${JSON.stringify(tasks)} (ms from the click)`);
   // Each front point lists its settings by flag, its target's percentile, writes and blip safety.
   const points = page.getByTestId('tune-point');
+  assert.equal(await page.getByTestId('tune-point-both').count(), 0, 'without side B, a point applies to the one side');
   assert.ok((await points.count()) >= 1);
   assert.match(await points.first().textContent(), /--node-monitor-grace-period=\d+s.*writes\/min/);
   // The best point, applied from the keyboard: the link carries its settings, and its target

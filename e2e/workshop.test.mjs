@@ -176,3 +176,27 @@ test('exercise 12 solved by hand: the cluster runs on AWS, in English and in Chi
     await page.close();
   }
 });
+
+test('exercise 13 solved with the Tune panel: the best point applied to A and B', async () => {
+  const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=13&target=firstReplacementReady:60s:p95`);
+  // The defaults ride out the blip but replace the crashed node's pods after minutes.
+  assert.deepEqual(await checklist(page), [false, true, true]);
+  // With side B open, each front point can be applied to both sides at once.
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
+  const best = page.locator('.tune-item', { has: page.locator('.tune-point-best') });
+  const both = best.getByTestId('tune-point-both');
+  assert.equal(await both.count(), 1);
+  assert.match(await both.getAttribute('aria-label'), /^Apply to A and B: point \d+'s settings/);
+  await both.click();
+  await page.getByTestId('exercise-solved').waitFor();
+  assert.deepEqual(await checklist(page), [true, true, true]);
+  // Both sides carry the point's settings in the link; B keeps its own fault, the 20s blip.
+  const q = new URL(page.url()).searchParams;
+  const grace = q.get('node-monitor-grace-period');
+  assert.ok(grace, page.url());
+  assert.equal(q.get('b.node-monitor-grace-period'), grace);
+  assert.match(q.get('b.fault') ?? '', /NetworkPartition/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

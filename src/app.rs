@@ -456,7 +456,8 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
             }
             <h2>{tr(lang, "ui.h.tune")}</h2>
             <TunePanel question={view.display.question.clone()} cfg={cfg.clone()} settings={m.asked().clone()}
-                onquestion={on.question.clone()} onedit={on.edit.clone()} />
+                b_settings={m.asked_b().cloned()} onquestion={on.question.clone()} onedit={on.edit.clone()}
+                onedit_b={on.compare.reform(CompareAction::EditB)} />
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
             <Warnings run={run.clone()} />

@@ -37,10 +37,14 @@ pub struct TuneProps {
     pub cfg: Rc<Config>,
     /// The settings shown, which a point is applied to.
     pub settings: Settings,
+    /// Side B's settings, when comparing: a point can be applied to both sides at once.
+    pub b_settings: Option<Settings>,
     /// Called with new targets and constraints.
     pub onquestion: Callback<Question>,
     /// Called to apply a point.
     pub onedit: Callback<Edit>,
+    /// Called to apply a point to side B.
+    pub onedit_b: Callback<Edit>,
 }
 
 /// Text typed into a field that was not used, and why: shown until the next accepted edit.
@@ -167,7 +171,7 @@ pub fn tune_panel(p: &TuneProps) -> Html {
             <p class="tune-status" aria-live="polite">{ status(lang, &search) }</p>
             if let Search::Found(found) = &search {
                 <Scatter found={found.clone()} first={q.targets.first().copied()} max_writes={q.max_writes} />
-                { front(lang, found, &p.settings, &p.onedit) }
+                { front(lang, found, p) }
             }
         </section>
     }
@@ -282,8 +286,10 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
 }
 
 /// The front as a list: each point's settings, its targets' percentiles, writes per minute and
-/// blip safety, as a button that applies it.
-fn front(lang: Lang, found: &Found, settings: &Settings, onedit: &Callback<Edit>) -> Html {
+/// blip safety, as a button that applies it; when comparing, a second button applies it to both
+/// sides, each keeping its own cluster and fault.
+fn front(lang: Lang, found: &Found, p: &TuneProps) -> Html {
+    let (settings, onedit) = (&p.settings, &p.onedit);
     html! {
         <ol class="tune-front" data-testid="tune-front" aria-label={tr(lang, "ui.tune.front")}>
         { for found.front.iter().enumerate().map(|(i, point)| {
@@ -295,6 +301,14 @@ fn front(lang: Lang, found: &Found, settings: &Settings, onedit: &Callback<Edit>
                 Callback::from(move |_: MouseEvent| onedit.emit(Edit::Import(Rc::new(s.clone()))))
             };
             let best = found.best.as_ref() == Some(point);
+            let both = p.b_settings.as_ref().map(|b| {
+                let (a, b) = (Rc::new(apply(settings, &point.settings).0), Rc::new(apply(b, &point.settings).0));
+                let (onedit, onedit_b) = (onedit.clone(), p.onedit_b.clone());
+                Callback::from(move |_: MouseEvent| {
+                    onedit.emit(Edit::Import(a.clone()));
+                    onedit_b.emit(Edit::Import(b.clone()));
+                })
+            });
             html! {
                 <li class="tune-item">
                     <button class={classes!("tune-point", best.then_some("tune-point-best"))} data-testid="tune-point" {onclick}
@@ -305,6 +319,10 @@ fn front(lang: Lang, found: &Found, settings: &Settings, onedit: &Callback<Edit>
                         <span class="tune-measured">{ measured(lang, point) }</span>
                         if !left.is_empty() { <span class="tune-left">{ trf(lang, "ui.tune.left", &[("names", &left.join(", "))]) }</span> }
                     </button>
+                    if let Some(onclick) = both {
+                        <button class="tune-both" data-testid="tune-point-both" {onclick}
+                            aria-label={trf(lang, "ui.tune.apply_both_point", &[("n", &(i + 1))])}>{tr(lang, "ui.tune.apply_both")}</button>
+                    }
                 </li>
             }
         }) }
