@@ -8,7 +8,7 @@
 
 use crate::components::pixels::{fit, use_redraw};
 use crate::hooks::{use_search, Search, Searching};
-use crate::i18n::{cause, tr, trf, Lang};
+use crate::i18n::{cause, tr, trf, truncate, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
 use crate::tune::{apply, setting_text, Field, Found, Question, DEFAULT_BLIP, MAX_TARGETS};
@@ -209,7 +209,7 @@ fn refused_text(lang: Lang, r: &Refused, q: &Question, scenario_nodes: usize) ->
         "ui.tune.bad",
         &[
             ("field", &field),
-            ("typed", &r.typed),
+            ("typed", &truncate(&r.typed)),
             ("why", &cause(lang, &r.why)),
             ("kept", &kept),
         ],

@@ -29,13 +29,22 @@ pub struct DurationError {
     pub unit: Option<String>,
 }
 
+/// Text quoted in an error as Rust's `{:?}` quotes it, cut to its first 40 characters (then
+/// "…"), so that a pasted page makes a one-line message.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
+
 /// Parses a Go duration string (`"10s"`, `"5m0s"`, `"1h2m3.5s"`, `"250ms"`, `"-3s"`, `"0"`) into
 /// milliseconds. Sub-millisecond remainders are an error, since the engine's resolution is 1 ms.
 pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
-    let err = |why: &'static str, unit: Option<String>| DurationError {
-        text: format!("{text:?}"),
+    let err = |why: &'static str, unit: Option<&str>| DurationError {
+        text: quoted(text),
         why,
-        unit,
+        unit: unit.map(quoted),
     };
     let said = |why: &'static str| err(why, None);
     let mut s = text.trim();
@@ -81,7 +90,7 @@ pub fn parse_go_duration(text: &str) -> Result<Millis, DurationError> {
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
             "" => return Err(said("duration.no_unit")),
-            other => return Err(err("duration.unknown_unit", Some(format!("{other:?}")))),
+            other => return Err(err("duration.unknown_unit", Some(other))),
         };
         let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
         let whole: i128 = if whole.is_empty() {
@@ -203,6 +212,16 @@ mod tests {
         ] {
             assert!(parse_go_duration(bad).is_err(), "{bad:?} should be rejected");
         }
+    }
+
+    #[test]
+    fn an_error_quotes_at_most_40_characters() {
+        let long = format!("5{}", "x".repeat(1_000_000));
+        let e = parse_go_duration(&long).unwrap_err();
+        assert_eq!(e.text, format!("{:?}…", &long[..40]));
+        assert_eq!(e.unit, Some(format!("{:?}…", "x".repeat(40))));
+        let e = parse_go_duration("10x").unwrap_err();
+        assert_eq!((e.text.as_str(), e.unit.as_deref()), ("\"10x\"", Some("\"x\"")));
     }
 
     #[test]

@@ -216,6 +216,15 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
     }
 }
 
+/// Text quoted back to the reader (a link's value, a field's text): its first 40 characters,
+/// then "…", so that a pasted megabyte makes a one-line message.
+pub fn truncate(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! Decoding never fails: unknown, malformed or out-of-range parameters are skipped, and each skip
 //! is reported as a notice; the rest applies.
 
-use crate::i18n::Lang;
+use crate::i18n::{truncate, Lang};
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
     parse_provider, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, ZoneOutage,
@@ -867,14 +867,6 @@ fn parse_zone_outage(v: &str, s: &Settings) -> Result<ZoneOutage, Cause> {
         at_seconds: at,
         end_seconds: end,
     })
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]

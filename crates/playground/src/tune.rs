@@ -3,6 +3,7 @@
 //! `nodeStatusUpdateFrequency` → `4s`), applied to the page's settings through the sliders'
 //! view of the flag catalogue (`knobs`), so that the controls move and the link carries it.
 
+use crate::i18n::truncate;
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
 use kubelife_engine::stats::MILESTONES;
@@ -62,7 +63,7 @@ impl Question {
             Field::Milestone(i) => {
                 let m = MILESTONES.iter().find(|m| **m == text.trim()).ok_or_else(|| {
                     Cause::new("tune.target.milestone")
-                        .text("name", text.trim())
+                        .text("name", truncate(text.trim()))
                         .text("names", MILESTONES.join(", "))
                 })?;
                 self.row(i)?.milestone = m;
@@ -73,7 +74,7 @@ impl Question {
             }
             Field::Percentile(i) => {
                 let n = text.trim().parse::<u8>().ok().filter(|p| (1..=100).contains(p));
-                let n = n.ok_or_else(|| Cause::new("tune.target.percentile").text("text", text.trim()))?;
+                let n = n.ok_or_else(|| Cause::new("tune.target.percentile").text("text", truncate(text.trim())))?;
                 self.row(i)?.percentile = n;
             }
             Field::Blip => {
@@ -104,7 +105,7 @@ pub fn read_blip(text: &str) -> Result<Millis, Cause> {
 pub fn read_within(text: &str) -> Result<Millis, Cause> {
     let ms = parse_go_duration(text.trim()).map_err(|e| e.reason())?;
     if ms < 0 {
-        return Err(Cause::new("tune.target.negative").text("text", text.trim()));
+        return Err(Cause::new("tune.target.negative").text("text", truncate(text.trim())));
     }
     Ok(ms)
 }
@@ -118,7 +119,7 @@ pub fn read_max_writes(text: &str) -> Result<Option<f64>, Cause> {
     crate::decimal::decimal(t)
         .filter(|w| w.is_finite() && *w >= 0.0)
         .map(Some)
-        .ok_or_else(|| Cause::new("tune.goal.writes").text("value", t))
+        .ok_or_else(|| Cause::new("tune.goal.writes").text("value", truncate(t)))
 }
 
 /// A typed cluster size for the writes: a whole number of nodes, 1 or more; blank for the
@@ -132,7 +133,7 @@ pub fn read_writes_nodes(text: &str) -> Result<Option<u32>, Cause> {
         .ok()
         .filter(|n| *n >= 1)
         .map(Some)
-        .ok_or_else(|| Cause::new("tune.why.nodes").text("value", t))
+        .ok_or_else(|| Cause::new("tune.why.nodes").text("value", truncate(t)))
 }
 
 /// What the Tune panel asks the engine's worker to search for, as the worker's messages carry
@@ -282,6 +283,9 @@ mod tests {
             ("nodes", "2.5", Err("tune.why.nodes")),
             ("nodes", "99999999999", Err("tune.why.nodes")),
         ]);
+        // A pasted page comes back as its first 40 characters.
+        let why = read_max_writes(&"9x".repeat(100_000)).unwrap_err().english();
+        assert!(why.ends_with("not 9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x…"), "{why}");
     }
 
     #[test]
