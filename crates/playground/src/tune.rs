@@ -6,8 +6,7 @@
 use crate::i18n::truncate;
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
-use kubelife_engine::stats::MILESTONES;
-use kubelife_engine::time::parse_go_duration;
+use kubelife_engine::time::{format_go_duration, parse_go_duration};
 use kubelife_engine::tune::{Goal, Point, Target, Tuned};
 use kubelife_engine::{Cause, Millis};
 use serde::{Deserialize, Serialize};
@@ -60,22 +59,23 @@ impl Question {
     /// changes nothing).
     pub fn set(&mut self, field: Field, text: &str) -> Result<(), Cause> {
         match field {
+            // A row's milestone and percentile are read as the link reads a target, by the
+            // engine's `Target::parse_link`, with the row's other parts as they are.
             Field::Milestone(i) => {
-                let m = MILESTONES.iter().find(|m| **m == text.trim()).ok_or_else(|| {
-                    Cause::new("tune.target.milestone")
-                        .text("name", truncate(text.trim()))
-                        .text("names", MILESTONES.join(", "))
-                })?;
-                self.row(i)?.milestone = m;
+                let t = *self.row(i)?;
+                let typed = truncate(text.trim());
+                *self.row(i)? =
+                    Target::parse_link(&format!("{typed}:{}:p{}", format_go_duration(t.within), t.percentile))?;
             }
             Field::Within(i) => {
                 let w = read_within(text)?;
                 self.row(i)?.within = w;
             }
             Field::Percentile(i) => {
-                let n = text.trim().parse::<u8>().ok().filter(|p| (1..=100).contains(p));
-                let n = n.ok_or_else(|| Cause::new("tune.target.percentile").text("text", truncate(text.trim())))?;
-                self.row(i)?.percentile = n;
+                let t = *self.row(i)?;
+                let typed = truncate(text.trim());
+                *self.row(i)? =
+                    Target::parse_link(&format!("{}:{}:p{typed}", t.milestone, format_go_duration(t.within)))?;
             }
             Field::Blip => {
                 let b = read_blip(text)?;
