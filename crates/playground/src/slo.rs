@@ -7,6 +7,7 @@ use kubelife_engine::scenario::Config;
 use kubelife_engine::stats::{run_milestones, MILESTONES};
 use kubelife_engine::tune::{Target, Verdict};
 use kubelife_engine::{Distribution, Millis, Outcome, Spread};
+use std::borrow::Cow;
 
 /// What a verdict was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +62,10 @@ pub fn one_run(o: &Outcome, cfg: &Config) -> Distribution {
 /// Each target's verdict: over `seeds` when they were run for the settings shown, else over the
 /// run shown.
 pub fn judge(targets: &[Target], o: &Outcome, cfg: &Config, seeds: Option<&Distribution>) -> Vec<Judged> {
+    // The seeds' spreads are read where they are; only the run shown is made into one.
     let (d, basis) = match seeds {
-        Some(d) => (d.clone(), Basis::Seeds),
-        None => (one_run(o, cfg), Basis::Run),
+        Some(d) => (Cow::Borrowed(d), Basis::Seeds),
+        None => (Cow::Owned(one_run(o, cfg)), Basis::Run),
     };
     targets
         .iter()
