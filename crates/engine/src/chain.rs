@@ -4,7 +4,7 @@
 //! one, so a walk back ends, at a fault, an operator's action or the cluster's opening state.
 //! Explanations of where the time went read these chains; none is built from a template.
 
-use crate::TimelineEvent;
+use crate::outcome::TimelineEvent;
 
 /// The events that led to event `id`, from the first (which names none before it) to `id`
 /// itself, as indices into `events`. Empty when `id` is not an event of the list.
@@ -23,7 +23,8 @@ pub fn chain(events: &[TimelineEvent], id: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cause, EventKind};
+    use crate::cause::Cause;
+    use crate::timeline::EventKind;
 
     fn event(id: usize, after: Option<usize>) -> TimelineEvent {
         TimelineEvent {

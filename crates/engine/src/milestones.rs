@@ -4,9 +4,11 @@
 //! pod with a volume from that node) Ready again. The page's cards, "where does the time go?"
 //! and the spreads over seeds (`stats`) all read them here, from the events and the summary.
 
+use crate::outcome::{Outcome, TimelineEvent};
 use crate::scenario::{WorkloadKind, WorkloadSpec};
 use crate::summary::ServiceSummary;
-use crate::{EventKind, Millis, Outcome, TimelineEvent};
+use crate::time::Millis;
+use crate::timeline::EventKind;
 
 /// A Service's state over an interval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -332,7 +332,7 @@ pub fn preset(name: &str) -> Option<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EventKind, ZoneState};
+    use crate::timeline::{EventKind, ZoneState};
 
     #[test]
     fn every_preset_is_valid_and_round_trips() {
@@ -355,17 +355,20 @@ mod tests {
         assert!(preset("upstream-newest").is_some() && preset("nope").is_none());
     }
 
-    fn run_preset(name: &str) -> crate::Outcome {
+    fn run_preset(name: &str) -> crate::outcome::Outcome {
         let p = preset(name).expect("a preset");
-        crate::run(&p.scenario.resolve().expect("valid"), &crate::RunOptions::default())
+        crate::run::run(
+            &p.scenario.resolve().expect("valid"),
+            &crate::outcome::RunOptions::default(),
+        )
     }
 
-    fn of_kind(o: &crate::Outcome, kind: EventKind) -> impl Iterator<Item = &crate::TimelineEvent> {
+    fn of_kind(o: &crate::outcome::Outcome, kind: EventKind) -> impl Iterator<Item = &crate::outcome::TimelineEvent> {
         o.events.iter().filter(move |e| e.kind == kind)
     }
 
     /// The NoExecute taints the node lifecycle controller adds: (time, node).
-    fn no_execute_taints(o: &crate::Outcome) -> Vec<(i64, String)> {
+    fn no_execute_taints(o: &crate::outcome::Outcome) -> Vec<(i64, String)> {
         of_kind(o, EventKind::TaintAdded)
             .filter(|e| e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")))
             .map(|e| (e.at_ms, e.node.clone().unwrap_or_default()))
@@ -424,7 +427,8 @@ mod tests {
         let o = run_preset("scale-1000-zone-b-outage");
         let unknown: Vec<_> = of_kind(&o, EventKind::NodeUnknown).collect();
         let first = unknown[0].at_ms;
-        let (on_time, late): (Vec<&&crate::TimelineEvent>, Vec<_>) = unknown.iter().partition(|e| e.at_ms == first);
+        let (on_time, late): (Vec<&&crate::outcome::TimelineEvent>, Vec<_>) =
+            unknown.iter().partition(|e| e.at_ms == first);
         assert!(on_time.iter().all(|e| e.cause.key == "cause.nlc.unknown"));
         assert!(!late.is_empty(), "some nodes are marked by a later pass");
         for e in late {

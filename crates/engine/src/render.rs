@@ -1,7 +1,7 @@
 //! The readable timeline that `kubelife run FILE` prints.
 
+use crate::outcome::Outcome;
 use crate::time::format_go_duration;
-use crate::Outcome;
 use std::fmt::Write;
 
 /// Renders events and summary as aligned text, one event per line.
@@ -26,11 +26,11 @@ pub fn render_timeline(o: &Outcome) -> String {
     if initial > 0 {
         let nodes = o.events[..initial]
             .iter()
-            .filter(|e| e.kind == crate::EventKind::NodeRegistered)
+            .filter(|e| e.kind == crate::timeline::EventKind::NodeRegistered)
             .count();
         let pods = o.events[..initial]
             .iter()
-            .filter(|e| e.kind == crate::EventKind::PodCreated)
+            .filter(|e| e.kind == crate::timeline::EventKind::PodCreated)
             .count();
         let _ = writeln!(
             out,

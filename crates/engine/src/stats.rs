@@ -2,9 +2,9 @@
 //! "when will my pods move?" has a range for an answer.
 
 use crate::milestones::Restored;
+use crate::outcome::{Outcome, RunOptions};
 use crate::scenario::{Config, WorkloadKind};
 use crate::time::Millis;
-use crate::{Outcome, RunOptions};
 use serde::{Deserialize, Serialize};
 
 /// The spread of one milestone over runs, in ms from the first fault.
@@ -127,7 +127,7 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
     for i in 0..runs {
         let mut c = cfg.clone();
         c.seed = cfg.seed.wrapping_add(u64::from(i));
-        let o = crate::run(&c, &quiet);
+        let o = crate::run::run(&c, &quiet);
         if let Some(values) = run_milestones(&o, &c) {
             node = o.summary.nodes.first().map(|n| n.node.clone());
             for (slot, v) in per.iter_mut().zip(values) {
@@ -218,7 +218,7 @@ mod tests {
         for i in 0..5 {
             let mut c = cfg.clone();
             c.seed += i;
-            let o = crate::run(&c, &RunOptions { heartbeats: false });
+            let o = crate::run::run(&c, &RunOptions { heartbeats: false });
             let m = crate::milestones::milestones(&o);
             assert!(get("trafficStopped").samples.contains(&m.traffic_stopped.unwrap()));
         }

@@ -143,7 +143,7 @@ pub struct VolumeSummary {
 }
 
 /// Folds the volume events of a timeline into one summary per volume, in order of first mention.
-pub fn volume_summaries(events: &[crate::TimelineEvent]) -> Vec<VolumeSummary> {
+pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
     let mut out: Vec<VolumeSummary> = Vec::new();
     for e in events {
         let Some(name) = &e.volume else { continue };
@@ -161,18 +161,18 @@ pub fn volume_summaries(events: &[crate::TimelineEvent]) -> Vec<VolumeSummary> {
         let asked = v.detach_requested_at_ms.is_some() || v.multi_attach_errors > 0;
         match e.kind {
             EventKind::VolumeDetachRequested => {
-                v.detach_requested_at_ms.get_or_insert(e.at_ms);
+                v.detach_requested_at_ms.get_or_insert(e.at);
             }
             EventKind::VolumeForceDetached => v.force_detached = true,
             EventKind::VolumeDetached => {
-                v.detached_at_ms.get_or_insert(e.at_ms);
+                v.detached_at_ms.get_or_insert(e.at);
             }
             EventKind::MultiAttachError => v.multi_attach_errors += 1,
             EventKind::VolumeAttached if asked => {
-                v.attached_elsewhere_at_ms.get_or_insert(e.at_ms);
+                v.attached_elsewhere_at_ms.get_or_insert(e.at);
             }
             EventKind::VolumeMounted if v.attached_elsewhere_at_ms.is_some() => {
-                v.mounted_at_ms.get_or_insert(e.at_ms);
+                v.mounted_at_ms.get_or_insert(e.at);
             }
             _ => {}
         }

@@ -143,10 +143,10 @@ impl fmt::Display for ZoneState {
 type NodeId = usize;
 /// A pod's index in the apiserver's pod list (`api::PodId`).
 type PodId = usize;
-/// An event's index in the recorded log (and in [`crate::Outcome::events`]).
+/// An event's index in the recorded log (and in [`crate::outcome::Outcome::events`]).
 pub type EventId = usize;
 
-/// One event, with ids rather than names (see [`crate::Outcome`] for the named form).
+/// One event, with ids rather than names (see [`crate::outcome::Outcome`] for the named form).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     /// When, ms.

@@ -8,9 +8,10 @@
 //! of events is written once. A 5,000-node zone outage (about 93,000 events) encodes to a few MB.
 
 use crate::cause::{Arg, Cause};
+use crate::outcome::{Outcome, TimelineEvent};
 use crate::summary::{NodeMilestones, Summary};
+use crate::time::Millis;
 use crate::timeline::{EventKind, ZoneState};
-use crate::{Millis, Outcome, TimelineEvent};
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use serde::de::IntoDeserializer;
 use serde::Deserialize;
@@ -621,10 +622,10 @@ fn intern(s: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RunOptions;
+    use crate::outcome::RunOptions;
 
     fn outcome(json: &str) -> Outcome {
-        crate::run_json(json, &RunOptions { heartbeats: true }).expect("valid scenario")
+        crate::run::run_json(json, &RunOptions { heartbeats: true }).expect("valid scenario")
     }
 
     #[test]
@@ -689,7 +690,7 @@ mod tests {
     fn every_preset_comes_back_whole() {
         for p in crate::presets::presets() {
             let cfg = p.scenario.resolve().expect("presets are valid");
-            let o = crate::run(&cfg, &RunOptions::default());
+            let o = crate::run::run(&cfg, &RunOptions::default());
             assert_eq!(decode(&encode(&o)).as_ref(), Ok(&o), "{}", p.name);
         }
     }

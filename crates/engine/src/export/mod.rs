@@ -433,7 +433,7 @@ mod tests {
     use serde_yaml_ng::Value;
 
     fn cfg(json: &str) -> Config {
-        crate::Scenario::from_json(json).unwrap().resolve().unwrap()
+        crate::scenario::Scenario::from_json(json).unwrap().resolve().unwrap()
     }
 
     fn parse(e: &Export) -> Value {

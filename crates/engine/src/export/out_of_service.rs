@@ -15,9 +15,9 @@
 
 use super::Export;
 use crate::cause::Cause;
+use crate::outcome::Outcome;
 use crate::scenario::{ActionKind, Config, WorkloadKind};
 use crate::version::{Gate, GateStage};
-use crate::Outcome;
 
 /// The taint's key and the value the Kubernetes documentation uses.
 const TAINT: &str = "node.kubernetes.io/out-of-service=nodeshutdown";
@@ -138,7 +138,9 @@ fn with_more(mut e: Export, nodes: usize) -> Export {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{run, RunOptions, Scenario};
+    use crate::outcome::RunOptions;
+    use crate::run::run;
+    use crate::scenario::Scenario;
 
     fn advice(json: &str) -> Export {
         let cfg = Scenario::from_json(json).unwrap().resolve().unwrap();

@@ -3,9 +3,10 @@
 //! (`NodeRecover`) after the blip's length, as its only action; it is safe in a seed when no
 //! NoExecute taint is added and no pod is deleted.
 
+use crate::outcome::Outcome;
 use crate::scenario::{ActionKind, ActionSpec, Config};
 use crate::time::{Millis, SECOND};
-use crate::{EventKind, Outcome};
+use crate::timeline::EventKind;
 
 /// The fault the milestones are measured from: the earliest fault of the first node (in the
 /// scenario's order) that has one, as the summary's first faulted node.

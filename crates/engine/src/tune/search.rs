@@ -14,10 +14,10 @@ use super::reference::{configs, Reference};
 use super::space::Space;
 use crate::cause::Cause;
 use crate::cost::heartbeat_writes_per_minute;
+use crate::outcome::RunOptions;
 use crate::scenario::Config;
 use crate::stats::{offered, run_milestones, Spread, MILESTONES};
 use crate::time::Millis;
-use crate::RunOptions;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The seeds every candidate runs on in the first pass.
@@ -59,7 +59,7 @@ impl Measured {
         for i in self.runs..end {
             let mut c = self.cfg.clone();
             c.seed = self.cfg.seed.wrapping_add(u64::from(i));
-            let o = crate::run(&c, &quiet);
+            let o = crate::run::run(&c, &quiet);
             if let Some(values) = run_milestones(&o, &c) {
                 for (slot, v) in self.samples.iter_mut().zip(values) {
                     slot.extend(v);
@@ -68,7 +68,7 @@ impl Measured {
             if let Some(b) = self.blip.as_ref().filter(|_| self.blip_safe) {
                 let mut c = b.clone();
                 c.seed = b.seed.wrapping_add(u64::from(i));
-                self.blip_safe = !disrupted(&crate::run(&c, &quiet));
+                self.blip_safe = !disrupted(&crate::run::run(&c, &quiet));
             }
         }
         self.runs = end.max(self.runs);

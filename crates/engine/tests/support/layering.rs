@@ -8,6 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The name a crate root goes by among the modules when a check reads it too.
+pub const ROOT: &str = "crate";
+
 /// Every module under `dir` with its source (`control_plane::podgc`), crate roots aside.
 pub fn sources(dir: &Path) -> Vec<(String, String)> {
     let mut paths = Vec::new();
@@ -101,7 +104,8 @@ pub fn expand(tree: &str) -> Vec<String> {
 
 /// The modules `module`'s code names through `crate::…` or `super::…` paths, each as the
 /// longest known module prefix. Comment lines (a doc link is no import) and tests (after
-/// `#[cfg(test)]`) do not count.
+/// `#[cfg(test)]`) do not count. Where the crate root is among the modules (as `crate`), a path
+/// that names no module names one of the root's own items (`crate::Outcome`, a re-export).
 pub fn dependencies(module: &str, text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
     let text = text.split("#[cfg(test)]").next().unwrap_or(text);
     let code: String = text
@@ -142,11 +146,11 @@ pub fn dependencies(module: &str, text: &str, modules: &BTreeSet<String>) -> BTr
                     format!("{base}::{path}")
                 };
                 let parts: Vec<&str> = full.split("::").filter(|p| !p.is_empty()).collect();
-                if let Some(m) = (1..=parts.len())
+                let named = (1..=parts.len())
                     .rev()
                     .map(|n| parts[..n].join("::"))
-                    .find(|m| modules.contains(m))
-                {
+                    .find(|m| modules.contains(m));
+                if let Some(m) = named.or_else(|| modules.get(ROOT).cloned()) {
                     deps.insert(m);
                 }
             }
