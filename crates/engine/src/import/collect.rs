@@ -237,17 +237,6 @@ impl Collector {
         self.node_index.retain(|_, i| *i < keep);
     }
 
-    /// Drops node `i`.
-    pub fn remove_node(&mut self, i: usize) {
-        self.nodes.remove(i);
-        self.node_index = self
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(j, n)| (n.section.name.clone(), j))
-            .collect();
-    }
-
     /// Adds a workload.
     pub fn add_workload(&mut self, w: ImportedWorkload) {
         let details = match w.section.kind {

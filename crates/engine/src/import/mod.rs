@@ -24,31 +24,32 @@
 //! against when no file names one, and how the report speaks (of `--version` and the scenario's
 //! nodes, or of the page's version and the page's own nodes).
 
-pub mod build;
-pub mod cloud;
-pub mod collect;
-pub mod distros;
-pub mod documents;
+pub(crate) mod build;
+pub(crate) mod cloud;
+pub(crate) mod collect;
+pub(crate) mod distros;
+pub(crate) mod documents;
 pub mod field;
-pub mod flags;
-pub mod input;
-pub mod kubeadm;
-pub mod kubelet_config;
+pub(crate) mod flags;
+pub(crate) mod input;
+pub(crate) mod kubeadm;
+pub(crate) mod kubelet_config;
 pub mod limits;
-pub mod nodes;
-pub mod parse;
-pub mod place;
-pub mod remediation;
-pub mod report;
-pub mod scan;
+pub(crate) mod nodes;
+pub(crate) mod parse;
+pub(crate) mod place;
+pub(crate) mod remediation;
+pub(crate) mod report;
+pub(crate) mod scan;
 pub mod shown;
-pub mod static_pod;
-pub mod text;
-pub mod tree;
-pub mod version_text;
-pub mod versions;
-pub mod workloads;
+pub(crate) mod static_pod;
+pub(crate) mod text;
+pub(crate) mod tree;
+pub(crate) mod version_text;
+pub(crate) mod versions;
+pub(crate) mod workloads;
 
+pub use collect::type_of;
 pub use report::{Entry, EntryKind, Report};
 
 use crate::cause::Cause;

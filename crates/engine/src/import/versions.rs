@@ -8,8 +8,6 @@ use super::Reader;
 use crate::cause::Cause;
 use crate::version::Version;
 
-pub use super::version_text::{image_tag, is_template, read, VersionText};
-
 /// The version to simulate: `--version` if given, else the control plane's as the files name it,
 /// else the kubelets' most common minor (the newer one on a tie), else the page's version for the
 /// page and none (the newest) for the CLI. Says which in the report.

@@ -8,11 +8,11 @@
 pub mod blip;
 pub mod goal;
 pub mod pareto;
-pub mod point;
-pub mod reference;
-pub mod search;
+pub(crate) mod point;
+pub(crate) mod reference;
+pub(crate) mod search;
 pub mod space;
-pub mod target;
+pub(crate) mod target;
 
 pub use goal::Goal;
 pub use point::{Percentiles, Point};

@@ -9,9 +9,8 @@
 use crate::layering;
 use kubelife_engine::cause::{parse_catalogue, Arg, Cause};
 use kubelife_engine::flags;
-use kubelife_engine::import::collect::type_of;
 use kubelife_engine::import::field::{Field, Tunable};
-use kubelife_engine::import::{import, limits, Reader};
+use kubelife_engine::import::{import, limits, type_of, Reader};
 use kubelife_engine::{Scenario, Version};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
