@@ -1,7 +1,9 @@
 //! The readable timeline that `kubelife run FILE` prints.
 
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, TimelineEvent};
+use crate::summary::Summary;
 use crate::time::format_go_duration;
+use crate::timeline::EventKind;
 use std::fmt::Write;
 
 /// Renders events and summary as aligned text, one event per line.
@@ -18,6 +20,13 @@ pub fn render_timeline(o: &Outcome) -> String {
     for w in &o.warnings {
         let _ = writeln!(out, "warning: {w}");
     }
+    render_events(&mut out, o);
+    render_summary(&mut out, s);
+    out
+}
+
+/// The events: the initial state in one line, then each event with its subject and its cause.
+fn render_events(out: &mut String, o: &Outcome) {
     let initial = o
         .events
         .iter()
@@ -26,11 +35,11 @@ pub fn render_timeline(o: &Outcome) -> String {
     if initial > 0 {
         let nodes = o.events[..initial]
             .iter()
-            .filter(|e| e.kind == crate::timeline::EventKind::NodeRegistered)
+            .filter(|e| e.kind == EventKind::NodeRegistered)
             .count();
         let pods = o.events[..initial]
             .iter()
-            .filter(|e| e.kind == crate::timeline::EventKind::PodCreated)
+            .filter(|e| e.kind == EventKind::PodCreated)
             .count();
         let _ = writeln!(
             out,
@@ -39,46 +48,55 @@ pub fn render_timeline(o: &Outcome) -> String {
         );
     }
     for e in &o.events[initial..] {
-        let mut subject = String::new();
-        if let Some(n) = &e.node {
-            subject.push_str(n);
-        }
-        if let Some(p) = &e.pod {
-            if !subject.is_empty() {
-                subject.push(' ');
-            }
-            subject.push_str(p);
-        }
-        if let Some(t) = &e.taint {
-            if !subject.is_empty() {
-                subject.push(' ');
-            }
-            subject.push_str(t);
-        }
-        for (label, name) in [
-            ("service", &e.service),
-            ("volume", &e.volume),
-            ("remediator", &e.remediator),
-        ] {
-            if let Some(name) = name {
-                if !subject.is_empty() {
-                    subject.push(' ');
-                }
-                let _ = write!(subject, "{label} {name}");
-            }
-        }
-        if let (Some(z), Some(st)) = (&e.zone, &e.state) {
-            subject = format!("zone {z:?} → {st}");
-        }
         let _ = writeln!(
             out,
             "{:>10}  {:<20}  {}",
             format_go_duration(e.at_ms),
             e.kind.to_string(),
-            subject
+            subject(e)
         );
         let _ = writeln!(out, "{:>10}  {:<20}  ↳ {}", "", "", e.cause);
     }
+}
+
+/// What an event is about: its node, pod, taint, Service, volume and remediator, or its zone.
+fn subject(e: &TimelineEvent) -> String {
+    let mut subject = String::new();
+    if let Some(n) = &e.node {
+        subject.push_str(n);
+    }
+    if let Some(p) = &e.pod {
+        if !subject.is_empty() {
+            subject.push(' ');
+        }
+        subject.push_str(p);
+    }
+    if let Some(t) = &e.taint {
+        if !subject.is_empty() {
+            subject.push(' ');
+        }
+        subject.push_str(t);
+    }
+    for (label, name) in [
+        ("service", &e.service),
+        ("volume", &e.volume),
+        ("remediator", &e.remediator),
+    ] {
+        if let Some(name) = name {
+            if !subject.is_empty() {
+                subject.push(' ');
+            }
+            let _ = write!(subject, "{label} {name}");
+        }
+    }
+    if let (Some(z), Some(st)) = (&e.zone, &e.state) {
+        subject = format!("zone {z:?} → {st}");
+    }
+    subject
+}
+
+/// The summary: API writes, then each node, workload, Service and volume.
+fn render_summary(out: &mut String, s: &Summary) {
     let w = &s.api_writes;
     let _ = writeln!(
         out,
@@ -152,5 +170,4 @@ pub fn render_timeline(o: &Outcome) -> String {
             v.multi_attach_errors
         );
     }
-    out
 }

@@ -143,8 +143,9 @@ fn check_cases(dir: &Path, cases: &[Case]) {
     }
 }
 
-/// The project's own fixtures: at least one of every format the import reads.
-fn own_config_cases() -> Vec<Case> {
+/// The project's own fixtures: at least one of every format the import reads; first the
+/// kubelet's configuration files.
+fn own_kubelet_config_cases() -> Vec<Case> {
     use EntryKind::*;
     vec![
         // A KubeletConfiguration that sets nodeStatusUpdateFrequency alone: the report frequency
@@ -190,6 +191,13 @@ fn own_config_cases() -> Vec<Case> {
                 (Ignored, "RotateKubeletServerCertificate"),
             ],
         },
+    ]
+}
+
+/// The project's own kubeadm files, the kubelet flags kubeadm writes, and a static pod.
+fn own_kubeadm_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
         // kubeadm v1beta3: extraArgs is a map; the version is a template nobody rendered.
         Case {
             paths: &["kubeadm-v1beta3.yaml"],
@@ -351,8 +359,9 @@ fn own_distro_cases() -> Vec<Case> {
     ]
 }
 
-/// The project's own `kubectl` output and broken files.
-fn own_output_cases() -> Vec<Case> {
+/// The project's own `kubectl` node lists: a cluster over three zones, EKS, GKE and AKS nodes,
+/// and nodes on mixed clouds.
+fn own_node_list_cases() -> Vec<Case> {
     use EntryKind::*;
     vec![
         Case {
@@ -467,6 +476,14 @@ fn own_output_cases() -> Vec<Case> {
                 ),
             ],
         },
+    ]
+}
+
+/// The project's own health checks: Cluster API's MachineHealthCheck in both versions, medik8s'
+/// NodeHealthCheck with Self Node Remediation, and values that cannot be used.
+fn own_health_check_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
         // Cluster API v1beta1: the book's example; the fields the model does not use are named.
         Case {
             paths: &["mhc-v1beta1.yaml"],
@@ -492,14 +509,6 @@ fn own_output_cases() -> Vec<Case> {
                 (Note, "clusterApiVersion stays 1.11"),
             ],
         },
-    ]
-}
-
-/// The project's own health checks after the first MachineHealthCheck, node and workload lists,
-/// and broken files.
-fn own_more_output_cases() -> Vec<Case> {
-    use EntryKind::*;
-    vec![
         // v1beta2: seconds under spec.checks, the short-circuit under spec.remediation.triggerIf.
         Case {
             paths: &["mhc-v1beta2.yaml"],
@@ -562,6 +571,13 @@ fn own_more_output_cases() -> Vec<Case> {
                 (Ignored, "NodeHealthCheck nhc-fence-agents remediates with FenceAgentsRemediationTemplate"),
             ],
         },
+    ]
+}
+
+/// The project's own node and workload lists, and broken files.
+fn own_list_and_broken_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
         // One Node of `kubectl get node -o yaml`, with only the beta zone label.
         Case {
             paths: &["node.yaml"],
@@ -638,10 +654,12 @@ fn own_more_output_cases() -> Vec<Case> {
 #[test]
 fn every_own_fixture_imports_to_its_documented_scenario() {
     let cases: Vec<Case> = [
-        own_config_cases(),
+        own_kubelet_config_cases(),
+        own_kubeadm_cases(),
         own_distro_cases(),
-        own_output_cases(),
-        own_more_output_cases(),
+        own_node_list_cases(),
+        own_health_check_cases(),
+        own_list_and_broken_cases(),
     ]
     .into_iter()
     .flatten()

@@ -710,30 +710,7 @@ impl NodeLifecycleController {
                     visible_at: node.lease.visible_at(),
                 };
             }
-            let mark = |c: Option<Condition>| -> Option<Condition> {
-                match c {
-                    None => Some(Condition {
-                        status: CondStatus::Unknown,
-                        heartbeat: created,
-                        transition: now,
-                        reason: Reason::NodeStatusNeverUpdated,
-                    }),
-                    Some(c) if c.status != CondStatus::Unknown => Some(Condition {
-                        status: CondStatus::Unknown,
-                        transition: now,
-                        reason: Reason::NodeStatusUnknown,
-                        ..c
-                    }),
-                    Some(c) => Some(c),
-                }
-            };
-            let new_status = NodeStatus {
-                ready: mark(status.ready),
-                memory_pressure: mark(status.memory_pressure),
-                disk_pressure: mark(status.disk_pressure),
-                pid_pressure: mark(status.pid_pressure),
-                network_unavailable: status.network_unavailable,
-            };
+            let new_status = marked_unknown(&status, created, now);
             if new_status.ready != Some(observed) {
                 self.health[n] = Some(h);
                 return Evaluation::WriteUnknown {
@@ -858,4 +835,35 @@ enum Evaluation {
         lease: Option<Millis>,
         startup: bool,
     },
+}
+
+/// The status the controller writes once the grace period has passed: Ready and the pressure
+/// conditions become Unknown (`NodeStatusUnknown`, or `NodeStatusNeverUpdated` for a condition
+/// never posted), as upstream's `tryUpdateNodeHealth` does for each of `nodeConditionTypes`.
+/// A condition already Unknown is kept as it is; NetworkUnavailable is left alone.
+fn marked_unknown(status: &NodeStatus, created: Millis, now: Millis) -> NodeStatus {
+    let mark = |c: Option<Condition>| -> Option<Condition> {
+        match c {
+            None => Some(Condition {
+                status: CondStatus::Unknown,
+                heartbeat: created,
+                transition: now,
+                reason: Reason::NodeStatusNeverUpdated,
+            }),
+            Some(c) if c.status != CondStatus::Unknown => Some(Condition {
+                status: CondStatus::Unknown,
+                transition: now,
+                reason: Reason::NodeStatusUnknown,
+                ..c
+            }),
+            Some(c) => Some(c),
+        }
+    };
+    NodeStatus {
+        ready: mark(status.ready),
+        memory_pressure: mark(status.memory_pressure),
+        disk_pressure: mark(status.disk_pressure),
+        pid_pressure: mark(status.pid_pressure),
+        network_unavailable: status.network_unavailable,
+    }
 }
