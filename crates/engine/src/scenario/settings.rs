@@ -133,6 +133,11 @@ impl RemediatorKind {
 }
 
 impl RemediationSection {
+    /// The kind, as the scenario writes it.
+    pub fn kind(&self) -> &'static str {
+        self.remediator_kind().name()
+    }
+
     /// The entry's kind.
     pub fn remediator_kind(&self) -> RemediatorKind {
         match self {
