@@ -18,7 +18,7 @@ use super::cloud::{NodeCount, Provider};
 use super::flags::{self, Value};
 use super::format::{quoted, ConditionSection, GoDuration, IntOrString, RemediationSection, Scenario};
 use crate::cause::Cause;
-use crate::time::{Millis, HOUR, MINUTE, SECOND};
+use crate::time::{parse_go_duration, Millis, HOUR, MINUTE, SECOND};
 
 /// A remediator kind, as a `remediation` entry's `kind` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -357,8 +357,8 @@ impl Setting {
         }
     }
 
-    /// The value as the scenario (and the link) writes it: a Go duration, `40%`, a number,
-    /// `true`, a choice's name, `1.8`.
+    /// The value as the link writes it (and the scenario, but for EKS's percentage, a number
+    /// there): a Go duration, `40%`, a number, `true`, a choice's name, `1.8`.
     pub fn text(&self, v: Value) -> String {
         match (self.unit, v) {
             (Unit::Percent, Value::Int(p)) => format!("{p}%"),
@@ -367,6 +367,38 @@ impl Setting {
                 .map_or_else(|| i.to_string(), |n| (*n).to_string()),
             (Unit::Minor, Value::Int(m)) => format!("1.{m}"),
             _ => v.to_string(),
+        }
+    }
+
+    /// The value [`Setting::text`] writes, read back (a percentage with or without its `%`);
+    /// `None` for text of another form. Whether it is accepted is [`Setting::check`]'s.
+    pub fn parse(&self, text: &str) -> Option<Value> {
+        match self.unit {
+            Unit::Duration => parse_go_duration(text).ok().map(Value::Duration),
+            Unit::Percent => text.strip_suffix('%').unwrap_or(text).parse().ok().map(Value::Int),
+            Unit::Count => text.parse().ok().map(Value::Int),
+            Unit::Switch => text.parse().ok().map(Value::Bool),
+            Unit::Choice(names) => names.iter().position(|n| *n == text).map(|i| Value::Int(i as i64)),
+            Unit::Minor => Rule::cluster_api_minor(text).ok().map(|m| Value::Int(i64::from(m))),
+        }
+    }
+
+    /// Why validation refuses the value, if it does, with the message it gives: the rule's,
+    /// a percentage outside 0% to 100%, a choice or a minor version out of the list.
+    pub fn check(&self, v: Value) -> Result<(), Cause> {
+        match (self.rule, self.unit, v) {
+            (Rule::NodeCount, _, Value::Int(p)) if !(0..=100).contains(&p) => {
+                Err(quoted("scenario.remediation.not_a_count", &format!("{p}%")))
+            }
+            (Rule::OneOf, Unit::Choice(names), Value::Int(i))
+                if usize::try_from(i).map_or(true, |i| i >= names.len()) =>
+            {
+                Err(quoted("scenario.remediation.strategy", &i.to_string()))
+            }
+            (Rule::ClusterApiMinor, _, Value::Int(m)) if !(0..=99).contains(&m) => {
+                Err(quoted("scenario.remediation.capi_version", &format!("1.{m}")))
+            }
+            (rule, _, v) => rule.check(v),
         }
     }
 }
@@ -965,5 +997,25 @@ mod tests {
         );
         assert!(NODE_BOOT_DURATION.clear(&mut s) && !NODE_BOOT_DURATION.clear(&mut s));
         assert!(!VM_CACHE_TTL.applies_to(&s) && SNR_STRATEGY.applies_to(&s));
+    }
+
+    #[test]
+    fn every_default_reads_back_from_its_text_and_passes_its_rule() {
+        for s in &ALL {
+            for p in [None, Some(Provider::Aws), Some(Provider::Gcp), Some(Provider::Azure)] {
+                let Some(v) = s.default_on(p) else { continue };
+                assert_eq!(s.parse(&s.text(v)), Some(v), "{}", s.path);
+                assert_eq!(s.check(v), Ok(()), "{}", s.path);
+                let (lo, hi) = s.range;
+                let x = v.number().expect("a number");
+                assert!(lo <= x && x <= hi, "{}: {x} outside the control's {lo}..{hi}", s.path);
+                assert_eq!(s.check(s.value_of(lo)), Ok(()), "{}", s.path);
+                assert_eq!(s.check(s.value_of(hi)), Ok(()), "{}", s.path);
+            }
+        }
+        assert!(AKS_DETECTION_DELAY.check(Value::Duration(MINUTE)).is_err());
+        assert!(SNR_MIN_HEALTHY.check(Value::Int(101)).is_err());
+        assert!(SNR_STRATEGY.check(Value::Int(3)).is_err());
+        assert!(EKS_MAX_UNHEALTHY_PERCENTAGE.check(Value::Int(101)).is_err());
     }
 }

@@ -181,7 +181,7 @@ fn grouped(n: i64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('_');
         }
         out.push(c);
@@ -230,7 +230,9 @@ fn lines_with(code: &str, form: &str) -> Vec<usize> {
             line.match_indices(form).any(|(i, _)| {
                 let before = line[..i].chars().next_back();
                 let after = line[i + form.len()..].chars().next();
-                !(word(before) && word(form.chars().next())) && !(word(after) && word(form.chars().next_back()))
+                let joined_before = word(before) && word(form.chars().next());
+                let joined_after = word(after) && word(form.chars().next_back());
+                !joined_before && !joined_after
             })
         })
         .map(|(i, _)| i + 1)
