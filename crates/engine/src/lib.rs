@@ -59,6 +59,7 @@ pub use cause::Cause;
 pub use outcome::{Outcome, RunOptions, TimelineEvent};
 pub use run::{run, run_json};
 pub use scenario::flags;
+pub use scenario::settings;
 pub use scenario::{Config, Scenario, ScenarioError};
 pub use stats::{distribution, Distribution, Spread};
 pub use summary::Summary;

@@ -4,6 +4,8 @@ mod actions;
 mod cloud;
 mod cloud_presets;
 mod common;
+#[path = "../support/default_forms.rs"]
+mod default_forms;
 mod endtoend;
 mod flags;
 mod import;
@@ -18,6 +20,7 @@ mod scenario_errors;
 mod scenarios;
 mod seeded;
 mod service_storage;
+mod settings_table;
 mod snapshots;
 mod tidy;
 mod tune;
