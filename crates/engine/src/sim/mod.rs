@@ -9,13 +9,10 @@
 mod actions;
 mod cloud;
 mod drain;
-mod fencing;
 mod heartbeats;
 mod initial;
-mod interruption;
-mod karpenter;
+mod machines;
 mod pods;
-mod remediation;
 mod shutdown;
 mod volumes;
 mod watches;
@@ -30,7 +27,7 @@ use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
-use crate::control_plane::remediation::Remediation;
+use crate::control_plane::remediation::{self, Env, MachineTimes, Remediators};
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::TaintEvictionController;
 use crate::control_plane::workloads::Workloads;
@@ -39,7 +36,7 @@ use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Config;
-use crate::sched::{Loop, Owner, Timers, Wake};
+use crate::sched::{Loop, Owner, RemediationWake, Timers, Wake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 use crate::world::World;
@@ -80,19 +77,10 @@ pub struct Simulation {
     pub disruption: DisruptionController,
     /// The cloud-controller-manager's node lifecycle controller, when the scenario names a cloud.
     pub ccm: Option<CloudNodeLifecycle>,
-    /// The remediators this build acts on.
-    pub remediators: Vec<Remediation>,
-    /// Each faulted node's spare, while no remediator has used it for a replacement.
-    spares: std::collections::BTreeMap<NodeId, NodeId>,
-    /// Each replacement node: the node it replaces, its remediator, when it was created.
-    replacement_of: std::collections::BTreeMap<NodeId, (NodeId, &'static str, Millis)>,
-    /// Self Node Remediation's runtime strategy of each node it fences, by (remediator, node).
-    fencing: std::collections::BTreeMap<(usize, NodeId), crate::scenario::SnrStrategy>,
-    /// The instance event each node's Karpenter interruption message is about: the action and
-    /// when it happened (the notice's start, for a spot interruption).
-    interruptions: std::collections::BTreeMap<NodeId, (crate::scenario::ActionKind, Millis)>,
-    /// When each repair's drain began, by (remediator, node).
-    drain_started: std::collections::BTreeMap<(usize, NodeId), Millis>,
+    /// The remediators and their repairs under way.
+    pub remediation: Remediators,
+    /// The machines created for spare nodes ([`machines`]).
+    created: machines::Created,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -119,7 +107,15 @@ fn claims(workloads: &[crate::scenario::WorkloadSpec]) -> Vec<Option<Claim>> {
 impl Simulation {
     /// Builds the cluster in its steady state at the start of the warm-up.
     pub fn new(mut cfg: Config, record_heartbeats: bool) -> Simulation {
-        let spares = remediation::add_spares(&mut cfg);
+        let replaces = cfg.remediation.iter().any(remediation::replaces_nodes);
+        let spares = machines::add_spares(&mut cfg, replaces);
+        let (boot, deletion, termination) = machines::durations(&cfg);
+        let times = MachineTimes {
+            boot,
+            deletion,
+            termination,
+        };
+        let remediation = Remediators::new(&cfg, spares, times);
         let p = &cfg.profile;
         let k = &cfg.kubelet;
         let kcm = &cfg.controller_manager;
@@ -239,6 +235,7 @@ impl Simulation {
                 },
                 timers: Timers::default(),
                 held: Vec::new(),
+                machines: Vec::new(),
             },
             kubelets,
             nlc,
@@ -247,12 +244,8 @@ impl Simulation {
             workloads,
             scheduler: Scheduler::default(),
             ccm: None,
-            remediators: Vec::new(),
-            spares,
-            replacement_of: Default::default(),
-            interruptions: Default::default(),
-            drain_started: Default::default(),
-            fencing: Default::default(),
+            remediation,
+            created: Default::default(),
             warnings: Vec::new(),
             kubelet_settings,
             start,
@@ -262,8 +255,7 @@ impl Simulation {
             cfg,
         };
         sim.ccm = sim.new_cloud_controller();
-        sim.remediators = sim.new_remediators();
-        sim.start_nodeclaim_gc();
+        sim.remediation.start(&mut sim.w, start);
         sim.allow_dormancy();
         sim.bootstrap();
         sim
@@ -384,6 +376,7 @@ impl Simulation {
             }
             self.w.now = at;
             self.dispatch(wake);
+            self.run_machines();
             // A node whose taints changed is no longer quiet: a dormant one wakes.
             for n in self.w.end_step() {
                 if self.nlc.is_dormant(n) {
@@ -479,9 +472,7 @@ impl Simulation {
             Wake::CloudPass => self.cloud_pass(),
             Wake::CloudAnswer => self.cloud_answer(),
             Wake::SpotReclaim { node } => self.spot_reclaim(node),
-            Wake::RemediationCheck { remediator, node } => self.remediation_check(remediator, node),
-            Wake::RepairStep { remediator, node, step } => self.repair_step(remediator, node, step),
-            Wake::NodeClaimGc { remediator } => self.nodeclaim_gc(remediator),
+            Wake::Remediation(wake) => self.remediation_step(wake),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
@@ -514,6 +505,30 @@ impl Simulation {
             &self.kubelet_settings,
         );
         self.schedule_loop(node, which, now + wait, now);
+    }
+
+    /// A remediator's step, with what it reads of the node lifecycle controller and the machines.
+    fn remediation_step(&mut self, wake: RemediationWake) {
+        let kubelets = &self.kubelets;
+        let powered_off = |n: NodeId| kubelets[n].fault.is_some_and(crate::scenario::ActionKind::powers_off);
+        let mut env = Env {
+            nlc: &mut self.nlc,
+            instances: self.ccm.as_ref().map_or(&[], |c| &c.instances[..]),
+            powered_off: &powered_off,
+        };
+        self.remediation.step(&mut self.w, &mut env, wake);
+    }
+
+    /// The remediators' informers deliver a change of node `n`.
+    fn remediation_node_changed(&mut self, n: NodeId) {
+        if self.remediation.any() {
+            self.remediation.node_changed(&mut self.w, n);
+        }
+    }
+
+    /// An instance fault on node `n`: the cloud tells Karpenter's interruption queue, if read.
+    fn instance_event_sent(&mut self, a: &crate::scenario::ActionSpec, n: NodeId) {
+        self.remediation.instance_event(&mut self.w, a.action, a.notice, n);
     }
 
     /// The node lifecycle controller's monitor pass over nodes whose parked heartbeats have caught
