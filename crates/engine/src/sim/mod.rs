@@ -107,30 +107,10 @@ fn claims(workloads: &[crate::scenario::WorkloadSpec]) -> Vec<Option<Claim>> {
 impl Simulation {
     /// Builds the cluster in its steady state at the start of the warm-up.
     pub fn new(mut cfg: Config, record_heartbeats: bool) -> Simulation {
-        let replaces = cfg.remediation.iter().any(remediation::replaces_nodes);
-        let spares = machines::add_spares(&mut cfg, replaces);
-        let (boot, deletion, termination) = machines::durations(&cfg);
-        let times = MachineTimes {
-            boot,
-            deletion,
-            termination,
-        };
-        let remediation = Remediators::new(&cfg, spares, times);
+        let remediation = remediators(&mut cfg);
         let p = &cfg.profile;
-        let k = &cfg.kubelet;
         let kcm = &cfg.controller_manager;
-        let kubelet_settings = KubeletSettings {
-            update: k.node_status_update_frequency,
-            report: k.node_status_report_frequency,
-            lease_renew: k.lease_renew_interval,
-            status_jitter: p.status_jitter,
-            lease_jitter: p.lease_jitter,
-            report_offset: p.report_offset_after_change,
-            node_lease: k.node_lease,
-            request_timeout: k
-                .node_status_update_frequency
-                .min(k.node_lease_duration_seconds * SECOND),
-        };
+        let kubelet_settings = kubelet_settings(&cfg);
         // Long enough for every loop to have run twice and the monitor pass to have seen it.
         let longest = Kubelet::longest_wait(kubelet_settings.update.max(kubelet_settings.lease_renew));
         let warmup = (2 * longest + 2 * kcm.node_monitor_period + 2 * SECOND).min(2 * HOUR);
@@ -145,54 +125,8 @@ impl Simulation {
             ),
             ..Api::default()
         };
-        let mut kubelets = Vec::with_capacity(cfg.nodes.len());
-        for (i, spec) in cfg.nodes.iter().enumerate() {
-            let region = spec
-                .labels
-                .get("topology.kubernetes.io/region")
-                .cloned()
-                .unwrap_or_default();
-            let zone_key = if region.is_empty() && spec.zone.is_empty() {
-                String::new()
-            } else {
-                format!("{region}:\x00:{}", spec.zone)
-            };
-            let status = NodeStatus::healthy(start, &NodeStatus::default());
-            api.add_node(Node {
-                name: spec.name.clone(),
-                zone_key,
-                zone: spec.zone.clone(),
-                labels: spec.labels.clone(),
-                max_pods: spec.max_pods,
-                created_at: start - HOUR,
-                exists: spec.join_at.is_none(),
-                status: Versioned::new(status),
-                lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
-                taints: Vec::new(),
-                unschedulable: false,
-                pods: Vec::new(),
-            });
-            // The last periodic report happened some time in the last report interval.
-            let mut kl = Kubelet::new(cfg.seed, i, start);
-            let back = kl.phase(kubelet_settings.report);
-            kl.last_report = Some(start - back);
-            kubelets.push(kl);
-        }
-        let nlc = NodeLifecycleController::new(NlcSettings {
-            grace: kcm.node_monitor_grace_period,
-            startup_grace: kcm.node_startup_grace_period,
-            monitor_period: kcm.node_monitor_period,
-            pass_duration: cfg.simulation.monitor_pass_duration,
-            eviction_qps: kcm.node_eviction_rate,
-            secondary_qps: kcm.secondary_node_eviction_rate,
-            large_cluster_threshold: kcm.large_cluster_size_threshold,
-            unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
-            legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
-            exclusion_by_label: p.exclusion_by_label,
-            reads_leases: p.controller_reads_leases,
-            lease_circuit_breaker: kcm.lease_circuit_breaker,
-            pod_not_ready_events: p.pod_not_ready_events,
-        });
+        let kubelets = add_nodes(&cfg, &mut api, start, &kubelet_settings);
+        let nlc = node_lifecycle_controller(&cfg);
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
@@ -541,6 +475,98 @@ impl Simulation {
         }
         self.push_kcm(next, Wake::MonitorPass);
     }
+}
+
+/// The remediators of the scenario, with the spare nodes their replacements need added to it.
+fn remediators(cfg: &mut Config) -> Remediators {
+    let replaces = cfg.remediation.iter().any(remediation::replaces_nodes);
+    let spares = machines::add_spares(cfg, replaces);
+    let (boot, deletion, termination) = machines::durations(cfg);
+    let times = MachineTimes {
+        boot,
+        deletion,
+        termination,
+    };
+    Remediators::new(cfg, spares, times)
+}
+
+/// The kubelets' settings, from the scenario and the version's rules.
+fn kubelet_settings(cfg: &Config) -> KubeletSettings {
+    let p = &cfg.profile;
+    let k = &cfg.kubelet;
+    KubeletSettings {
+        update: k.node_status_update_frequency,
+        report: k.node_status_report_frequency,
+        lease_renew: k.lease_renew_interval,
+        status_jitter: p.status_jitter,
+        lease_jitter: p.lease_jitter,
+        report_offset: p.report_offset_after_change,
+        node_lease: k.node_lease,
+        request_timeout: k
+            .node_status_update_frequency
+            .min(k.node_lease_duration_seconds * SECOND),
+    }
+}
+
+/// Adds every node of the scenario to the apiserver as it is at `start` (a joining node
+/// absent), and gives each its kubelet.
+fn add_nodes(cfg: &Config, api: &mut Api, start: Millis, kubelet_settings: &KubeletSettings) -> Vec<Kubelet> {
+    let k = &cfg.kubelet;
+    let mut kubelets = Vec::with_capacity(cfg.nodes.len());
+    for (i, spec) in cfg.nodes.iter().enumerate() {
+        let region = spec
+            .labels
+            .get("topology.kubernetes.io/region")
+            .cloned()
+            .unwrap_or_default();
+        let zone_key = if region.is_empty() && spec.zone.is_empty() {
+            String::new()
+        } else {
+            format!("{region}:\x00:{}", spec.zone)
+        };
+        let status = NodeStatus::healthy(start, &NodeStatus::default());
+        api.add_node(Node {
+            name: spec.name.clone(),
+            zone_key,
+            zone: spec.zone.clone(),
+            labels: spec.labels.clone(),
+            max_pods: spec.max_pods,
+            created_at: start - HOUR,
+            exists: spec.join_at.is_none(),
+            status: Versioned::new(status),
+            lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
+            taints: Vec::new(),
+            unschedulable: false,
+            pods: Vec::new(),
+        });
+        // The last periodic report happened some time in the last report interval.
+        let mut kl = Kubelet::new(cfg.seed, i, start);
+        let back = kl.phase(kubelet_settings.report);
+        kl.last_report = Some(start - back);
+        kubelets.push(kl);
+    }
+    kubelets
+}
+
+/// The node lifecycle controller with the version's rules and the scenario's flags.
+fn node_lifecycle_controller(cfg: &Config) -> NodeLifecycleController {
+    let p = &cfg.profile;
+    let kcm = &cfg.controller_manager;
+    NodeLifecycleController::new(NlcSettings {
+        grace: kcm.node_monitor_grace_period,
+        startup_grace: kcm.node_startup_grace_period,
+        monitor_period: kcm.node_monitor_period,
+        pass_duration: cfg.simulation.monitor_pass_duration,
+        eviction_qps: kcm.node_eviction_rate,
+        secondary_qps: kcm.secondary_node_eviction_rate,
+        large_cluster_threshold: kcm.large_cluster_size_threshold,
+        unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
+        legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
+        exclusion_by_label: p.exclusion_by_label,
+        reads_leases: p.controller_reads_leases,
+        lease_circuit_breaker: kcm.lease_circuit_breaker,
+        pod_not_ready_events: p.pod_not_ready_events,
+    })
 }
 
 /// The attach-detach controller with the version's rules and the scenario's timings.
