@@ -81,6 +81,9 @@ pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis)>;
 impl Simulation {
     /// Carries out what the step asked of the machines, in order.
     pub(super) fn run_machines(&mut self) {
+        if self.w.machines.is_empty() {
+            return;
+        }
         for r in std::mem::take(&mut self.w.machines) {
             self.machine(r);
         }
