@@ -162,3 +162,124 @@ pub fn cordon(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause
     w.log.push(Event::new(w.now, EventKind::NodeCordoned, cause).node(n));
     nlc.do_no_schedule_tainting_pass(w, n);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Node, NodeStatus, Pod, Versioned};
+    use crate::time::MINUTE;
+
+    /// A world with one node and, on it, a DaemonSet pod, a pod deleted at `deleted` (30 s of
+    /// grace) and a running pod, at time `now`.
+    fn world(deleted: Millis, now: Millis) -> (World, [PodId; 3]) {
+        let mut w = World::default();
+        let n = w.api.add_node(Node {
+            name: "node-1".to_string(),
+            zone_key: String::new(),
+            zone: String::new(),
+            labels: Default::default(),
+            max_pods: 110,
+            created_at: 0,
+            exists: true,
+            status: Versioned::new(NodeStatus::healthy(0, &NodeStatus::default())),
+            lease: Versioned::new(None),
+            taints: Vec::new(),
+            unschedulable: false,
+            pods: Vec::new(),
+        });
+        let pod = |w: &mut World, daemon: bool, deletion: Option<Millis>| {
+            let p = w.api.create_pod(
+                0,
+                Pod {
+                    name: format!("pod{}", w.api.pods.len()),
+                    workload: 0,
+                    ordinal: None,
+                    node: None,
+                    tolerations: std::rc::Rc::new(Vec::new()),
+                    grace_seconds: 30,
+                    created_at: 0,
+                    ready: Some(true),
+                    deletion_requested_at: None,
+                    removed_at: None,
+                    running: true,
+                    replaces: None,
+                    daemon,
+                    status_reason: None,
+                    failed: false,
+                    stopped_at: None,
+                },
+            );
+            w.api.bind_pod(0, p, n);
+            if let Some(d) = deletion {
+                w.api.request_pod_deletion(d, p);
+            }
+            p
+        };
+        let pods = [
+            pod(&mut w, true, None),
+            pod(&mut w, false, Some(deleted)),
+            pod(&mut w, false, None),
+        ];
+        w.now = now;
+        (w, pods)
+    }
+
+    const GRACEFUL: DrainPolicy = DrainPolicy {
+        removal: Removal::Evict,
+        stuck: Stuck::PastDeadline(MINUTE),
+        retry: SECOND,
+    };
+
+    #[test]
+    fn a_pod_is_stuck_a_minute_after_its_deletion_timestamp() {
+        let deadline = 10 * SECOND + 30 * SECOND + MINUTE;
+        let (w, [_, deleting, _]) = world(10 * SECOND, deadline);
+        assert!(!GRACEFUL.is_stuck(&w, deleting), "exactly a minute old is not more");
+        let (w, [_, deleting, running]) = world(10 * SECOND, deadline + 1);
+        assert!(GRACEFUL.is_stuck(&w, deleting));
+        assert!(
+            !GRACEFUL.is_stuck(&w, running),
+            "a pod not being deleted is never stuck"
+        );
+    }
+
+    #[test]
+    fn cluster_apis_clock_counts_whole_seconds_from_the_deletion() {
+        assert!(deleted_longer_than(2 * SECOND, SECOND));
+        assert!(!deleted_longer_than(1_999, SECOND));
+        let policy = DrainPolicy {
+            stuck: Stuck::DeletedFor(SECOND),
+            ..GRACEFUL
+        };
+        assert_eq!(policy.stuck_at(0, 30), None, "no deadline to wait for");
+    }
+
+    #[test]
+    fn a_pass_takes_the_other_pods_off_and_waits_for_those_not_stuck() {
+        let (mut w, [daemon, deleting, running]) = world(0, 5 * SECOND);
+        let mut removed = Vec::new();
+        let pass = GRACEFUL.pass(&mut w, 0, |_, p| removed.push(p));
+        assert_eq!(
+            removed,
+            [running],
+            "the DaemonSet pod stays, the deleting one is not evicted again"
+        );
+        assert!(pass.waiting);
+        assert_eq!(pass.last_stuck, Some(5 * SECOND + 30 * SECOND + MINUTE));
+        assert!(w.api.pods[daemon].deletion_requested_at.is_none());
+        assert_eq!(w.api.pods[deleting].deletion_requested_at, Some(0));
+
+        let forceful = DrainPolicy {
+            removal: Removal::Delete { grace: 1 },
+            ..GRACEFUL
+        };
+        let (mut w, [_, _, running]) = world(0, 2 * MINUTE);
+        let pass = forceful.pass(&mut w, 0, |_, _| {});
+        assert_eq!(w.api.pods[running].deletion_requested_at, Some(2 * MINUTE));
+        assert_eq!(
+            pass.last_stuck,
+            Some(2 * MINUTE + SECOND + MINUTE),
+            "the stuck pod is left; the one deleted now with 1 s of grace is waited for"
+        );
+    }
+}
