@@ -5,6 +5,7 @@ pub mod admission;
 pub mod attach_detach;
 pub mod cloud_node_lifecycle;
 pub mod disruption;
+pub mod drain;
 pub mod endpointslice;
 pub mod node_lifecycle;
 pub mod podgc;

@@ -21,6 +21,16 @@ pub const QUARANTINE: Millis = 40 * SECOND;
 /// The out-of-service taint key.
 pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 
+/// When PodGC force-deletes a deleted Node's pods (the part of a Node deletion's cause that
+/// says so): after its quarantine (1.20+, `quarantine`) or at its next run.
+pub fn orphan_cause(quarantine: bool) -> Cause {
+    Cause::new(if quarantine {
+        "cause.part.gc_quarantine"
+    } else {
+        "cause.part.gc_next"
+    })
+}
+
 /// PodGC's settings and memory.
 #[derive(Debug, Clone, Default)]
 pub struct PodGc {

@@ -158,63 +158,20 @@ pub enum Wake {
         /// The node.
         node: NodeId,
     },
-    /// A remediator's timer for a node fires: is it unhealthy, may the repair start?
-    RemediationCheck {
-        /// The remediator (its index in the scenario's `remediation`).
-        remediator: usize,
-        /// The node.
-        node: NodeId,
-    },
-    /// Karpenter's NodeClaim garbage collection runs (every 2 min).
-    NodeClaimGc {
-        /// The remediator (Karpenter's).
-        remediator: usize,
-    },
-    /// The next step of a remediator's repair of a node.
-    RepairStep {
-        /// The remediator.
-        remediator: usize,
-        /// The node.
-        node: NodeId,
-        /// The step.
-        step: RepairStep,
-    },
+    /// A remediator's wake-up; the remediation controllers name its step and dispatch it
+    /// themselves.
+    Remediation(RemediationWake),
 }
 
-/// The steps of a repair ([`Wake::RepairStep`]).
+/// A remediator's wake-up ([`Wake::Remediation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RepairStep {
-    /// A drain pass (cordon, evict, see whether the node is drained).
-    Drain,
-    /// The wait for the node's volumes to detach.
-    VolumeWait,
-    /// The machine's VM is gone: the Node is deleted and the replacement created.
-    MachineGone,
-    /// A rebooted or re-created VM has booted: its kubelet starts.
-    Booted,
-    /// Self Node Remediation's agent on the node sees the remediation for itself and reboots.
-    SelfReboot,
-    /// Self Node Remediation's `timeAssumedRebooted` (+1 s) has come: the strategy runs.
-    AssumedRebooted,
-    /// Self Node Remediation's out-of-service poll (every 5 s).
-    OutOfServicePoll,
-    /// Karpenter's termination drain pass.
-    TerminationDrain,
-    /// Karpenter's poll of the terminated instance (every 5 s).
-    InstancePoll,
-    /// Karpenter's interruption message about the node's instance comes in.
-    InterruptionMessage,
-    /// A pass of the graceful drain Karpenter's interruption handling starts (every 1 s).
-    InterruptionDrain,
-    /// Karpenter's wait for the drained node's volumes to detach (every 1 s).
-    InterruptionVolumes,
-    /// Karpenter terminates the drained node's instance.
-    InterruptionTerminate,
-    /// Cluster API's `nodeStartupTimeout` check of a replacement Machine (the node is the
-    /// replacement's).
-    StartupCheck,
-    /// The replacement Machine that never got a Node is gone: the MachineSet creates the next.
-    StartupMachineGone,
+pub struct RemediationWake {
+    /// The remediator (its index in the scenario's `remediation`).
+    pub remediator: usize,
+    /// The node.
+    pub node: NodeId,
+    /// The step, as the remediation controllers number theirs.
+    pub step: u8,
 }
 
 /// Whose timers die together.

@@ -313,11 +313,7 @@ impl Simulation {
     /// When PodGC force-deletes a deleted Node's pods: after its quarantine (1.20+) or at its
     /// next run.
     pub(super) fn orphan_gc(&self) -> Cause {
-        Cause::new(if self.cfg.profile.podgc_quarantine {
-            "cause.part.gc_quarantine"
-        } else {
-            "cause.part.gc_next"
-        })
+        crate::control_plane::podgc::orphan_cause(self.cfg.profile.podgc_quarantine)
     }
 
     /// The Node object is deleted (by an operator, or by the cloud node lifecycle controller

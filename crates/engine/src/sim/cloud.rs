@@ -68,7 +68,7 @@ impl Simulation {
     /// with it, when the kubelet has a grace period).
     pub(super) fn instance_fault(&mut self, a: &ActionSpec, n: NodeId) {
         let now = self.w.now;
-        self.interruption_sent(a, n);
+        self.instance_event_sent(a, n);
         if a.action != ActionKind::SpotInterruption {
             return self.power_off_instance(n, a.action, Cause::none());
         }

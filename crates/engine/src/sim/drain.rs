@@ -1,33 +1,22 @@
-//! `kubectl drain` (`staging/src/k8s.io/kubectl/pkg/drain`) and the disruption controller's
-//! place in the loop.
+//! `kubectl drain`, the operator's action, and the disruption controller's place in the loop.
 //!
 //! Drain cordons the node, lists its pods (DaemonSet pods are skipped, as with
-//! `--ignore-daemonsets`), and evicts every other pod in its own goroutine. A 429 from the
-//! eviction subresource makes that goroutine sleep 5 s (`EvictErrorRetryDelay`; the budget's 429
-//! has no Retry-After, and drain would ignore it anyway), GET the pod again and retry; a pod
-//! that is gone counts as done.
+//! `--ignore-daemonsets`), and evicts every other pod in its own goroutine, as
+//! [`KUBECTL_DRAIN`] says. A 429 from the eviction subresource makes that goroutine sleep
+//! (`EvictErrorRetryDelay`; the budget's 429 has no Retry-After, and drain would ignore it
+//! anyway), GET the pod again and retry; a pod that is gone counts as done.
 
 use super::{Simulation, Wake};
 use crate::api::eviction::{refusal_cause, Eviction, Granted, EVICTION_REFUSED_MESSAGE};
 use crate::api::{NodeId, PodId, Watch};
 use crate::cause::Cause;
-use crate::time::{Millis, SECOND};
+use crate::control_plane::drain::{cordon, KUBECTL_DRAIN};
 use crate::timeline::{Event, EventKind};
-
-/// `EvictErrorRetryDelay`, ms.
-pub const EVICT_ERROR_RETRY_DELAY: Millis = 5 * SECOND;
 
 impl Simulation {
     pub(super) fn drain(&mut self, n: NodeId) {
         let now = self.w.now;
-        if !self.w.api.nodes[n].unschedulable {
-            self.w.api.nodes[n].unschedulable = true;
-            self.w.api.node_changed(n);
-            self.w
-                .log
-                .push(Event::new(now, EventKind::NodeCordoned, Cause::new("cause.drain.cordon")).node(n));
-            self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
-        }
+        cordon(&mut self.w, &mut self.nlc, n, Cause::new("cause.drain.cordon"));
         // The cordon PATCH and the pod LIST each take a round trip before the evictions go out.
         let at = now + 2 * self.w.api.api_latency;
         for p in self.w.api.nodes[n].pods.clone() {
@@ -51,7 +40,7 @@ impl Simulation {
         // The drain's cordon, or this goroutine's last 429 that it slept on.
         let cordoned = n.and_then(|n| self.w.log.index.node(n)).and_then(|m| m.cordoned);
         let after = self.w.log.index.pod(p).refused.or(cordoned);
-        match self.w.api.evict(now, p) {
+        match KUBECTL_DRAIN.remove(&mut self.w, p) {
             Eviction::Granted(g) => {
                 if was_deleting {
                     return;
@@ -94,12 +83,12 @@ impl Simulation {
                     .text("message", EVICTION_REFUSED_MESSAGE)
                     .text("detail", refusal_cause(&pdb_name, desired, current))
                     .text("attempt", attempt)
-                    .time("retry", EVICT_ERROR_RETRY_DELAY);
+                    .time("retry", KUBECTL_DRAIN.retry);
                 let mut e = Event::new(now, EventKind::EvictionRefused, cause).pod(p).after(after);
                 e.node = n;
                 self.w.log.push(e);
                 // The 429 comes back, drain sleeps, GETs the pod and POSTs again.
-                let at = now + EVICT_ERROR_RETRY_DELAY + 2 * self.w.api.api_latency;
+                let at = now + KUBECTL_DRAIN.retry + 2 * self.w.api.api_latency;
                 self.push(
                     at,
                     Wake::DrainEvict {

@@ -9,13 +9,10 @@
 mod actions;
 mod cloud;
 mod drain;
-mod fencing;
 mod heartbeats;
 mod initial;
-mod interruption;
-mod karpenter;
+mod machines;
 mod pods;
-mod remediation;
 mod shutdown;
 mod volumes;
 mod watches;
@@ -30,7 +27,7 @@ use crate::control_plane::disruption::DisruptionController;
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{NlcSettings, NodeLifecycleController};
 use crate::control_plane::podgc::{PodGc, GC_CHECK_PERIOD};
-use crate::control_plane::remediation::Remediation;
+use crate::control_plane::remediation::{self, Env, MachineTimes, Remediators};
 use crate::control_plane::scheduler::Scheduler;
 use crate::control_plane::taint_eviction::TaintEvictionController;
 use crate::control_plane::workloads::Workloads;
@@ -39,7 +36,7 @@ use crate::kubelet::{Kubelet, KubeletSettings};
 use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Config;
-use crate::sched::{Loop, Owner, Timers, Wake};
+use crate::sched::{Loop, Owner, RemediationWake, Timers, Wake};
 use crate::time::{Millis, HOUR, SECOND};
 use crate::timeline::{Event, EventKind, Log};
 use crate::world::World;
@@ -80,19 +77,10 @@ pub struct Simulation {
     pub disruption: DisruptionController,
     /// The cloud-controller-manager's node lifecycle controller, when the scenario names a cloud.
     pub ccm: Option<CloudNodeLifecycle>,
-    /// The remediators this build acts on.
-    pub remediators: Vec<Remediation>,
-    /// Each faulted node's spare, while no remediator has used it for a replacement.
-    spares: std::collections::BTreeMap<NodeId, NodeId>,
-    /// Each replacement node: the node it replaces, its remediator, when it was created.
-    replacement_of: std::collections::BTreeMap<NodeId, (NodeId, &'static str, Millis)>,
-    /// Self Node Remediation's runtime strategy of each node it fences, by (remediator, node).
-    fencing: std::collections::BTreeMap<(usize, NodeId), crate::scenario::SnrStrategy>,
-    /// The instance event each node's Karpenter interruption message is about: the action and
-    /// when it happened (the notice's start, for a spot interruption).
-    interruptions: std::collections::BTreeMap<NodeId, (crate::scenario::ActionKind, Millis)>,
-    /// When each repair's drain began, by (remediator, node).
-    drain_started: std::collections::BTreeMap<(usize, NodeId), Millis>,
+    /// The remediators and their repairs under way.
+    pub remediation: Remediators,
+    /// The machines created for spare nodes ([`machines`]).
+    created: machines::Created,
     /// Sentences about actions that found nothing to act on.
     pub warnings: Vec<Cause>,
     kubelet_settings: KubeletSettings,
@@ -119,22 +107,10 @@ fn claims(workloads: &[crate::scenario::WorkloadSpec]) -> Vec<Option<Claim>> {
 impl Simulation {
     /// Builds the cluster in its steady state at the start of the warm-up.
     pub fn new(mut cfg: Config, record_heartbeats: bool) -> Simulation {
-        let spares = remediation::add_spares(&mut cfg);
+        let remediation = remediators(&mut cfg);
         let p = &cfg.profile;
-        let k = &cfg.kubelet;
         let kcm = &cfg.controller_manager;
-        let kubelet_settings = KubeletSettings {
-            update: k.node_status_update_frequency,
-            report: k.node_status_report_frequency,
-            lease_renew: k.lease_renew_interval,
-            status_jitter: p.status_jitter,
-            lease_jitter: p.lease_jitter,
-            report_offset: p.report_offset_after_change,
-            node_lease: k.node_lease,
-            request_timeout: k
-                .node_status_update_frequency
-                .min(k.node_lease_duration_seconds * SECOND),
-        };
+        let kubelet_settings = kubelet_settings(&cfg);
         // Long enough for every loop to have run twice and the monitor pass to have seen it.
         let longest = Kubelet::longest_wait(kubelet_settings.update.max(kubelet_settings.lease_renew));
         let warmup = (2 * longest + 2 * kcm.node_monitor_period + 2 * SECOND).min(2 * HOUR);
@@ -149,54 +125,8 @@ impl Simulation {
             ),
             ..Api::default()
         };
-        let mut kubelets = Vec::with_capacity(cfg.nodes.len());
-        for (i, spec) in cfg.nodes.iter().enumerate() {
-            let region = spec
-                .labels
-                .get("topology.kubernetes.io/region")
-                .cloned()
-                .unwrap_or_default();
-            let zone_key = if region.is_empty() && spec.zone.is_empty() {
-                String::new()
-            } else {
-                format!("{region}:\x00:{}", spec.zone)
-            };
-            let status = NodeStatus::healthy(start, &NodeStatus::default());
-            api.add_node(Node {
-                name: spec.name.clone(),
-                zone_key,
-                zone: spec.zone.clone(),
-                labels: spec.labels.clone(),
-                max_pods: spec.max_pods,
-                created_at: start - HOUR,
-                exists: spec.join_at.is_none(),
-                status: Versioned::new(status),
-                lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
-                taints: Vec::new(),
-                unschedulable: false,
-                pods: Vec::new(),
-            });
-            // The last periodic report happened some time in the last report interval.
-            let mut kl = Kubelet::new(cfg.seed, i, start);
-            let back = kl.phase(kubelet_settings.report);
-            kl.last_report = Some(start - back);
-            kubelets.push(kl);
-        }
-        let nlc = NodeLifecycleController::new(NlcSettings {
-            grace: kcm.node_monitor_grace_period,
-            startup_grace: kcm.node_startup_grace_period,
-            monitor_period: kcm.node_monitor_period,
-            pass_duration: cfg.simulation.monitor_pass_duration,
-            eviction_qps: kcm.node_eviction_rate,
-            secondary_qps: kcm.secondary_node_eviction_rate,
-            large_cluster_threshold: kcm.large_cluster_size_threshold,
-            unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
-            legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
-            exclusion_by_label: p.exclusion_by_label,
-            reads_leases: p.controller_reads_leases,
-            lease_circuit_breaker: kcm.lease_circuit_breaker,
-            pod_not_ready_events: p.pod_not_ready_events,
-        });
+        let kubelets = add_nodes(&cfg, &mut api, start, &kubelet_settings);
+        let nlc = node_lifecycle_controller(&cfg);
         let taint_eviction = TaintEvictionController::new(p.taint_evictor_name(), p.pod_disruption_conditions);
         let podgc = PodGc::new(cfg.out_of_service_volume_detach, p.podgc_quarantine);
         let workloads = Workloads::new(cfg.workloads.clone(), cfg.api_server.clone(), cfg.seed, cfg.nodes.len());
@@ -239,6 +169,7 @@ impl Simulation {
                 },
                 timers: Timers::default(),
                 held: Vec::new(),
+                machines: Vec::new(),
             },
             kubelets,
             nlc,
@@ -247,12 +178,8 @@ impl Simulation {
             workloads,
             scheduler: Scheduler::default(),
             ccm: None,
-            remediators: Vec::new(),
-            spares,
-            replacement_of: Default::default(),
-            interruptions: Default::default(),
-            drain_started: Default::default(),
-            fencing: Default::default(),
+            remediation,
+            created: Default::default(),
             warnings: Vec::new(),
             kubelet_settings,
             start,
@@ -262,8 +189,7 @@ impl Simulation {
             cfg,
         };
         sim.ccm = sim.new_cloud_controller();
-        sim.remediators = sim.new_remediators();
-        sim.start_nodeclaim_gc();
+        sim.remediation.start(&mut sim.w, start);
         sim.allow_dormancy();
         sim.bootstrap();
         sim
@@ -384,6 +310,7 @@ impl Simulation {
             }
             self.w.now = at;
             self.dispatch(wake);
+            self.run_machines();
             // A node whose taints changed is no longer quiet: a dormant one wakes.
             for n in self.w.end_step() {
                 if self.nlc.is_dormant(n) {
@@ -479,9 +406,7 @@ impl Simulation {
             Wake::CloudPass => self.cloud_pass(),
             Wake::CloudAnswer => self.cloud_answer(),
             Wake::SpotReclaim { node } => self.spot_reclaim(node),
-            Wake::RemediationCheck { remediator, node } => self.remediation_check(remediator, node),
-            Wake::RepairStep { remediator, node, step } => self.repair_step(remediator, node, step),
-            Wake::NodeClaimGc { remediator } => self.nodeclaim_gc(remediator),
+            Wake::Remediation(wake) => self.remediation_step(wake),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
                 self.unmount(pod);
@@ -516,6 +441,30 @@ impl Simulation {
         self.schedule_loop(node, which, now + wait, now);
     }
 
+    /// A remediator's step, with what it reads of the node lifecycle controller and the machines.
+    fn remediation_step(&mut self, wake: RemediationWake) {
+        let kubelets = &self.kubelets;
+        let powered_off = |n: NodeId| kubelets[n].fault.is_some_and(crate::scenario::ActionKind::powers_off);
+        let mut env = Env {
+            nlc: &mut self.nlc,
+            instances: self.ccm.as_ref().map_or(&[], |c| &c.instances[..]),
+            powered_off: &powered_off,
+        };
+        self.remediation.step(&mut self.w, &mut env, wake);
+    }
+
+    /// The remediators' informers deliver a change of node `n`.
+    fn remediation_node_changed(&mut self, n: NodeId) {
+        if self.remediation.any() {
+            self.remediation.node_changed(&mut self.w, n);
+        }
+    }
+
+    /// An instance fault on node `n`: the cloud tells Karpenter's interruption queue, if read.
+    fn instance_event_sent(&mut self, a: &crate::scenario::ActionSpec, n: NodeId) {
+        self.remediation.instance_event(&mut self.w, a.action, a.notice, n);
+    }
+
     /// The node lifecycle controller's monitor pass over nodes whose parked heartbeats have caught
     /// up; nodes whose status it wrote wake up; and its next pass, when the controller says.
     fn monitor_pass(&mut self) {
@@ -526,6 +475,98 @@ impl Simulation {
         }
         self.push_kcm(next, Wake::MonitorPass);
     }
+}
+
+/// The remediators of the scenario, with the spare nodes their replacements need added to it.
+fn remediators(cfg: &mut Config) -> Remediators {
+    let replaces = cfg.remediation.iter().any(remediation::replaces_nodes);
+    let spares = machines::add_spares(cfg, replaces);
+    let (boot, deletion, termination) = machines::durations(cfg);
+    let times = MachineTimes {
+        boot,
+        deletion,
+        termination,
+    };
+    Remediators::new(cfg, spares, times)
+}
+
+/// The kubelets' settings, from the scenario and the version's rules.
+fn kubelet_settings(cfg: &Config) -> KubeletSettings {
+    let p = &cfg.profile;
+    let k = &cfg.kubelet;
+    KubeletSettings {
+        update: k.node_status_update_frequency,
+        report: k.node_status_report_frequency,
+        lease_renew: k.lease_renew_interval,
+        status_jitter: p.status_jitter,
+        lease_jitter: p.lease_jitter,
+        report_offset: p.report_offset_after_change,
+        node_lease: k.node_lease,
+        request_timeout: k
+            .node_status_update_frequency
+            .min(k.node_lease_duration_seconds * SECOND),
+    }
+}
+
+/// Adds every node of the scenario to the apiserver as it is at `start` (a joining node
+/// absent), and gives each its kubelet.
+fn add_nodes(cfg: &Config, api: &mut Api, start: Millis, kubelet_settings: &KubeletSettings) -> Vec<Kubelet> {
+    let k = &cfg.kubelet;
+    let mut kubelets = Vec::with_capacity(cfg.nodes.len());
+    for (i, spec) in cfg.nodes.iter().enumerate() {
+        let region = spec
+            .labels
+            .get("topology.kubernetes.io/region")
+            .cloned()
+            .unwrap_or_default();
+        let zone_key = if region.is_empty() && spec.zone.is_empty() {
+            String::new()
+        } else {
+            format!("{region}:\x00:{}", spec.zone)
+        };
+        let status = NodeStatus::healthy(start, &NodeStatus::default());
+        api.add_node(Node {
+            name: spec.name.clone(),
+            zone_key,
+            zone: spec.zone.clone(),
+            labels: spec.labels.clone(),
+            max_pods: spec.max_pods,
+            created_at: start - HOUR,
+            exists: spec.join_at.is_none(),
+            status: Versioned::new(status),
+            lease: Versioned::new(if k.node_lease { Some(start) } else { None }),
+            taints: Vec::new(),
+            unschedulable: false,
+            pods: Vec::new(),
+        });
+        // The last periodic report happened some time in the last report interval.
+        let mut kl = Kubelet::new(cfg.seed, i, start);
+        let back = kl.phase(kubelet_settings.report);
+        kl.last_report = Some(start - back);
+        kubelets.push(kl);
+    }
+    kubelets
+}
+
+/// The node lifecycle controller with the version's rules and the scenario's flags.
+fn node_lifecycle_controller(cfg: &Config) -> NodeLifecycleController {
+    let p = &cfg.profile;
+    let kcm = &cfg.controller_manager;
+    NodeLifecycleController::new(NlcSettings {
+        grace: kcm.node_monitor_grace_period,
+        startup_grace: kcm.node_startup_grace_period,
+        monitor_period: kcm.node_monitor_period,
+        pass_duration: cfg.simulation.monitor_pass_duration,
+        eviction_qps: kcm.node_eviction_rate,
+        secondary_qps: kcm.secondary_node_eviction_rate,
+        large_cluster_threshold: kcm.large_cluster_size_threshold,
+        unhealthy_zone_threshold: kcm.unhealthy_zone_threshold,
+        legacy_pod_eviction_timeout: (!kcm.taint_based_evictions).then_some(kcm.pod_eviction_timeout),
+        exclusion_by_label: p.exclusion_by_label,
+        reads_leases: p.controller_reads_leases,
+        lease_circuit_breaker: kcm.lease_circuit_breaker,
+        pod_not_ready_events: p.pod_not_ready_events,
+    })
 }
 
 /// The attach-detach controller with the version's rules and the scenario's timings.

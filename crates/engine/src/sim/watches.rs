@@ -71,9 +71,7 @@ impl Simulation {
                 self.volume_node_changed(n);
             }
             self.cloud_node_changed(n);
-            if !self.remediators.is_empty() {
-                self.remediation_node_changed(n);
-            }
+            self.remediation_node_changed(n);
         }
         let kcm = self.kcm_up;
         let te = self.taint_manager_runs();

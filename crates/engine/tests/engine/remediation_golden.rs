@@ -6,10 +6,11 @@
 //! no `unhealthyRange`. Cases about Machine conditions, the remediate-machine annotation and
 //! InfrastructureReady have no counterpart in the model (it has node conditions only).
 
+use kubelife_engine::control_plane::drain::deleted_longer_than as should_skip_pod;
 use kubelife_engine::control_plane::remediation::managed::eks_repairs_stopped;
 use kubelife_engine::control_plane::remediation::mhc::{
-    is_allowed_remediation, max_unhealthy, node_checks, should_skip_pod, should_wait_for_node_volumes,
-    skip_wait_for_delete, Health, Target,
+    is_allowed_remediation, max_unhealthy, node_checks, should_wait_for_node_volumes, skip_wait_for_delete, Health,
+    Target,
 };
 use kubelife_engine::scenario::NodeCount;
 use kubelife_engine::time::{MINUTE, SECOND};

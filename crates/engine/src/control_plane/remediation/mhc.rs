@@ -93,18 +93,14 @@ pub fn is_allowed_remediation(max: NodeCount, expected: u32, healthy: u32) -> bo
 }
 
 /// `drainNode`'s `SkipWaitForDeleteTimeoutSeconds` for an unreachable node: 1 s since v1.8.0,
-/// 300 s before (`shouldSkipPod`: a pod deleted more than that ago is ignored).
+/// 300 s before (`shouldSkipPod`: a pod deleted more than that ago is ignored; the drain
+/// policy's [`crate::control_plane::drain::Stuck::DeletedFor`]).
 pub fn skip_wait_for_delete(cluster_api_minor: u32) -> Millis {
     if cluster_api_minor >= 8 {
         SECOND
     } else {
         300 * SECOND
     }
-}
-
-/// `shouldSkipPod`: `int(time.Since(deletionTimestamp).Seconds()) > skip`.
-pub fn should_skip_pod(deleted_for: Millis, skip: Millis) -> bool {
-    deleted_for / SECOND > skip / SECOND
 }
 
 /// `shouldWaitForNodeVolumes`: never once the Node is gone; since v1.8.0 not for an

@@ -11,15 +11,23 @@
 //! how many are unhealthy), and it either starts the repair (`RemediationStarted`) or holds it
 //! back (`RemediationBlocked`) until another node recovers or a repair finishes.
 //!
-//! The actions themselves (drain, delete the machine and the Node, reboot, the replacement node)
-//! are the driver's (`sim::remediation`); [`Repair`] names which one a remediator runs, and the
-//! per-remediator modules hold their upstream rules: [`mhc`] (Cluster API MachineHealthCheck) and
-//! [`managed`] (GKE, EKS and AKS auto-repair).
+//! [`Repair`] names what a remediator runs; the repairs themselves are steps on the world
+//! ([`repair`]: the drain, the machine's and the Node's deletion, the reboot, the replacement
+//! node), run by [`Remediators`] ([`controller`]), which owns the work under way and asks the
+//! driver's machines for what needs a kubelet. The per-remediator modules hold their upstream
+//! rules and steps: [`mhc`] (Cluster API MachineHealthCheck), [`managed`] (GKE, EKS and AKS
+//! auto-repair), [`snr`] (NodeHealthCheck with Self Node Remediation, and its fencing) and
+//! [`karpenter`] (node repair, termination, interruption handling, NodeClaim garbage
+//! collection). Every drain follows [`crate::control_plane::drain`].
 
+pub mod controller;
 pub mod karpenter;
 pub mod managed;
 pub mod mhc;
+mod repair;
 pub mod snr;
+
+pub use controller::{Env, MachineTimes, Remediators, Step};
 
 use crate::api::{CondStatus, NodeId};
 use crate::scenario::{ConditionCheck, Remediator, SnrStrategy};
@@ -283,10 +291,7 @@ impl Remediation {
     }
 
     fn wake(&self, n: NodeId) -> Wake {
-        Wake::RemediationCheck {
-            remediator: self.index,
-            node: n,
-        }
+        Step::Check.wake(self.index, n)
     }
 
     fn judges_deleted_nodes(&self) -> bool {

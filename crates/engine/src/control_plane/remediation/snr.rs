@@ -14,12 +14,21 @@
 //! `getRuntimeStrategy`: `Automatic` is the out-of-service taint from Kubernetes 1.28 (GA), else
 //! resource deletion; `internal/reboot/calculator.go` `calculateMinimumRebootDuration`; the
 //! unhealthy node's own agent reboots it once it sees the remediation for itself).
+//!
+//! The fencing steps: the NoSchedule taint and `timeAssumedRebooted` at `Fencing-Started`, the
+//! agent's reboot of a node that still runs, and at `timeAssumedRebooted` + 1 s the strategy:
+//! the out-of-service taint (polled every 5 s until no pod on the node is terminating and no
+//! volume is attached there, then removed) or the pods' forced deletion.
 
+use super::controller::{Env, Remediators, Step};
 use super::{Remediation, Repair};
-use crate::api::CondStatus;
+use crate::api::{CondStatus, Effect, NodeId, Taint};
 use crate::cause::Cause;
+use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
 use crate::scenario::{NodeCount, Remediator, SnrStrategy};
 use crate::time::{Millis, SECOND};
+use crate::timeline::{Event, EventKind};
+use crate::world::World;
 
 /// The node's NoSchedule taint while it is remediated.
 pub const TAINT_SNR: &str = "remediation.medik8s.io/self-node-remediation";
@@ -152,4 +161,105 @@ pub(super) fn judge(
         },
         cause,
     ))
+}
+
+impl Remediators {
+    /// `Fencing-Started`: the NoSchedule taint, `timeAssumedRebooted`, and the agent's reboot of
+    /// a node whose machine still runs (a hung kubelet, a partition).
+    pub(super) fn fence(
+        &mut self,
+        w: &mut World,
+        env: &Env,
+        (index, n): (usize, NodeId),
+        reboot: Millis,
+        strategy: SnrStrategy,
+    ) {
+        let now = w.now;
+        let assumed = now + reboot;
+        let taint = Taint::new(TAINT_SNR, Effect::NoSchedule, now);
+        if w.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
+            let cause = Cause::new("cause.remediation.snr_taint")
+                .text("taint", TAINT_SNR)
+                .time("assumed", assumed);
+            let e = Event::new(now, EventKind::TaintAdded, cause)
+                .node(n)
+                .taint(taint.label());
+            w.log.push(e);
+        }
+        self.fencing.insert((index, n), strategy);
+        if !(env.powered_off)(n) {
+            Self::at(w, index, n, now + AGENT_NOTICE, Step::SelfReboot);
+        }
+        Self::at(w, index, n, assumed + SECOND, Step::AssumedRebooted);
+    }
+
+    /// `Reboot-Completed`: unless the node is Ready again, the strategy frees its pods.
+    pub(super) fn assumed_rebooted(&mut self, w: &mut World, index: usize, n: NodeId) {
+        let now = w.now;
+        let Some(strategy) = self.fencing.get(&(index, n)).copied() else {
+            return;
+        };
+        let node = &w.api.nodes[n];
+        let ready = node.status.observed(now).ready_status() == Some(CondStatus::True);
+        if !node.exists || ready {
+            self.fencing.remove(&(index, n));
+            return;
+        }
+        match strategy {
+            SnrStrategy::ResourceDeletion | SnrStrategy::Automatic => {
+                self.fencing.remove(&(index, n));
+                for p in w.api.nodes[n].pods.clone() {
+                    if w.api.remove_pod(now, p) {
+                        let cause = Cause::new("cause.remediation.snr_deleted");
+                        let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);
+                        e.node = Some(n);
+                        w.log.push(e);
+                    }
+                }
+            }
+            SnrStrategy::OutOfServiceTaint => {
+                let taint = Taint::new(TAINT_OUT_OF_SERVICE, Effect::NoExecute, now);
+                if w.api.swap_taints(now, n, std::slice::from_ref(&taint), &[]) {
+                    let gc = Cause::new(if self.settings.out_of_service_volume_detach {
+                        "cause.part.oos_gc"
+                    } else {
+                        "cause.part.oos_no_gc"
+                    });
+                    let cause = Cause::new("cause.remediation.snr_oos")
+                        .text("taint", TAINT_OUT_OF_SERVICE)
+                        .sub("gc", gc);
+                    let e = Event::new(now, EventKind::TaintAdded, cause)
+                        .node(n)
+                        .taint(taint.label());
+                    w.log.push(e);
+                }
+                Self::at(w, index, n, now + OUT_OF_SERVICE_POLL, Step::OutOfServicePoll);
+            }
+        }
+    }
+
+    /// `isResourceDeletionCompleted`: no pod on the node terminating and no volume attached
+    /// there; then the out-of-service taint goes. Else again in 5 s.
+    pub(super) fn out_of_service_poll(&mut self, w: &mut World, index: usize, n: NodeId) {
+        let now = w.now;
+        let api = &w.api;
+        let terminating = api.nodes[n]
+            .pods
+            .iter()
+            .any(|&p| api.pods[p].exists() && api.pods[p].deletion_requested_at.is_some());
+        let attached = api.volumes.list.iter().any(|v| v.attached_to.contains(&n));
+        if api.nodes[n].exists && (terminating || attached) {
+            return Self::at(w, index, n, now + OUT_OF_SERVICE_POLL, Step::OutOfServicePoll);
+        }
+        self.fencing.remove(&(index, n));
+        let label = format!("{TAINT_OUT_OF_SERVICE}:{}", Effect::NoExecute);
+        if w.api
+            .swap_taints(now, n, &[], &[(TAINT_OUT_OF_SERVICE, Effect::NoExecute)])
+        {
+            let cause = Cause::new("cause.remediation.snr_oos_removed").text("taint", TAINT_OUT_OF_SERVICE);
+            let after = w.log.index.taint(n, &label);
+            let e = Event::new(now, EventKind::TaintRemoved, cause).node(n).taint(label);
+            w.log.push(e.after(after));
+        }
+    }
 }

@@ -11,13 +11,18 @@
 //! pod whose deletionTimestamp is more than a minute old is stuck terminating and no longer
 //! drained, `IsStuckTerminating`), the volume wait skipped once the deadline has passed, then
 //! `cloudProvider.Delete`, requeued every 5 s until the instance is gone, and the Node's finalizer
-//! removed. Interruption handling and NodeClaim garbage collection are the driver's
-//! (`sim::interruption`). The AWS provider's policies (`RepairPolicies`): Ready False and Unknown 30 min; the
-//! Azure provider's 10 min.
+//! removed ([`termination`]). Interruption handling ([`interruption`]) and NodeClaim garbage
+//! collection ([`gc`]) run beside it. The AWS provider's policies (`RepairPolicies`): Ready False
+//! and Unknown 30 min; the Azure provider's 10 min.
+
+mod gc;
+mod interruption;
+mod termination;
 
 use super::{Remediation, Repair};
 use crate::api::CondStatus;
 use crate::cause::Cause;
+use crate::control_plane::drain::{DrainPolicy, Removal, Stuck};
 use crate::scenario::Remediator;
 use crate::time::{Millis, MINUTE, SECOND};
 
@@ -35,6 +40,22 @@ pub const DRAIN_REQUEUE: Millis = SECOND;
 pub const INSTANCE_REQUEUE: Millis = 5 * SECOND;
 /// NodeClaim garbage collection's period (`pkg/controllers/nodeclaim/garbagecollection`), ms.
 pub const NODECLAIM_GC_PERIOD: Millis = 2 * MINUTE;
+
+/// The termination's forceful drain: every pod deleted with 1 s of grace, the budgets bypassed,
+/// a pod stuck terminating no longer waited for, a pass every second.
+pub const FORCEFUL_DRAIN: DrainPolicy = DrainPolicy {
+    removal: Removal::Delete { grace: 1 },
+    stuck: Stuck::PastDeadline(STUCK_TERMINATING),
+    retry: DRAIN_REQUEUE,
+};
+
+/// The interruption's graceful drain: through the eviction API (budgets honoured, each pod's own
+/// grace), a pod stuck terminating no longer waited for, a pass every second.
+pub const GRACEFUL_DRAIN: DrainPolicy = DrainPolicy {
+    removal: Removal::Evict,
+    stuck: Stuck::PastDeadline(STUCK_TERMINATING),
+    retry: DRAIN_REQUEUE,
+};
 
 /// `areNodesHealthy`: at most 20 % of `nodes` (rounded up) may match a policy.
 pub fn nodes_healthy(nodes: u32, matching: u32) -> bool {

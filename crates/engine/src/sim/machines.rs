@@ -1,0 +1,162 @@
+//! The machines: what the control plane asks of the nodes' hardware and kubelets
+//! ([`MachineRequest`]), carried out by the driver once the asking step ends, in the order asked.
+//! A machine powers off (its kubelet and containers stop, as in a crash), boots again (its
+//! kubelet starts on the same Node), is created for a spare node (its kubelet registers the Node
+//! after the boot), or is discarded before it registered; a Node's deletion runs its kubelet's
+//! parked loops first.
+//!
+//! A spare node is one of the scenario's nodes added here: when a remediator that replaces
+//! nodes is listed, every node a fault names gets one, named `<node>-r1` (`-r2`… if that name is
+//! taken), absent until a remediator creates its machine; it then registers as a joining node
+//! does. Without such a remediator there are no spares, so a scenario runs as before.
+
+use super::{Simulation, Wake, REGISTRATION_FIRST_STEP};
+use crate::api::NodeId;
+use crate::cause::Cause;
+use crate::scenario::{ActionKind, Config, NodeSpec};
+use crate::sched::Owner;
+use crate::time::{Millis, MINUTE, SECOND};
+use crate::timeline::{Event, EventKind};
+use crate::world::MachineRequest;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A machine's VM deletion when no cloud is named (`V`, the cloud section's default), ms.
+const DEFAULT_INSTANCE_DELETION: Millis = MINUTE;
+/// A new or rebooted machine's boot when no cloud is named (`B`, the cloud section's default), ms.
+const DEFAULT_NODE_BOOT: Millis = 90 * SECOND;
+/// EC2's termination until `terminated` when no cloud is named (`E`), ms.
+const DEFAULT_INSTANCE_TERMINATION: Millis = 30 * SECOND;
+
+/// How long the machines take: the cloud's durations, or the defaults without a cloud:
+/// (boot, VM deletion, instance termination), ms.
+pub(super) fn durations(cfg: &Config) -> (Millis, Millis, Millis) {
+    match cfg.cloud.as_ref() {
+        Some(c) => (
+            c.node_boot_duration,
+            c.instance_deletion_duration,
+            c.instance_termination_duration,
+        ),
+        None => (
+            DEFAULT_NODE_BOOT,
+            DEFAULT_INSTANCE_DELETION,
+            DEFAULT_INSTANCE_TERMINATION,
+        ),
+    }
+}
+
+/// Adds one absent spare node per faulted node when `needed`; returns each faulted node's
+/// spare.
+pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> BTreeMap<NodeId, NodeId> {
+    let mut spares = BTreeMap::new();
+    if !needed {
+        return spares;
+    }
+    let faulted: BTreeSet<NodeId> = cfg
+        .actions
+        .iter()
+        .filter(|a| a.action.is_fault())
+        .filter_map(|a| a.node)
+        .collect();
+    for n in faulted {
+        let base = cfg.nodes[n].name.clone();
+        let name = (1..)
+            .map(|i| format!("{base}-r{i}"))
+            .find(|c| cfg.nodes.iter().all(|o| &o.name != c))
+            .expect("a free name");
+        let spare = NodeSpec {
+            name,
+            join_at: Some(Millis::MAX / 4),
+            ..cfg.nodes[n].clone()
+        };
+        cfg.nodes.push(spare);
+        spares.insert(n, cfg.nodes.len() - 1);
+    }
+    spares
+}
+
+/// The machines' memory: each machine created for a spare node, with the node it replaces,
+/// the remediator that made it and when.
+pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis)>;
+
+impl Simulation {
+    /// Carries out what the step asked of the machines, in order.
+    pub(super) fn run_machines(&mut self) {
+        if self.w.machines.is_empty() {
+            return;
+        }
+        for r in std::mem::take(&mut self.w.machines) {
+            self.machine(r);
+        }
+    }
+
+    fn machine(&mut self, r: MachineRequest) {
+        match r {
+            MachineRequest::PowerOff { node, gone_at } => self.power_off_machine(node, gone_at),
+            MachineRequest::Boot { node, why, uncordon } => {
+                let fault = self.kubelets[node].fault.unwrap_or(ActionKind::NodeCrash);
+                self.recover(node, fault, why);
+                if let Some(cause) = uncordon {
+                    self.uncordon(node, cause);
+                }
+            }
+            MachineRequest::Create { node, old, by, at } => {
+                self.created.insert(node, (old, by, self.w.now));
+                let step = REGISTRATION_FIRST_STEP;
+                self.push_for(Owner::Kubelet(node), at, Wake::Register { node, step });
+            }
+            MachineRequest::Discard { node } => self.w.timers.cancel_owner(Owner::Kubelet(node)),
+            MachineRequest::DeleteNode { node, cause, after } => self.delete_node_with(node, cause, after),
+            MachineRequest::Then { owner, at, wake } => self.w.wake_for(owner, at, wake),
+        }
+    }
+
+    /// The machine of node `n` powers off (its kubelet and containers stop, as in a crash);
+    /// `gone_at`, when the provider reports the instance gone.
+    fn power_off_machine(&mut self, n: NodeId, gone_at: Option<Millis>) {
+        let now = self.w.now;
+        self.catch_up(n);
+        self.wake_up(n);
+        if !self.kubelets[n].fault.is_some_and(ActionKind::powers_off) {
+            self.kubelets[n].shutting_down = false;
+            self.kubelets[n].fault = Some(ActionKind::NodeCrash);
+            self.w.timers.cancel_owner(Owner::Kubelet(n));
+            for p in self.w.api.nodes[n].pods.clone() {
+                self.w.api.stop_pod(now, p);
+            }
+        }
+        if let (Some(at), Some(ccm)) = (gone_at, self.ccm.as_mut()) {
+            let instance = &mut ccm.instances[n];
+            if instance.gone_from.is_none_or(|g| g > at) {
+                instance.gone_from = Some(at);
+            }
+        }
+    }
+
+    /// A re-created VM registers its Node schedulable: the cordon goes (and with it the node
+    /// lifecycle controller's `node.kubernetes.io/unschedulable` taint).
+    fn uncordon(&mut self, n: NodeId, cause: Cause) {
+        if !self.w.api.nodes[n].unschedulable {
+            return;
+        }
+        let now = self.w.now;
+        self.w.api.nodes[n].unschedulable = false;
+        self.w.api.node_changed(n);
+        let after = self.w.log.index.node(n).and_then(|m| m.back);
+        self.w
+            .log
+            .push(Event::new(now, EventKind::NodeUncordoned, cause).node(n).after(after));
+        self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
+    }
+
+    /// The cause of a created machine's Node registration, if node `n` is one.
+    pub(super) fn replacement_cause(&self, n: NodeId) -> Option<Cause> {
+        let (old, by, created) = *self.created.get(&n)?;
+        Some(
+            Cause::new("cause.remediation.replacement_joined")
+                .text("remediator", by)
+                .text("old", &self.w.api.nodes[old].name)
+                .time("created", created)
+                .time("boot", self.w.now - created),
+        )
+    }
+}
