@@ -4,8 +4,9 @@
 //! run superseded while under way is dropped, so dragging a slider on 5,000 nodes never piles up
 //! work, and the last result stays on screen meanwhile.
 
+use crate::jobs::{Answer, Job, Reply, Request};
 use crate::model::{aggregate, Prepared, Run, Wants};
-use crate::worker::{Answer, EngineWorker, Job, Request};
+use crate::worker::EngineWorker;
 use gloo_worker::{Spawnable, WorkerBridge};
 use kubelife_engine::{Distribution, Outcome};
 use kubelife_figures::aggregate::Aggregate;
@@ -167,7 +168,7 @@ pub fn use_engine(wants: Wants, onarrive: Callback<Arrived>) {
 /// A 5,000-node run is several MB of events: receiving them, reading them, counting them over
 /// time, laying out the lanes and drawing are tasks of their own on the page's thread, one after
 /// the other (each a `setTimeout` apart), so that none blocks the page for long.
-fn on_reply(queue: &Rc<RefCell<Queue>>, reply: crate::worker::Reply, onarrive: &Callback<Arrived>) {
+fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply, onarrive: &Callback<Arrived>) {
     let done = {
         let mut q = queue.borrow_mut();
         let done = q.busy.take_if(|(id, _)| *id == reply.id);

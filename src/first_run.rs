@@ -23,7 +23,7 @@ pub fn outcome_for(settings: &Settings) -> Option<Outcome> {
 
 /// What the worker makes for the default settings now, in the wire form.
 pub fn current() -> Vec<u8> {
-    kubelife_engine::wire::encode(&crate::worker::run_settings(&Settings::default()))
+    kubelife_engine::wire::encode(&crate::jobs::engine::run_settings(&Settings::default()))
 }
 
 #[cfg(test)]

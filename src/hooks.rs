@@ -6,8 +6,8 @@
 //! them callbacks that stay valid, such as ones that dispatch to a reducer.
 
 use crate::i18n::Lang;
+use crate::jobs::{Answer, Job};
 use crate::tune::{Ask, Found};
-use crate::worker::{Answer, Job};
 use kubelife_engine::{Cause, Config};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;

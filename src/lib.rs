@@ -18,4 +18,6 @@ pub mod worker;
 pub mod worker_line;
 
 // The page's core, with no web dependency, under the paths the page and its tests use.
-pub use kubelife_playground::{decimal, exercises, explain, import, knobs, link, model, replay, settings, slo, tune};
+pub use kubelife_playground::{
+    decimal, exercises, explain, import, jobs, knobs, link, model, replay, settings, slo, tune,
+};

@@ -1,8 +1,8 @@
 //! Entry point of the playground in the browser.
 
+use kubelife::jobs::{Answer, Job};
 use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
-use kubelife::worker::{Answer, Job};
 use kubelife::worker_line::ask;
 use wasm_bindgen::prelude::*;
 

@@ -7,7 +7,8 @@
 //! sent.
 
 use crate::bridge::WORKER_SCRIPT;
-use crate::worker::{Answer, Doer, EngineWorker, FilesWorker, Job, Reply, Request};
+use crate::jobs::{Answer, Doer, Job, Reply, Request};
+use crate::worker::{EngineWorker, FilesWorker};
 use gloo_worker::Spawnable;
 use std::cell::RefCell;
 use std::collections::BTreeMap;

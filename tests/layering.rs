@@ -141,8 +141,9 @@ fn function_lengths_count_from_signature_to_closing_brace() {
     );
 }
 
-/// The engine's heavy parts each live in one worker's wasm: only `worker` (and `first_run`, which
-/// checks the run made ahead against the worker's) calls the simulation, the import or the export;
+/// The engine's heavy parts each live in one worker's wasm: only the workers' jobs (the core's
+/// `jobs::engine` and `jobs::files`, which the shell's `worker` registers) and `first_run` (which
+/// checks the run made ahead against the worker's) call the simulation, the import or the export;
 /// anything else would pull that code into the page's wasm.
 #[test]
 fn only_the_workers_run_import_or_export() {
@@ -155,8 +156,11 @@ fn only_the_workers_run_import_or_export() {
         "{import, ",
         "{export, ",
     ];
-    // `model::simulate` runs on the spot for tests and tools; the page never calls it.
-    let allowed = ["worker", "first_run", "model"];
+    // `model::simulate` runs on the spot for tests and tools; the page never calls it. The jobs
+    // live in the core so that native tests run them, each in a module of its own that only its
+    // worker calls (`worker::Runs`, `worker::Files`): the page links `jobs`' messages alone,
+    // which call none of these.
+    let allowed = ["worker", "first_run", "model", "jobs::engine", "jobs::files"];
     let mut found = Vec::new();
     for (module, text) in sources().into_iter().chain(core_sources()) {
         if allowed.contains(&module.as_str()) {
@@ -175,4 +179,25 @@ fn only_the_workers_run_import_or_export() {
         found.is_empty(),
         "the page's own code calls into a worker's part: {found:#?}"
     );
+}
+
+/// The workers' jobs are named only by the workers: the page's modules send `jobs`' messages and
+/// read its answers, and never name `jobs::engine` or `jobs::files`, so the page's wasm links
+/// neither the simulation nor the import and export through them. (`first_run` checks the run
+/// made ahead against the engine's worker's, natively and in a browser test.)
+#[test]
+fn only_the_workers_name_the_workers_jobs() {
+    let allowed = ["worker", "first_run"];
+    let mut found = Vec::new();
+    for (module, text) in sources() {
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: Vec<&str> = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+        let code = code.join("\n");
+        for jobs in ["jobs::engine", "jobs::files", "jobs::{engine", "jobs::{files"] {
+            if !allowed.contains(&module.as_str()) && code.contains(jobs) {
+                found.push(format!("{module}: {jobs}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "page modules name a worker's jobs: {found:#?}");
 }

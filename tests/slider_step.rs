@@ -7,9 +7,10 @@ use kubelife::app::{reduce, Msg};
 use kubelife::bridge::{landed_now, Arrived, Asked, Slot};
 use kubelife::components::compare::CompareAction;
 use kubelife::components::results::TransportAction;
+use kubelife::jobs::engine::answer;
+use kubelife::jobs::{Answer, Job};
 use kubelife::model::{simulate, Edit, Model, FRAME};
 use kubelife::settings::{resolves, Settings};
-use kubelife::worker::{answer, Answer, Job};
 use kubelife_engine::flags;
 use std::rc::Rc;
 

@@ -7,9 +7,9 @@
 use crate::components::copy::CopyButton;
 use crate::hooks::use_seen;
 use crate::i18n::{cause, tr, Lang};
+use crate::jobs::{Answer, Job};
 use crate::model::Run;
 use crate::settings::Settings;
-use crate::worker::{Answer, Job};
 use crate::worker_line::use_worker_job;
 use kubelife_engine::export::{Export, Format};
 use std::rc::Rc;

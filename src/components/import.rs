@@ -4,9 +4,9 @@
 //! report and a line for everything the page cannot show.
 
 use crate::i18n::{cause, tr, trf, Lang};
+use crate::jobs::{Answer, Bytes, Job};
 use crate::model::Edit;
 use crate::settings::Settings;
-use crate::worker::{Answer, Bytes, Job};
 use kubelife_engine::import::limits::MAX_FILE_BYTES;
 use kubelife_engine::import::shown::escape;
 use kubelife_engine::import::EntryKind;

@@ -1,10 +1,8 @@
 //! "Tune for a target": the reader's targets (a milestone, a duration, a percentile; the link's
 //! `target=`), a writes ceiling at a cluster size and the blip to ride out (`blip=`); the engine's
 //! search runs in a worker of its own (`hooks::use_search`) with a progress bar and a stop; then
-//! a scatter of every candidate (x: the first target's percentile, y: heartbeat writes per
-//! minute; blip-safe points are dots, the others crosses; the front ringed and numbered, the
-//! reference profiles triangles with their names) and the front as a list, each point a button
-//! that applies its settings to the page.
+//! a scatter of every candidate (`kubelife_figures::scatter`, drawn on a canvas, with its legend
+//! in HTML) and the front as a list, each point a button that applies its settings to the page.
 
 use crate::components::pixels::{fit, use_redraw};
 use crate::hooks::{use_search, Search, Searching};
@@ -15,7 +13,8 @@ use crate::tune::{apply, setting_text, Field, Found, Question, DEFAULT_BLIP, MAX
 use kubelife_engine::stats::MILESTONES;
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
-use kubelife_engine::{Cause, Config, Millis};
+use kubelife_engine::{Cause, Config};
+use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -24,9 +23,6 @@ use yew::prelude::*;
 
 /// The percentiles a target offers.
 const PERCENTILES: [u8; 5] = [50, 90, 95, 99, 100];
-
-/// The scatter's height, px.
-const PLOT_HEIGHT: u32 = 280;
 
 /// Properties of [`TunePanel`].
 #[derive(Properties, PartialEq, Clone)]
@@ -397,7 +393,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .unwrap_or_default();
     html! {
         <figure class="tune-figure">
-            <canvas class="tune-canvas" ref={canvas} role="img" style={format!("height: {PLOT_HEIGHT}px")}
+            <canvas class="tune-canvas" ref={canvas} role="img" style={format!("height: {SCATTER_HEIGHT}px")}
                 aria-label={trf(lang, "ui.tune.scatter", &[("x", &first)])}></canvas>
             <figcaption class="tune-legend">
                 <span><span class="tune-key tune-key-safe"></span>{tr(lang, "ui.tune.key_safe")}</span>
@@ -409,224 +405,20 @@ pub fn scatter(p: &ScatterProps) -> Html {
     }
 }
 
-/// Left and bottom margins of the scatter, px.
-const MARGIN: (i32, i32) = (52, 34);
-
 /// Draws the scatter on `canvas`, `width` CSS px wide.
 fn draw(canvas: HtmlCanvasElement, p: &ScatterProps, width: u32, lang: Lang) -> Option<()> {
-    fit(&canvas, width, PLOT_HEIGHT)?;
+    fit(&canvas, width, SCATTER_HEIGHT)?;
     let backend = CanvasBackend::with_canvas_object(canvas)?;
-    let root = backend.into_drawing_area().shrink((0, 0), (width, PLOT_HEIGHT));
-    root.fill(&WHITE).ok()?;
+    let root = backend.into_drawing_area().shrink((0, 0), (width, SCATTER_HEIGHT));
     let f = &p.found;
-    let refs = f.references.iter().map(|(_, pt)| pt);
-    let all: Vec<&Point> = f.candidates.iter().chain(refs).chain(&f.front).collect();
-    let xs = all.iter().filter_map(|pt| pt.targets.first().copied().flatten());
-    let within = p.first.map(|t| t.within);
-    let (x_lo, x_hi) = span(xs.chain(within).map(|x| x as f64))?;
-    let ys = all.iter().map(|pt| pt.writes_per_minute).chain(p.max_writes);
-    let (y_lo, y_hi) = span(ys)?;
-    let (w, h) = (width as i32, PLOT_HEIGHT as i32);
-    let plot = Plot {
-        x: (x_lo, x_hi),
-        y: (y_lo, y_hi),
-        left: MARGIN.0,
-        right: w - 12,
-        top: 10,
-        bottom: h - MARGIN.1,
+    let figure = ScatterFigure {
+        candidates: &f.candidates,
+        front: &f.front,
+        references: &f.references,
+        first: p.first,
+        max_writes: p.max_writes,
+        y_axis: tr(lang, "ui.tune.y_axis"),
     };
-    axes(&root, &plot, p, lang).ok()?;
-    marks(&root, &plot, f).ok()?;
+    draw_scatter(&root, &figure).ok()?;
     root.present().ok()
-}
-
-/// The smallest and largest of `values`, a little apart when equal.
-fn span(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    if !lo.is_finite() {
-        return None;
-    }
-    let pad = ((hi - lo) * 0.05).max(1.0);
-    Some(((lo - pad).max(0.0), hi + pad))
-}
-
-/// The plot's data ranges and its area on the canvas, px.
-struct Plot {
-    x: (f64, f64),
-    y: (f64, f64),
-    left: i32,
-    right: i32,
-    top: i32,
-    bottom: i32,
-}
-
-impl Plot {
-    fn at(&self, x: f64, y: f64) -> (i32, i32) {
-        let fx = (x - self.x.0) / (self.x.1 - self.x.0);
-        let fy = (y - self.y.0) / (self.y.1 - self.y.0);
-        (
-            self.left + (fx * f64::from(self.right - self.left)) as i32,
-            self.bottom - (fy * f64::from(self.bottom - self.top)) as i32,
-        )
-    }
-}
-
-type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
-type Drawn = Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
-
-/// The axes, their ends' labels, the first target's line and the writes ceiling's.
-fn axes(root: &Area, plot: &Plot, p: &ScatterProps, lang: Lang) -> Drawn {
-    let ink = RGBColor(0x1d, 0x23, 0x30);
-    let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
-    let (l, r, t, b) = (plot.left, plot.right, plot.top, plot.bottom);
-    root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], ink.stroke_width(1)))?;
-    let x_text = |x: f64| format_go_duration_tenths(x as Millis);
-    root.draw(&Text::new(x_text(plot.x.0), (l, b + 4), font.clone()))?;
-    let right = x_text(plot.x.1);
-    root.draw(&Text::new(
-        right.clone(),
-        (r - 7 * right.len() as i32, b + 4),
-        font.clone(),
-    ))?;
-    root.draw(&Text::new(format!("{:.0}", plot.y.1), (4, t), font.clone()))?;
-    root.draw(&Text::new(format!("{:.0}", plot.y.0), (4, b - 12), font.clone()))?;
-    let axis = p
-        .first
-        .map(|t| format!("p{} {} →", t.percentile, t.milestone))
-        .unwrap_or_default();
-    root.draw(&Text::new(axis, (l + 60, b + 18), font.clone()))?;
-    root.draw(&Text::new(tr(lang, "ui.tune.y_axis"), (4, t + 16), font))?;
-    let purple = RGBColor(0x7a, 0x1f, 0xa2);
-    if let Some(t) = p.first {
-        let (x, _) = plot.at(t.within as f64, plot.y.0);
-        root.draw(&PathElement::new(
-            vec![(x, plot.top), (x, plot.bottom)],
-            purple.stroke_width(2),
-        ))?;
-    }
-    if let Some(w) = p.max_writes {
-        let (_, y) = plot.at(plot.x.0, w);
-        root.draw(&PathElement::new(
-            vec![(plot.left, y), (plot.right, y)],
-            purple.stroke_width(1),
-        ))?;
-    }
-    Ok(())
-}
-
-/// Where a label of `text` goes beside a mark at `at` on a canvas `width` px wide: the first of
-/// right-below, left-below, right-above, left-above, over and under that stays on the canvas and
-/// clear of the marks and labels placed so far (their boxes in `placed`), above the x axis at
-/// `bottom`.
-fn place_label(placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str, (width, bottom): (i32, i32)) -> (i32, i32) {
-    // About 7 px a character in the 11 px font; the labels are names and numbers.
-    let (w, h) = (7 * text.chars().count() as i32, 12);
-    let spots = [
-        (at.0 + 8, at.1 + 2),
-        (at.0 - 8 - w, at.1 + 2),
-        (at.0 + 8, at.1 - 14),
-        (at.0 - 8 - w, at.1 - 14),
-        (at.0 - w / 2, at.1 - 24),
-        (at.0 - w / 2, at.1 + 10),
-    ];
-    let clear = |&(x, y): &(i32, i32)| {
-        x >= 0
-            && x + w <= width
-            && y + h <= bottom
-            && !placed
-                .iter()
-                .any(|b| x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h)
-    };
-    let on_canvas = if at.0 + 8 + w > width { spots[1] } else { spots[0] };
-    let spot = spots.iter().copied().find(clear).unwrap_or(on_canvas);
-    placed.push([spot.0, spot.1, w, h]);
-    spot
-}
-
-/// Every candidate (a dot if blip-safe, else a cross), the references (triangles with their
-/// names) and the front (ringed, numbered as the list is), each label clear of the others.
-fn marks(root: &Area, plot: &Plot, f: &Found) -> Drawn {
-    let safe = RGBColor(0x2f, 0x5f, 0xd0);
-    let unsafe_ = RGBColor(0xd6, 0x78, 0x00);
-    let ink = RGBColor(0x1d, 0x23, 0x30);
-    let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
-    let bounds = (plot.right + 12, plot.bottom);
-    let place = |pt: &Point| Some(plot.at(pt.targets.first().copied().flatten()? as f64, pt.writes_per_minute));
-    let dot = |root: &Area, at: (i32, i32), pt: &Point, size: i32| -> Drawn {
-        if pt.blip_safe {
-            root.draw(&Circle::new(at, size, safe.filled()))
-        } else {
-            root.draw(&Cross::new(at, size, unsafe_.stroke_width(2)))
-        }
-    };
-    for pt in &f.candidates {
-        if let Some(at) = place(pt) {
-            dot(root, at, pt, 3)?;
-        }
-    }
-    // The front's rings and the references' triangles are kept clear of every label.
-    let mut placed: Vec<[i32; 4]> = f
-        .front
-        .iter()
-        .chain(f.references.iter().map(|(_, pt)| pt))
-        .filter_map(place)
-        .map(|at| [at.0 - 8, at.1 - 8, 16, 16])
-        .collect();
-    let label = |root: &Area, placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str| -> Drawn {
-        let spot = place_label(placed, at, text, bounds);
-        let [x, y, w, h] = placed.last().copied().unwrap_or_default();
-        // A backing box, so that a label over the candidates' dots reads.
-        root.draw(&Rectangle::new(
-            [(x - 1, y - 1), (x + w + 1, y + h)],
-            WHITE.mix(0.85).filled(),
-        ))?;
-        root.draw(&Text::new(text.to_string(), spot, font.clone()))
-    };
-    // The front's numbers first: they are what the list refers to.
-    for (i, pt) in f.front.iter().enumerate() {
-        if let Some(at) = place(pt) {
-            dot(root, at, pt, 4)?;
-            root.draw(&Circle::new(at, 7, ink.stroke_width(1)))?;
-            label(root, &mut placed, at, &format!("{}", i + 1))?;
-        }
-    }
-    for (name, pt) in &f.references {
-        if let Some(at) = place(pt) {
-            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            label(root, &mut placed, at, name)?;
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_stay_on_the_canvas_and_clear_of_each_other() {
-        let mut placed = Vec::new();
-        // Near the right edge, a name goes to the left of its mark.
-        assert_eq!(
-            place_label(&mut placed, (390, 100), "defaults", (400, 200)),
-            (390 - 8 - 56, 102)
-        );
-        // A second label at the same mark takes the next free spot: left, above.
-        assert_eq!(
-            place_label(&mut placed, (390, 100), "kubespray-low", (400, 200)),
-            (390 - 8 - 91, 86)
-        );
-        let a = place_label(&mut placed, (50, 50), "1", (400, 200));
-        let b = place_label(&mut placed, (52, 50), "2", (400, 200));
-        assert_ne!(a, b);
-        // A mark on the x axis has its label above it.
-        assert_eq!(place_label(&mut placed, (200, 195), "x", (400, 200)), (208, 181));
-        assert_eq!(placed.len(), 5);
-        // Marks are kept clear too: with a mark on each side, a name goes over its own.
-        let mut placed = vec![[292, 92, 16, 16], [192, 92, 16, 16]];
-        assert_eq!(
-            place_label(&mut placed, (250, 100), "defaults", (400, 200)),
-            (250 - 28, 76)
-        );
-    }
 }

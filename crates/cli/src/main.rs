@@ -5,7 +5,7 @@
 //! kubelife import FILE... [--version V] > scenario.json
 //! kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
 //! kubelife tune FILE --target MILESTONE=DURATION[@pNN]... [--max-writes-per-min N --nodes N]
-//!               [--blip DURATION] [--seeds N] [--json] [--out FILE]
+//!               [--blip DURATION] [--seeds N] [--json] [--out FILE] [--svg FILE]
 //! kubelife presets
 //! kubelife preset NAME
 //! ```
@@ -25,7 +25,7 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
        kubelife import FILE... [--version V] > scenario.json
        kubelife render FILE --format svg|png [--view timeline|breakdown|cluster] [--at T] [--lang en|zh]
        kubelife tune FILE --target MILESTONE=DURATION[@pNN]... [--max-writes-per-min N --nodes N]
-                     [--blip DURATION] [--seeds N] [--json] [--out FILE]
+                     [--blip DURATION] [--seeds N] [--json] [--out FILE] [--svg FILE]
        kubelife presets
        kubelife preset NAME
 
@@ -74,6 +74,8 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
                  0 checks nothing)
   --seeds N      seeds per candidate (default 200)
   --out FILE     write the best point as a scenario kubelife run reads
+  --svg FILE     draw the candidates, the front and the references as the page's Tune panel
+                 does, with the first target and the writes limit as lines, as SVG
   presets        list the named scenarios
   preset NAME    print a named scenario as JSON";
 

@@ -1,12 +1,18 @@
 //! `kubelife tune`: from targets to the settings that meet them. Reads its arguments, runs the
-//! engine's search and prints the front, the references and the best point, or writes the best
-//! point as a scenario.
+//! engine's search and prints the front, the references and the best point, writes the best
+//! point as a scenario, and draws the Tune panel's scatter of what it found as SVG
+//! (`kubelife_figures::scatter`, the page's own drawing).
 
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths, parse_go_duration};
 use kubelife_engine::tune::goal::MAX_SEEDS;
 use kubelife_engine::tune::{apply, Goal, Point, Target, Tuned};
 use kubelife_engine::{Millis, Scenario};
+use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
+use plotters::prelude::*;
 use std::process::ExitCode;
+
+/// Width of the `--svg` scatter, px (the page's follows its panel; its height is the page's).
+pub const SVG_WIDTH: u32 = 640;
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -19,6 +25,8 @@ pub struct Options {
     pub json: bool,
     /// Where to write the best point as a scenario.
     pub out: Option<String>,
+    /// Where to write the scatter of the candidates and the front, as SVG.
+    pub svg: Option<String>,
 }
 
 /// The value after a flag, or why it is missing.
@@ -30,7 +38,7 @@ fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str, what: &str) 
 
 /// Reads `kubelife tune`'s arguments; on a bad one, the message naming it.
 pub fn parse(args: &[String]) -> Result<Options, String> {
-    let (mut file, mut json, mut out) = (None, false, None);
+    let (mut file, mut json, mut out, mut svg) = (None, false, None, None);
     let mut goal = Goal::new(Vec::new());
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -68,6 +76,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--json" => json = true,
             "--out" => out = Some(value(&mut it, a, "a file to write the best point's scenario to")?.to_string()),
+            "--svg" => svg = Some(value(&mut it, a, "a file to write the scatter to (SVG)")?.to_string()),
             f if file.is_none() && (f == "-" || !f.starts_with('-')) => file = Some(f.to_string()),
             other => return Err(format!("unexpected argument {other:?}")),
         }
@@ -76,11 +85,17 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     if goal.targets.is_empty() {
         return Err("tune needs at least one --target, such as --target firstReplacementReady=60s@p95".into());
     }
-    Ok(Options { file, goal, json, out })
+    Ok(Options {
+        file,
+        goal,
+        json,
+        out,
+        svg,
+    })
 }
 
 /// Runs the search and prints or writes what it found; exit 1 when `--out` has no point to
-/// write, 2 when the goal does not fit the scenario.
+/// write or a file cannot be written, 2 when the goal does not fit the scenario.
 pub fn command(opts: Options, scenario: &Scenario) -> ExitCode {
     let cfg = match scenario.resolve() {
         Ok(cfg) => cfg,
@@ -102,7 +117,14 @@ pub fn command(opts: Options, scenario: &Scenario) -> ExitCode {
     } else {
         render(&tuned, &goal)
     };
-    let code = super::print(&text);
+    let mut code = super::print(&text);
+    if let Some(file) = &opts.svg {
+        if let Err(e) = scatter_svg(&tuned, &goal).and_then(|svg| std::fs::write(file, svg).map_err(|e| e.to_string()))
+        {
+            eprintln!("kubelife: cannot write {file}: {e}");
+            code = ExitCode::from(1);
+        }
+    }
     let Some(out) = opts.out else { return code };
     let Some(best) = &tuned.best else {
         eprintln!("kubelife: no point meets every target and limit; {out} was not written");
@@ -115,6 +137,30 @@ pub fn command(opts: Options, scenario: &Scenario) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The Tune panel's scatter of `t` (every candidate, the front ringed and numbered as the text
+/// lists it, the references named) with `goal`'s first target and writes ceiling as lines, in
+/// SVG, [`SVG_WIDTH`] wide.
+pub fn scatter_svg(t: &Tuned, goal: &Goal) -> Result<String, String> {
+    let references: Vec<(String, Point)> = t.references.iter().map(|r| (r.name.clone(), r.point.clone())).collect();
+    let figure = ScatterFigure {
+        candidates: &t.candidates,
+        front: &t.front,
+        references: &references,
+        first: goal.targets.first().copied(),
+        max_writes: goal.max_writes_per_minute,
+        y_axis: crate::render::Texts::new(false)
+            .get("ui.tune.y_axis")
+            .unwrap_or("ui.tune.y_axis"),
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (SVG_WIDTH, SCATTER_HEIGHT)).into_drawing_area();
+        draw_scatter(&root, &figure).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
 }
 
 fn duration(v: Option<Millis>) -> String {

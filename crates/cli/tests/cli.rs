@@ -683,6 +683,74 @@ fn tune_without_a_blip_check_and_its_text() {
     assert!(!out.contains("taints or evicts"), "no blip was checked:\n{out}");
 }
 
+/// `--svg` draws what the search found as the page's Tune panel does: a ring and a number for
+/// each point of the front, the references by name, the first target's line (2 px) and the
+/// writes limit's (1 px), both purple.
+#[test]
+fn tune_draws_the_front_and_the_target_line_as_svg() {
+    let dir = std::env::temp_dir().join(format!("kubelife-tune-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("front.svg");
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "firstReplacementReady=60s@p95",
+        "--max-writes-per-min",
+        "2000",
+        "--seeds",
+        "3",
+        "--json",
+        "--svg",
+        file.to_str().unwrap(),
+    ];
+    let (code, stdout, err) = kubelife(&args, &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let front = v["front"].as_array().unwrap().len();
+    assert!(front > 0);
+    let svg = std::fs::read_to_string(&file).expect("the SVG is written");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert_eq!(
+        svg.matches(r#" r="7""#).count(),
+        front,
+        "a ring per point of the front:\n{svg}"
+    );
+    for i in 1..=front {
+        assert!(svg.contains(&format!(">\n{i}\n</text>")), "no number {i}:\n{svg}");
+    }
+    // The references that reached the target within the run, by name (a point that never did has
+    // no place on the x axis), and the x axis's name.
+    let references = v["references"].as_array().unwrap().iter();
+    let reached: Vec<&str> = references
+        .filter(|r| !r["targets"][0].is_null())
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert!(!reached.is_empty(), "{stdout}");
+    for text in reached.into_iter().chain(["p95 firstReplacementReady →"]) {
+        assert!(svg.contains(&format!(">\n{text}\n</text>")), "no {text:?}:\n{svg}");
+    }
+    let purple: Vec<&str> = svg.lines().filter(|l| l.contains(r##"stroke="#7A1FA2""##)).collect();
+    assert_eq!(purple.len(), 2, "the target's line and the limit's:\n{svg}");
+    assert!(purple.iter().any(|l| l.contains(r#"stroke-width="2""#)), "{purple:?}");
+    // A file it cannot write is named, with exit 1.
+    let bad = dir.join("no-such-folder").join("front.svg");
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "taint=40s@p50",
+        "--seeds",
+        "1",
+        "--svg",
+        bad.to_str().unwrap(),
+    ];
+    let (code, _, err) = kubelife(&args, &tune_scenario());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot write") && err.contains("front.svg"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn tune_refuses_bad_arguments_naming_them() {
     let cases: [(&[&str], &str); 6] = [

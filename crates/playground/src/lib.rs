@@ -13,6 +13,8 @@
 //! - `import`: what the engine's import read, applied to the page's settings.
 //! - `slo`: SLO targets judged against the run shown or its seeds; `tune`: the Tune panel's
 //!   points applied to the settings.
+//! - `jobs`: what the page asks of its Web Workers and what they answer, and each worker's jobs
+//!   (`jobs::engine`, `jobs::files`), which the shell's workers only carry.
 //! - `i18n`: the catalogues (English built in, Chinese installed by the shell).
 
 pub mod decimal;
@@ -20,6 +22,7 @@ pub mod exercises;
 pub mod explain;
 pub mod i18n;
 pub mod import;
+pub mod jobs;
 pub mod knobs;
 pub mod link;
 pub mod model;

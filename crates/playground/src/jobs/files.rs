@@ -1,0 +1,174 @@
+//! The files worker's jobs (`kubelife-files`): a cluster's files read with the engine's import and
+//! applied to the page's settings, the configuration in every export format, and the scenario
+//! JSON. Only that worker calls them, so that the YAML parser and serializer are in no other wasm.
+
+use super::{Answer, Bytes, Job};
+use crate::settings::Settings;
+use kubelife_engine::Cause;
+
+/// Does one job of the files worker (others are refused).
+pub fn answer_files(job: &Job) -> Answer {
+    match job {
+        Job::Import { files, too_large, base } => imported(files, too_large, base),
+        Job::Export(s) => exported(s),
+        Job::ScenarioJson(s) => Answer::Text(s.scenario().to_json()),
+        _ => Answer::Failed(format!("the files worker does not do {:?} jobs", job.doer())),
+    }
+}
+
+/// Reads `files` with the engine's import as `kubelife import` does, checking against `base`'s
+/// version where no file names one, and applies them to `base`, with the engine's report and the
+/// page's own lines, every text taken from a file escaped (`shown::escaped`).
+fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base: &Settings) -> Answer {
+    use kubelife_engine::import::limits::too_large as refused;
+    use kubelife_engine::import::shown::escaped;
+    use kubelife_engine::import::{import, EntryKind, Reader};
+    use kubelife_engine::wire::encode_messages;
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.0.as_slice())).collect();
+    let read = import(&refs, Reader::Page(kubelife_engine::Version { minor: base.minor }));
+    let (applied, page) = crate::import::settings_from_import(base, &read);
+    let tag = |k: EntryKind| EntryKind::ALL.iter().position(|&x| x == k).unwrap_or_default() as u8;
+    // Files over the size limit first, as `kubelife import` prints them.
+    let refusals = too_large
+        .iter()
+        .map(|(name, size)| (tag(EntryKind::Unreadable), refused(name, *size)));
+    let entries: Vec<(u8, Cause)> = refusals
+        .chain(read.report.entries.iter().map(|e| (tag(e.kind), escaped(&e.cause))))
+        .collect();
+    let page: Vec<(u8, Cause)> = page.iter().map(|c| (0, escaped(c))).collect();
+    Answer::Imported {
+        settings: Box::new(applied),
+        report: Bytes(encode_messages(&entries)),
+        page: Bytes(encode_messages(&page)),
+    }
+}
+
+/// Every export format of `s`'s configuration.
+fn exported(s: &Settings) -> Answer {
+    use kubelife_engine::export::{export, Format};
+    let (cfg, _) = s.resolve();
+    let all = Format::ALL.iter().map(|&(_, f)| {
+        let e = export(&cfg, f);
+        let notes: Vec<(u8, Cause)> = e.notes.into_iter().map(|c| (0, c)).collect();
+        (e.yaml, Bytes(kubelife_engine::wire::encode_messages(&notes)))
+    });
+    Answer::Exported(all.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn an_import_job_applies_the_files_as_the_panel_did() {
+        use kubelife_engine::import::{import, EntryKind, Reader};
+        use kubelife_engine::wire::decode_messages;
+        let text = "--node-monitor-grace-period=20s\n--pod-eviction-timeout=30s\n";
+        let files = vec![("kcm.txt".to_string(), Bytes(text.as_bytes().to_vec()))];
+        let base = Settings {
+            nodes: 7,
+            ..Settings::default()
+        };
+        let job = Job::Import {
+            files: files.clone(),
+            too_large: Vec::new(),
+            base: Box::new(base.clone()),
+        };
+        let Answer::Imported { settings, report, page } = answer_files(&job) else {
+            panic!("an import");
+        };
+        let read = import(
+            &[("kcm.txt", text)],
+            Reader::Page(kubelife_engine::Version { minor: base.minor }),
+        );
+        let applied = *settings;
+        let (expected_settings, expected_page) = crate::import::settings_from_import(&base, &read);
+        assert_eq!(applied, expected_settings);
+        let expected = read.report;
+        assert_ne!(applied, base, "the grace period is taken in");
+        let kinds: Vec<EntryKind> = decode_messages(&report.0)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| EntryKind::ALL[usize::from(t)])
+            .collect();
+        assert_eq!(kinds, expected.entries.iter().map(|e| e.kind).collect::<Vec<_>>());
+        let page: Vec<Cause> = decode_messages(&page.0).unwrap().into_iter().map(|(_, c)| c).collect();
+        assert_eq!(page, expected_page);
+    }
+
+    /// What the panel shows of a hostile file: escaped, encodings told, files over the size
+    /// limit named without being sent.
+    #[test]
+    fn an_import_job_escapes_what_it_quotes_and_names_what_it_refused() {
+        use kubelife_engine::wire::decode_messages;
+        let ansi = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: \"4s\\e]0;owned\\a\\e[2J\"\n";
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(
+                "kind: KubeletConfiguration\nmaxPods: 30\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        let job = Job::Import {
+            files: vec![
+                ("ansi\u{1b}[2J.yaml".to_string(), Bytes(ansi.as_bytes().to_vec())),
+                ("ps.yaml".to_string(), Bytes(utf16)),
+            ],
+            too_large: vec![("big.yaml".to_string(), Some(3 << 30))],
+            base: Box::default(),
+        };
+        let Answer::Imported { report, settings, .. } = answer_files(&job) else {
+            panic!("an import");
+        };
+        let lines: Vec<String> = decode_messages(&report.0)
+            .unwrap()
+            .into_iter()
+            .map(|(_, c)| c.english())
+            .collect();
+        assert!(lines[0].starts_with("big.yaml is 3 GiB"), "{lines:#?}");
+        assert!(lines.iter().all(|l| !l.chars().any(char::is_control)), "{lines:#?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l
+                    .contains(r#"ansi\x1b[2J.yaml: cannot read nodeStatusUpdateFrequency "4s\x1b]0;owned\a\x1b[2J""#)),
+            "{lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("ps.yaml: UTF-16LE with a byte-order mark")),
+            "{lines:#?}"
+        );
+        assert_eq!(settings.minor, Settings::default().minor);
+    }
+
+    #[test]
+    fn an_export_job_gives_every_format_with_its_notes() {
+        use kubelife_engine::export::{export, Format};
+        let s = Settings::default();
+        let Answer::Exported(all) = answer_files(&Job::Export(Box::new(s.clone()))) else {
+            panic!("an export");
+        };
+        let (cfg, _) = s.resolve();
+        assert_eq!(all.len(), Format::ALL.len());
+        for ((_, f), (yaml, notes)) in Format::ALL.iter().zip(&all) {
+            let e = export(&cfg, *f);
+            assert_eq!(*yaml, e.yaml);
+            let notes: Vec<_> = kubelife_engine::wire::decode_messages(&notes.0).unwrap();
+            assert_eq!(notes.into_iter().map(|(_, c)| c).collect::<Vec<_>>(), e.notes);
+        }
+    }
+
+    #[test]
+    fn a_scenario_job_gives_the_clis_input() {
+        let s = Settings::default();
+        let Answer::Text(json) = answer_files(&Job::ScenarioJson(Box::new(s.clone()))) else {
+            panic!("a text");
+        };
+        assert_eq!(
+            kubelife_engine::scenario::Scenario::from_json(&json).ok(),
+            Some(s.scenario())
+        );
+    }
+}

@@ -1,0 +1,263 @@
+//! What the page asks of its Web Workers and what they answer, and the jobs themselves, pure, so
+//! that native tests run every job as a worker does. The shell's `worker` module only registers
+//! the workers and carries these messages (with `gloo-worker`, its bincode codec), slicing a
+//! search between timers.
+//!
+//! Three parts, one per wasm that links them:
+//! - this module, the protocol ([`Job`], [`Request`], [`Answer`], [`Reply`]): the page and both
+//!   workers link it. It calls no simulation, import or export, so the page links none.
+//! - [`engine`]: the engine's worker's jobs (a run, the seeds' spreads, the calibration loop, the
+//!   Tune panel's search in slices). Only the engine's worker (`kubelife-worker`) calls it.
+//! - [`files`]: the files worker's jobs (import, export, the scenario JSON). Only the files worker
+//!   (`kubelife-files`) calls it, so that the YAML parser and serializer are in no other wasm.
+//!
+//! A run's resolved configuration crosses (the page resolves each change of its settings once,
+//! and the worker runs what the page resolved), spreads as themselves, a run in the engine's wire
+//! form (`kubelife_engine::wire`), which keeps every cause's key and arguments. No JSON crosses,
+//! so the page's wasm carries no JSON code of its own.
+
+pub mod engine;
+pub mod files;
+
+use crate::settings::Settings;
+use crate::tune::{Ask, Found};
+use kubelife_engine::{Config, Distribution};
+use serde::{Deserialize, Serialize};
+
+/// Something for a worker to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// One run of this configuration (settings the page resolved; see [`Job::run`]).
+    Run(Box<Config>),
+    /// Milestones over `runs` seeds for A and, when comparing, B.
+    Spreads {
+        /// Side A's configuration.
+        a: Box<Config>,
+        /// Side B's.
+        b: Option<Box<Config>>,
+        /// How many seeds.
+        runs: u32,
+    },
+    /// Read a cluster's files (name, contents) with the import `kubelife import` calls, checking
+    /// against `base`'s version where no file names one, and apply what they say to `base` as the
+    /// Import panel does. The contents are bytes, so that the import tells their encoding.
+    Import {
+        /// The files, in the order added.
+        files: Vec<(String, Bytes)>,
+        /// The files over the import's size limit, which the page did not read: name and size in
+        /// bytes, if known (`import::limits::MAX_FILE_BYTES`).
+        too_large: Vec<(String, Option<u64>)>,
+        /// The settings the import applies to.
+        base: Box<Settings>,
+    },
+    /// The configuration these settings stand for, in every export format (`Format::ALL`'s
+    /// order).
+    Export(Box<Settings>),
+    /// The scenario JSON (the CLI's input) of these settings.
+    ScenarioJson(Box<Settings>),
+    /// The Tune panel's search on this configuration: answered with its progress after each
+    /// slice, then what it found ([`engine::Tuning`]).
+    Tune(Box<Config>, Box<Ask>),
+    /// Stops the search under way: it and this job are answered [`Answer::Stopped`].
+    StopTune,
+    /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
+    /// times, for the budget script's ratios.
+    Calibrate {
+        /// Nodes.
+        nodes: u32,
+        /// Repeats.
+        repeats: u32,
+    },
+}
+
+/// A job with the number the page knows it by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// The page's number for this job.
+    pub id: u32,
+    /// What to do.
+    pub job: Job,
+}
+
+/// What a worker answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// A run in the engine's wire form.
+    Run(Bytes),
+    /// The spreads of A and B.
+    Spreads(Box<(Distribution, Option<Distribution>)>),
+    /// The mean time of one calibration run, ms.
+    Calibrated(f64),
+    /// A search's progress: candidates measured, of how many.
+    TuneProgress {
+        /// Measured.
+        done: u32,
+        /// In all.
+        total: u32,
+    },
+    /// What the search found.
+    Tuned(Box<Found>),
+    /// The search cannot run: why.
+    TuneRefused(Bytes),
+    /// The search was stopped.
+    Stopped,
+    /// What the import read.
+    Imported {
+        /// The settings with the import applied.
+        settings: Box<Settings>,
+        /// The engine's report: its entries as messages tagged by their kind's position in
+        /// `EntryKind::ALL` (`wire::encode_messages`).
+        report: Bytes,
+        /// What the page cannot show of the import, as messages.
+        page: Bytes,
+    },
+    /// Each export format's YAML and its notes (as messages), in `Format::ALL`'s order.
+    Exported(Vec<(String, Bytes)>),
+    /// A text (the scenario JSON).
+    Text(String),
+    /// The job is not this worker's (a message for the console; the page keeps its last result).
+    Failed(String),
+}
+
+/// An answer with the number of the job it answers and the worker's time spent on it, ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The job's number.
+    pub id: u32,
+    /// The answer.
+    pub answer: Answer,
+    /// Time the worker spent, ms.
+    pub worker_ms: f64,
+}
+
+/// Bytes that serialize as one block rather than one number per byte.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Bytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Bytes, E> {
+                Ok(Bytes(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Bytes, E> {
+                Ok(Bytes(v))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
+                let mut out = Vec::new();
+                while let Some(b) = seq.next_element()? {
+                    out.push(b);
+                }
+                Ok(Bytes(out))
+            }
+        }
+        d.deserialize_byte_buf(Visit)
+    }
+}
+
+/// `cfg` as a job carries it: without its warnings, which the codec skips.
+fn sent(cfg: &Config) -> Config {
+    Config {
+        warnings: Vec::new(),
+        ..cfg.clone()
+    }
+}
+
+/// Which worker does a job: runs in the engine's, reading and writing a cluster's files in the
+/// files worker, so that neither wasm carries the other's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Doer {
+    /// The engine's worker (`kubelife-worker`): runs, spreads, calibration.
+    Engine,
+    /// The files worker (`kubelife-files`): import, export, the scenario JSON.
+    Files,
+    /// A second instance of the engine's worker for the Tune panel's search, so that a search
+    /// never holds up the page's runs.
+    Tune,
+}
+
+impl Job {
+    /// A run of `cfg`. Its warnings stay behind: a run does not read them, and the page has them.
+    pub fn run(cfg: &Config) -> Job {
+        Job::Run(Box::new(sent(cfg)))
+    }
+
+    /// The spreads over `runs` seeds of `a` and, when comparing, `b`.
+    pub fn spreads(a: &Config, b: Option<&Config>, runs: u32) -> Job {
+        Job::Spreads {
+            a: Box::new(sent(a)),
+            b: b.map(|b| Box::new(sent(b))),
+            runs,
+        }
+    }
+
+    /// The Tune panel's search for `ask` on `cfg` (its warnings stay behind, as a run's do).
+    pub fn tune(cfg: &Config, ask: Ask) -> Job {
+        Job::Tune(Box::new(sent(cfg)), Box::new(ask))
+    }
+
+    /// Which worker does this job.
+    pub fn doer(&self) -> Doer {
+        match self {
+            Job::Run(_) | Job::Spreads { .. } | Job::Calibrate { .. } => Doer::Engine,
+            Job::Import { .. } | Job::Export(_) | Job::ScenarioJson(_) => Doer::Files,
+            Job::Tune(..) | Job::StopTune => Doer::Tune,
+        }
+    }
+}
+
+impl Answer {
+    /// Whether no other answer to the same job follows (a search's progress is followed by more).
+    pub fn is_last(&self) -> bool {
+        !matches!(self, Answer::TuneProgress { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_carries_its_configuration_without_warnings_to_the_worker_that_does_it() {
+        let mut cfg = Settings::default().resolve().0;
+        cfg.warnings.push(kubelife_engine::Cause::new("tune.goal.no_target"));
+        let Job::Run(sent) = Job::run(&cfg) else {
+            panic!("a run");
+        };
+        assert!(sent.warnings.is_empty());
+        assert_eq!(
+            Config {
+                warnings: cfg.warnings.clone(),
+                ..*sent
+            },
+            cfg
+        );
+        assert_eq!(Job::spreads(&cfg, None, 3).doer(), Doer::Engine);
+        assert_eq!(Job::Export(Box::default()).doer(), Doer::Files);
+        assert_eq!(Job::StopTune.doer(), Doer::Tune);
+        assert!(!Answer::TuneProgress { done: 1, total: 2 }.is_last());
+        assert!(Answer::Stopped.is_last());
+    }
+
+    #[test]
+    fn bytes_cross_as_one_block_and_read_back_from_a_sequence() {
+        let b = Bytes(vec![0, 1, 255]);
+        let coded = bincode::serialize(&b).unwrap();
+        // A length and the bytes, not a number per byte.
+        assert_eq!(coded.len(), 8 + 3);
+        assert_eq!(bincode::deserialize::<Bytes>(&coded).unwrap(), b);
+        let from_seq: Bytes = serde_json::from_str("[0, 1, 255]").unwrap();
+        assert_eq!(from_seq, b);
+    }
+}
