@@ -10,6 +10,7 @@ use kubelife_engine::scenario::{
 use kubelife_engine::time::SECOND;
 use serde::{Deserialize, Serialize};
 
+/// The providers the page offers ("Where does it run?"), in order, with their link names and
 /// label keys; no provider is bare metal (or kubeadm) with no cloud controller.
 pub const PROVIDERS: [(Provider, &str, &str); 3] = [
     (Provider::Aws, "aws", "ui.cloud.aws"),
@@ -234,8 +235,6 @@ impl Remediation {
         })
     }
 }
-
-/// A workload's volume, as the page offers it.
 
 impl Settings {
     /// Chooses what repairs nodes, each of its settings at its default. A remediator that runs on

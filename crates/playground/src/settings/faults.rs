@@ -90,8 +90,6 @@ pub struct Operations {
     pub force_delete_db_at_seconds: Option<u32>,
 }
 
-/// The providers the page offers ("Where does it run?"), in order, with their link names and
-
 impl Settings {
     /// The fault's and the zone outage's events, each node's followed by the out-of-service taint
     /// when an operator adds it. A node the fault already crashes (or recovers) at the outage's

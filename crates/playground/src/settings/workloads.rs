@@ -3,6 +3,7 @@
 use kubelife_engine::scenario::{IntOrString, PdbSection, VolumeSection, WorkloadSection};
 use serde::{Deserialize, Serialize};
 
+/// A workload's volume, as the page offers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum VolumeChoice {
     /// No volume.
