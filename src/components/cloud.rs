@@ -6,7 +6,7 @@
 use crate::components::filtered;
 use crate::i18n::{tr, trf, Lang};
 use crate::model::Edit;
-use crate::settings::{Remediator, Settings, PROVIDERS, SNR_STRATEGIES};
+use crate::settings::{Field, Remediator, Settings, Switch, PROVIDERS, SNR_STRATEGIES};
 use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -55,12 +55,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                 .ok()?;
             let cloud = v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0);
             note.set(s.clone().set_cloud(cloud).map(Note::Dropped));
-            Some(Edit::Number(
-                |s, v| {
-                    s.set_cloud(v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0));
-                },
-                v,
-            ))
+            Some(Edit::Number(Field::Cloud, v))
         })
     };
     let on_repair = {
@@ -73,12 +68,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                 .ok()?;
             let kind = Remediator::ALL.get(v as usize)?.0;
             note.set(s.clone().set_remediator(kind).map(|to| Note::Moved(kind, to)));
-            Some(Edit::Number(
-                |s, v| {
-                    s.set_remediator(Remediator::ALL[v as usize].0);
-                },
-                v,
-            ))
+            Some(Edit::Number(Field::Remediator, v))
         })
     };
     let cloud_pick = s
@@ -131,7 +121,7 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     };
     let timeout = r.kind.timeout().zip(r.timeout_or_default()).map(|((_, min, max), t)| {
         let oninput = filtered(onedit, move |e: InputEvent| {
-            Some(Edit::Number(|s, v| s.remediation.timeout_seconds = Some(v), number(e)?.clamp(min, max)))
+            Some(Edit::Number(Field::RemediationTimeout, number(e)?.clamp(min, max)))
         });
         html! {
             <label class="cloud-range" data-testid="cloud-timeout">{tr(lang, "ui.repair.timeout")}{" "}<strong>{format_go_duration_tenths(i64::from(t) * 1000)}</strong>
@@ -139,16 +129,10 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
         }
     });
     let on_max = filtered(onedit, move |e: InputEvent| {
-        Some(Edit::Number(
-            |s, v| s.remediation.max_unhealthy_percent = Some(v),
-            number(e)?.min(100),
-        ))
+        Some(Edit::Number(Field::MaxUnhealthy, number(e)?.min(100)))
     });
     let on_min = filtered(onedit, move |e: InputEvent| {
-        Some(Edit::Number(
-            |s, v| s.remediation.min_healthy_percent = Some(v),
-            number(e)?.min(100),
-        ))
+        Some(Edit::Number(Field::MinHealthy, number(e)?.min(100)))
     });
     // MachineHealthCheck's maxUnhealthy, EKS's breaker, Self Node Remediation's minHealthy.
     let max_key = if r.kind == Remediator::Eks {
@@ -165,15 +149,15 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     let on_strategy = filtered(onedit, |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
         let i = SNR_STRATEGIES.iter().position(|x| *x == v)? as u32;
-        Some(Edit::Number(|s, i| s.remediation.strategy = Some(i), i))
+        Some(Edit::Number(Field::Strategy, i))
     });
     let on_repair = filtered(onedit, |e: Event| {
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        Some(Edit::Switch(|s, on| s.remediation.node_repair_off = !on, on))
+        Some(Edit::Switch(Switch::NodeRepair, on))
     });
     let on_queue = filtered(onedit, |e: Event| {
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        Some(Edit::Switch(|s, on| s.remediation.interruption_queue = on, on))
+        Some(Edit::Switch(Switch::InterruptionQueue, on))
     });
     let strategy = r.strategy.unwrap_or(0) as usize;
     html! { <>

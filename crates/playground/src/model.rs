@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 use crate::knobs::knob;
 use crate::link::{encode_all, Display, Playback, PLAYBACK, VIEWS};
 use crate::replay::{lanes, Lane};
-use crate::settings::Settings;
+use crate::settings::{Field, Settings, Switch};
 use kubelife_engine::export::{out_of_service, Export};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::{Cause, Config, Distribution, Millis, Outcome, RunOptions, ScenarioError};
@@ -289,11 +289,12 @@ pub enum Edit {
     /// Start from the named preset: its settings; a scale preset also brings its own cluster,
     /// fault and zone outage (`Settings::from_preset`).
     Preset(String),
-    /// A whole number the function stores: a count, the failed node, a fault or operator time.
-    Number(fn(&mut Settings, u32), u32),
-    /// A switch of the legacy eviction path, stored by the function.
-    Switch(fn(&mut Settings, bool), bool),
-    /// The kind of fault.
+    /// A whole number for a field ([`Settings::set_number`]): a count, the failed node, a fault
+    /// or operator time, a remediator's setting.
+    Number(Field, u32),
+    /// A switch turned on or off ([`Settings::set_switch`]).
+    Switch(Switch, bool),
+    /// The kind of fault ([`Settings::set_fault_kind`]).
     FaultKind(ActionKind),
     /// The settings with what the import panel read from a cluster's files applied
     /// (`crate::import::settings_from_import`, done in the files worker).
@@ -314,9 +315,9 @@ impl Edit {
                     *s = s.from_preset(&p.scenario);
                 }
             }
-            Edit::Number(set, v) => set(s, v),
-            Edit::Switch(set, on) => set(s, on),
-            Edit::FaultKind(kind) => s.fault.kind = kind,
+            Edit::Number(field, v) => s.set_number(field, v),
+            Edit::Switch(switch, on) => s.set_switch(switch, on),
+            Edit::FaultKind(kind) => s.set_fault_kind(kind),
             Edit::Import(settings) => *s = (*settings).clone(),
         }
     }
@@ -578,6 +579,7 @@ pub struct Wants {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Workload;
 
     #[test]
     fn edits_change_what_they_name() {
@@ -593,9 +595,9 @@ mod tests {
         assert!(s.overrides.is_empty());
         Edit::Version(12).apply(&mut s);
         assert_eq!(s.minor, 12);
-        Edit::Number(|s, v| s.web_replicas = v, 7).apply(&mut s);
+        Edit::Number(Field::Replicas(Workload::Web), 7).apply(&mut s);
         assert_eq!(s.web_replicas, 7);
-        Edit::Switch(|s, on| s.enable_taint_manager = on, false).apply(&mut s);
+        Edit::Switch(Switch::Toggle("enable-taint-manager"), false).apply(&mut s);
         assert!(!s.enable_taint_manager);
         Edit::FaultKind(ActionKind::KubeletStop).apply(&mut s);
         assert_eq!(s.fault.kind, ActionKind::KubeletStop);

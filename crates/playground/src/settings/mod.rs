@@ -1,11 +1,13 @@
 //! The playground's state as the user sets it, and the scenario it stands for.
 
 mod cloud;
+mod edits;
 mod faults;
 mod presets;
 mod workloads;
 
 pub use cloud::*;
+pub use edits::*;
 pub use faults::*;
 pub use workloads::*;
 
