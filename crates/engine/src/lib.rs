@@ -75,6 +75,7 @@ mod shutdown_eviction;
 
 pub use cause::Cause;
 pub use scenario::flags;
+pub use scenario::settings;
 pub use scenario::{Config, Scenario, ScenarioError};
 pub use stats::{distribution, Distribution, Spread};
 pub use summary::Summary;

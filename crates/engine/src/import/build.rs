@@ -10,7 +10,7 @@ use super::shown::{item, Shown, SENTENCE_CHARS};
 use super::Reader;
 use crate::cause::Cause;
 use crate::scenario::cloud::Provider;
-use crate::scenario::flags;
+use crate::scenario::{flags, settings};
 use crate::scenario::{CloudSection, NodeSection, RemediationSection, Scenario, MAX_NODES};
 use crate::version::Version;
 use serde_json::Value as Json;
@@ -498,6 +498,10 @@ fn drop_indexed(s: &mut Scenario, path: &str) -> bool {
     if let Some((i, tail)) = index("remediation[").filter(|(i, _)| *i < s.remediation.len()) {
         drop_remediation(s, i, &tail);
         return true;
+    }
+    // A refused `cloud` duration goes alone, the provider with it otherwise.
+    if let Some(setting) = settings::by_path(path) {
+        return setting.clear(s);
     }
     if path == "cloud" || path.starts_with("cloud.") {
         return s.cloud.take().is_some();

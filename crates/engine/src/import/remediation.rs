@@ -16,6 +16,7 @@ use super::collect::Collector;
 use super::report::EntryKind;
 use super::shown::{item, Shown, SENTENCE_CHARS};
 use crate::cause::Cause;
+use crate::scenario::settings;
 use crate::scenario::{
     ConditionSection, GoDuration, IntOrString, MachineHealthCheckSection, RemediationSection,
     SelfNodeRemediationSection,
@@ -390,10 +391,7 @@ fn max_unhealthy_as_min_healthy(
         IntOrString::String(s) => s.clone(),
     };
     let percent = match &max {
-        IntOrString::String(s) => s
-            .strip_suffix('%')
-            .and_then(|p| p.parse::<u32>().ok())
-            .filter(|p| *p <= 100),
+        IntOrString::String(s) => settings::percent(s),
         IntOrString::Int(_) => None,
     };
     let cause = if snr.min_healthy.is_some() {

@@ -1,61 +1,72 @@
 //! The rules of the `cloud` and `remediation` sections ([`super::cloud`]): defaults applied, every
-//! value checked, each managed service's repair on its own cloud.
+//! value checked, each managed service's repair on its own cloud. Every default, range and rule
+//! is the settings table's ([`super::settings`]); this module pairs each field of a section with
+//! its declaration and builds the resolved form.
 
 use super::cloud::{CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
-use super::flags::{Rule, Value};
-use super::format::{
-    bad, quoted, CloudSection, ConditionSection, GoDuration, IntOrString, RemediationSection, ScenarioError,
-};
+use super::flags::Value;
+use super::format::{bad, CloudSection, ConditionSection, GoDuration, IntOrString, RemediationSection, ScenarioError};
+use super::settings::{self as table, Applies, Rule, Setting};
 use crate::cause::Cause;
-use crate::time::{Millis, HOUR, MINUTE, SECOND};
+use crate::time::Millis;
 use crate::version::Version;
 
-/// The resolved `cloud`, with the warnings it calls for.
+/// A span as written, or else the setting's default on `provider`, checked by the setting's rule
+/// and refused at `field`.
+fn span_at(
+    s: &Setting,
+    written: Option<GoDuration>,
+    provider: Option<Provider>,
+    field: impl Into<String>,
+) -> Result<Millis, ScenarioError> {
+    let ms = written.map_or_else(|| s.default_ms(provider), |g| g.0);
+    s.rule.check(Value::Duration(ms)).map_err(|reason| bad(field, reason))?;
+    Ok(ms)
+}
+
+/// Whether `provider` reads the `cloud` setting.
+fn reads(s: &Setting, provider: Provider) -> bool {
+    matches!(s.applies, Applies::Cloud { providers, .. } if providers.contains(&provider))
+}
+
+/// The resolved `cloud`, with the warnings it calls for. A field the provider does not read is
+/// refused before any value is checked; it resolves to 0 when not written.
 pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudConfig, ScenarioError> {
-    let span = |v: Option<GoDuration>, default: Millis, name: &str, rule: Rule| -> Result<Millis, ScenarioError> {
-        let ms = v.map_or(default, |g| g.0);
-        rule.check(Value::Duration(ms))
-            .map_err(|reason| bad(format!("cloud.{name}"), reason))?;
-        Ok(ms)
-    };
-    let azure = c.provider == Provider::Azure;
-    if c.vm_cache_ttl.is_some() && !azure {
-        return Err(bad(
-            "cloud.vmCacheTtl",
-            Cause::new("scenario.cloud.azure_only").text("provider", c.provider.name()),
-        ));
+    let p = c.provider;
+    let fields = [
+        (&table::NODE_MONITOR_PERIOD, c.node_monitor_period),
+        (&table::INSTANCE_TERMINATION_DURATION, c.instance_termination_duration),
+        (&table::INSTANCE_STOP_DURATION, c.instance_stop_duration),
+        (&table::INSTANCE_DELETION_DURATION, c.instance_deletion_duration),
+        (&table::NODE_BOOT_DURATION, c.node_boot_duration),
+        (&table::API_CALL_DURATION, c.api_call_duration),
+        (&table::VM_CACHE_TTL, c.vm_cache_ttl),
+    ];
+    for (s, written) in fields {
+        if let (Some(_), false, Applies::Cloud { refusal: Some(key), .. }) = (written, reads(s, p), s.applies) {
+            return Err(bad(s.path, Cause::new(key).text("provider", p.name())));
+        }
     }
+    let mut ms = [0; 7];
+    for (i, (s, written)) in fields.into_iter().enumerate() {
+        if reads(s, p) {
+            ms[i] = span_at(s, written, Some(p), s.path)?;
+        }
+    }
+    let [node_monitor_period, instance_termination_duration, instance_stop_duration, instance_deletion_duration, node_boot_duration, api_call_duration, vm_cache_ttl] =
+        ms;
     Ok(CloudConfig {
-        provider: c.provider,
-        node_monitor_period: span(c.node_monitor_period, 5 * SECOND, "nodeMonitorPeriod", Rule::Positive)?,
-        instance_termination_duration: span(
-            c.instance_termination_duration,
-            30 * SECOND,
-            "instanceTerminationDuration",
-            Rule::UpTo(HOUR),
-        )?,
-        instance_stop_duration: span(
-            c.instance_stop_duration,
-            30 * SECOND,
-            "instanceStopDuration",
-            Rule::UpTo(HOUR),
-        )?,
-        instance_deletion_duration: span(
-            c.instance_deletion_duration,
-            MINUTE,
-            "instanceDeletionDuration",
-            Rule::UpTo(HOUR),
-        )?,
-        node_boot_duration: span(c.node_boot_duration, 90 * SECOND, "nodeBootDuration", Rule::UpTo(HOUR))?,
-        api_call_duration: span(c.api_call_duration, 100, "apiCallDuration", Rule::UpTo(MINUTE))?,
-        vm_cache_ttl: if azure {
-            span(c.vm_cache_ttl, 10 * MINUTE, "vmCacheTtl", Rule::UpTo(HOUR))?
-        } else {
-            0
-        },
+        provider: p,
+        node_monitor_period,
+        instance_termination_duration,
+        instance_stop_duration,
+        instance_deletion_duration,
+        node_boot_duration,
+        api_call_duration,
+        vm_cache_ttl,
         // cloud-provider-azure added it in v1.29.0 and backported it to release-1.26 and
         // release-1.27 (PRs #4521, #4522).
-        automatic_out_of_service: azure && version.minor >= 26,
+        automatic_out_of_service: p == Provider::Azure && version.minor >= 26,
     })
 }
 
@@ -72,13 +83,16 @@ pub(crate) fn ready_checks(timeout: Millis) -> Vec<ConditionCheck> {
         .collect()
 }
 
+/// A list of condition checks as written, or else `Ready` `Unknown` and `False` for the setting's
+/// default timeout on `provider`; each timeout checked by the setting's rule.
 fn conditions(
+    s: &Setting,
     list: &Option<Vec<ConditionSection>>,
-    default: Millis,
+    provider: Option<Provider>,
     field: &str,
 ) -> Result<Vec<ConditionCheck>, ScenarioError> {
     let Some(list) = list else {
-        return Ok(ready_checks(default));
+        return Ok(ready_checks(s.default_ms(provider)));
     };
     let mut out = Vec::with_capacity(list.len());
     for (i, c) in list.iter().enumerate() {
@@ -89,10 +103,10 @@ fn conditions(
         if !["True", "False", "Unknown"].contains(&c.status.as_str()) {
             return Err(bad(
                 format!("{f}.status"),
-                quoted("scenario.remediation.status", &c.status),
+                super::format::quoted("scenario.remediation.status", &c.status),
             ));
         }
-        Rule::UpTo(24 * HOUR)
+        s.rule
             .check(Value::Duration(c.timeout.0))
             .map_err(|reason| bad(format!("{f}.timeout"), reason))?;
         out.push(ConditionCheck {
@@ -104,25 +118,29 @@ fn conditions(
     Ok(out)
 }
 
-fn node_count(v: &Option<IntOrString>, default: NodeCount, field: &str) -> Result<NodeCount, ScenarioError> {
+/// A count or a percentage as written, or else the setting's default percentage.
+fn node_count(s: &Setting, v: &Option<IntOrString>, field: &str) -> Result<NodeCount, ScenarioError> {
     match v {
-        None => Ok(default),
-        Some(IntOrString::Int(n)) if (0..=100_000).contains(n) => Ok(NodeCount::Int(*n as u32)),
-        Some(IntOrString::String(s)) => match s.strip_suffix('%').map(str::parse::<u32>) {
-            Some(Ok(p)) if p <= 100 => Ok(NodeCount::Percent(p)),
-            _ => Err(bad(field, quoted("scenario.remediation.not_a_count", s))),
-        },
-        Some(IntOrString::Int(n)) => Err(bad(field, quoted("scenario.remediation.not_a_count", &n.to_string()))),
+        None => {
+            let p = s.default_on(None).and_then(Value::int).unwrap_or(0);
+            Ok(NodeCount::Percent(p.clamp(0, 100) as u32))
+        }
+        Some(v) => Rule::node_count(v).map_err(|reason| bad(format!("{field}.{}", s.name), reason)),
     }
 }
 
-fn span(v: Option<GoDuration>, default: Millis, field: String, max: Millis) -> Result<Millis, ScenarioError> {
-    let ms = v.map_or(default, |g| g.0);
-    Rule::UpTo(max)
-        .check(Value::Duration(ms))
-        .map_err(|reason| bad(field, reason))?;
-    Ok(ms)
+/// A switch as written, or else the setting's default.
+fn switch(s: &Setting, v: Option<bool>) -> bool {
+    v.or_else(|| s.default_on(None).and_then(Value::switch))
+        .unwrap_or(false)
 }
+
+/// Self Node Remediation's strategies, in [`table::SNR_STRATEGIES`]' order.
+const STRATEGIES: [SnrStrategy; 3] = [
+    SnrStrategy::Automatic,
+    SnrStrategy::OutOfServiceTaint,
+    SnrStrategy::ResourceDeletion,
+];
 
 /// One remediator, checked.
 fn resolve_remediator(
@@ -130,83 +148,74 @@ fn resolve_remediator(
     field: &str,
     provider: Option<Provider>,
 ) -> Result<Remediator, ScenarioError> {
+    use table::*;
     use RemediationSection as R;
-    let f = |name: &str| format!("{field}.{name}");
+    let span = |s: &Setting, v: Option<GoDuration>| span_at(s, v, provider, format!("{field}.{}", s.name));
+    let set = |s: &Setting, v: Option<GoDuration>| v.map(|v| span(s, Some(v))).transpose();
     Ok(match r {
         R::MachineHealthCheck(m) => Remediator::MachineHealthCheck {
-            conditions: conditions(&m.unhealthy_conditions, 5 * MINUTE, field)?,
-            node_startup_timeout: span(m.node_startup_timeout, 10 * MINUTE, f("nodeStartupTimeout"), 24 * HOUR)?,
-            max_unhealthy: node_count(&m.max_unhealthy, NodeCount::Percent(100), &f("maxUnhealthy"))?,
+            conditions: conditions(&MHC_CONDITIONS, &m.unhealthy_conditions, provider, field)?,
+            node_startup_timeout: span(&MHC_NODE_STARTUP_TIMEOUT, m.node_startup_timeout)?,
+            max_unhealthy: node_count(&MHC_MAX_UNHEALTHY, &m.max_unhealthy, field)?,
             cluster_api_minor: match m.cluster_api_version.as_deref() {
-                None => 11,
-                Some(v) => match v.strip_prefix("1.").map(str::parse::<u32>) {
-                    Some(Ok(minor)) if minor <= 99 => minor,
-                    _ => {
+                None => MHC_CLUSTER_API_VERSION
+                    .default_on(provider)
+                    .and_then(Value::int)
+                    .map_or(0, |m| m as u32),
+                Some(v) => Rule::cluster_api_minor(v)
+                    .map_err(|reason| bad(format!("{field}.{}", MHC_CLUSTER_API_VERSION.name), reason))?,
+            },
+            replacement_join: set(&MHC_REPLACEMENT_JOIN_DURATION, m.replacement_join_duration)?,
+        },
+        R::SelfNodeRemediation(s) => Remediator::SelfNodeRemediation {
+            conditions: conditions(&SNR_CONDITIONS, &s.unhealthy_conditions, provider, field)?,
+            min_healthy: node_count(&SNR_MIN_HEALTHY, &s.min_healthy, field)?,
+            strategy: match s.strategy.as_deref() {
+                None => STRATEGIES[0],
+                Some(name) => match SNR_STRATEGIES.iter().position(|k| *k == name) {
+                    Some(i) => STRATEGIES[i],
+                    None => {
                         return Err(bad(
-                            f("clusterApiVersion"),
-                            quoted("scenario.remediation.capi_version", v),
+                            format!("{field}.{}", SNR_STRATEGY.name),
+                            super::format::quoted("scenario.remediation.strategy", name),
                         ))
                     }
                 },
             },
-            replacement_join: m
-                .replacement_join_duration
-                .map(|d| span(Some(d), 0, f("replacementJoinDuration"), 24 * HOUR))
-                .transpose()?,
+            safe_time_to_assume_node_rebooted: set(
+                &SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED,
+                s.safe_time_to_assume_node_rebooted,
+            )?,
         },
-        R::SelfNodeRemediation(s) => Remediator::SelfNodeRemediation {
-            conditions: conditions(&s.unhealthy_conditions, 5 * MINUTE, field)?,
-            min_healthy: node_count(&s.min_healthy, NodeCount::Percent(51), &f("minHealthy"))?,
-            strategy: match s.strategy.as_deref() {
-                None | Some("Automatic") => SnrStrategy::Automatic,
-                Some("OutOfServiceTaint") => SnrStrategy::OutOfServiceTaint,
-                Some("ResourceDeletion") => SnrStrategy::ResourceDeletion,
-                Some(other) => return Err(bad(f("strategy"), quoted("scenario.remediation.strategy", other))),
-            },
-            safe_time_to_assume_node_rebooted: s
-                .safe_time_to_assume_node_rebooted
-                .map(|d| span(Some(d), 0, f("safeTimeToAssumeNodeRebooted"), 24 * HOUR))
-                .transpose()?,
+        R::KarpenterNodeRepair(k) => Remediator::KarpenterNodeRepair {
+            node_repair: switch(&KARPENTER_NODE_REPAIR, k.node_repair),
+            conditions: conditions(&KARPENTER_CONDITIONS, &k.unhealthy_conditions, provider, field)?,
+            interruption_queue: switch(&KARPENTER_INTERRUPTION_QUEUE, k.interruption_queue),
+            interruption_latency: span(&KARPENTER_INTERRUPTION_MESSAGE_LATENCY, k.interruption_message_latency)?,
         },
-        R::KarpenterNodeRepair(k) => {
-            let default = if provider == Some(Provider::Azure) {
-                10 * MINUTE
-            } else {
-                30 * MINUTE
-            };
-            Remediator::KarpenterNodeRepair {
-                node_repair: k.node_repair.unwrap_or(false),
-                conditions: conditions(&k.unhealthy_conditions, default, field)?,
-                interruption_queue: k.interruption_queue.unwrap_or(false),
-                interruption_latency: span(
-                    k.interruption_message_latency,
-                    5 * SECOND,
-                    f("interruptionMessageLatency"),
-                    HOUR,
-                )?,
-            }
-        }
         R::GkeAutoRepair(g) => Remediator::GkeAutoRepair {
-            not_ready_timeout: span(g.not_ready_timeout, 10 * MINUTE, f("notReadyTimeout"), 24 * HOUR)?,
-            drain_timeout: span(g.drain_timeout, HOUR, f("drainTimeout"), 24 * HOUR)?,
+            not_ready_timeout: span(&GKE_NOT_READY_TIMEOUT, g.not_ready_timeout)?,
+            drain_timeout: span(&GKE_DRAIN_TIMEOUT, g.drain_timeout)?,
         },
-        R::EksNodeAutoRepair(e) => Remediator::EksNodeAutoRepair {
-            ready_timeout: span(e.ready_timeout, 30 * MINUTE, f("readyTimeout"), 24 * HOUR)?,
-            max_unhealthy_percentage: match e.max_unhealthy_percentage.unwrap_or(20) {
-                p @ 0..=100 => p,
-                p => return Err(bad(f("maxUnhealthyPercentage"), super::format::between(0, 100, p))),
-            },
-        },
-        R::AksAutoRepair(a) => {
-            let delay = a.detection_delay.map_or(10 * MINUTE, |d| d.0);
-            if !(5 * MINUTE..=15 * MINUTE).contains(&delay) {
-                return Err(bad(
-                    f("detectionDelay"),
-                    Cause::new("scenario.remediation.aks_delay").time("value", delay),
-                ));
+        R::EksNodeAutoRepair(e) => {
+            let ready_timeout = span(&EKS_READY_TIMEOUT, e.ready_timeout)?;
+            let s = &EKS_MAX_UNHEALTHY_PERCENTAGE;
+            let p = e
+                .max_unhealthy_percentage
+                .map(i64::from)
+                .or_else(|| s.default_on(provider).and_then(Value::int))
+                .unwrap_or(0);
+            s.rule
+                .check(Value::Int(p))
+                .map_err(|reason| bad(format!("{field}.{}", s.name), reason))?;
+            Remediator::EksNodeAutoRepair {
+                ready_timeout,
+                max_unhealthy_percentage: p as u32,
             }
-            Remediator::AksAutoRepair { detection_delay: delay }
         }
+        R::AksAutoRepair(a) => Remediator::AksAutoRepair {
+            detection_delay: span(&AKS_DETECTION_DELAY, a.detection_delay)?,
+        },
     })
 }
 
@@ -229,16 +238,15 @@ pub(super) fn resolve_remediation(
                     .text("other", format!("remediation[{j}]")),
             ));
         }
-        if let Some(needs) = r.needs() {
-            if !provider.is_some_and(|p| needs.contains(&p)) {
-                let names: Vec<&str> = needs.iter().map(|p| p.name()).collect();
-                return Err(bad(
-                    format!("{field}.kind"),
-                    Cause::new("scenario.remediation.needs_cloud")
-                        .text("kind", r.kind())
-                        .text("providers", names.join(", ")),
-                ));
-            }
+        let kind = r.remediator_kind();
+        if !kind.runs_on(provider) {
+            let names: Vec<&str> = kind.providers().iter().map(|p| p.name()).collect();
+            return Err(bad(
+                format!("{field}.kind"),
+                Cause::new("scenario.remediation.needs_cloud")
+                    .text("kind", kind.name())
+                    .text("providers", names.join(", ")),
+            ));
         }
         out.push(resolve_remediator(r, &field, provider)?);
     }

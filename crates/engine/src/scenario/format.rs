@@ -724,31 +724,6 @@ pub enum RemediationSection {
     AksAutoRepair(AksSection),
 }
 
-impl RemediationSection {
-    /// The kind, as the scenario writes it.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            RemediationSection::MachineHealthCheck(_) => "MachineHealthCheck",
-            RemediationSection::SelfNodeRemediation(_) => "SelfNodeRemediation",
-            RemediationSection::KarpenterNodeRepair(_) => "KarpenterNodeRepair",
-            RemediationSection::GkeAutoRepair(_) => "GKEAutoRepair",
-            RemediationSection::EksNodeAutoRepair(_) => "EKSNodeAutoRepair",
-            RemediationSection::AksAutoRepair(_) => "AKSAutoRepair",
-        }
-    }
-
-    /// The provider a managed service's repair runs on, if it needs one.
-    pub(super) fn needs(&self) -> Option<&'static [Provider]> {
-        match self {
-            RemediationSection::GkeAutoRepair(_) => Some(&[Provider::Gcp]),
-            RemediationSection::EksNodeAutoRepair(_) => Some(&[Provider::Aws]),
-            RemediationSection::AksAutoRepair(_) => Some(&[Provider::Azure]),
-            RemediationSection::KarpenterNodeRepair(_) => Some(&[Provider::Aws, Provider::Azure]),
-            _ => None,
-        }
-    }
-}
-
 /// A scenario that could not be read, naming the field and the reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioError {

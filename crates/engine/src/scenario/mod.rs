@@ -5,8 +5,11 @@
 //! - [`flags`]: the flag catalogue, one declaration per tunable, which validation, export, import
 //!   and the page read.
 //! - [`validate`]: [`Scenario::resolve`], which applies the defaults and checks every value.
-//! - [`cloud`]: the `cloud` and `remediation` sections and their resolved forms; `cloud_rules`
-//!   resolves and checks them.
+//! - [`settings`]: the cloud and remediator settings table, one declaration per field of the
+//!   `cloud` section and of each remediator, which validation, import, the page and the documents
+//!   read.
+//! - [`cloud`]: the `cloud` and `remediation` sections' resolved forms; `cloud_rules` resolves
+//!   and checks them from the table.
 
 pub mod cloud;
 mod cloud_rules;
@@ -14,6 +17,7 @@ pub(crate) use cloud_rules::ready_checks;
 pub mod config;
 pub mod flags;
 pub mod format;
+pub mod settings;
 pub mod validate;
 mod workload_extras;
 

@@ -18,6 +18,7 @@ mod scenario_errors;
 mod scenarios;
 mod seeded;
 mod service_storage;
+mod settings_table;
 mod snapshots;
 mod tidy;
 mod tune;
