@@ -7,13 +7,15 @@ use super::values::{knob_text, parse_fault, parse_zone_names, parse_zone_outage,
 use crate::i18n::truncate;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
-    parse_provider, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice,
-    WorkloadExtras, MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES,
-    TOGGLES, ZONES,
+    cloud_duration, cloud_durations, not_read_on, parse_provider, read_on, Fault, LatencySpike, PdbChoice, Remediator,
+    Settings, TolerationPatch, VolumeChoice, WorkloadExtras, MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB,
+    PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TIMEOUT_LINK, TOGGLES, ZONES,
 };
+use kubelife_engine::flags::Value;
 use kubelife_engine::scenario::ActionKind;
+use kubelife_engine::settings::Setting;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
-use kubelife_engine::Cause;
+use kubelife_engine::{Cause, Millis};
 use std::sync::OnceLock;
 
 /// One parameter of a side's settings.
@@ -70,11 +72,11 @@ fn switch(v: &str) -> Result<bool, Cause> {
     v.parse::<bool>().map_err(|_| Cause::new("link.why.bool"))
 }
 
-/// A percentage, `N%` from 0 to 100.
-fn percent(v: &str) -> Result<u32, Cause> {
+/// A percentage, `N%` within the setting's range.
+fn percent(v: &str, d: &Setting) -> Result<u32, Cause> {
     v.strip_suffix('%')
         .and_then(|p| p.parse::<u32>().ok())
-        .filter(|p| *p <= 100)
+        .filter(|p| (d.range.0..=d.range.1).contains(&f64::from(*p)))
         .ok_or_else(|| Cause::new("link.why.percent"))
 }
 
@@ -274,29 +276,62 @@ fn not_for(s: &Settings) -> Cause {
     Cause::new("link.why.not_for").text("remediation", s.remediation.kind.name())
 }
 
-/// A setting of these remediators only: refused for another.
-fn only_for(s: &Settings, kinds: &[Remediator]) -> Result<(), Cause> {
-    match kinds.contains(&s.remediation.kind) {
-        true => Ok(()),
-        false => Err(not_for(s)),
-    }
+/// The settings table's declaration of a remediator's setting, for the link's remediator;
+/// refused for another that lacks it.
+fn of_remediator(p: &Param, s: &Settings) -> Result<&'static Setting, Cause> {
+    s.remediation.kind.setting(p.name).ok_or_else(|| not_for(s))
 }
 
-/// Where it runs, what repairs its nodes and the remediator's settings.
-const REMEDIATION: [Param; 8] = [
-    Param {
-        name: "cloud",
-        early: true,
-        write: |_, s, _| s.cloud.map(|p| p.name().to_string()),
-        read: |_, s, v| {
-            s.cloud = match v {
-                "none" => None,
-                _ => Some(parse_provider(v).ok_or_else(|| Cause::new("link.why.cloud"))?),
-            };
-            Ok(())
-        },
-        ..P
+/// A cloud duration of the settings table, by its link name: a Go duration within the range a
+/// control offers and the table's rule, on a cloud that reads it.
+const CLOUD_DURATION: Param = Param {
+    write: |p, s, _| {
+        let d = cloud_duration(p.name).filter(|d| read_on(d, s.cloud))?;
+        s.cloud_durations.get(d.name).map(|&ms| d.text(Value::Duration(ms)))
     },
+    read: |p, s, v| {
+        let Some(d) = cloud_duration(p.name) else {
+            return Ok(());
+        };
+        if let Some(cloud) = s.cloud.filter(|&c| !read_on(d, Some(c))) {
+            return Err(not_read_on(d, cloud));
+        }
+        let (lo, hi) = ((d.range.0 * 1000.0) as Millis, (d.range.1 * 1000.0) as Millis);
+        let ms = d
+            .parse(v)
+            .and_then(Value::millis)
+            .ok_or_else(|| Cause::new("link.why.value"))?;
+        if !(lo..=hi).contains(&ms) {
+            let outside = Cause::new("link.why.outside");
+            return Err(outside
+                .text("min", format_go_duration(lo))
+                .text("max", format_go_duration(hi)));
+        }
+        d.check(Value::Duration(ms))?;
+        s.cloud_durations.insert(d.name.to_string(), ms);
+        Ok(())
+    },
+    ..P
+};
+
+/// Where it runs, before its durations.
+const CLOUD: Param = Param {
+    name: "cloud",
+    early: true,
+    write: |_, s, _| s.cloud.map(|p| p.name().to_string()),
+    read: |_, s, v| {
+        s.cloud = match v {
+            "none" => None,
+            _ => Some(parse_provider(v).ok_or_else(|| Cause::new("link.why.cloud"))?),
+        };
+        Ok(())
+    },
+    ..P
+};
+
+/// What repairs its nodes and the remediator's settings (the settings table's, for the
+/// remediator the link names).
+const REMEDIATION: [Param; 7] = [
     Param {
         name: "remediation",
         early: true,
@@ -313,9 +348,10 @@ const REMEDIATION: [Param; 8] = [
         },
     },
     Param {
-        name: "remediation-timeout",
+        name: TIMEOUT_LINK,
         write: |_, s, _| s.remediation.timeout_seconds.map(go),
-        read: |_, s, v| {
+        read: |p, s, v| {
+            of_remediator(p, s)?;
             let (_, min, max) = s.remediation.kind.timeout().ok_or_else(|| not_for(s))?;
             let ms = parse_go_duration(v)
                 .ok()
@@ -329,18 +365,18 @@ const REMEDIATION: [Param; 8] = [
     Param {
         name: "max-unhealthy",
         write: |_, s, _| s.remediation.max_unhealthy_percent.map(|p| format!("{p}%")),
-        read: |_, s, v| {
-            only_for(s, &[Remediator::Mhc, Remediator::Eks])?;
-            percent(v).map(|p| s.remediation.max_unhealthy_percent = Some(p))
+        read: |p, s, v| {
+            let d = of_remediator(p, s)?;
+            percent(v, d).map(|p| s.remediation.max_unhealthy_percent = Some(p))
         },
         ..P
     },
     Param {
         name: "min-healthy",
         write: |_, s, _| s.remediation.min_healthy_percent.map(|p| format!("{p}%")),
-        read: |_, s, v| {
-            only_for(s, &[Remediator::Snr])?;
-            percent(v).map(|p| s.remediation.min_healthy_percent = Some(p))
+        read: |p, s, v| {
+            let d = of_remediator(p, s)?;
+            percent(v, d).map(|p| s.remediation.min_healthy_percent = Some(p))
         },
         ..P
     },
@@ -350,8 +386,8 @@ const REMEDIATION: [Param; 8] = [
             let i = s.remediation.strategy?;
             Some(SNR_STRATEGIES.get(i as usize).copied().unwrap_or("").to_string())
         },
-        read: |_, s, v| {
-            only_for(s, &[Remediator::Snr])?;
+        read: |p, s, v| {
+            of_remediator(p, s)?;
             let i = SNR_STRATEGIES
                 .iter()
                 .position(|x| *x == v)
@@ -364,8 +400,8 @@ const REMEDIATION: [Param; 8] = [
     Param {
         name: "node-repair",
         write: |_, s, _| s.remediation.node_repair_off.then(|| "false".into()),
-        read: |_, s, v| {
-            only_for(s, &[Remediator::Karpenter])?;
+        read: |p, s, v| {
+            of_remediator(p, s)?;
             switch(v).map(|on| s.remediation.node_repair_off = !on)
         },
         ..P
@@ -373,8 +409,8 @@ const REMEDIATION: [Param; 8] = [
     Param {
         name: "interruption-queue",
         write: |_, s, _| s.remediation.interruption_queue.then(|| "true".into()),
-        read: |_, s, v| {
-            only_for(s, &[Remediator::Karpenter])?;
+        read: |p, s, v| {
+            of_remediator(p, s)?;
             switch(v).map(|on| s.remediation.interruption_queue = on)
         },
         ..P
@@ -508,8 +544,8 @@ const KNOB: Param = Param {
 
 /// Every parameter of a side's settings, in the order a link writes them: the version, the
 /// seed and the size; each workload's Service, volume and budget; the switches; the fault and
-/// the zones' names; the cloud and the remediator; the zone outage and the operator's actions;
-/// the knobs.
+/// the zones' names; the cloud, its durations (the settings table's) and the remediator; the
+/// zone outage and the operator's actions; the knobs.
 pub fn params() -> &'static [Param] {
     static TABLE: OnceLock<Vec<Param>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -525,6 +561,11 @@ pub fn params() -> &'static [Param] {
             ..SWITCH
         }));
         out.extend(FAULT);
+        out.push(CLOUD);
+        out.extend(cloud_durations().map(|d| Param {
+            name: d.link,
+            ..CLOUD_DURATION
+        }));
         out.extend(REMEDIATION);
         out.extend(OPERATIONS);
         out.extend(KNOBS.iter().map(|k| Param { name: k.flag, ..KNOB }));

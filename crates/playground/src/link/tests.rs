@@ -542,3 +542,41 @@ fn garbage_is_skipped_with_notices() {
         missing.notices
     );
 }
+
+/// Every cloud duration of the settings table is a link parameter named after its field: it
+/// round-trips, reaches the scenario's `cloud` section, and a bad value is named while the rest
+/// of the link applies.
+#[test]
+fn cloud_durations_round_trip_and_bad_ones_are_named() {
+    use kubelife_engine::settings;
+    let q = "v=1&cloud=azure&cloud-node-monitor-period=10s&instance-termination-duration=45s&instance-stop-duration=1m0s&instance-deletion-duration=2m0s&node-boot-duration=2m30s&api-call-duration=250ms&vm-cache-ttl=5m0s";
+    let d = decode(q);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    assert_eq!(encode(&d.settings, Playback::default()), q);
+    let sc = d.settings.scenario();
+    let cloud = sc.cloud.as_ref().expect("a cloud section");
+    assert_eq!(cloud.node_boot_duration.map(|g| g.0), Some(150_000));
+    assert_eq!(cloud.api_call_duration.map(|g| g.0), Some(250));
+    assert_eq!(cloud.vm_cache_ttl.map(|g| g.0), Some(300_000));
+    assert!(d.settings.resolve().1.is_none(), "{:?}", d.settings.resolve().1);
+    assert_eq!(d.settings.cloud_duration_ms(&settings::NODE_BOOT_DURATION), 150_000);
+    let links: Vec<&str> = crate::settings::cloud_durations().map(|s| s.link).collect();
+    assert_eq!(links.len(), 7);
+    assert!(links.iter().all(|l| q.contains(&format!("&{l}="))), "{links:?}");
+    let said = |q: &str| {
+        let d = decode(&format!("{q}&web=5"));
+        assert_eq!(d.settings.web_replicas, 5, "{q}: the rest applies");
+        assert!(d.settings.cloud_durations.is_empty(), "{q}");
+        d.notices.iter().map(Cause::english).collect::<Vec<_>>().join("; ")
+    };
+    for (q, why) in [
+        ("cloud=aws&vm-cache-ttl=5m0s", "only Azure"),
+        ("cloud=gcp&node-boot-duration=1s", "10s"),
+        ("cloud=gcp&node-boot-duration=soon", "node-boot-duration=soon"),
+        ("cloud=aws&api-call-duration=6s", "5s"),
+        ("cloud=aws&cloud-node-monitor-period=0s", "1s"),
+    ] {
+        let text = said(q);
+        assert!(text.contains(why), "{q}: {text}");
+    }
+}

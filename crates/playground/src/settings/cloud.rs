@@ -2,13 +2,18 @@
 //! settings.
 
 use super::Settings;
+use kubelife_engine::flags::Value;
 use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::scenario::{
     AksSection, ConditionSection, EksSection, GkeSection, GoDuration, IntOrString, KarpenterSection,
-    MachineHealthCheckSection, RemediationSection, SelfNodeRemediationSection,
+    MachineHealthCheckSection, RemediationSection, Scenario, SelfNodeRemediationSection,
 };
+pub use kubelife_engine::settings::SNR_STRATEGIES;
+use kubelife_engine::settings::{Applies, RemediatorKind, Setting, Unit};
 use kubelife_engine::time::SECOND;
+use kubelife_engine::{Cause, Millis};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The providers the page offers ("Where does it run?"), in order, with their link names and
 /// label keys; no provider is bare metal (or kubeadm) with no cloud controller.
@@ -65,33 +70,91 @@ impl Remediator {
         Remediator::ALL.iter().find(|r| r.1 == name).map(|r| r.0)
     }
 
-    /// The providers it runs on; empty when any will do (bare metal too).
-    pub fn providers(self) -> &'static [Provider] {
+    /// The settings table's remediator kind (`None` for none).
+    pub fn kind(self) -> Option<RemediatorKind> {
         match self {
-            Remediator::Gke => &[Provider::Gcp],
-            Remediator::Eks => &[Provider::Aws],
-            Remediator::Aks => &[Provider::Azure],
-            Remediator::Karpenter => &[Provider::Aws, Provider::Azure],
-            _ => &[],
+            Remediator::None => None,
+            Remediator::Mhc => Some(RemediatorKind::MachineHealthCheck),
+            Remediator::Snr => Some(RemediatorKind::SelfNodeRemediation),
+            Remediator::Karpenter => Some(RemediatorKind::KarpenterNodeRepair),
+            Remediator::Gke => Some(RemediatorKind::GkeAutoRepair),
+            Remediator::Eks => Some(RemediatorKind::EksNodeAutoRepair),
+            Remediator::Aks => Some(RemediatorKind::AksAutoRepair),
         }
     }
 
-    /// Its unhealthy timeout as the page offers it: the default, the least and the most, s
-    /// (`None` when it has none the page sets: no remediator, Karpenter).
-    pub fn timeout(self) -> Option<(u32, u32, u32)> {
-        match self {
-            Remediator::Mhc | Remediator::Snr => Some((300, 0, 3600)),
-            Remediator::Gke => Some((600, 0, 3600)),
-            Remediator::Eks => Some((1800, 0, 3600)),
-            // AKS detects from 5 to 15 minutes.
-            Remediator::Aks => Some((600, 300, 900)),
-            Remediator::None | Remediator::Karpenter => None,
+    /// The providers it runs on, as the settings table says; empty when any will do (bare metal
+    /// too).
+    pub fn providers(self) -> &'static [Provider] {
+        self.kind().map_or(&[], RemediatorKind::providers)
+    }
+
+    /// Its setting the link parameter `link` names (`remediation-timeout`, `max-unhealthy`,
+    /// `min-healthy`), if it has one the page sets. The page leaves Karpenter's unhealthy
+    /// timeout to its provider's repair policy.
+    pub fn setting(self, link: &str) -> Option<&'static Setting> {
+        let kind = self.kind()?;
+        if kind == RemediatorKind::KarpenterNodeRepair && link == TIMEOUT_LINK {
+            return None;
         }
+        kind.settings().find(|s| s.link == link)
+    }
+
+    /// Its unhealthy timeout as the page offers it: the table's default, the least and the
+    /// most, s (`None` when it has none the page sets: no remediator, Karpenter).
+    pub fn timeout(self) -> Option<(u32, u32, u32)> {
+        let s = self.setting(TIMEOUT_LINK)?;
+        let default = s.default_ms(None) / SECOND;
+        Some((default as u32, s.range.0 as u32, s.range.1 as u32))
     }
 }
 
-/// Self Node Remediation's strategies, as the scenario writes them (the first is the default).
-pub const SNR_STRATEGIES: [&str; 3] = ["Automatic", "OutOfServiceTaint", "ResourceDeletion"];
+/// The link parameter (and the table's) of a remediator's unhealthy timeout.
+pub const TIMEOUT_LINK: &str = "remediation-timeout";
+
+/// The cloud's durations the page offers ("Where does it run?") and links carry: every span of
+/// the settings table's `cloud` section, in the table's order.
+pub fn cloud_durations() -> impl Iterator<Item = &'static Setting> {
+    kubelife_engine::settings::ALL
+        .iter()
+        .filter(|s| matches!(s.applies, Applies::Cloud { .. }) && s.unit == Unit::Duration)
+}
+
+/// The cloud duration a link parameter names.
+pub fn cloud_duration(link: &str) -> Option<&'static Setting> {
+    cloud_durations().find(|s| s.link == link)
+}
+
+/// Whether the cluster's cloud reads a `cloud` setting; without a cloud the page keeps any.
+pub fn read_on(s: &Setting, cloud: Option<Provider>) -> bool {
+    match (s.applies, cloud) {
+        (Applies::Cloud { providers, .. }, Some(p)) => providers.contains(&p),
+        _ => true,
+    }
+}
+
+/// Why a cloud that does not read a `cloud` setting refuses it: the table's message.
+pub fn not_read_on(s: &Setting, cloud: Provider) -> Cause {
+    match s.applies {
+        Applies::Cloud { refusal: Some(key), .. } => Cause::new(key).text("provider", cloud.name()),
+        _ => Cause::new("link.why.cloud"),
+    }
+}
+
+/// A duration control's step, ms: about a hundredth of the setting's range, rounded up to
+/// 100 ms, 1 s, 5 s or 10 s.
+pub fn duration_step_ms(s: &Setting) -> u32 {
+    let hundredth = (s.range.1 - s.range.0) * 10.0;
+    [100, 1000, 5000]
+        .into_iter()
+        .find(|&step| f64::from(step) >= hundredth)
+        .unwrap_or(10_000)
+}
+
+/// A percentage setting's default in the table.
+fn default_percent(s: &Setting) -> u32 {
+    s.default_on(None).and_then(Value::int).map_or(0, |p| p as u32)
+}
 
 /// The remediator and its settings; each setting is its default until changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -101,10 +164,10 @@ pub struct Remediation {
     /// The unhealthy timeout, s (MachineHealthCheck's and Self Node Remediation's `Ready`
     /// conditions, GKE's `notReadyTimeout`, EKS's `readyTimeout`, AKS's `detectionDelay`).
     pub timeout_seconds: Option<u32>,
-    /// MachineHealthCheck's `maxUnhealthy` (default 100%) or EKS node auto repair's breaker,
-    /// `maxUnhealthyPercentage` (default 20), percent.
+    /// MachineHealthCheck's `maxUnhealthy` or EKS node auto repair's breaker,
+    /// `maxUnhealthyPercentage`, percent.
     pub max_unhealthy_percent: Option<u32>,
-    /// Self Node Remediation's (NodeHealthCheck's) `minHealthy`, percent (default 51%).
+    /// Self Node Remediation's (NodeHealthCheck's) `minHealthy`, percent.
     pub min_healthy_percent: Option<u32>,
     /// Self Node Remediation's strategy, an index into [`SNR_STRATEGIES`].
     pub strategy: Option<u32>,
@@ -115,25 +178,22 @@ pub struct Remediation {
 }
 
 impl Remediation {
-    /// The breaker's percentage the page shows, the set one or the remediator's default:
-    /// MachineHealthCheck's `maxUnhealthy` (100%), EKS's `maxUnhealthyPercentage` (20); `None`
-    /// for a remediator without one the page sets.
+    /// The breaker's percentage the page shows, the set one or the table's default:
+    /// MachineHealthCheck's `maxUnhealthy`, EKS's `maxUnhealthyPercentage`; `None` for a
+    /// remediator without one.
     pub fn max_unhealthy_or_default(&self) -> Option<u32> {
-        let default = match self.kind {
-            Remediator::Mhc => 100,
-            Remediator::Eks => 20,
-            _ => return None,
-        };
-        Some(self.max_unhealthy_percent.unwrap_or(default))
+        let s = self.kind.setting("max-unhealthy")?;
+        Some(self.max_unhealthy_percent.unwrap_or_else(|| default_percent(s)))
     }
 
-    /// Self Node Remediation's `minHealthy` the page shows (default 51%); `None` for another
-    /// remediator.
+    /// Self Node Remediation's `minHealthy` the page shows, the set one or the table's default;
+    /// `None` for another remediator.
     pub fn min_healthy_or_default(&self) -> Option<u32> {
-        (self.kind == Remediator::Snr).then(|| self.min_healthy_percent.unwrap_or(51))
+        let s = self.kind.setting("min-healthy")?;
+        Some(self.min_healthy_percent.unwrap_or_else(|| default_percent(s)))
     }
 
-    /// The timeout the page shows: the set one or the remediator's default.
+    /// The timeout the page shows: the set one or the table's default for the remediator.
     pub fn timeout_or_default(&self) -> Option<u32> {
         self.kind.timeout().map(|(d, _, _)| self.timeout_seconds.unwrap_or(d))
     }
@@ -236,6 +296,13 @@ impl Remediation {
     }
 }
 
+/// The cloud durations a scenario sets, by the table's names, ms.
+pub(super) fn cloud_durations_of(sc: &Scenario) -> BTreeMap<String, Millis> {
+    cloud_durations()
+        .filter_map(|s| Some((s.name.to_string(), s.get(sc)?.millis()?)))
+        .collect()
+}
+
 impl Settings {
     /// Chooses what repairs nodes, each of its settings at its default. A remediator that runs on
     /// certain clouds only moves the cluster to the first of them unless it is on one already;
@@ -269,6 +336,25 @@ impl Settings {
         let gone = self.remediation.kind;
         self.remediation = Remediation::default();
         Some(gone)
+    }
+
+    /// A cloud duration as the page shows it, ms: the set one or the table's default on the
+    /// cluster's cloud.
+    pub fn cloud_duration_ms(&self, s: &Setting) -> Millis {
+        self.cloud_durations
+            .get(s.name)
+            .copied()
+            .unwrap_or_else(|| s.default_ms(self.cloud))
+    }
+
+    /// Writes the cloud durations set, where the cluster's cloud reads them, into the scenario's
+    /// `cloud` section.
+    pub(super) fn write_cloud_durations(&self, sc: &mut Scenario) {
+        for s in cloud_durations().filter(|s| self.cloud.is_some() && read_on(s, self.cloud)) {
+            if let Some(&ms) = self.cloud_durations.get(s.name) {
+                s.put(sc, Value::Duration(ms));
+            }
+        }
     }
 
     /// Whether the run has a cloud controller or a remediator (the page then shows the Node's

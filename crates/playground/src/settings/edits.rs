@@ -85,6 +85,8 @@ pub enum Field {
     LatencyFrom,
     /// When the latency spike ends, s.
     LatencyUntil,
+    /// A cloud duration, by the settings table's name, ms.
+    CloudDuration(&'static str),
     /// The patched `tolerationSeconds` of the `web` pods, s.
     PatchSeconds,
     /// When the tolerations are patched, s.
@@ -173,6 +175,9 @@ impl Settings {
             Field::MaxUnhealthy => self.remediation.max_unhealthy_percent = Some(v),
             Field::MinHealthy => self.remediation.min_healthy_percent = Some(v),
             Field::Strategy => self.remediation.strategy = Some(v),
+            Field::CloudDuration(name) => {
+                self.cloud_durations.insert(name.to_string(), i64::from(v));
+            }
             Field::FaultNode => self.fault.node = v,
             Field::FaultAt => self.fault.at_seconds = v,
             Field::FaultRecover => self.fault.recover_at_seconds = on,

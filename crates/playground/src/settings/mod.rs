@@ -116,6 +116,10 @@ pub struct Settings {
     /// Where the cluster runs: a cloud's controller manager, or none (bare metal, kubeadm).
     #[serde(default)]
     pub cloud: Option<Provider>,
+    /// The cloud's durations set (the settings table's `cloud` spans, by their names), ms; the
+    /// others are the table's defaults.
+    #[serde(default)]
+    pub cloud_durations: BTreeMap<String, kubelife_engine::Millis>,
     /// What repairs nodes besides kube-controller-manager.
     #[serde(default)]
     pub remediation: Remediation,
@@ -150,6 +154,7 @@ impl Default for Settings {
             ops: Operations::default(),
             zone_names: Vec::new(),
             cloud: None,
+            cloud_durations: BTreeMap::new(),
             remediation: Remediation::default(),
         }
     }
@@ -234,6 +239,7 @@ impl Settings {
             remediation: self.remediation.section().into_iter().collect(),
             ..Scenario::default()
         };
+        self.write_cloud_durations(&mut s);
         for (flag, &v) in &self.overrides {
             if let Some(k) = knob(flag).filter(|k| k.available(self.minor)) {
                 (k.write)(&mut s, v);

@@ -47,6 +47,7 @@ impl Settings {
         out.keep_defaults_of(&with);
         // Where it runs and what repairs its nodes come with the preset (or the imported cluster).
         out.cloud = preset.cloud.as_ref().map(|c| c.provider);
+        out.cloud_durations = super::cloud::cloud_durations_of(preset);
         out.remediation = Remediation::of(&preset.remediation);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
             != (
