@@ -207,3 +207,17 @@ fn components_send_edits_as_data() {
         "components write settings through functions: {found:#?}"
     );
 }
+
+/// The core stays in files a reader can hold: none in `crates/playground/src` runs over 700
+/// lines (split a file by concept, as `settings/` and `link/` are).
+#[test]
+fn no_core_file_runs_over_700_lines() {
+    const MAX: usize = 700;
+    let long: Vec<String> = core_sources()
+        .into_iter()
+        .map(|(module, text)| (module, text.lines().count()))
+        .filter(|(_, n)| *n > MAX)
+        .map(|(module, n)| format!("{module}: {n} lines"))
+        .collect();
+    assert!(long.is_empty(), "core files over {MAX} lines: {long:?}");
+}
