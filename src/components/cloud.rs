@@ -99,6 +99,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                         <option value={(i + 1).to_string()} selected={cloud_pick == i + 1}>{tr(lang, key)}</option>
                     }) }
                 </select></label>
+            { cloud_duration_fields(lang, s, &p.onedit) }
             <label class="cloud-field">{tr(lang, "ui.repair.what")}
                 <select data-testid="cloud-remediator" onchange={on_repair}>
                     { for Remediator::ALL.iter().enumerate().map(|(i, &(r, _, key))| html! {
@@ -106,7 +107,6 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                     }) }
                 </select></label>
             <p class="cloud-note" role="status" data-testid="cloud-note">{said.unwrap_or_default()}</p>
-            { cloud_duration_fields(lang, s, &p.onedit) }
             { remediator_fields(lang, s, &p.onedit) }
         </fieldset>
     }
