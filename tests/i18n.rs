@@ -80,6 +80,10 @@ fn every_key_is_used() {
             built.insert(t.why.to_string());
         }
     }
+    // Each cloud duration of the engine's settings table has a control labelled by its name.
+    for s in kubelife::settings::cloud_durations() {
+        built.insert(format!("ui.cloud.span.{}", s.name));
+    }
     for s in &STEPS {
         built.insert(format!("{}.title", s.key));
         built.insert(format!("{}.body", s.key));

@@ -201,3 +201,48 @@ fn only_the_workers_name_the_workers_jobs() {
     }
     assert!(found.is_empty(), "page modules name a worker's jobs: {found:#?}");
 }
+
+/// A change a component sends is data (which setting, which value); the setters live in the
+/// core (`crates/playground/src/settings/edits.rs`). Neither `Edit` nor a component carries a
+/// function that writes the settings.
+#[test]
+fn components_send_edits_as_data() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = std::fs::read_to_string(root.join("crates/playground/src/model.rs")).expect("the model");
+    let edit = model.split("pub enum Edit {").nth(1).expect("the Edit enum");
+    let edit = &edit[..edit.find("\n}").expect("the enum's end")];
+    assert!(!edit.contains("fn("), "Edit carries a function: {edit}");
+    let mut found = Vec::new();
+    for (module, text) in sources().into_iter().filter(|(m, _)| m.starts_with("components")) {
+        for (i, line) in text.lines().enumerate() {
+            let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            let closure = [
+                "Edit::Number(|",
+                "Edit::Switch(|",
+                "Edit::Number(move|",
+                "Edit::Switch(move|",
+            ];
+            if closure.iter().any(|c| compact.contains(c)) || compact.contains("fn(&mutSettings") {
+                found.push(format!("{module}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "components write settings through functions: {found:#?}"
+    );
+}
+
+/// The core stays in files a reader can hold: none in `crates/playground/src` runs over 700
+/// lines (split a file by concept, as `settings/` and `link/` are).
+#[test]
+fn no_core_file_runs_over_700_lines() {
+    const MAX: usize = 700;
+    let long: Vec<String> = core_sources()
+        .into_iter()
+        .map(|(module, text)| (module, text.lines().count()))
+        .filter(|(_, n)| *n > MAX)
+        .map(|(module, n)| format!("{module}: {n} lines"))
+        .collect();
+    assert!(long.is_empty(), "core files over {MAX} lines: {long:?}");
+}

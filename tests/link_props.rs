@@ -8,13 +8,18 @@ mod seeded;
 use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
+use kubelife::settings::read_on;
 use kubelife::settings::{
     Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras, ZoneOutage,
     MAX_NOTICE_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
 };
 use kubelife::tune::Question;
+use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::scenario::ActionKind;
+use kubelife_engine::settings::Setting;
+use kubelife_engine::Millis;
 use proptest::prelude::*;
+use std::collections::BTreeMap;
 
 fn operations() -> impl Strategy<Value = (u32, Operations)> {
     use proptest::option::of;
@@ -39,6 +44,29 @@ fn operations() -> impl Strategy<Value = (u32, Operations)> {
                 force_delete_db_at_seconds: force,
             };
             (count, ops)
+        })
+}
+
+/// A cloud, or none, and some of the settings table's cloud durations it reads, each a whole
+/// number of milliseconds within the range its control offers.
+fn cloud_durations() -> impl Strategy<Value = (Option<Provider>, BTreeMap<String, Millis>)> {
+    let all: Vec<&'static Setting> = kubelife::settings::cloud_durations().collect();
+    (
+        0usize..4,
+        proptest::collection::vec((0usize..all.len(), 0.0f64..=1.0), 0..8),
+    )
+        .prop_map(move |(cloud, picks)| {
+            let cloud = [None, Some(Provider::Aws), Some(Provider::Gcp), Some(Provider::Azure)][cloud];
+            let durations = picks
+                .into_iter()
+                .map(|(i, x)| (all[i], x))
+                .filter(|(s, _)| read_on(s, cloud))
+                .map(|(s, x)| {
+                    let (lo, hi) = (s.range.0 * 1000.0, s.range.1 * 1000.0);
+                    (s.name.to_string(), (lo + (hi - lo) * x).round() as Millis)
+                })
+                .collect();
+            (cloud, durations)
         })
 }
 
@@ -83,6 +111,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
         (0i64..=3_600_000, proptest::option::of(1u32..=1000)),
         operations(),
         (extras(), extras(), any::<bool>()),
+        cloud_durations(),
     )
         .prop_map(
             |(
@@ -92,6 +121,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                 (t, speed),
                 (count, ops),
                 (web_extras, db_extras, no_force_detach),
+                (cloud, durations),
             )| {
                 let kind = [
                     ActionKind::NodeCrash,
@@ -128,6 +158,8 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                     web: web_extras,
                     db: db_extras,
                     disable_force_detach: no_force_detach,
+                    cloud,
+                    cloud_durations: durations,
                     ..Settings::default()
                 };
                 for (i, x) in knobs {

@@ -4,10 +4,13 @@
 //! cluster there, and one that cannot run where the cluster moves is turned off; a line says so.
 
 use crate::components::filtered;
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{lookup, tr, trf, Lang};
 use crate::model::Edit;
-use crate::settings::{Remediator, Settings, PROVIDERS, SNR_STRATEGIES};
+use crate::settings::{
+    cloud_durations, duration_step_ms, read_on, Field, Remediator, Settings, Switch, PROVIDERS, SNR_STRATEGIES,
+};
 use kubelife_engine::scenario::cloud::Provider;
+use kubelife_engine::settings::Setting;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -55,12 +58,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                 .ok()?;
             let cloud = v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0);
             note.set(s.clone().set_cloud(cloud).map(Note::Dropped));
-            Some(Edit::Number(
-                |s, v| {
-                    s.set_cloud(v.checked_sub(1).and_then(|i| PROVIDERS.get(i as usize)).map(|x| x.0));
-                },
-                v,
-            ))
+            Some(Edit::Number(Field::Cloud, v))
         })
     };
     let on_repair = {
@@ -73,12 +71,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                 .ok()?;
             let kind = Remediator::ALL.get(v as usize)?.0;
             note.set(s.clone().set_remediator(kind).map(|to| Note::Moved(kind, to)));
-            Some(Edit::Number(
-                |s, v| {
-                    s.set_remediator(Remediator::ALL[v as usize].0);
-                },
-                v,
-            ))
+            Some(Edit::Number(Field::Remediator, v))
         })
     };
     let cloud_pick = s
@@ -106,6 +99,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                         <option value={(i + 1).to_string()} selected={cloud_pick == i + 1}>{tr(lang, key)}</option>
                     }) }
                 </select></label>
+            { cloud_duration_fields(lang, s, &p.onedit) }
             <label class="cloud-field">{tr(lang, "ui.repair.what")}
                 <select data-testid="cloud-remediator" onchange={on_repair}>
                     { for Remediator::ALL.iter().enumerate().map(|(i, &(r, _, key))| html! {
@@ -116,6 +110,32 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
             { remediator_fields(lang, s, &p.onedit) }
         </fieldset>
     }
+}
+
+/// The cloud's durations it reads, from the settings table: a slider each, showing the Go
+/// duration (`data-testid="cloud-node-boot-duration"`, after the link parameter).
+fn cloud_duration_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    if s.cloud.is_none() {
+        return html! {};
+    }
+    let field = |d: &'static Setting| {
+        let (lo, hi) = ((d.range.0 * 1000.0) as u32, (d.range.1 * 1000.0) as u32);
+        let oninput = filtered(onedit, move |e: InputEvent| {
+            let v = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<u32>()
+                .ok()?;
+            Some(Edit::Number(Field::CloudDuration(d.name), v.clamp(lo, hi)))
+        });
+        let ms = s.cloud_duration_ms(d);
+        let label = lookup(lang, &format!("ui.cloud.span.{}", d.name)).unwrap_or(d.name);
+        html! {
+            <label class="cloud-range" data-testid={format!("cloud-{}", d.link)}>{label}{" "}<strong>{format_go_duration_tenths(ms)}</strong>
+                <input type="range" min={lo.to_string()} max={hi.to_string()} step={duration_step_ms(d).to_string()} value={ms.to_string()} aria-label={label} {oninput} /></label>
+        }
+    };
+    html! { <>{ for cloud_durations().filter(|d| read_on(d, s.cloud)).map(field) }</> }
 }
 
 /// The remediator's own settings: its unhealthy timeout, MachineHealthCheck's `maxUnhealthy`,
@@ -131,23 +151,30 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     };
     let timeout = r.kind.timeout().zip(r.timeout_or_default()).map(|((_, min, max), t)| {
         let oninput = filtered(onedit, move |e: InputEvent| {
-            Some(Edit::Number(|s, v| s.remediation.timeout_seconds = Some(v), number(e)?.clamp(min, max)))
+            Some(Edit::Number(Field::RemediationTimeout, number(e)?.clamp(min, max)))
         });
         html! {
             <label class="cloud-range" data-testid="cloud-timeout">{tr(lang, "ui.repair.timeout")}{" "}<strong>{format_go_duration_tenths(i64::from(t) * 1000)}</strong>
                 <input type="range" min={min.to_string()} max={max.to_string()} step="30" value={t.to_string()} aria-label={tr(lang, "ui.repair.timeout")} {oninput} /></label>
         }
     });
+    // The breakers' ranges are the settings table's.
+    let range = |link: &str| {
+        r.kind
+            .setting(link)
+            .map_or((0, 0), |d| (d.range.0 as u32, d.range.1 as u32))
+    };
+    let (max_range, min_range) = (range("max-unhealthy"), range("min-healthy"));
     let on_max = filtered(onedit, move |e: InputEvent| {
         Some(Edit::Number(
-            |s, v| s.remediation.max_unhealthy_percent = Some(v),
-            number(e)?.min(100),
+            Field::MaxUnhealthy,
+            number(e)?.clamp(max_range.0, max_range.1),
         ))
     });
     let on_min = filtered(onedit, move |e: InputEvent| {
         Some(Edit::Number(
-            |s, v| s.remediation.min_healthy_percent = Some(v),
-            number(e)?.min(100),
+            Field::MinHealthy,
+            number(e)?.clamp(min_range.0, min_range.1),
         ))
     });
     // MachineHealthCheck's maxUnhealthy, EKS's breaker, Self Node Remediation's minHealthy.
@@ -158,22 +185,28 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     };
     let max = r
         .max_unhealthy_or_default()
-        .map(|p| percent(lang, (max_key, "cloud-max-unhealthy", 5), p, on_max));
-    let min = r
-        .min_healthy_or_default()
-        .map(|p| percent(lang, ("ui.repair.min_healthy", "cloud-min-healthy", 1), p, on_min));
+        .map(|p| percent(lang, (max_key, "cloud-max-unhealthy", 5), max_range, p, on_max));
+    let min = r.min_healthy_or_default().map(|p| {
+        percent(
+            lang,
+            ("ui.repair.min_healthy", "cloud-min-healthy", 1),
+            min_range,
+            p,
+            on_min,
+        )
+    });
     let on_strategy = filtered(onedit, |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
         let i = SNR_STRATEGIES.iter().position(|x| *x == v)? as u32;
-        Some(Edit::Number(|s, i| s.remediation.strategy = Some(i), i))
+        Some(Edit::Number(Field::Strategy, i))
     });
     let on_repair = filtered(onedit, |e: Event| {
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        Some(Edit::Switch(|s, on| s.remediation.node_repair_off = !on, on))
+        Some(Edit::Switch(Switch::NodeRepair, on))
     });
     let on_queue = filtered(onedit, |e: Event| {
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        Some(Edit::Switch(|s, on| s.remediation.interruption_queue = on, on))
+        Some(Edit::Switch(Switch::InterruptionQueue, on))
     });
     let strategy = r.strategy.unwrap_or(0) as usize;
     html! { <>
@@ -193,15 +226,16 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
     </> }
 }
 
-/// A percentage slider (0% to 100% by `step`) labelled `key`.
+/// A percentage slider (over `range` by `step`) labelled `key`.
 fn percent(
     lang: Lang,
     (key, testid, step): (&'static str, &'static str, u32),
+    range: (u32, u32),
     value: u32,
     oninput: Callback<InputEvent>,
 ) -> Html {
     html! {
         <label class="cloud-range" data-testid={testid}>{tr(lang, key)}{" "}<strong>{format!("{value}%")}</strong>
-            <input type="range" min="0" max="100" step={step.to_string()} value={value.to_string()} aria-label={tr(lang, key)} {oninput} /></label>
+            <input type="range" min={range.0.to_string()} max={range.1.to_string()} step={step.to_string()} value={value.to_string()} aria-label={tr(lang, key)} {oninput} /></label>
     }
 }

@@ -5,7 +5,7 @@
 use crate::components::filtered;
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
-use crate::settings::{LatencySpike, Settings, TolerationPatch, ZoneOutage, MAX_NOTICE_SECONDS, MAX_OP_SECONDS};
+use crate::settings::{Field, Settings, MAX_NOTICE_SECONDS, MAX_OP_SECONDS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -61,7 +61,7 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
         };
         let v = v.trim().parse::<u32>().ok()?;
         let index = if listed { v } else { v.clamp(1, nodes.max(1)) - 1 };
-        Some(Edit::Number(|s, v| s.fault.node = v, index))
+        Some(Edit::Number(Field::FaultNode, index))
     });
     const KINDS: [(ActionKind, &str, &str); 8] = [
         (ActionKind::NodeCrash, "NodeCrash", "ui.fault.crash"),
@@ -85,16 +85,10 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
     let on_kind = filtered(onedit, |e: Event| {
         let picked = e.target_unchecked_into::<HtmlSelectElement>().value();
         if picked == NONE {
-            return Some(Edit::Number(|s, _| s.fault.count = 0, 0));
+            return Some(Edit::Number(Field::FaultCount, 0));
         }
-        let i = KINDS.iter().position(|(_, v, _)| *v == picked)?;
-        Some(Edit::Number(
-            |s, i| {
-                s.fault.kind = KINDS[i as usize].0;
-                s.fault.count = s.fault.count.max(1);
-            },
-            i as u32,
-        ))
+        let kind = KINDS.iter().find(|(_, v, _)| *v == picked)?.0;
+        Some(Edit::FaultKind(kind))
     });
     let count = if f.count == 0 {
         tr(lang, "ui.fault.none").to_string()
@@ -118,14 +112,14 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
             { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={f.count > 0 && k == f.kind}>{tr(lang, l)}</option> }) }
         </select></label>
         { range(lang, Range { key: "ui.fault.at", testid: "fault-at", value: f.at_seconds, max: 600, step: 5, shown: secs(f.at_seconds) },
-            onedit, |s, v| s.fault.at_seconds = v) }
+            onedit, Field::FaultAt) }
         { range(lang, Range { key: "ui.fault.recover", testid: "fault-recover", value: f.recover_at_seconds.unwrap_or(0), max: 900, step: 5, shown: recover },
-            onedit, |s, v| s.fault.recover_at_seconds = (v > 0).then_some(v)) }
+            onedit, Field::FaultRecover) }
         { range(lang, Range { key: "ui.fault.count", testid: "fault-count", value: f.count, max: nodes.max(1), step: 1, shown: count },
-            onedit, |s, v| s.fault.count = v) }
+            onedit, Field::FaultCount) }
         if f.count > 0 && f.kind == ActionKind::SpotInterruption {
             { range(lang, Range { key: "ui.fault.notice", testid: "fault-notice", value: s.spot_notice_seconds(), max: MAX_NOTICE_SECONDS, step: 5,
-                shown: secs(s.spot_notice_seconds()) }, onedit, |s, v| s.fault.notice_seconds = Some(v)) }
+                shown: secs(s.spot_notice_seconds()) }, onedit, Field::FaultNotice) }
         }
     </> }
 }
@@ -146,19 +140,7 @@ fn outage_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
             .value()
             .parse::<u32>()
             .ok()?;
-        Some(Edit::Number(
-            |s, v| {
-                s.zone_outage = v.checked_sub(1).map(|zone| ZoneOutage {
-                    zone,
-                    ..s.zone_outage.unwrap_or(ZoneOutage {
-                        zone,
-                        at_seconds: 120,
-                        end_seconds: None,
-                    })
-                })
-            },
-            v,
-        ))
+        Some(Edit::Number(Field::OutageZone, v))
     });
     let picked = outage.map_or(0, |z| z.zone + 1);
     html! { <>
@@ -171,10 +153,10 @@ fn outage_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
         </select></label>
         if let Some(z) = outage {
             { range(lang, Range { key: "ui.outage.at", testid: "outage-at", value: z.at_seconds, max: MAX_OP_SECONDS, step: 10, shown: secs(z.at_seconds) },
-                onedit, |s, v| if let Some(z) = s.zone_outage.as_mut() { z.at_seconds = v; z.end_seconds = z.end_seconds.map(|e| e.max(v)) }) }
+                onedit, Field::OutageAt) }
             { range(lang, Range { key: "ui.outage.end", testid: "outage-end", value: z.end_seconds.unwrap_or(0), max: MAX_OP_SECONDS, step: 10,
                 shown: z.end_seconds.map_or_else(|| tr(lang, "ui.never").to_string(), secs) },
-                onedit, |s, v| if let Some(z) = s.zone_outage.as_mut() { z.end_seconds = (v > 0).then(|| v.max(z.at_seconds)) }) }
+                onedit, Field::OutageEnd) }
         }
     </> }
 }
@@ -188,26 +170,26 @@ fn operator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     html! { <>
         { range(lang, Range { key: "ui.ops.out_of_service", testid: "ops-out-of-service", value: o.out_of_service_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.out_of_service_at_seconds) },
-            onedit, |s, v| s.ops.out_of_service_at_seconds = (v > 0).then_some(v)) }
+            onedit, Field::OutOfService) }
         { range(lang, Range { key: "ui.ops.force_delete_db", testid: "ops-force-delete-db", value: o.force_delete_db_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.force_delete_db_at_seconds) },
-            onedit, |s, v| s.ops.force_delete_db_at_seconds = (v > 0).then_some(v)) }
+            onedit, Field::ForceDeleteDb) }
         { range(lang, Range { key: "ui.ops.kcm_restart", testid: "ops-kcm-restart", value: o.kcm_restart_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.kcm_restart_at_seconds) },
-            onedit, |s, v| s.ops.kcm_restart_at_seconds = (v > 0).then_some(v)) }
+            onedit, Field::KcmRestart) }
         { range(lang, Range { key: "ui.ops.latency_ms", testid: "ops-latency-ms", value: spike.map_or(0, |l| l.ms), max: 5000, step: 100, shown: spike_ms },
-            onedit, |s, v| s.ops.latency = (v > 0).then(|| LatencySpike { ms: v, ..s.ops.latency.unwrap_or(LatencySpike { from_seconds: 120, until_seconds: 300, ms: v }) })) }
+            onedit, Field::LatencyMs) }
         if let Some(l) = spike {
             { range(lang, Range { key: "ui.ops.latency_from", testid: "ops-latency-from", value: l.from_seconds, max: 900, step: 5, shown: secs(l.from_seconds) },
-                onedit, |s, v| if let Some(l) = s.ops.latency.as_mut() { l.from_seconds = v }) }
+                onedit, Field::LatencyFrom) }
             { range(lang, Range { key: "ui.ops.latency_until", testid: "ops-latency-until", value: l.until_seconds, max: 900, step: 5, shown: secs(l.until_seconds) },
-                onedit, |s, v| if let Some(l) = s.ops.latency.as_mut() { l.until_seconds = v }) }
+                onedit, Field::LatencyUntil) }
         }
         { range(lang, Range { key: "ui.ops.patch_seconds", testid: "ops-patch-seconds", value: patch.map_or(0, |p| p.seconds), max: 3600, step: 60, shown: patch_to },
-            onedit, |s, v| s.ops.toleration_patch = (v > 0).then(|| TolerationPatch { seconds: v, at_seconds: s.ops.toleration_patch.map_or(200, |p| p.at_seconds) })) }
+            onedit, Field::PatchSeconds) }
         if let Some(p) = patch {
             { range(lang, Range { key: "ui.ops.patch_at", testid: "ops-patch-at", value: p.at_seconds, max: 900, step: 5, shown: secs(p.at_seconds) },
-                onedit, |s, v| if let Some(p) = s.ops.toleration_patch.as_mut() { p.at_seconds = v }) }
+                onedit, Field::PatchAt) }
         }
     </> }
 }
@@ -222,8 +204,8 @@ struct Range {
     shown: String,
 }
 
-/// A labelled range input whose value goes through `set`.
-fn range(lang: Lang, r: Range, onedit: &Callback<Edit>, set: fn(&mut Settings, u32)) -> Html {
+/// A labelled range input whose value sets `field`.
+fn range(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field) -> Html {
     let max = r.max;
     let oninput = filtered(onedit, move |e: InputEvent| {
         let v = e
@@ -231,7 +213,7 @@ fn range(lang: Lang, r: Range, onedit: &Callback<Edit>, set: fn(&mut Settings, u
             .value()
             .parse::<u32>()
             .ok()?;
-        Some(Edit::Number(set, v.min(max)))
+        Some(Edit::Number(field, v.min(max)))
     });
     html! {
         <label class="faults-range" data-testid={r.testid}>{tr(lang, r.key)}{" "}<strong>{r.shown}</strong>
