@@ -12,7 +12,9 @@
 //!
 //! Cancelling costs nothing: a cancelled timer stays in the heap and is dropped when it comes up.
 //! Periodic loops whose iterations nobody would notice may be dormant, outside the heap
-//! ([`dormant`]). Nothing here knows what a wake-up does; the driver (`sim`) dispatches them.
+//! ([`dormant`]). Nothing here knows what a wake-up does; the driver (`sim`) dispatches them,
+//! and hands a remediator's ([`Wake::Remediation`]) to the remediation controllers, which name
+//! and dispatch their own steps.
 
 mod dormant;
 

@@ -216,6 +216,36 @@ pub fn is_master_node_name(name: &str) -> bool {
     name.len() >= 10 && name[..name.len() - 3].ends_with("master-")
 }
 
+/// The status the monitor pass writes when a node's grace period has passed: every condition
+/// but `NetworkUnavailable` becomes Unknown at `now` (`NodeStatusUnknown`), and one never posted
+/// is added (`NodeStatusNeverUpdated`, its heartbeat the node's creation at `created`).
+fn marked_unknown(status: &NodeStatus, created: Millis, now: Millis) -> NodeStatus {
+    let mark = |c: Option<Condition>| -> Option<Condition> {
+        match c {
+            None => Some(Condition {
+                status: CondStatus::Unknown,
+                heartbeat: created,
+                transition: now,
+                reason: Reason::NodeStatusNeverUpdated,
+            }),
+            Some(c) if c.status != CondStatus::Unknown => Some(Condition {
+                status: CondStatus::Unknown,
+                transition: now,
+                reason: Reason::NodeStatusUnknown,
+                ..c
+            }),
+            Some(c) => Some(c),
+        }
+    };
+    NodeStatus {
+        ready: mark(status.ready),
+        memory_pressure: mark(status.memory_pressure),
+        disk_pressure: mark(status.disk_pressure),
+        pid_pressure: mark(status.pid_pressure),
+        network_unavailable: status.network_unavailable,
+    }
+}
+
 impl NodeLifecycleController {
     /// A controller that has seen nothing yet.
     pub fn new(settings: NlcSettings) -> Self {
