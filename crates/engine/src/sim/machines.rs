@@ -13,22 +13,15 @@
 use super::{Simulation, Wake, REGISTRATION_FIRST_STEP};
 use crate::api::NodeId;
 use crate::cause::Cause;
-use crate::scenario::{ActionKind, Config, NodeSpec};
+use crate::scenario::{settings, ActionKind, Config, NodeSpec};
 use crate::sched::Owner;
-use crate::time::{Millis, MINUTE, SECOND};
+use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
 use crate::world::MachineRequest;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A machine's VM deletion when no cloud is named (`V`, the cloud section's default), ms.
-const DEFAULT_INSTANCE_DELETION: Millis = MINUTE;
-/// A new or rebooted machine's boot when no cloud is named (`B`, the cloud section's default), ms.
-const DEFAULT_NODE_BOOT: Millis = 90 * SECOND;
-/// EC2's termination until `terminated` when no cloud is named (`E`), ms.
-const DEFAULT_INSTANCE_TERMINATION: Millis = 30 * SECOND;
-
-/// How long the machines take: the cloud's durations, or the defaults without a cloud:
-/// (boot, VM deletion, instance termination), ms.
+/// How long the machines take: the cloud's durations, or without a cloud the `cloud` section's
+/// defaults from the settings table: (boot, VM deletion, instance termination), ms.
 pub(super) fn durations(cfg: &Config) -> (Millis, Millis, Millis) {
     match cfg.cloud.as_ref() {
         Some(c) => (
@@ -37,9 +30,9 @@ pub(super) fn durations(cfg: &Config) -> (Millis, Millis, Millis) {
             c.instance_termination_duration,
         ),
         None => (
-            DEFAULT_NODE_BOOT,
-            DEFAULT_INSTANCE_DELETION,
-            DEFAULT_INSTANCE_TERMINATION,
+            settings::NODE_BOOT_DURATION.default_ms(None),
+            settings::INSTANCE_DELETION_DURATION.default_ms(None),
+            settings::INSTANCE_TERMINATION_DURATION.default_ms(None),
         ),
     }
 }

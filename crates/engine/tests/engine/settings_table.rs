@@ -178,7 +178,7 @@ const OTHER_QUANTITIES: &[(&str, &str, &str)] = &[
         "the report period the calibration measures against",
     ),
     (
-        "control_plane/remediation/karpenter.rs",
+        "control_plane/remediation/karpenter/mod.rs",
         "5 * MINUTE",
         "Karpenter's requeue of a blocked repair",
     ),
@@ -199,14 +199,8 @@ const OTHER_QUANTITIES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The driver's own copy of the boot for a run without a cloud (`sim/remediation.rs`'s
-/// `DEFAULT_NODE_BOOT`), which reads `settings::NODE_BOOT_DURATION.default_ms(None)` once the
-/// driver's machines take over the boot (issue 34); listed so that it is the only copy and cannot
-/// move unnoticed.
-const DRIVER_COPIES: &[(&str, &str)] = &[("sim/remediation.rs", "90 * SECOND")];
-
 /// Every line of the engine's code (tests and comments aside) that writes one of `forms`, but
-/// the settings table's and the lines listed as other quantities or the driver's copy.
+/// the settings table's and the lines listed as other quantities.
 fn written_elsewhere(forms: &[String]) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let listed = |rel: &str, form: &str| {
@@ -214,7 +208,6 @@ fn written_elsewhere(forms: &[String]) -> Vec<String> {
             || OTHER_QUANTITIES
                 .iter()
                 .map(|(f, w, _)| (*f, *w))
-                .chain(DRIVER_COPIES.iter().copied())
                 .any(|(f, w)| f == rel && w == form)
     };
     default_forms::written_in(&src, forms, listed)

@@ -866,34 +866,3 @@ enum Evaluation {
         startup: bool,
     },
 }
-
-/// The status the controller writes once the grace period has passed: Ready and the pressure
-/// conditions become Unknown (`NodeStatusUnknown`, or `NodeStatusNeverUpdated` for a condition
-/// never posted), as upstream's `tryUpdateNodeHealth` does for each of `nodeConditionTypes`.
-/// A condition already Unknown is kept as it is; NetworkUnavailable is left alone.
-fn marked_unknown(status: &NodeStatus, created: Millis, now: Millis) -> NodeStatus {
-    let mark = |c: Option<Condition>| -> Option<Condition> {
-        match c {
-            None => Some(Condition {
-                status: CondStatus::Unknown,
-                heartbeat: created,
-                transition: now,
-                reason: Reason::NodeStatusNeverUpdated,
-            }),
-            Some(c) if c.status != CondStatus::Unknown => Some(Condition {
-                status: CondStatus::Unknown,
-                transition: now,
-                reason: Reason::NodeStatusUnknown,
-                ..c
-            }),
-            Some(c) => Some(c),
-        }
-    };
-    NodeStatus {
-        ready: mark(status.ready),
-        memory_pressure: mark(status.memory_pressure),
-        disk_pressure: mark(status.disk_pressure),
-        pid_pressure: mark(status.pid_pressure),
-        network_unavailable: status.network_unavailable,
-    }
-}
