@@ -1,7 +1,7 @@
 //! What a run gives its readers: the options that choose what is recorded ([`RunOptions`]), the
 //! events with names instead of indices ([`TimelineEvent`], the pinned JSON form), and the whole
 //! [`Outcome`] (events, summary, warnings). The milestones, the chains, the renderings and the
-//! wire form read these types; [`crate::run`] produces them.
+//! wire form read these types; [`crate::run::run`] produces them.
 
 use crate::cause::Cause;
 use crate::summary::Summary;

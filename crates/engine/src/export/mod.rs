@@ -4,7 +4,7 @@
 //! flags (as a static pod's `command`), a pod `tolerations:` snippet, an rke `cluster.yml`
 //! `services:` fragment shaped like rke's `cluster.yml` examples, a `KubeProxyConfiguration`, a
 //! `PodDisruptionBudget` manifest per workload that has one, and kubeadm's documents
-//! ([`kubeadm`]). Every document is written by a YAML serializer. Only values that differ from
+//! (`kubeadm`). Every document is written by a YAML serializer. Only values that differ from
 //! the version's defaults are written (a form with nothing to write is empty, with a note
 //! saying so); a flag the version rejects is never written, and one it ignores is left out with
 //! a note saying why. Beside them, [`out_of_service`] reads a run for the operator's fix of a

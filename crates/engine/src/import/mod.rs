@@ -6,18 +6,18 @@
 //! Pure: the caller reads the files; nothing here touches a file system or a clock. Unknown or
 //! malformed input never panics and never loses what was recognised before it.
 //!
-//! - [`input`]: a file's bytes as text (its size and encoding); [`text`]: environment files,
-//!   command lines, and YAML/JSON documents ([`parse`], which [`scan`]s YAML first and builds
-//!   values with [`tree`]), with salvage. [`limits`] bounds the time and memory any file may
+//! - `input`: a file's bytes as text (its size and encoding); `text`: environment files,
+//!   command lines, and YAML/JSON documents (`parse`, which `scan`s YAML first and builds
+//!   values with `tree`), with salvage. [`limits`] bounds the time and memory any file may
 //!   take; [`shown`] escapes and cuts what a report quotes from a file.
-//! - [`documents`]: tells formats apart; [`kubelet_config`], [`kubeadm`], [`static_pod`],
-//!   [`distros`] (rke, RKE2/k3s, kubespray), [`nodes`] (with [`cloud`]: `spec.providerID` and
-//!   the node-pool labels), [`workloads`] and [`remediation`] (Cluster API MachineHealthCheck,
+//! - `documents`: tells formats apart; `kubelet_config`, `kubeadm`, `static_pod`,
+//!   `distros` (rke, RKE2/k3s, kubespray), `nodes` (with `cloud`: `spec.providerID` and
+//!   the node-pool labels), `workloads` and `remediation` (Cluster API MachineHealthCheck,
 //!   medik8s NodeHealthCheck and Self Node Remediation) read them.
-//! - [`flags`]: pflag's rules; [`field`]: the fields and flags kubelife models.
-//! - [`collect`], [`versions`], [`build`]: combining files, choosing the version, validating,
+//! - `flags`: pflag's rules; [`field`]: the fields and flags kubelife models.
+//! - `collect`, `versions`, `build`: combining files, choosing the version, validating,
 //!   and the default cluster where the files give no nodes.
-//! - [`place`], [`report`]: where a setting lives, and the report.
+//! - `place`, `report`: where a setting lives, and the report.
 //!
 //! `kubelife import` and the page's Import panel both call [`import`]: for the same files and
 //! version they get the same scenario. Only the [`Reader`] differs: which version it checks
@@ -88,7 +88,7 @@ pub struct Imported {
 }
 
 /// Imports files (name, contents) in order, a later file's value replacing an earlier one's, for
-/// `reader`. The contents are bytes: UTF-8, or UTF-16 with a byte-order mark ([`input`]); a file
+/// `reader`. The contents are bytes: UTF-8, or UTF-16 with a byte-order mark (`input`); a file
 /// over [`limits::MAX_FILE_BYTES`] or in another encoding is reported and left out.
 pub fn import<T: AsRef<[u8]>>(files: &[(&str, T)], reader: Reader) -> Imported {
     let mut c = Collector::default();

@@ -203,7 +203,7 @@ impl Search {
         self.done
     }
 
-    /// Runs at most [`SEEDS_PER_STEP`] seeds of one candidate; `false` once the search is over.
+    /// Runs at most `SEEDS_PER_STEP` seeds of one candidate; `false` once the search is over.
     pub fn step(&mut self) -> bool {
         if self.queue.is_empty() && !self.plan_next_pass() {
             return false;
