@@ -8,7 +8,7 @@ use crate::jobs::{Answer, Job, Reply, Request};
 use crate::model::{aggregate, Prepared, Run, Wants};
 use crate::worker::EngineWorker;
 use gloo_worker::{Spawnable, WorkerBridge};
-use kubelife_engine::{Distribution, Outcome};
+use kubelife_engine::{Config, Distribution, Outcome};
 use kubelife_figures::aggregate::Aggregate;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -48,8 +48,12 @@ impl Asked {
     /// The job that answers this.
     pub fn job(&self) -> Job {
         match self.slot {
-            Slot::A | Slot::B => Job::run(&self.a.cfg),
-            Slot::Spreads => Job::spreads(&self.a.cfg, self.b.as_ref().map(|b| &*b.cfg), SPREAD_RUNS),
+            Slot::A | Slot::B => Job::run(Config::clone(&self.a.cfg)),
+            Slot::Spreads => Job::spreads(
+                Config::clone(&self.a.cfg),
+                self.b.as_ref().map(|b| Config::clone(&b.cfg)),
+                SPREAD_RUNS,
+            ),
         }
     }
 }

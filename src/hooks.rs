@@ -228,7 +228,7 @@ pub fn use_search() -> Searching {
             };
             set.set(Search::Running { done: 0, total: 0 });
             let (set, generation) = (set.clone(), generation.clone());
-            crate::worker_line::listen(Job::tune(&cfg, ask), move |a| {
+            crate::worker_line::listen(Job::tune(Config::clone(&cfg), ask), move |a| {
                 if *generation.borrow() == mine {
                     set.set(searched(a));
                 }

@@ -1,9 +1,11 @@
 //! Entry point of the playground in the browser.
 
+use kubelife::bridge::{Asked, Slot};
 use kubelife::jobs::{Answer, Job};
 use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
 use kubelife::worker_line::ask;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// Turns any panic into a visible banner with a reload button, instead of a dead page.
@@ -59,12 +61,20 @@ pub async fn kubelife_bench_link(query: String, repeats: u32) -> f64 {
 async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
     let start = now();
     for _ in 0..repeats.max(1) {
-        // As a control's change: resolved once, run in the worker, read and laid out.
-        let p = prepare(settings.clone());
-        let Some(Answer::Run(bytes)) = ask(Job::run(&p.cfg)).await else {
+        // As a control's change: resolved once, asked of the worker as the page asks it
+        // (`Asked::job`), run there, read and laid out.
+        let asked = Asked {
+            slot: Slot::A,
+            a: Rc::new(prepare(settings.clone())),
+            b: None,
+        };
+        let Some(Answer::Run(bytes)) = ask(asked.job()).await else {
             return f64::NAN;
         };
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
+            return f64::NAN;
+        };
+        let Some(p) = Rc::into_inner(asked.a) else {
             return f64::NAN;
         };
         let run = Run::from_run(p, outcome);

@@ -173,7 +173,7 @@ fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Sca
     let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
     let bounds = (plot.right + 12, plot.bottom);
     let place = |pt: &Point| Some(plot.at(pt.targets.first().copied().flatten()? as f64, pt.writes_per_minute));
-    let dot = |at: (i32, i32), pt: &Point, size: i32| -> Drawn<DB> {
+    let dot = |root: &DrawingArea<DB, Shift>, at: (i32, i32), pt: &Point, size: i32| -> Drawn<DB> {
         if pt.blip_safe {
             root.draw(&Circle::new(at, size, safe.filled()))
         } else {
@@ -182,7 +182,7 @@ fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Sca
     };
     for pt in f.candidates {
         if let Some(at) = place(pt) {
-            dot(at, pt, 3)?;
+            dot(root, at, pt, 3)?;
         }
     }
     // The front's rings and the references' triangles are kept clear of every label.
@@ -193,7 +193,7 @@ fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Sca
         .filter_map(place)
         .map(|at| [at.0 - 8, at.1 - 8, 16, 16])
         .collect();
-    let label = |placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str| -> Drawn<DB> {
+    let label = |root: &DrawingArea<DB, Shift>, placed: &mut Vec<[i32; 4]>, at: (i32, i32), text: &str| -> Drawn<DB> {
         let spot = place_label(placed, at, text, bounds);
         let [x, y, w, h] = placed.last().copied().unwrap_or_default();
         // A backing box, so that a label over the candidates' dots reads.
@@ -206,15 +206,15 @@ fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Sca
     // The front's numbers first: they are what the list refers to.
     for (i, pt) in f.front.iter().enumerate() {
         if let Some(at) = place(pt) {
-            dot(at, pt, 4)?;
+            dot(root, at, pt, 4)?;
             root.draw(&Circle::new(at, 7, ink.stroke_width(1)))?;
-            label(&mut placed, at, &format!("{}", i + 1))?;
+            label(root, &mut placed, at, &format!("{}", i + 1))?;
         }
     }
     for (name, pt) in f.references {
         if let Some(at) = place(pt) {
             root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
-            label(&mut placed, at, name)?;
+            label(root, &mut placed, at, name)?;
         }
     }
     Ok(())

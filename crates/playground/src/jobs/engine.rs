@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn a_run_job_answers_with_the_run_the_page_would_show() {
         let s = Settings::default();
-        let Answer::Run(bytes) = answer(&Job::run(&s.resolve().0), &|| 0.0) else {
+        let Answer::Run(bytes) = answer(&Job::run(s.resolve().0), &|| 0.0) else {
             panic!("a run");
         };
         let o = kubelife_engine::wire::decode(&bytes.0).expect("decodes");
@@ -103,7 +103,7 @@ mod tests {
         // Each worker refuses the other's jobs (neither wasm carries the other's code).
         let refused = |a: Answer| matches!(a, Answer::Failed(m) if m.contains("does not do"));
         assert!(refused(answer(&Job::Export(Box::default()), &|| 0.0)));
-        assert!(refused(answer_files(&Job::run(&s.resolve().0))));
+        assert!(refused(answer_files(&Job::run(s.resolve().0))));
     }
 
     #[test]
@@ -129,7 +129,7 @@ mod tests {
         };
         let job = Request {
             id: 3,
-            job: Job::spreads(&s.resolve().0, Some(&Settings::default().resolve().0), 4),
+            job: Job::spreads(s.resolve().0, Some(Settings::default().resolve().0), 4),
         };
         let back: Request = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
         assert_eq!(back, job);
@@ -194,6 +194,6 @@ mod tests {
         assert_eq!(Job::StopTune.doer(), Doer::Tune);
         // Only a search job starts one.
         assert!(Tuning::start(&Job::StopTune).is_none());
-        assert!(matches!(Tuning::start(&Job::tune(&cfg, ask)), Some(Ok(_))));
+        assert!(matches!(Tuning::start(&Job::tune(cfg, ask)), Some(Ok(_))));
     }
 }
