@@ -34,7 +34,7 @@ enum Note {
 }
 
 fn remediator_label(lang: Lang, r: Remediator) -> &'static str {
-    Remediator::ALL.iter().find(|x| x.0 == r).map_or("", |x| tr(lang, x.2))
+    Remediator::ALL.iter().find(|x| x.0 == r).map_or("", |x| tr(lang, x.1))
 }
 
 fn provider_label(lang: Lang, p: Provider) -> &'static str {
@@ -102,7 +102,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
             { cloud_duration_fields(lang, s, &p.onedit) }
             <label class="cloud-field">{tr(lang, "ui.repair.what")}
                 <select data-testid="cloud-remediator" onchange={on_repair}>
-                    { for Remediator::ALL.iter().enumerate().map(|(i, &(r, _, key))| html! {
+                    { for Remediator::ALL.iter().enumerate().map(|(i, &(r, key))| html! {
                         <option value={i.to_string()} selected={r == s.remediation.kind}>{tr(lang, key)}</option>
                     }) }
                 </select></label>

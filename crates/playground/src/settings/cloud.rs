@@ -49,25 +49,25 @@ pub enum Remediator {
 }
 
 impl Remediator {
-    /// Every choice in the page's order, with its link name and its label's catalogue key.
-    pub const ALL: [(Remediator, &'static str, &'static str); 7] = [
-        (Remediator::None, "none", "ui.repair.none"),
-        (Remediator::Mhc, "mhc", "ui.repair.mhc"),
-        (Remediator::Snr, "snr", "ui.repair.snr"),
-        (Remediator::Karpenter, "karpenter", "ui.repair.karpenter"),
-        (Remediator::Gke, "gke", "ui.repair.gke"),
-        (Remediator::Eks, "eks", "ui.repair.eks"),
-        (Remediator::Aks, "aks", "ui.repair.aks"),
+    /// Every choice in the page's order, with its label's catalogue key.
+    pub const ALL: [(Remediator, &'static str); 7] = [
+        (Remediator::None, "ui.repair.none"),
+        (Remediator::Mhc, "ui.repair.mhc"),
+        (Remediator::Snr, "ui.repair.snr"),
+        (Remediator::Karpenter, "ui.repair.karpenter"),
+        (Remediator::Gke, "ui.repair.gke"),
+        (Remediator::Eks, "ui.repair.eks"),
+        (Remediator::Aks, "ui.repair.aks"),
     ];
 
-    /// Its link name.
+    /// Its link name: the settings table's (`remediation=mhc`), or `none`.
     pub fn name(self) -> &'static str {
-        Remediator::ALL.iter().find(|r| r.0 == self).map_or("none", |r| r.1)
+        self.kind().map_or("none", RemediatorKind::link)
     }
 
     /// The remediator a link names.
     pub fn parse(name: &str) -> Option<Remediator> {
-        Remediator::ALL.iter().find(|r| r.1 == name).map(|r| r.0)
+        Remediator::ALL.iter().map(|r| r.0).find(|r| r.name() == name)
     }
 
     /// The settings table's remediator kind (`None` for none).
