@@ -25,6 +25,9 @@ pub enum Provider {
 }
 
 impl Provider {
+    /// Every provider, in the order the documents and the page list them.
+    pub const ALL: [Provider; 3] = [Provider::Aws, Provider::Gcp, Provider::Azure];
+
     /// The name the scenario writes.
     pub fn name(self) -> &'static str {
         match self {
@@ -32,6 +35,11 @@ impl Provider {
             Provider::Gcp => "gcp",
             Provider::Azure => "azure",
         }
+    }
+
+    /// The provider the scenario's name names.
+    pub fn by_name(name: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.name() == name)
     }
 
     /// The notice a spot instance gets before it is reclaimed: EC2's two-minute Spot

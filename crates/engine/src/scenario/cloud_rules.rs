@@ -70,10 +70,9 @@ pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudC
     })
 }
 
-/// The default condition checks: `Ready` `Unknown` and `False` for `timeout` ("not Ready", as
-/// the health checks' defaults and the managed services' repairs say it).
+/// The default condition checks: `Ready` [`table::READY_STATUSES`] for `timeout`.
 pub(crate) fn ready_checks(timeout: Millis) -> Vec<ConditionCheck> {
-    ["Unknown", "False"]
+    table::READY_STATUSES
         .iter()
         .map(|s| ConditionCheck {
             kind: "Ready".to_string(),

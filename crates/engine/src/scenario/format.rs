@@ -544,32 +544,33 @@ pub struct CloudSection {
     /// `aws`, `gcp` or `azure` (required).
     pub provider: Provider,
     /// The cloud-controller-manager's `--node-monitor-period`: the sliding period of the cloud
-    /// node lifecycle controller's `MonitorNodes`; default `5s`.
+    /// node lifecycle controller's `MonitorNodes` ([`settings::NODE_MONITOR_PERIOD`](super::settings::NODE_MONITOR_PERIOD): its default
+    /// and rule, as each field's below).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_monitor_period: Option<GoDuration>,
     /// `E`: from an instance's termination until the provider reports it gone (EC2
-    /// `shutting-down` to `terminated`, a GCE or Azure VM's deletion); default `30s`.
+    /// `shutting-down` to `terminated`, a GCE or Azure VM's deletion)
+    /// ([`settings::INSTANCE_TERMINATION_DURATION`](super::settings::INSTANCE_TERMINATION_DURATION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance_termination_duration: Option<GoDuration>,
     /// From an instance's stop until the provider reports it stopped (EC2 `stopping` to
-    /// `stopped`, Azure deallocating); default `30s`.
+    /// `stopped`, Azure deallocating) ([`settings::INSTANCE_STOP_DURATION`](super::settings::INSTANCE_STOP_DURATION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance_stop_duration: Option<GoDuration>,
-    /// `V`: a remediator's deletion of a machine until the provider reports the VM gone;
-    /// default `1m0s`.
+    /// `V`: a remediator's deletion of a machine until the provider reports the VM gone
+    /// ([`settings::INSTANCE_DELETION_DURATION`](super::settings::INSTANCE_DELETION_DURATION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance_deletion_duration: Option<GoDuration>,
-    /// `B`: a new or rebooted instance's boot until its kubelet registers; default `1m30s`.
+    /// `B`: a new or rebooted instance's boot until its kubelet registers
+    /// ([`settings::NODE_BOOT_DURATION`](super::settings::NODE_BOOT_DURATION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_boot_duration: Option<GoDuration>,
-    /// One cloud API call of a `MonitorNodes` pass (`InstanceExists`, `InstanceShutdown`);
-    /// default `100ms` (cloud-provider-aws's DescribeInstances batcher waits its `IdleTimeout`
-    /// of 100ms before each call).
+    /// One cloud API call of a `MonitorNodes` pass (`InstanceExists`, `InstanceShutdown`)
+    /// ([`settings::API_CALL_DURATION`](super::settings::API_CALL_DURATION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_call_duration: Option<GoDuration>,
-    /// Azure only: the VM cache's TTL (`vmssVirtualMachinesCacheTTLInSeconds`, 600 s): the
-    /// provider answers from a cache refreshed this often, so it sees a stop or a deletion up to
-    /// this late; default `10m0s`.
+    /// Azure only: the VM cache's TTL: the provider answers from a cache refreshed this often, so
+    /// it sees a stop or a deletion up to this late ([`settings::VM_CACHE_TTL`](super::settings::VM_CACHE_TTL)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vm_cache_ttl: Option<GoDuration>,
 }
@@ -607,22 +608,22 @@ pub struct ConditionSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MachineHealthCheckSection {
-    /// `spec.unhealthyConditions`; default the book's `Ready` `Unknown` and `False`, `5m0s`.
+    /// `spec.unhealthyConditions` ([`settings::MHC_CONDITIONS`](super::settings::MHC_CONDITIONS): the default checks' timeout).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unhealthy_conditions: Option<Vec<ConditionSection>>,
-    /// `spec.nodeStartupTimeout`; default `10m0s`, `0s` turns it off.
+    /// `spec.nodeStartupTimeout`, `0s` turning it off ([`settings::MHC_NODE_STARTUP_TIMEOUT`](super::settings::MHC_NODE_STARTUP_TIMEOUT)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_startup_timeout: Option<GoDuration>,
-    /// `spec.maxUnhealthy`: a count or a percentage; default `100%`.
+    /// `spec.maxUnhealthy`: a count or a percentage ([`settings::MHC_MAX_UNHEALTHY`](super::settings::MHC_MAX_UNHEALTHY)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_unhealthy: Option<IntOrString>,
-    /// Cluster API's version, such as `"1.8"` (the unreachable node's drain changed in 1.8);
-    /// default `"1.11"`.
+    /// Cluster API's version, such as `"1.8"` (the unreachable node's drain changed in 1.8)
+    /// ([`settings::MHC_CLUSTER_API_VERSION`](super::settings::MHC_CLUSTER_API_VERSION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster_api_version: Option<String>,
     /// From a replacement Machine's creation until its kubelet registers the Node; default the
-    /// cloud's `nodeBootDuration` (`1m30s` without a cloud). Longer than `nodeStartupTimeout`,
-    /// the replacement is itself remediated.
+    /// cloud's `nodeBootDuration` ([`settings::MHC_REPLACEMENT_JOIN_DURATION`](super::settings::MHC_REPLACEMENT_JOIN_DURATION)). Longer than
+    /// `nodeStartupTimeout`, the replacement is itself remediated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replacement_join_duration: Option<GoDuration>,
 }
@@ -631,17 +632,17 @@ pub struct MachineHealthCheckSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SelfNodeRemediationSection {
-    /// NHC `unhealthyConditions`; default `Ready` `False` and `Unknown`, `5m0s`.
+    /// NHC `unhealthyConditions` ([`settings::SNR_CONDITIONS`](super::settings::SNR_CONDITIONS)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unhealthy_conditions: Option<Vec<ConditionSection>>,
-    /// NHC `minHealthy`: a count or a percentage; default `51%`.
+    /// NHC `minHealthy`: a count or a percentage ([`settings::SNR_MIN_HEALTHY`](super::settings::SNR_MIN_HEALTHY)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_healthy: Option<IntOrString>,
-    /// `Automatic` (default), `OutOfServiceTaint` or `ResourceDeletion`.
+    /// One of [`settings::SNR_STRATEGIES`](super::settings::SNR_STRATEGIES), the first the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
-    /// `safeTimeToAssumeNodeRebootedSeconds` as a Go duration; default the computed minimum
-    /// (`3m0s` with a 60 s watchdog); a lower value is ignored, as upstream does.
+    /// `safeTimeToAssumeNodeRebootedSeconds` as a Go duration; default the computed minimum; a
+    /// lower value is ignored, as upstream does ([`settings::SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED`](super::settings::SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safe_time_to_assume_node_rebooted: Option<GoDuration>,
 }
@@ -650,20 +651,21 @@ pub struct SelfNodeRemediationSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KarpenterSection {
-    /// The `NodeRepair` feature gate; default `false` (alpha).
+    /// The `NodeRepair` feature gate, alpha ([`settings::KARPENTER_NODE_REPAIR`](super::settings::KARPENTER_NODE_REPAIR)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_repair: Option<bool>,
-    /// The provider's repair policies; default AWS `Ready` `False`/`Unknown` `30m0s`, Azure
-    /// `10m0s`.
+    /// The provider's repair policies ([`settings::KARPENTER_CONDITIONS`](super::settings::KARPENTER_CONDITIONS): the default checks'
+    /// timeout on each provider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unhealthy_conditions: Option<Vec<ConditionSection>>,
     /// `--interruption-queue` set (AWS): a spot interruption warning or an instance state change
-    /// makes Karpenter delete the NodeClaim (cordon and drain) when the message comes; default
-    /// `false`.
+    /// makes Karpenter delete the NodeClaim (cordon and drain) when the message comes
+    /// ([`settings::KARPENTER_INTERRUPTION_QUEUE`](super::settings::KARPENTER_INTERRUPTION_QUEUE)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interruption_queue: Option<bool>,
     /// From the instance event (the spot notice, the stop or termination) until Karpenter acts
-    /// on its SQS message (EventBridge delivery and the long poll); default `5s`.
+    /// on its SQS message (EventBridge delivery and the long poll)
+    /// ([`settings::KARPENTER_INTERRUPTION_MESSAGE_LATENCY`](super::settings::KARPENTER_INTERRUPTION_MESSAGE_LATENCY)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interruption_message_latency: Option<GoDuration>,
 }
@@ -672,11 +674,10 @@ pub struct KarpenterSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GkeSection {
-    /// NotReady (or no status) this long before a repair; default `10m0s` (documented as
-    /// "approximately").
+    /// NotReady (or no status) this long before a repair ([`settings::GKE_NOT_READY_TIMEOUT`](super::settings::GKE_NOT_READY_TIMEOUT)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_ready_timeout: Option<GoDuration>,
-    /// How long the repair waits for the drain; default `1h0m0s`.
+    /// How long the repair waits for the drain ([`settings::GKE_DRAIN_TIMEOUT`](super::settings::GKE_DRAIN_TIMEOUT)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drain_timeout: Option<GoDuration>,
 }
@@ -685,11 +686,11 @@ pub struct GkeSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EksSection {
-    /// `Ready` not True this long before a replacement; default `30m0s`.
+    /// `Ready` not True this long before a replacement ([`settings::EKS_READY_TIMEOUT`](super::settings::EKS_READY_TIMEOUT)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ready_timeout: Option<GoDuration>,
     /// The breaker: no repair in a group of more than 5 nodes with more than this percentage
-    /// unhealthy; default 20.
+    /// unhealthy ([`settings::EKS_MAX_UNHEALTHY_PERCENTAGE`](super::settings::EKS_MAX_UNHEALTHY_PERCENTAGE)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_unhealthy_percentage: Option<u32>,
 }
@@ -698,7 +699,8 @@ pub struct EksSection {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AksSection {
-    /// From `Ready` not True to the first reboot, `5m0s` to `15m0s`; default `10m0s`.
+    /// From `Ready` not True to the first reboot ([`settings::AKS_DETECTION_DELAY`](super::settings::AKS_DETECTION_DELAY): its default
+    /// and its window).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detection_delay: Option<GoDuration>,
 }

@@ -132,6 +132,21 @@ impl RemediatorKind {
     }
 }
 
+impl super::cloud::Remediator {
+    /// The resolved remediator's kind.
+    pub fn kind(&self) -> RemediatorKind {
+        use super::cloud::Remediator as R;
+        match self {
+            R::MachineHealthCheck { .. } => RemediatorKind::MachineHealthCheck,
+            R::SelfNodeRemediation { .. } => RemediatorKind::SelfNodeRemediation,
+            R::KarpenterNodeRepair { .. } => RemediatorKind::KarpenterNodeRepair,
+            R::GkeAutoRepair { .. } => RemediatorKind::GkeAutoRepair,
+            R::EksNodeAutoRepair { .. } => RemediatorKind::EksNodeAutoRepair,
+            R::AksAutoRepair { .. } => RemediatorKind::AksAutoRepair,
+        }
+    }
+}
+
 impl RemediationSection {
     /// The kind, as the scenario writes it.
     pub fn kind(&self) -> &'static str {
@@ -428,7 +443,7 @@ pub fn by_link(link: &str) -> impl Iterator<Item = &'static Setting> + '_ {
 
 /// The settings read on every provider: each `cloud` duration but Azure's VM cache.
 const EVERY_CLOUD: Applies = Applies::Cloud {
-    providers: &[Provider::Aws, Provider::Gcp, Provider::Azure],
+    providers: &Provider::ALL,
     refusal: None,
 };
 
@@ -625,7 +640,12 @@ fn ready_timeout_of(list: &[ConditionSection]) -> Option<Value> {
         .map(|c| Value::Duration(c.timeout.0))
 }
 
-/// `Ready` `Unknown` and `False` for the span: the conditions a timeout stands for.
+/// The statuses of `Ready` a remediator's timeout stands for: its default checks, and what the
+/// link's `remediation-timeout=` writes (not Ready, as the health checks' defaults and the
+/// managed services' repairs say it).
+pub const READY_STATUSES: [&str; 2] = ["Unknown", "False"];
+
+/// `Ready` [`READY_STATUSES`] for the span: the conditions a timeout stands for.
 fn ready_timeout_to(v: Value) -> Option<Vec<ConditionSection>> {
     let ms = v.millis()?;
     let check = |status: &str| ConditionSection {
@@ -633,7 +653,7 @@ fn ready_timeout_to(v: Value) -> Option<Vec<ConditionSection>> {
         status: status.to_string(),
         timeout: GoDuration(ms),
     };
-    Some(vec![check("Unknown"), check("False")])
+    Some(READY_STATUSES.into_iter().map(check).collect())
 }
 
 fn minor_of(v: &str) -> Option<Value> {

@@ -4,6 +4,8 @@ mod actions;
 mod cloud;
 mod cloud_presets;
 mod common;
+#[path = "../support/default_forms.rs"]
+mod default_forms;
 mod endtoend;
 mod flags;
 mod import;

@@ -3,12 +3,11 @@
 //! tables say what it declares, and the engine's code writes the boot default, no remediator's
 //! default timeout and no breaker's default anywhere else.
 
-use crate::layering;
+use crate::default_forms;
 use kubelife_engine::flags::{self, Value};
 use kubelife_engine::format_go_duration;
 use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::settings::{self, Applies, DefaultValue, RemediatorKind, Rule, Setting, Unit};
-use kubelife_engine::time::{MINUTE, SECOND};
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -164,81 +163,6 @@ fn the_documents_remediation_table_is_the_settings_table() {
     check("remediation", 6, remediators);
 }
 
-/// A source file's code: comments blanked, its `#[cfg(test)] mod tests` left out.
-fn code_of(text: &str) -> String {
-    let text = text.split("\n#[cfg(test)]\nmod tests").next().unwrap_or(text);
-    text.lines()
-        .map(|l| match l.find("//") {
-            Some(i) if l[..i].matches('"').count() % 2 == 0 => &l[..i],
-            _ => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// A whole number with `_` between thousands, as rustfmt and clippy write it (`1_800_000`).
-fn grouped(n: i64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The ways Rust code writes a span of `ms` as a constant: `N * MINUTE`, `N * SECOND`, the
-/// milliseconds (plain and grouped) and the Go durations (`"5m0s"`, `"5m"`, `"300s"`).
-pub fn span_forms(ms: i64) -> Vec<String> {
-    let s = ms / SECOND;
-    let mut forms = vec![
-        format!("{s} * SECOND"),
-        ms.to_string(),
-        grouped(ms),
-        format!("\"{}\"", format_go_duration(ms)),
-        format!("\"{s}s\""),
-    ];
-    if ms % MINUTE == 0 {
-        let m = ms / MINUTE;
-        forms.push(format!("{m} * MINUTE"));
-        forms.push(format!("\"{m}m\""));
-    }
-    forms.sort();
-    forms.dedup();
-    forms
-}
-
-/// The ways Rust code writes a default percentage `p`.
-pub fn percent_forms(p: i64) -> Vec<String> {
-    vec![
-        format!("Percent({p})"),
-        format!("Int({p})"),
-        format!("unwrap_or({p})"),
-        format!("\"{p}%\""),
-    ]
-}
-
-/// Where `form` stands in `code` as a whole (not `10 * MINUTE_MS` for `10 * MINUTE`, nor
-/// `1300_000` for `300_000`): the lines, 1-based.
-fn lines_with(code: &str, form: &str) -> Vec<usize> {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-    code.lines()
-        .enumerate()
-        .filter(|(_, line)| {
-            line.match_indices(form).any(|(i, _)| {
-                let before = line[..i].chars().next_back();
-                let after = line[i + form.len()..].chars().next();
-                let joined_before = word(before) && word(form.chars().next());
-                let joined_after = word(after) && word(form.chars().next_back());
-                !joined_before && !joined_after
-            })
-        })
-        .map(|(i, _)| i + 1)
-        .collect()
-}
-
 /// Other quantities the engine writes with a default's value: the file, the form, and what it
 /// is there. A new file writing one of the values is a second copy of a default until it is
 /// listed here with what else it means.
@@ -285,68 +209,24 @@ const DRIVER_COPIES: &[(&str, &str)] = &[("sim/remediation.rs", "90 * SECOND")];
 /// the settings table's and the lines listed as other quantities or the driver's copy.
 fn written_elsewhere(forms: &[String]) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    layering::walk(&src, &mut files);
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let rel = path
-            .strip_prefix(&src)
-            .expect("below src")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel == "scenario/settings.rs" {
-            continue;
-        }
-        let code = code_of(&std::fs::read_to_string(&path).expect("readable"));
-        let lines: Vec<&str> = code.lines().collect();
-        for form in forms {
-            for n in lines_with(&code, form) {
-                let line = lines[n - 1].trim();
-                let listed = OTHER_QUANTITIES
-                    .iter()
-                    .map(|(f, w, _)| (*f, *w))
-                    .chain(DRIVER_COPIES.iter().copied())
-                    .any(|(f, w)| f == rel && w == form);
-                if !listed {
-                    out.push(format!("src/{rel}:{n}: {line}  (writes {form})"));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The defaults that must be written once: the boot (`cloud.nodeBootDuration`), each
-/// remediator's unhealthy timeout (on every provider it runs on) and each breaker.
-fn defaults_written_once() -> Vec<(&'static str, Vec<String>)> {
-    let mut out = Vec::new();
-    let boot = settings::NODE_BOOT_DURATION.default_ms(None);
-    out.push((settings::NODE_BOOT_DURATION.path, span_forms(boot)));
-    for kind in RemediatorKind::ALL {
-        let timeout = kind.timeout();
-        let on: Vec<Option<Provider>> = match kind.providers() {
-            [] => vec![None],
-            list => list.iter().copied().map(Some).collect(),
-        };
-        for p in on {
-            out.push((timeout.path, span_forms(timeout.default_ms(p))));
-        }
-        if let Some(breaker) = kind.breaker() {
-            let p = breaker
-                .default_on(None)
-                .and_then(Value::int)
-                .expect("a breaker's default");
-            out.push((breaker.path, percent_forms(p)));
-        }
-    }
-    out
+    let listed = |rel: &str, form: &str| {
+        rel == "scenario/settings.rs"
+            || OTHER_QUANTITIES
+                .iter()
+                .map(|(f, w, _)| (*f, *w))
+                .chain(DRIVER_COPIES.iter().copied())
+                .any(|(f, w)| f == rel && w == form)
+    };
+    default_forms::written_in(&src, forms, listed)
+        .into_iter()
+        .map(|at| format!("src/{at}"))
+        .collect()
 }
 
 #[test]
 fn the_boot_the_remediators_timeouts_and_breakers_are_written_once() {
     let mut wrong = Vec::new();
-    for (path, forms) in defaults_written_once() {
+    for (path, forms) in default_forms::defaults_written_once() {
         for at in written_elsewhere(&forms) {
             wrong.push(format!("{path}'s default: {at}"));
         }
@@ -361,12 +241,5 @@ fn the_boot_the_remediators_timeouts_and_breakers_are_written_once() {
 
 #[test]
 fn the_checker_finds_a_form_as_a_whole() {
-    assert_eq!(
-        lines_with("a = 10 * MINUTE_MS;\nb = 10 * MINUTE;", "10 * MINUTE"),
-        vec![2]
-    );
-    assert_eq!(lines_with("x(1300_000)\ny(300_000)", "300_000"), vec![2]);
-    assert!(span_forms(90 * SECOND).contains(&"90 * SECOND".to_string()));
-    assert!(span_forms(30 * MINUTE).contains(&"1_800_000".to_string()));
-    assert!(span_forms(5 * MINUTE).contains(&"\"5m0s\"".to_string()));
+    default_forms::check_the_checker();
 }
