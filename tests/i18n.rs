@@ -84,6 +84,12 @@ fn every_key_is_used() {
     for s in kubelife::settings::cloud_durations() {
         built.insert(format!("ui.cloud.span.{}", s.name));
     }
+    // And each remediator's further settings.
+    for r in kubelife::settings::Remediator::ALL {
+        for s in r.0.further() {
+            built.insert(format!("ui.repair.setting.{}", s.name));
+        }
+    }
     for s in &STEPS {
         built.insert(format!("{}.title", s.key));
         built.insert(format!("{}.body", s.key));

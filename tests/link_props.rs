@@ -8,7 +8,7 @@ mod seeded;
 use kubelife::i18n::Lang;
 use kubelife::knobs::{Unit, KNOBS};
 use kubelife::link::{decode, encode, encode_all, Display, Playback};
-use kubelife::settings::read_on;
+use kubelife::settings::{further_range, read_on, Remediation, Remediator};
 use kubelife::settings::{
     Fault, LatencySpike, Operations, PdbChoice, Settings, TolerationPatch, VolumeChoice, WorkloadExtras, ZoneOutage,
     MAX_NOTICE_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, ZONES,
@@ -47,15 +47,25 @@ fn operations() -> impl Strategy<Value = (u32, Operations)> {
         })
 }
 
-/// A cloud, or none, and some of the settings table's cloud durations it reads, each a whole
-/// number of milliseconds within the range its control offers.
-fn cloud_durations() -> impl Strategy<Value = (Option<Provider>, BTreeMap<String, Millis>)> {
+/// Where it runs and what repairs it: a cloud, or none, and some of the settings table's cloud
+/// durations it reads, each a whole number of milliseconds within the range its control offers;
+/// a remediator that runs there, or none, with some of its further settings within theirs.
+fn cloud_durations() -> impl Strategy<
+    Value = (
+        Option<Provider>,
+        BTreeMap<String, Millis>,
+        Remediator,
+        BTreeMap<String, i64>,
+    ),
+> {
     let all: Vec<&'static Setting> = kubelife::settings::cloud_durations().collect();
     (
         0usize..4,
         proptest::collection::vec((0usize..all.len(), 0.0f64..=1.0), 0..8),
+        0usize..Remediator::ALL.len(),
+        proptest::collection::vec((0usize..4, 0.0f64..=1.0), 0..4),
     )
-        .prop_map(move |(cloud, picks)| {
+        .prop_map(move |(cloud, picks, kind, further)| {
             let cloud = [None, Some(Provider::Aws), Some(Provider::Gcp), Some(Provider::Azure)][cloud];
             let durations = picks
                 .into_iter()
@@ -66,7 +76,24 @@ fn cloud_durations() -> impl Strategy<Value = (Option<Provider>, BTreeMap<String
                     (s.name.to_string(), (lo + (hi - lo) * x).round() as Millis)
                 })
                 .collect();
-            (cloud, durations)
+            let kind = Remediator::ALL[kind].0;
+            let needs = kind.providers();
+            let kind = if needs.is_empty() || cloud.is_some_and(|p| needs.contains(&p)) {
+                kind
+            } else {
+                Remediator::None
+            };
+            let mine: Vec<&'static Setting> = kind.further().collect();
+            let further = further
+                .into_iter()
+                .filter(|_| !mine.is_empty())
+                .map(|(i, x)| {
+                    let s = mine[i % mine.len()];
+                    let (lo, hi) = further_range(s);
+                    (s.link.to_string(), lo + ((hi - lo) as f64 * x).round() as i64)
+                })
+                .collect();
+            (cloud, durations, kind, further)
         })
 }
 
@@ -121,7 +148,7 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                 (t, speed),
                 (count, ops),
                 (web_extras, db_extras, no_force_detach),
-                (cloud, durations),
+                (cloud, durations, remediator, further),
             )| {
                 let kind = [
                     ActionKind::NodeCrash,
@@ -160,6 +187,11 @@ fn settings() -> impl Strategy<Value = (Settings, Playback)> {
                     disable_force_detach: no_force_detach,
                     cloud,
                     cloud_durations: durations,
+                    remediation: Remediation {
+                        kind: remediator,
+                        ..Remediation::default()
+                    },
+                    remediator_settings: further,
                     ..Settings::default()
                 };
                 for (i, x) in knobs {

@@ -7,10 +7,11 @@ use crate::components::filtered;
 use crate::i18n::{lookup, tr, trf, Lang};
 use crate::model::Edit;
 use crate::settings::{
-    cloud_durations, duration_step_ms, read_on, Field, Remediator, Settings, Switch, PROVIDERS, SNR_STRATEGIES,
+    cloud_durations, duration_step_ms, further_range, further_value, read_on, Field, Remediator, Settings, Switch,
+    PROVIDERS, SNR_STRATEGIES,
 };
 use kubelife_engine::scenario::cloud::Provider;
-use kubelife_engine::settings::Setting;
+use kubelife_engine::settings::{Setting, Unit};
 use kubelife_engine::time::format_go_duration_tenths;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -34,7 +35,7 @@ enum Note {
 }
 
 fn remediator_label(lang: Lang, r: Remediator) -> &'static str {
-    Remediator::ALL.iter().find(|x| x.0 == r).map_or("", |x| tr(lang, x.2))
+    Remediator::ALL.iter().find(|x| x.0 == r).map_or("", |x| tr(lang, x.1))
 }
 
 fn provider_label(lang: Lang, p: Provider) -> &'static str {
@@ -102,7 +103,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
             { cloud_duration_fields(lang, s, &p.onedit) }
             <label class="cloud-field">{tr(lang, "ui.repair.what")}
                 <select data-testid="cloud-remediator" onchange={on_repair}>
-                    { for Remediator::ALL.iter().enumerate().map(|(i, &(r, _, key))| html! {
+                    { for Remediator::ALL.iter().enumerate().map(|(i, &(r, key))| html! {
                         <option value={i.to_string()} selected={r == s.remediation.kind}>{tr(lang, key)}</option>
                     }) }
                 </select></label>
@@ -136,6 +137,41 @@ fn cloud_duration_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> H
         }
     };
     html! { <>{ for cloud_durations().filter(|d| read_on(d, s.cloud)).map(field) }</> }
+}
+
+/// The remediator's further settings in the settings table, a slider each: a span as a Go
+/// duration, Cluster API's version as `1.x`, "computed" where the model computes the default
+/// (`data-testid="cloud-node-startup-timeout"`, after the link parameter).
+fn further_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    let field = |d: &'static Setting| {
+        let (lo, hi) = further_range(d);
+        let (lo, hi) = (lo as u32, hi as u32);
+        let oninput = filtered(onedit, move |e: InputEvent| {
+            let v = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<u32>()
+                .ok()?;
+            Some(Edit::Number(Field::RemediatorSetting(d.link), v.clamp(lo, hi)))
+        });
+        let value = s.further_or_default(d);
+        let shown = match value {
+            Some(ms) if d.unit == Unit::Duration => format_go_duration_tenths(ms),
+            Some(n) => d.text(further_value(d, n)),
+            None => tr(lang, "ui.repair.computed").to_string(),
+        };
+        let step = if d.unit == Unit::Duration {
+            duration_step_ms(d)
+        } else {
+            1
+        };
+        let label = lookup(lang, &format!("ui.repair.setting.{}", d.name)).unwrap_or(d.name);
+        html! {
+            <label class="cloud-range" data-testid={format!("cloud-{}", d.link)}>{label}{" "}<strong>{shown}</strong>
+                <input type="range" min={lo.to_string()} max={hi.to_string()} step={step.to_string()} value={value.unwrap_or(i64::from(lo)).to_string()} aria-label={label} {oninput} /></label>
+        }
+    };
+    html! { <>{ for s.remediation.kind.further().map(field) }</> }
 }
 
 /// The remediator's own settings: its unhealthy timeout, MachineHealthCheck's `maxUnhealthy`,
@@ -219,6 +255,7 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
                     { for SNR_STRATEGIES.iter().enumerate().map(|(i, name)| html! { <option value={*name} selected={i == strategy}>{*name}</option> }) }
                 </select></label>
         }
+        { further_fields(lang, s, onedit) }
         if r.kind == Remediator::Karpenter {
             <label class="cloud-field"><input type="checkbox" data-testid="cloud-node-repair" checked={!r.node_repair_off} onchange={on_repair} />{" "}{tr(lang, "ui.repair.node_repair")}</label>
             <label class="cloud-field"><input type="checkbox" data-testid="cloud-interruption-queue" checked={r.interruption_queue} onchange={on_queue} />{" "}{tr(lang, "ui.repair.interruption_queue")}</label>

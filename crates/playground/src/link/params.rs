@@ -7,9 +7,10 @@ use super::values::{knob_text, parse_fault, parse_zone_names, parse_zone_outage,
 use crate::i18n::truncate;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
-    cloud_duration, cloud_durations, not_read_on, parse_provider, read_on, Fault, LatencySpike, PdbChoice, Remediator,
-    Settings, TolerationPatch, VolumeChoice, WorkloadExtras, MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB,
-    PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TIMEOUT_LINK, TOGGLES, ZONES,
+    cloud_duration, cloud_durations, further_links, further_range, further_value, not_read_on, parse_provider, read_on,
+    Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, WorkloadExtras,
+    MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TIMEOUT_LINK,
+    TOGGLES, ZONES,
 };
 use kubelife_engine::flags::Value;
 use kubelife_engine::scenario::ActionKind;
@@ -314,6 +315,37 @@ const CLOUD_DURATION: Param = Param {
     ..P
 };
 
+/// A further setting of the remediator (`Remediator::further`), by its link name: a Go
+/// duration or a version `1.x` within the range its control offers and the table's rule.
+const FURTHER: Param = Param {
+    write: |p, s, _| {
+        let d = s.remediation.kind.further().find(|d| d.link == p.name)?;
+        let n = *s.remediator_settings.get(p.name)?;
+        Some(d.text(further_value(d, n)))
+    },
+    read: |p, s, v| {
+        let d = s
+            .remediation
+            .kind
+            .further()
+            .find(|d| d.link == p.name)
+            .ok_or_else(|| not_for(s))?;
+        let n = d
+            .parse(v)
+            .and_then(|x| x.millis().or(x.int()))
+            .ok_or_else(|| Cause::new("link.why.value"))?;
+        let (lo, hi) = further_range(d);
+        if !(lo..=hi).contains(&n) {
+            let (lo, hi) = (d.text(further_value(d, lo)), d.text(further_value(d, hi)));
+            return Err(Cause::new("link.why.outside").text("min", lo).text("max", hi));
+        }
+        d.check(further_value(d, n))?;
+        s.remediator_settings.insert(p.name.to_string(), n);
+        Ok(())
+    },
+    ..P
+};
+
 /// Where it runs, before its durations.
 const CLOUD: Param = Param {
     name: "cloud",
@@ -544,8 +576,8 @@ const KNOB: Param = Param {
 
 /// Every parameter of a side's settings, in the order a link writes them: the version, the
 /// seed and the size; each workload's Service, volume and budget; the switches; the fault and
-/// the zones' names; the cloud, its durations (the settings table's) and the remediator; the
-/// zone outage and the operator's actions; the knobs.
+/// the zones' names; the cloud, its durations (the settings table's) and the remediator with its
+/// further settings; the zone outage and the operator's actions; the knobs.
 pub fn params() -> &'static [Param] {
     static TABLE: OnceLock<Vec<Param>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -567,6 +599,7 @@ pub fn params() -> &'static [Param] {
             ..CLOUD_DURATION
         }));
         out.extend(REMEDIATION);
+        out.extend(further_links().into_iter().map(|name| Param { name, ..FURTHER }));
         out.extend(OPERATIONS);
         out.extend(KNOBS.iter().map(|k| Param { name: k.flag, ..KNOB }));
         out

@@ -580,3 +580,45 @@ fn cloud_durations_round_trip_and_bad_ones_are_named() {
         assert!(text.contains(why), "{q}: {text}");
     }
 }
+
+/// Each remediator's further settings in the settings table (beyond the timeout, the breakers,
+/// the strategy and Karpenter's switches) are link parameters too: they round-trip, reach the
+/// remediator's entry, and one of another remediator or out of range is named.
+#[test]
+fn further_remediator_settings_round_trip_and_bad_ones_are_named() {
+    use kubelife_engine::scenario::RemediationSection as R;
+    assert_eq!(crate::settings::further_links().len(), 6);
+    for q in [
+        "v=1&remediation=mhc&node-startup-timeout=5m0s&cluster-api-version=1.7&replacement-join-duration=2m0s",
+        "v=1&remediation=snr&safe-time-to-assume-node-rebooted=5m0s",
+        "v=1&cloud=aws&remediation=karpenter&interruption-message-latency=10s",
+        "v=1&cloud=gcp&remediation=gke&drain-timeout=30m0s",
+    ] {
+        let d = decode(q);
+        assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+        assert_eq!(encode(&d.settings, Playback::default()), q);
+        assert!(d.settings.resolve().1.is_none(), "{q}: {:?}", d.settings.resolve().1);
+    }
+    let mhc = decode("remediation=mhc&node-startup-timeout=5m0s&cluster-api-version=1.7").settings;
+    match &mhc.scenario().remediation[..] {
+        [R::MachineHealthCheck(m)] => {
+            assert_eq!(m.node_startup_timeout.map(|g| g.0), Some(300_000));
+            assert_eq!(m.cluster_api_version.as_deref(), Some("1.7"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let back = Settings::default().from_preset(&mhc.scenario());
+    assert_eq!(back.remediator_settings, mhc.remediator_settings);
+    for (q, why) in [
+        ("cloud=gcp&remediation=gke&node-startup-timeout=5m0s", "remediation=gke"),
+        ("remediation=mhc&cluster-api-version=1.3", "1.4"),
+        ("remediation=mhc&node-startup-timeout=2h0m0s", "1h0m0s"),
+        ("remediation=mhc&node-startup-timeout=soon", "node-startup-timeout=soon"),
+    ] {
+        let d = decode(&format!("{q}&web=5"));
+        assert_eq!(d.settings.web_replicas, 5, "{q}: the rest applies");
+        assert!(d.settings.remediator_settings.is_empty(), "{q}");
+        let text = d.notices.iter().map(Cause::english).collect::<Vec<_>>().join("; ");
+        assert!(text.contains(why), "{q}: {text}");
+    }
+}

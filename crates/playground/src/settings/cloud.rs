@@ -9,7 +9,7 @@ use kubelife_engine::scenario::{
     MachineHealthCheckSection, RemediationSection, Scenario, SelfNodeRemediationSection,
 };
 pub use kubelife_engine::settings::SNR_STRATEGIES;
-use kubelife_engine::settings::{Applies, RemediatorKind, Setting, Unit};
+use kubelife_engine::settings::{Applies, DefaultValue, RemediatorKind, Setting, Unit};
 use kubelife_engine::time::SECOND;
 use kubelife_engine::{Cause, Millis};
 use serde::{Deserialize, Serialize};
@@ -49,25 +49,25 @@ pub enum Remediator {
 }
 
 impl Remediator {
-    /// Every choice in the page's order, with its link name and its label's catalogue key.
-    pub const ALL: [(Remediator, &'static str, &'static str); 7] = [
-        (Remediator::None, "none", "ui.repair.none"),
-        (Remediator::Mhc, "mhc", "ui.repair.mhc"),
-        (Remediator::Snr, "snr", "ui.repair.snr"),
-        (Remediator::Karpenter, "karpenter", "ui.repair.karpenter"),
-        (Remediator::Gke, "gke", "ui.repair.gke"),
-        (Remediator::Eks, "eks", "ui.repair.eks"),
-        (Remediator::Aks, "aks", "ui.repair.aks"),
+    /// Every choice in the page's order, with its label's catalogue key.
+    pub const ALL: [(Remediator, &'static str); 7] = [
+        (Remediator::None, "ui.repair.none"),
+        (Remediator::Mhc, "ui.repair.mhc"),
+        (Remediator::Snr, "ui.repair.snr"),
+        (Remediator::Karpenter, "ui.repair.karpenter"),
+        (Remediator::Gke, "ui.repair.gke"),
+        (Remediator::Eks, "ui.repair.eks"),
+        (Remediator::Aks, "ui.repair.aks"),
     ];
 
-    /// Its link name.
+    /// Its link name: the settings table's (`remediation=mhc`), or `none`.
     pub fn name(self) -> &'static str {
-        Remediator::ALL.iter().find(|r| r.0 == self).map_or("none", |r| r.1)
+        self.kind().map_or("none", RemediatorKind::link)
     }
 
     /// The remediator a link names.
     pub fn parse(name: &str) -> Option<Remediator> {
-        Remediator::ALL.iter().find(|r| r.1 == name).map(|r| r.0)
+        Remediator::ALL.iter().map(|r| r.0).find(|r| r.name() == name)
     }
 
     /// The settings table's remediator kind (`None` for none).
@@ -111,6 +111,55 @@ impl Remediator {
 
 /// The link parameter (and the table's) of a remediator's unhealthy timeout.
 pub const TIMEOUT_LINK: &str = "remediation-timeout";
+
+/// The remediators' settings `Remediation` keeps in fields of its own, by their link names.
+const OWN: [&str; 6] = [
+    TIMEOUT_LINK,
+    "max-unhealthy",
+    "min-healthy",
+    "strategy",
+    "node-repair",
+    "interruption-queue",
+];
+
+impl Remediator {
+    /// Its further settings in the table, beyond `Remediation`'s fields: each a span or a
+    /// version, with a control and a link parameter of its own (MachineHealthCheck's
+    /// `nodeStartupTimeout`, GKE's `drainTimeout`, …).
+    pub fn further(self) -> impl Iterator<Item = &'static Setting> {
+        self.kind()
+            .into_iter()
+            .flat_map(RemediatorKind::settings)
+            .filter(|s| !OWN.contains(&s.link) && matches!(s.unit, Unit::Duration | Unit::Minor))
+    }
+}
+
+/// Every remediator's further settings' link parameters, each once, in the table's order.
+pub fn further_links() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in Remediator::ALL {
+        for s in r.0.further() {
+            if !out.contains(&s.link) {
+                out.push(s.link);
+            }
+        }
+    }
+    out
+}
+
+/// A further setting's number as the table's value: a span in ms, a version's minor number.
+pub fn further_value(s: &Setting, n: i64) -> Value {
+    match s.unit {
+        Unit::Duration => Value::Duration(n),
+        _ => Value::Int(n),
+    }
+}
+
+/// A further setting's range in its number (ms for a span).
+pub fn further_range(s: &Setting) -> (i64, i64) {
+    let scale = if s.unit == Unit::Duration { 1000.0 } else { 1.0 };
+    ((s.range.0 * scale) as i64, (s.range.1 * scale) as i64)
+}
 
 /// The cloud's durations the page offers ("Where does it run?") and links carry: every span of
 /// the settings table's `cloud` section, in the table's order.
@@ -296,6 +345,14 @@ impl Remediation {
     }
 }
 
+/// The further settings of a remediator a scenario sets, by their link names.
+pub(super) fn further_of(kind: Remediator, sc: &Scenario) -> BTreeMap<String, i64> {
+    let number = |v: Value| v.millis().or(v.int());
+    kind.further()
+        .filter_map(|s| Some((s.link.to_string(), number(s.get(sc)?)?)))
+        .collect()
+}
+
 /// The cloud durations a scenario sets, by the table's names, ms.
 pub(super) fn cloud_durations_of(sc: &Scenario) -> BTreeMap<String, Millis> {
     cloud_durations()
@@ -312,6 +369,7 @@ impl Settings {
             kind,
             ..Remediation::default()
         };
+        self.remediator_settings.clear();
         self.fit_cloud_to_remediator()
     }
 
@@ -335,6 +393,7 @@ impl Settings {
         }
         let gone = self.remediation.kind;
         self.remediation = Remediation::default();
+        self.remediator_settings.clear();
         Some(gone)
     }
 
@@ -353,6 +412,29 @@ impl Settings {
         for s in cloud_durations().filter(|s| self.cloud.is_some() && read_on(s, self.cloud)) {
             if let Some(&ms) = self.cloud_durations.get(s.name) {
                 s.put(sc, Value::Duration(ms));
+            }
+        }
+    }
+
+    /// A further setting of the remediator as the page shows it (ms for a span): the set one or
+    /// the table's default on the cluster's cloud; `None` where the model computes it.
+    pub fn further_or_default(&self, s: &Setting) -> Option<i64> {
+        let default = || match (s.default, s.default_on(self.cloud)?) {
+            // A default that follows a cloud duration follows the one set.
+            (DefaultValue::Follows(other), _) if self.cloud_durations.contains_key(other.name) => {
+                Some(self.cloud_duration_ms(other))
+            }
+            (_, Value::Duration(ms)) => Some(ms),
+            (_, v) => v.int(),
+        };
+        self.remediator_settings.get(s.link).copied().or_else(default)
+    }
+
+    /// Writes the remediator's further settings set into its `remediation` entry.
+    pub(super) fn write_further(&self, sc: &mut Scenario) {
+        for s in self.remediation.kind.further() {
+            if let Some(&n) = self.remediator_settings.get(s.link) {
+                s.put(sc, further_value(s, n));
             }
         }
     }

@@ -87,6 +87,9 @@ pub enum Field {
     LatencyUntil,
     /// A cloud duration, by the settings table's name, ms.
     CloudDuration(&'static str),
+    /// A further setting of the remediator ([`Remediator::further`]), by its link name: a span
+    /// in ms, a version's minor number.
+    RemediatorSetting(&'static str),
     /// The patched `tolerationSeconds` of the `web` pods, s.
     PatchSeconds,
     /// When the tolerations are patched, s.
@@ -177,6 +180,9 @@ impl Settings {
             Field::Strategy => self.remediation.strategy = Some(v),
             Field::CloudDuration(name) => {
                 self.cloud_durations.insert(name.to_string(), i64::from(v));
+            }
+            Field::RemediatorSetting(link) => {
+                self.remediator_settings.insert(link.to_string(), i64::from(v));
             }
             Field::FaultNode => self.fault.node = v,
             Field::FaultAt => self.fault.at_seconds = v,

@@ -123,6 +123,10 @@ pub struct Settings {
     /// What repairs nodes besides kube-controller-manager.
     #[serde(default)]
     pub remediation: Remediation,
+    /// The remediator's further settings set ([`Remediator::further`], by their link names): a
+    /// span in ms, a version's minor number; the others are the table's defaults.
+    #[serde(default)]
+    pub remediator_settings: BTreeMap<String, i64>,
 }
 
 impl Default for Settings {
@@ -156,6 +160,7 @@ impl Default for Settings {
             cloud: None,
             cloud_durations: BTreeMap::new(),
             remediation: Remediation::default(),
+            remediator_settings: BTreeMap::new(),
         }
     }
 }
@@ -240,6 +245,7 @@ impl Settings {
             ..Scenario::default()
         };
         self.write_cloud_durations(&mut s);
+        self.write_further(&mut s);
         for (flag, &v) in &self.overrides {
             if let Some(k) = knob(flag).filter(|k| k.available(self.minor)) {
                 (k.write)(&mut s, v);

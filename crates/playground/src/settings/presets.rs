@@ -49,6 +49,7 @@ impl Settings {
         out.cloud = preset.cloud.as_ref().map(|c| c.provider);
         out.cloud_durations = super::cloud::cloud_durations_of(preset);
         out.remediation = Remediation::of(&preset.remediation);
+        out.remediator_settings = super::cloud::further_of(out.remediation.kind, preset);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
             != (
                 &default_cluster.nodes,
