@@ -178,3 +178,47 @@ test('an imported EKS node list and MachineHealthCheck choose AWS and the Machin
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('every cloud duration has a control under its provider and a link parameter that moves the run', async () => {
+  const { page, errors } = await open('?cloud=aws&fault=node-1:InstanceTerminated:30');
+  // AWS answers from its API at once: no VM cache control there; every other duration shows.
+  for (const link of ['cloud-node-monitor-period', 'instance-termination-duration', 'instance-stop-duration',
+    'instance-deletion-duration', 'node-boot-duration', 'api-call-duration']) {
+    await page.getByTestId(`cloud-${link}`).waitFor();
+  }
+  assert.equal(await page.getByTestId('cloud-vm-cache-ttl').count(), 0, 'the VM cache is Azure\'s');
+  const termination = page.getByTestId('cloud-instance-termination-duration');
+  assert.match(await termination.textContent(), /30s/, 'EC2 takes 30s to terminate by default');
+  const shown = await card(page, 'milestone-node-deleted');
+  const before = seconds(shown);
+  assert.ok(before < 60, `Node deleted ${before}s after the fault`);
+  // Two minutes until `terminated`: the cloud controller can delete the Node only after that.
+  await termination.locator('input').fill('120000');
+  await page.waitForFunction(() => location.search.includes('instance-termination-duration=2m0s'));
+  await page.waitForFunction(
+    (was) => document.querySelector('[data-testid="milestone-node-deleted"]').textContent.trim() !== was,
+    shown,
+  );
+  const after = seconds(await card(page, 'milestone-node-deleted'));
+  assert.ok(after >= 120, `Node deleted ${after}s after the fault, after the 2m0s termination`);
+  // The link reopens with it.
+  const again = await open(new URL(page.url()).search);
+  assert.match(await again.page.getByTestId('cloud-instance-termination-duration').textContent(), /2m0s/);
+  assert.equal(seconds(await card(again.page, 'milestone-node-deleted')), after);
+  // Azure shows its VM cache.
+  await again.page.getByTestId('cloud-provider').selectOption({ label: 'Azure' });
+  assert.match(await again.page.getByTestId('cloud-vm-cache-ttl').textContent(), /\d/);
+  assert.deepEqual([...errors, ...again.errors], []);
+  await page.close();
+  await again.page.close();
+});
+
+test('a bad cloud duration in a link is named and the rest applies', async () => {
+  const { page, errors } = await open('?cloud=aws&vm-cache-ttl=5m0s&node-boot-duration=soon&instance-deletion-duration=2m0s&web=5');
+  await page.getByText('ignored vm-cache-ttl=5m0s').waitFor();
+  await page.getByText('ignored node-boot-duration=soon').waitFor();
+  assert.match(await page.getByTestId('cloud-instance-deletion-duration').textContent(), /2m0s/);
+  assert.equal(await page.getByTestId('cloud-provider').inputValue(), '1', 'still AWS');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
