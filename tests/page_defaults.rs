@@ -111,24 +111,6 @@ fn forms() -> Vec<(String, String)> {
     out
 }
 
-/// Where `form` stands in `code` as a whole (not `1300` for `300`): the lines, 1-based.
-fn lines_with(code: &str, form: &str) -> Vec<usize> {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-    code.lines()
-        .enumerate()
-        .filter(|(_, line)| {
-            line.match_indices(form).any(|(i, _)| {
-                let before = line[..i].chars().next_back();
-                let after = line[i + form.len()..].chars().next();
-                let joined_before = word(before) && word(form.chars().next());
-                let joined_after = word(after) && word(form.chars().next_back());
-                !joined_before && !joined_after
-            })
-        })
-        .map(|(i, _)| i + 1)
-        .collect()
-}
-
 /// Other quantities the page writes with a default's value: the file, the form, and what it is
 /// there. A new file writing one of the values is a copy of a default until it is listed here
 /// with what else it means.
@@ -156,7 +138,7 @@ fn the_page_writes_no_remediator_default_range_or_provider_list() {
             if other {
                 continue;
             }
-            for line in lines_with(&code, form) {
+            for line in default_forms::lines_with(&code, form) {
                 found.push(format!("{path}:{line}: {form} ({what})"));
             }
         }
@@ -182,7 +164,9 @@ fn the_forms_find_the_old_copies() {
     let forms = forms();
     for line in old {
         assert!(
-            forms.iter().any(|(f, _)| !lines_with(line, f).is_empty()),
+            forms
+                .iter()
+                .any(|(f, _)| !default_forms::lines_with(line, f).is_empty()),
             "no form finds {line:?}"
         );
     }
