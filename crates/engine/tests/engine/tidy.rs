@@ -182,3 +182,22 @@ fn engine_reads_no_clock_and_no_global_randomness() {
         }
     }
 }
+
+/// The driver holds no controller's rules: of `sim/`, only the driver's `mod.rs`, which builds
+/// the controllers, names the remediators' module; their steps, drains, breakers and
+/// stuck-terminating checks live in `control_plane/`.
+#[test]
+fn only_the_driver_names_the_remediators() {
+    let found: Vec<String> = modules()
+        .into_iter()
+        .filter(|(m, _)| m.starts_with("sim::"))
+        .filter(|(_, text)| text.contains("control_plane::remediation") || text.contains("remediation::"))
+        .map(|(m, _)| m)
+        .collect();
+    assert!(found.is_empty(), "driver modules name the remediators: {found:?}");
+    let driver = modules().into_iter().find(|(m, _)| m == "sim").expect("the driver").1;
+    assert!(
+        driver.contains("control_plane::remediation"),
+        "the driver builds the remediators"
+    );
+}
