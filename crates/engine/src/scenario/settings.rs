@@ -382,7 +382,7 @@ impl Setting {
 
     /// The value the scenario writes, if it writes one in the setting's unit.
     pub fn get(&self, s: &Scenario) -> Option<Value> {
-        match slot!(s, self.access, as_ref, iter, Slot,)? {
+        match slot(s, self.access)? {
             Slot::Span(g) => g.map(|g| Value::Duration(g.0)),
             Slot::Switch(b) => b.map(Value::Bool),
             Slot::Percent(v) => v.as_ref().and_then(percent_of),
@@ -396,7 +396,7 @@ impl Setting {
     /// Writes a value into the scenario's `cloud` section or its entry of the remediator, if it
     /// has one (a value of another kind is not written).
     pub fn put(&self, s: &mut Scenario, v: Value) {
-        match slot!(s, self.access, as_mut, iter_mut, Slot, mut) {
+        match slot_mut(s, self.access) {
             Some(Slot::Span(x)) => put(x, v.millis().map(GoDuration)),
             Some(Slot::Switch(x)) => put(x, v.switch()),
             Some(Slot::Percent(x)) => put(x, percent_to(v)),
@@ -410,7 +410,7 @@ impl Setting {
 
     /// Removes the scenario's value; whether it had one.
     pub fn clear(&self, s: &mut Scenario) -> bool {
-        match slot!(s, self.access, as_mut, iter_mut, Slot, mut) {
+        match slot_mut(s, self.access) {
             Some(Slot::Span(x)) => x.take().is_some(),
             Some(Slot::Switch(x)) => x.take().is_some(),
             Some(Slot::Percent(x)) => x.take().is_some(),
@@ -701,7 +701,36 @@ macro_rules! slot {
         }
     }};
 }
-use slot;
+
+/// A setting's field, to read.
+type SlotRef<'a> = Slot<
+    &'a Option<GoDuration>,
+    &'a Option<bool>,
+    &'a Option<IntOrString>,
+    &'a Option<u32>,
+    &'a Option<Vec<ConditionSection>>,
+    &'a Option<String>,
+>;
+
+/// A setting's field, to write.
+type SlotMut<'a> = Slot<
+    &'a mut Option<GoDuration>,
+    &'a mut Option<bool>,
+    &'a mut Option<IntOrString>,
+    &'a mut Option<u32>,
+    &'a mut Option<Vec<ConditionSection>>,
+    &'a mut Option<String>,
+>;
+
+/// The field `access` names in the scenario, to read.
+fn slot(s: &Scenario, access: Access) -> Option<SlotRef<'_>> {
+    slot!(s, access, as_ref, iter, Slot,)
+}
+
+/// The field `access` names in the scenario, to write (one copy for writing and removing).
+fn slot_mut(s: &mut Scenario, access: Access) -> Option<SlotMut<'_>> {
+    slot!(s, access, as_mut, iter_mut, Slot, mut)
+}
 
 /// Writes `value` into `field` if there is one.
 fn put<T>(field: &mut Option<T>, value: Option<T>) {
