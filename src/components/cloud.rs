@@ -121,20 +121,12 @@ fn cloud_duration_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> H
     }
     let field = |d: &'static Setting| {
         let (lo, hi) = ((d.range.0 * 1000.0) as u32, (d.range.1 * 1000.0) as u32);
-        let oninput = filtered(onedit, move |e: InputEvent| {
-            let v = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse::<u32>()
-                .ok()?;
-            Some(Edit::Number(Field::CloudDuration(d.name), v.clamp(lo, hi)))
-        });
         let ms = s.cloud_duration_ms(d);
         let label = lookup(lang, &format!("ui.cloud.span.{}", d.name)).unwrap_or(d.name);
-        html! {
-            <label class="cloud-range" data-testid={format!("cloud-{}", d.link)}>{label}{" "}<strong>{format_go_duration_tenths(ms)}</strong>
-                <input type="range" min={lo.to_string()} max={hi.to_string()} step={duration_step_ms(d).to_string()} value={ms.to_string()} aria-label={label} {oninput} /></label>
-        }
+        let range = [lo, hi, duration_step_ms(d)];
+        let shown = format_go_duration_tenths(ms);
+        let input = on_number(onedit, Field::CloudDuration(d.name), range);
+        slider(label, format!("cloud-{}", d.link), shown, range, ms.to_string(), input)
     };
     html! { <>{ for cloud_durations().filter(|d| read_on(d, s.cloud)).map(field) }</> }
 }
@@ -146,14 +138,6 @@ fn further_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     let field = |d: &'static Setting| {
         let (lo, hi) = further_range(d);
         let (lo, hi) = (lo as u32, hi as u32);
-        let oninput = filtered(onedit, move |e: InputEvent| {
-            let v = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse::<u32>()
-                .ok()?;
-            Some(Edit::Number(Field::RemediatorSetting(d.link), v.clamp(lo, hi)))
-        });
         let value = s.further_or_default(d);
         let shown = match value {
             Some(ms) if d.unit == Unit::Duration => format_go_duration_tenths(ms),
@@ -166,12 +150,40 @@ fn further_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
             1
         };
         let label = lookup(lang, &format!("ui.repair.setting.{}", d.name)).unwrap_or(d.name);
-        html! {
-            <label class="cloud-range" data-testid={format!("cloud-{}", d.link)}>{label}{" "}<strong>{shown}</strong>
-                <input type="range" min={lo.to_string()} max={hi.to_string()} step={step.to_string()} value={value.unwrap_or(i64::from(lo)).to_string()} aria-label={label} {oninput} /></label>
-        }
+        let range = [lo, hi, step];
+        let input = on_number(onedit, Field::RemediatorSetting(d.link), range);
+        let value = value.unwrap_or(i64::from(lo)).to_string();
+        slider(label, format!("cloud-{}", d.link), shown, range, value, input)
     };
     html! { <>{ for s.remediation.kind.further().map(field) }</> }
+}
+
+/// A slider's input: its whole number, kept within the slider's `[min, max, _]`, as `field`.
+fn on_number(onedit: &Callback<Edit>, field: Field, [min, max, _]: [u32; 3]) -> Callback<InputEvent> {
+    filtered(onedit, move |e: InputEvent| {
+        let v = e
+            .target_unchecked_into::<HtmlInputElement>()
+            .value()
+            .parse::<u32>()
+            .ok()?;
+        Some(Edit::Number(field, v.clamp(min, max)))
+    })
+}
+
+/// A slider of the panel labelled `label`, the value `shown` beside it, over `[min, max, step]`
+/// at `value`; `testid` is its `data-testid`.
+fn slider(
+    label: &'static str,
+    testid: String,
+    shown: String,
+    [min, max, step]: [u32; 3],
+    value: String,
+    oninput: Callback<InputEvent>,
+) -> Html {
+    html! {
+        <label class="cloud-range" data-testid={testid}>{label}{" "}<strong>{shown}</strong>
+            <input type="range" min={min.to_string()} max={max.to_string()} step={step.to_string()} {value} aria-label={label} {oninput} /></label>
+    }
 }
 
 /// The remediator's own settings: its unhealthy timeout, MachineHealthCheck's `maxUnhealthy`,
@@ -179,20 +191,12 @@ fn further_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
 /// Karpenter's `nodeRepair`.
 fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     let r = &s.remediation;
-    let number = |e: InputEvent| {
-        e.target_unchecked_into::<HtmlInputElement>()
-            .value()
-            .parse::<u32>()
-            .ok()
-    };
     let timeout = r.kind.timeout().zip(r.timeout_or_default()).map(|((_, min, max), t)| {
-        let oninput = filtered(onedit, move |e: InputEvent| {
-            Some(Edit::Number(Field::RemediationTimeout, number(e)?.clamp(min, max)))
-        });
-        html! {
-            <label class="cloud-range" data-testid="cloud-timeout">{tr(lang, "ui.repair.timeout")}{" "}<strong>{format_go_duration_tenths(i64::from(t) * 1000)}</strong>
-                <input type="range" min={min.to_string()} max={max.to_string()} step="30" value={t.to_string()} aria-label={tr(lang, "ui.repair.timeout")} {oninput} /></label>
-        }
+        let range = [min, max, 30];
+        let input = on_number(onedit, Field::RemediationTimeout, range);
+        let shown = format_go_duration_tenths(i64::from(t) * 1000);
+        let label = tr(lang, "ui.repair.timeout");
+        slider(label, "cloud-timeout".to_string(), shown, range, t.to_string(), input)
     });
     // The breakers' ranges are the settings table's.
     let range = |link: &str| {
@@ -200,36 +204,31 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
             .setting(link)
             .map_or((0, 0), |d| (d.range.0 as u32, d.range.1 as u32))
     };
-    let (max_range, min_range) = (range("max-unhealthy"), range("min-healthy"));
-    let on_max = filtered(onedit, move |e: InputEvent| {
-        Some(Edit::Number(
-            Field::MaxUnhealthy,
-            number(e)?.clamp(max_range.0, max_range.1),
-        ))
-    });
-    let on_min = filtered(onedit, move |e: InputEvent| {
-        Some(Edit::Number(
-            Field::MinHealthy,
-            number(e)?.clamp(min_range.0, min_range.1),
-        ))
-    });
     // MachineHealthCheck's maxUnhealthy, EKS's breaker, Self Node Remediation's minHealthy.
     let max_key = if r.kind == Remediator::Eks {
         "ui.repair.eks_breaker"
     } else {
         "ui.repair.max_unhealthy"
     };
-    let max = r
-        .max_unhealthy_or_default()
-        .map(|p| percent(lang, (max_key, "cloud-max-unhealthy", 5), max_range, p, on_max));
-    let min = r.min_healthy_or_default().map(|p| {
-        percent(
-            lang,
-            ("ui.repair.min_healthy", "cloud-min-healthy", 1),
-            min_range,
-            p,
-            on_min,
+    let percent = |key: &'static str, testid: &str, field: Field, (min, max): (u32, u32), step: u32, p: u32| {
+        let range = [min, max, step];
+        let input = on_number(onedit, field, range);
+        slider(
+            tr(lang, key),
+            testid.to_string(),
+            format!("{p}%"),
+            range,
+            p.to_string(),
+            input,
         )
+    };
+    let max = r.max_unhealthy_or_default().map(|p| {
+        let (key, field) = (max_key, Field::MaxUnhealthy);
+        percent(key, "cloud-max-unhealthy", field, range("max-unhealthy"), 5, p)
+    });
+    let min = r.min_healthy_or_default().map(|p| {
+        let (key, field) = ("ui.repair.min_healthy", Field::MinHealthy);
+        percent(key, "cloud-min-healthy", field, range("min-healthy"), 1, p)
     });
     let on_strategy = filtered(onedit, |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -261,18 +260,4 @@ fn remediator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html 
             <label class="cloud-field"><input type="checkbox" data-testid="cloud-interruption-queue" checked={r.interruption_queue} onchange={on_queue} />{" "}{tr(lang, "ui.repair.interruption_queue")}</label>
         }
     </> }
-}
-
-/// A percentage slider (over `range` by `step`) labelled `key`.
-fn percent(
-    lang: Lang,
-    (key, testid, step): (&'static str, &'static str, u32),
-    range: (u32, u32),
-    value: u32,
-    oninput: Callback<InputEvent>,
-) -> Html {
-    html! {
-        <label class="cloud-range" data-testid={testid}>{tr(lang, key)}{" "}<strong>{format!("{value}%")}</strong>
-            <input type="range" min={range.0.to_string()} max={range.1.to_string()} step={step.to_string()} value={value.to_string()} aria-label={tr(lang, key)} {oninput} /></label>
-    }
 }

@@ -103,7 +103,9 @@ impl RemediatorKind {
 
     /// Its settings, in the table's order.
     pub fn settings(self) -> impl Iterator<Item = &'static Setting> {
-        ALL.iter().filter(move |s| s.applies == Applies::Remediator(self))
+        ALL.iter()
+            .copied()
+            .filter(move |s| s.applies == Applies::Remediator(self))
     }
 
     /// Its unhealthy timeout: the setting of the time a node must be not Ready before it is
@@ -275,16 +277,62 @@ pub fn percent(text: &str) -> Option<u32> {
     text.strip_suffix('%')?.parse().ok().filter(|p| *p <= 100)
 }
 
-/// How a setting is read from a scenario and written into one.
-#[derive(Debug, Clone, Copy)]
-pub struct Access {
-    /// The value the scenario writes, if it writes one in the setting's unit.
-    pub get: fn(&Scenario) -> Option<Value>,
-    /// Writes a value into the scenario's `cloud` section or its entry of the remediator, if it
-    /// has one (a value of another kind is not written).
-    pub put: fn(&mut Scenario, Value),
-    /// Removes the scenario's value; whether it had one.
-    pub clear: fn(&mut Scenario) -> bool,
+/// Which field of the scenario holds a setting: one of the `cloud` section's, or one of a
+/// remediator's entry. Reading, writing and removing go through one shared function each
+/// ([`Setting::get`], [`Setting::put`], [`Setting::clear`]), by the kind of value the field
+/// holds, so that a new setting is one variant and one line of [`slot`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// `cloud.nodeMonitorPeriod`.
+    NodeMonitorPeriod,
+    /// `cloud.instanceTerminationDuration`.
+    InstanceTerminationDuration,
+    /// `cloud.instanceStopDuration`.
+    InstanceStopDuration,
+    /// `cloud.instanceDeletionDuration`.
+    InstanceDeletionDuration,
+    /// `cloud.nodeBootDuration`.
+    NodeBootDuration,
+    /// `cloud.apiCallDuration`.
+    ApiCallDuration,
+    /// `cloud.vmCacheTtl`.
+    VmCacheTtl,
+    /// MachineHealthCheck's `unhealthyConditions`.
+    MhcConditions,
+    /// MachineHealthCheck's `nodeStartupTimeout`.
+    MhcNodeStartupTimeout,
+    /// MachineHealthCheck's `maxUnhealthy`.
+    MhcMaxUnhealthy,
+    /// MachineHealthCheck's `clusterApiVersion`.
+    MhcClusterApiVersion,
+    /// MachineHealthCheck's `replacementJoinDuration`.
+    MhcReplacementJoinDuration,
+    /// Self Node Remediation's `unhealthyConditions`.
+    SnrConditions,
+    /// Self Node Remediation's `minHealthy`.
+    SnrMinHealthy,
+    /// Self Node Remediation's `strategy`.
+    SnrStrategy,
+    /// Self Node Remediation's `safeTimeToAssumeNodeRebooted`.
+    SnrSafeTimeToAssumeNodeRebooted,
+    /// Karpenter's `nodeRepair`.
+    KarpenterNodeRepair,
+    /// Karpenter's `unhealthyConditions`.
+    KarpenterConditions,
+    /// Karpenter's `interruptionQueue`.
+    KarpenterInterruptionQueue,
+    /// Karpenter's `interruptionMessageLatency`.
+    KarpenterInterruptionMessageLatency,
+    /// GKE's `notReadyTimeout`.
+    GkeNotReadyTimeout,
+    /// GKE's `drainTimeout`.
+    GkeDrainTimeout,
+    /// EKS's `readyTimeout`.
+    EksReadyTimeout,
+    /// EKS's `maxUnhealthyPercentage`.
+    EksMaxUnhealthyPercentage,
+    /// AKS's `detectionDelay`.
+    AksDetectionDelay,
 }
 
 /// One setting of the `cloud` section or of a remediator.
@@ -332,19 +380,45 @@ impl Setting {
         self.default_on(provider).and_then(Value::millis).unwrap_or(0)
     }
 
-    /// The value the scenario writes, if any.
+    /// The value the scenario writes, if it writes one in the setting's unit.
     pub fn get(&self, s: &Scenario) -> Option<Value> {
-        (self.access.get)(s)
+        match slot(s, self.access)? {
+            Slot::Span(g) => g.map(|g| Value::Duration(g.0)),
+            Slot::Switch(b) => b.map(Value::Bool),
+            Slot::Percent(v) => v.as_ref().and_then(percent_of),
+            Slot::Whole(n) => n.map(|n| Value::Int(i64::from(n))),
+            Slot::Ready(list) => list.as_deref().and_then(ready_timeout_of),
+            Slot::Minor(v) => v.as_deref().and_then(minor_of),
+            Slot::Strategy(v) => v.as_deref().and_then(strategy_of),
+        }
     }
 
-    /// Writes a value into the scenario.
+    /// Writes a value into the scenario's `cloud` section or its entry of the remediator, if it
+    /// has one (a value of another kind is not written).
     pub fn put(&self, s: &mut Scenario, v: Value) {
-        (self.access.put)(s, v)
+        match slot_mut(s, self.access) {
+            Some(Slot::Span(x)) => put(x, v.millis().map(GoDuration)),
+            Some(Slot::Switch(x)) => put(x, v.switch()),
+            Some(Slot::Percent(x)) => put(x, percent_to(v)),
+            Some(Slot::Whole(x)) => put(x, v.int().map(|i| i.clamp(0, i64::from(u32::MAX)) as u32)),
+            Some(Slot::Ready(x)) => put(x, ready_timeout_to(v)),
+            Some(Slot::Minor(x)) => put(x, minor_to(v)),
+            Some(Slot::Strategy(x)) => put(x, strategy_to(v)),
+            None => {}
+        }
     }
 
     /// Removes the scenario's value; whether it had one.
     pub fn clear(&self, s: &mut Scenario) -> bool {
-        (self.access.clear)(s)
+        match slot_mut(s, self.access) {
+            Some(Slot::Span(x)) => x.take().is_some(),
+            Some(Slot::Switch(x)) => x.take().is_some(),
+            Some(Slot::Percent(x)) => x.take().is_some(),
+            Some(Slot::Whole(x)) => x.take().is_some(),
+            Some(Slot::Ready(x)) => x.take().is_some(),
+            Some(Slot::Minor(x) | Slot::Strategy(x)) => x.take().is_some(),
+            None => false,
+        }
     }
 
     /// The value the scenario writes, or else the default on its provider.
@@ -421,7 +495,7 @@ impl Setting {
 /// The setting at a scenario path (`cloud.nodeBootDuration`,
 /// `remediation[MachineHealthCheck].maxUnhealthy`).
 pub fn by_path(path: &str) -> Option<&'static Setting> {
-    ALL.iter().find(|s| s.path == path)
+    ALL.iter().copied().find(|s| s.path == path)
 }
 
 /// A remediator's setting called `name`.
@@ -432,13 +506,14 @@ pub fn of(kind: RemediatorKind, name: &str) -> Option<&'static Setting> {
 /// The `cloud` field called `name`.
 pub fn cloud(name: &str) -> Option<&'static Setting> {
     ALL.iter()
+        .copied()
         .find(|s| s.name == name && matches!(s.applies, Applies::Cloud { .. }))
 }
 
 /// The settings a link parameter names: one `cloud` field, or one field of each remediator
 /// that has it.
 pub fn by_link(link: &str) -> impl Iterator<Item = &'static Setting> + '_ {
-    ALL.iter().filter(move |s| s.link == link)
+    ALL.iter().copied().filter(move |s| s.link == link)
 }
 
 /// The settings read on every provider: each `cloud` duration but Azure's VM cache.
@@ -446,21 +521,6 @@ const EVERY_CLOUD: Applies = Applies::Cloud {
     providers: &Provider::ALL,
     refusal: None,
 };
-
-/// A `cloud` span: `Option<GoDuration>` in the section.
-macro_rules! cloud_span {
-    ($field:ident) => {
-        Access {
-            get: |s| s.cloud.as_ref()?.$field.map(|g| Value::Duration(g.0)),
-            put: |s, v| {
-                if let (Some(c), Some(ms)) = (s.cloud.as_mut(), v.millis()) {
-                    c.$field = Some(GoDuration(ms));
-                }
-            },
-            clear: |s| s.cloud.as_mut().is_some_and(|c| c.$field.take().is_some()),
-        }
-    };
-}
 
 /// A `cloud` span read on every provider, with a control from 0 to `max` seconds.
 const CLOUD_SPAN: Setting = Setting {
@@ -472,82 +532,86 @@ const CLOUD_SPAN: Setting = Setting {
     range: (0.0, 600.0),
     applies: EVERY_CLOUD,
     rule: Rule::Flag(flags::Rule::UpTo(HOUR)),
-    access: cloud_span!(node_monitor_period),
+    access: Access::NodeMonitorPeriod,
 };
 
 /// `cloud.nodeMonitorPeriod`: the cloud-controller-manager's `--node-monitor-period`, the
 /// sliding period of its `MonitorNodes` (`SetDefaults_KubeCloudSharedConfiguration`: 5s). Its
 /// link parameter says whose, since kube-controller-manager has a flag of the same name.
-pub const NODE_MONITOR_PERIOD: Setting = Setting {
+pub static NODE_MONITOR_PERIOD: Setting = Setting {
     name: "nodeMonitorPeriod",
     path: "cloud.nodeMonitorPeriod",
     link: "cloud-node-monitor-period",
     default: DefaultValue::Is(Value::Duration(5 * SECOND)),
     range: (1.0, 60.0),
     rule: Rule::Flag(flags::Rule::Positive),
-    access: cloud_span!(node_monitor_period),
+    access: Access::NodeMonitorPeriod,
     ..CLOUD_SPAN
 };
 
 /// `cloud.instanceTerminationDuration` (`E`): a termination until the provider reports the
 /// instance gone.
-pub const INSTANCE_TERMINATION_DURATION: Setting = Setting {
+const INSTANCE_TERMINATION_DURATION_DECL: Setting = Setting {
     name: "instanceTerminationDuration",
     path: "cloud.instanceTerminationDuration",
     link: "instance-termination-duration",
     default: DefaultValue::Is(Value::Duration(30 * SECOND)),
-    access: cloud_span!(instance_termination_duration),
+    access: Access::InstanceTerminationDuration,
     ..CLOUD_SPAN
 };
 
+/// The declaration above, as the one copy that the table and every reader share (other
+/// settings start from the declaration).
+pub static INSTANCE_TERMINATION_DURATION: Setting = INSTANCE_TERMINATION_DURATION_DECL;
+
 /// `cloud.instanceStopDuration`: a stop until the provider reports the instance stopped.
-pub const INSTANCE_STOP_DURATION: Setting = Setting {
+pub static INSTANCE_STOP_DURATION: Setting = Setting {
     name: "instanceStopDuration",
     path: "cloud.instanceStopDuration",
     link: "instance-stop-duration",
-    access: cloud_span!(instance_stop_duration),
-    ..INSTANCE_TERMINATION_DURATION
+    access: Access::InstanceStopDuration,
+    ..INSTANCE_TERMINATION_DURATION_DECL
 };
 
 /// `cloud.instanceDeletionDuration` (`V`): a remediator's deletion of a machine until the VM is
 /// gone.
-pub const INSTANCE_DELETION_DURATION: Setting = Setting {
+pub static INSTANCE_DELETION_DURATION: Setting = Setting {
     name: "instanceDeletionDuration",
     path: "cloud.instanceDeletionDuration",
     link: "instance-deletion-duration",
     default: DefaultValue::Is(Value::Duration(MINUTE)),
-    access: cloud_span!(instance_deletion_duration),
+    access: Access::InstanceDeletionDuration,
     ..CLOUD_SPAN
 };
 
 /// `cloud.nodeBootDuration` (`B`): a new or rebooted instance's boot until its kubelet
 /// registers; also the boot without a cloud.
-pub const NODE_BOOT_DURATION: Setting = Setting {
+pub static NODE_BOOT_DURATION: Setting = Setting {
     name: "nodeBootDuration",
     path: "cloud.nodeBootDuration",
     link: "node-boot-duration",
     default: DefaultValue::Is(Value::Duration(90 * SECOND)),
     range: (10.0, 900.0),
-    access: cloud_span!(node_boot_duration),
+    access: Access::NodeBootDuration,
     ..CLOUD_SPAN
 };
 
 /// `cloud.apiCallDuration`: one cloud API call of a `MonitorNodes` pass (cloud-provider-aws's
 /// DescribeInstances batcher waits its `IdleTimeout` of 100ms before each call).
-pub const API_CALL_DURATION: Setting = Setting {
+pub static API_CALL_DURATION: Setting = Setting {
     name: "apiCallDuration",
     path: "cloud.apiCallDuration",
     link: "api-call-duration",
     default: DefaultValue::Is(Value::Duration(100)),
     range: (0.0, 5.0),
     rule: Rule::Flag(flags::Rule::UpTo(MINUTE)),
-    access: cloud_span!(api_call_duration),
+    access: Access::ApiCallDuration,
     ..CLOUD_SPAN
 };
 
 /// `cloud.vmCacheTtl`, Azure only: the VM cache's TTL (`vmssVirtualMachinesCacheTTLInSeconds`,
 /// 600 s), so a stop or a deletion is seen up to this late.
-pub const VM_CACHE_TTL: Setting = Setting {
+pub static VM_CACHE_TTL: Setting = Setting {
     name: "vmCacheTtl",
     path: "cloud.vmCacheTtl",
     link: "vm-cache-ttl",
@@ -557,60 +621,122 @@ pub const VM_CACHE_TTL: Setting = Setting {
         providers: &[Provider::Azure],
         refusal: Some("scenario.cloud.azure_only"),
     },
-    access: cloud_span!(vm_cache_ttl),
+    access: Access::VmCacheTtl,
     ..CLOUD_SPAN
 };
 
-/// A remediator's entry, read: its section of `$variant`, if the scenario lists it.
-macro_rules! entry {
-    ($s:expr, $variant:ident) => {
-        $s.remediation.iter().find_map(|r| match r {
-            RemediationSection::$variant(x) => Some(x),
-            _ => None,
-        })
-    };
+/// A setting's field in a scenario, by the kind of value it holds (`&` or `&mut`).
+enum Slot<Span, Switch, Percent, Whole, Ready, Text> {
+    /// A span.
+    Span(Span),
+    /// A switch.
+    Switch(Switch),
+    /// A count or a percentage; a percentage is the unit's value.
+    Percent(Percent),
+    /// A whole number.
+    Whole(Whole),
+    /// A list of condition checks, whose `Ready` timeout is the value.
+    Ready(Ready),
+    /// A Cluster API version `1.x`.
+    Minor(Text),
+    /// One of [`SNR_STRATEGIES`].
+    Strategy(Text),
 }
 
-/// A remediator's entry, to write.
-macro_rules! entry_mut {
-    ($s:expr, $variant:ident) => {
-        $s.remediation.iter_mut().find_map(|r| match r {
-            RemediationSection::$variant(x) => Some(x),
-            _ => None,
-        })
-    };
-}
-
-/// A remediator's field `$field` of the entry `$variant`, read with `$read` (the written form to
-/// a value) and written with `$write` (a value to the written form).
-macro_rules! field {
-    ($variant:ident . $field:ident, $read:expr, $write:expr) => {
-        Access {
-            get: |s| entry!(s, $variant)?.$field.as_ref().and_then(|x| $read(x)),
-            put: |s, v| {
-                if let (Some(x), Some(w)) = (entry_mut!(s, $variant), $write(v)) {
-                    x.$field = Some(w);
-                }
-            },
-            clear: |s| entry_mut!(s, $variant).is_some_and(|x| x.$field.take().is_some()),
+/// The field `$access` of the scenario `$s`, borrowed with `$as`/`$iter` (`as_ref`, `iter` to
+/// read; `as_mut`, `iter_mut` and `mut` to write): in its `cloud` section, or in its first entry
+/// of the remediator, if it has one. Written once for both borrows.
+macro_rules! slot {
+    ($s:expr, $access:expr, $as:ident, $iter:ident, $Slot:ident, $($m:tt)?) => {{
+        use Access as A;
+        use RemediationSection as R;
+        let (s, access) = ($s, $access);
+        let cloud = s.cloud.$as().and_then(|c| {
+            Some($Slot::Span(match access {
+                A::NodeMonitorPeriod => &$($m)? c.node_monitor_period,
+                A::InstanceTerminationDuration => &$($m)? c.instance_termination_duration,
+                A::InstanceStopDuration => &$($m)? c.instance_stop_duration,
+                A::InstanceDeletionDuration => &$($m)? c.instance_deletion_duration,
+                A::NodeBootDuration => &$($m)? c.node_boot_duration,
+                A::ApiCallDuration => &$($m)? c.api_call_duration,
+                A::VmCacheTtl => &$($m)? c.vm_cache_ttl,
+                _ => return None,
+            }))
+        });
+        match cloud {
+            Some(x) => Some(x),
+            None => s.remediation.$iter().find_map(|r| {
+                Some(match (r, access) {
+                    (R::MachineHealthCheck(x), A::MhcConditions) => $Slot::Ready(&$($m)? x.unhealthy_conditions),
+                    (R::MachineHealthCheck(x), A::MhcNodeStartupTimeout) => $Slot::Span(&$($m)? x.node_startup_timeout),
+                    (R::MachineHealthCheck(x), A::MhcMaxUnhealthy) => $Slot::Percent(&$($m)? x.max_unhealthy),
+                    (R::MachineHealthCheck(x), A::MhcClusterApiVersion) => $Slot::Minor(&$($m)? x.cluster_api_version),
+                    (R::MachineHealthCheck(x), A::MhcReplacementJoinDuration) => {
+                        $Slot::Span(&$($m)? x.replacement_join_duration)
+                    }
+                    (R::SelfNodeRemediation(x), A::SnrConditions) => $Slot::Ready(&$($m)? x.unhealthy_conditions),
+                    (R::SelfNodeRemediation(x), A::SnrMinHealthy) => $Slot::Percent(&$($m)? x.min_healthy),
+                    (R::SelfNodeRemediation(x), A::SnrStrategy) => $Slot::Strategy(&$($m)? x.strategy),
+                    (R::SelfNodeRemediation(x), A::SnrSafeTimeToAssumeNodeRebooted) => {
+                        $Slot::Span(&$($m)? x.safe_time_to_assume_node_rebooted)
+                    }
+                    (R::KarpenterNodeRepair(x), A::KarpenterNodeRepair) => $Slot::Switch(&$($m)? x.node_repair),
+                    (R::KarpenterNodeRepair(x), A::KarpenterConditions) => $Slot::Ready(&$($m)? x.unhealthy_conditions),
+                    (R::KarpenterNodeRepair(x), A::KarpenterInterruptionQueue) => {
+                        $Slot::Switch(&$($m)? x.interruption_queue)
+                    }
+                    (R::KarpenterNodeRepair(x), A::KarpenterInterruptionMessageLatency) => {
+                        $Slot::Span(&$($m)? x.interruption_message_latency)
+                    }
+                    (R::GkeAutoRepair(x), A::GkeNotReadyTimeout) => $Slot::Span(&$($m)? x.not_ready_timeout),
+                    (R::GkeAutoRepair(x), A::GkeDrainTimeout) => $Slot::Span(&$($m)? x.drain_timeout),
+                    (R::EksNodeAutoRepair(x), A::EksReadyTimeout) => $Slot::Span(&$($m)? x.ready_timeout),
+                    (R::EksNodeAutoRepair(x), A::EksMaxUnhealthyPercentage) => {
+                        $Slot::Whole(&$($m)? x.max_unhealthy_percentage)
+                    }
+                    (R::AksAutoRepair(x), A::AksDetectionDelay) => $Slot::Span(&$($m)? x.detection_delay),
+                    _ => return None,
+                })
+            }),
         }
-    };
+    }};
 }
 
-fn span_of(g: &GoDuration) -> Option<Value> {
-    Some(Value::Duration(g.0))
+/// A setting's field, to read.
+type SlotRef<'a> = Slot<
+    &'a Option<GoDuration>,
+    &'a Option<bool>,
+    &'a Option<IntOrString>,
+    &'a Option<u32>,
+    &'a Option<Vec<ConditionSection>>,
+    &'a Option<String>,
+>;
+
+/// A setting's field, to write.
+type SlotMut<'a> = Slot<
+    &'a mut Option<GoDuration>,
+    &'a mut Option<bool>,
+    &'a mut Option<IntOrString>,
+    &'a mut Option<u32>,
+    &'a mut Option<Vec<ConditionSection>>,
+    &'a mut Option<String>,
+>;
+
+/// The field `access` names in the scenario, to read.
+fn slot(s: &Scenario, access: Access) -> Option<SlotRef<'_>> {
+    slot!(s, access, as_ref, iter, Slot,)
 }
 
-fn span_to(v: Value) -> Option<GoDuration> {
-    v.millis().map(GoDuration)
+/// The field `access` names in the scenario, to write (one copy for writing and removing).
+fn slot_mut(s: &mut Scenario, access: Access) -> Option<SlotMut<'_>> {
+    slot!(s, access, as_mut, iter_mut, Slot, mut)
 }
 
-fn switch_of(b: &bool) -> Option<Value> {
-    Some(Value::Bool(*b))
-}
-
-fn switch_to(v: Value) -> Option<bool> {
-    v.switch()
+/// Writes `value` into `field` if there is one.
+fn put<T>(field: &mut Option<T>, value: Option<T>) {
+    if value.is_some() {
+        *field = value;
+    }
 }
 
 /// A percentage (a count is no value of the unit).
@@ -623,14 +749,6 @@ fn percent_of(v: &IntOrString) -> Option<Value> {
 
 fn percent_to(v: Value) -> Option<IntOrString> {
     v.int().map(|p| IntOrString::String(format!("{}%", p.clamp(0, 100))))
-}
-
-fn whole_of(n: &u32) -> Option<Value> {
-    Some(Value::Int(i64::from(*n)))
-}
-
-fn whole_to(v: Value) -> Option<u32> {
-    v.int().map(|i| i.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
 /// The first `Ready` condition's timeout.
@@ -692,7 +810,7 @@ const REMEDIATOR_SPAN: Setting = Setting {
     range: (0.0, 3600.0),
     applies: Applies::Remediator(RemediatorKind::MachineHealthCheck),
     rule: Rule::Flag(flags::Rule::UpTo(DAY)),
-    access: field!(MachineHealthCheck.node_startup_timeout, span_of, span_to),
+    access: Access::MhcNodeStartupTimeout,
 };
 
 /// A percentage breaker.
@@ -705,44 +823,44 @@ const BREAKER: Setting = Setting {
 
 /// MachineHealthCheck's `unhealthyConditions`: `Ready` `Unknown` and `False` for 5m0s (the
 /// Cluster API book's example); the link and a control set the `Ready` checks' timeout.
-pub const MHC_CONDITIONS: Setting = Setting {
+const MHC_CONDITIONS_DECL: Setting = Setting {
     name: "unhealthyConditions",
     path: "remediation[MachineHealthCheck].unhealthyConditions[].timeout",
     link: "remediation-timeout",
     default: DefaultValue::Is(Value::Duration(5 * MINUTE)),
-    access: field!(
-        MachineHealthCheck.unhealthy_conditions,
-        ready_timeout_of,
-        ready_timeout_to
-    ),
+    access: Access::MhcConditions,
     ..REMEDIATOR_SPAN
 };
 
+/// The declaration above, as the one copy that the table and every reader share (other
+/// settings start from the declaration).
+pub static MHC_CONDITIONS: Setting = MHC_CONDITIONS_DECL;
+
 /// MachineHealthCheck's `nodeStartupTimeout`: a Machine without a Node this long is remediated
 /// (Cluster API's default 10m0s; `0s` turns it off).
-pub const MHC_NODE_STARTUP_TIMEOUT: Setting = Setting {
+pub static MHC_NODE_STARTUP_TIMEOUT: Setting = Setting {
     name: "nodeStartupTimeout",
     path: "remediation[MachineHealthCheck].nodeStartupTimeout",
     link: "node-startup-timeout",
     default: DefaultValue::Is(Value::Duration(10 * MINUTE)),
-    access: field!(MachineHealthCheck.node_startup_timeout, span_of, span_to),
+    access: Access::MhcNodeStartupTimeout,
     ..REMEDIATOR_SPAN
 };
 
 /// MachineHealthCheck's `maxUnhealthy`: a count or a percentage of the machines, 100% by
 /// default (no limit).
-pub const MHC_MAX_UNHEALTHY: Setting = Setting {
+pub static MHC_MAX_UNHEALTHY: Setting = Setting {
     name: "maxUnhealthy",
     path: "remediation[MachineHealthCheck].maxUnhealthy",
     link: "max-unhealthy",
     default: DefaultValue::Is(Value::Int(100)),
-    access: field!(MachineHealthCheck.max_unhealthy, percent_of, percent_to),
+    access: Access::MhcMaxUnhealthy,
     ..BREAKER
 };
 
 /// Cluster API's version (`"1.8"`): an unreachable node's drain changed in 1.8. The default is
 /// the newest release modelled, 1.11.
-pub const MHC_CLUSTER_API_VERSION: Setting = Setting {
+pub static MHC_CLUSTER_API_VERSION: Setting = Setting {
     name: "clusterApiVersion",
     path: "remediation[MachineHealthCheck].clusterApiVersion",
     link: "cluster-api-version",
@@ -750,49 +868,45 @@ pub const MHC_CLUSTER_API_VERSION: Setting = Setting {
     default: DefaultValue::Is(Value::Int(11)),
     range: (4.0, 11.0),
     rule: Rule::ClusterApiMinor,
-    access: field!(MachineHealthCheck.cluster_api_version, minor_of, minor_to),
+    access: Access::MhcClusterApiVersion,
     ..REMEDIATOR_SPAN
 };
 
 /// A replacement Machine's creation until its Node registers: the cloud's `nodeBootDuration`
 /// unless set.
-pub const MHC_REPLACEMENT_JOIN_DURATION: Setting = Setting {
+pub static MHC_REPLACEMENT_JOIN_DURATION: Setting = Setting {
     name: "replacementJoinDuration",
     path: "remediation[MachineHealthCheck].replacementJoinDuration",
     link: "replacement-join-duration",
     default: DefaultValue::Follows(&NODE_BOOT_DURATION),
-    access: field!(MachineHealthCheck.replacement_join_duration, span_of, span_to),
+    access: Access::MhcReplacementJoinDuration,
     ..REMEDIATOR_SPAN
 };
 
 /// The NodeHealthCheck's `unhealthyConditions`: `Ready` `False` and `Unknown` for 5m0s, as
 /// Cluster API's.
-pub const SNR_CONDITIONS: Setting = Setting {
+pub static SNR_CONDITIONS: Setting = Setting {
     path: "remediation[SelfNodeRemediation].unhealthyConditions[].timeout",
     applies: Applies::Remediator(RemediatorKind::SelfNodeRemediation),
     default: DefaultValue::Follows(&MHC_CONDITIONS),
-    access: field!(
-        SelfNodeRemediation.unhealthy_conditions,
-        ready_timeout_of,
-        ready_timeout_to
-    ),
-    ..MHC_CONDITIONS
+    access: Access::SnrConditions,
+    ..MHC_CONDITIONS_DECL
 };
 
 /// The NodeHealthCheck's `minHealthy`: a count or a percentage of the nodes, 51% by default.
-pub const SNR_MIN_HEALTHY: Setting = Setting {
+pub static SNR_MIN_HEALTHY: Setting = Setting {
     name: "minHealthy",
     path: "remediation[SelfNodeRemediation].minHealthy",
     link: "min-healthy",
     default: DefaultValue::Is(Value::Int(51)),
     applies: Applies::Remediator(RemediatorKind::SelfNodeRemediation),
-    access: field!(SelfNodeRemediation.min_healthy, percent_of, percent_to),
+    access: Access::SnrMinHealthy,
     ..BREAKER
 };
 
 /// Self Node Remediation's strategy: `Automatic` (`OutOfServiceTaint` on 1.28+, else
 /// `ResourceDeletion`), `OutOfServiceTaint` or `ResourceDeletion`.
-pub const SNR_STRATEGY: Setting = Setting {
+pub static SNR_STRATEGY: Setting = Setting {
     name: "strategy",
     path: "remediation[SelfNodeRemediation].strategy",
     link: "strategy",
@@ -801,22 +915,22 @@ pub const SNR_STRATEGY: Setting = Setting {
     range: (0.0, (SNR_STRATEGIES.len() - 1) as f64),
     applies: Applies::Remediator(RemediatorKind::SelfNodeRemediation),
     rule: Rule::OneOf,
-    access: field!(SelfNodeRemediation.strategy, strategy_of, strategy_to),
+    access: Access::SnrStrategy,
 };
 
 /// `safeTimeToAssumeNodeRebootedSeconds`, as a span: unless set, the computed minimum (180s for
 /// up to six workers with the 60 s watchdog); a lower value is ignored, as upstream does.
-pub const SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED: Setting = Setting {
+pub static SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED: Setting = Setting {
     name: "safeTimeToAssumeNodeRebooted",
     path: "remediation[SelfNodeRemediation].safeTimeToAssumeNodeRebooted",
     link: "safe-time-to-assume-node-rebooted",
     applies: Applies::Remediator(RemediatorKind::SelfNodeRemediation),
-    access: field!(SelfNodeRemediation.safe_time_to_assume_node_rebooted, span_of, span_to),
+    access: Access::SnrSafeTimeToAssumeNodeRebooted,
     ..REMEDIATOR_SPAN
 };
 
 /// Karpenter's `NodeRepair` feature gate (alpha, off by default).
-pub const KARPENTER_NODE_REPAIR: Setting = Setting {
+const KARPENTER_NODE_REPAIR_DECL: Setting = Setting {
     name: "nodeRepair",
     path: "remediation[KarpenterNodeRepair].nodeRepair",
     link: "node-repair",
@@ -825,38 +939,38 @@ pub const KARPENTER_NODE_REPAIR: Setting = Setting {
     range: (0.0, 1.0),
     applies: Applies::Remediator(RemediatorKind::KarpenterNodeRepair),
     rule: Rule::Any,
-    access: field!(KarpenterNodeRepair.node_repair, switch_of, switch_to),
+    access: Access::KarpenterNodeRepair,
 };
+
+/// The declaration above, as the one copy that the table and every reader share (other
+/// settings start from the declaration).
+pub static KARPENTER_NODE_REPAIR: Setting = KARPENTER_NODE_REPAIR_DECL;
 
 /// Karpenter's repair policies (the cloud provider's `RepairPolicies`): `Ready` `False` and
 /// `Unknown` for 30m0s on AWS, 10m0s on Azure.
-pub const KARPENTER_CONDITIONS: Setting = Setting {
+pub static KARPENTER_CONDITIONS: Setting = Setting {
     path: "remediation[KarpenterNodeRepair].unhealthyConditions[].timeout",
     default: DefaultValue::ByProvider(&[
         (Provider::Aws, Value::Duration(30 * MINUTE)),
         (Provider::Azure, Value::Duration(10 * MINUTE)),
     ]),
     applies: Applies::Remediator(RemediatorKind::KarpenterNodeRepair),
-    access: field!(
-        KarpenterNodeRepair.unhealthy_conditions,
-        ready_timeout_of,
-        ready_timeout_to
-    ),
-    ..MHC_CONDITIONS
+    access: Access::KarpenterConditions,
+    ..MHC_CONDITIONS_DECL
 };
 
 /// Karpenter's `--interruption-queue` (AWS): it acts on EC2's Spot warnings and state changes.
-pub const KARPENTER_INTERRUPTION_QUEUE: Setting = Setting {
+pub static KARPENTER_INTERRUPTION_QUEUE: Setting = Setting {
     name: "interruptionQueue",
     path: "remediation[KarpenterNodeRepair].interruptionQueue",
     link: "interruption-queue",
-    access: field!(KarpenterNodeRepair.interruption_queue, switch_of, switch_to),
-    ..KARPENTER_NODE_REPAIR
+    access: Access::KarpenterInterruptionQueue,
+    ..KARPENTER_NODE_REPAIR_DECL
 };
 
 /// The instance event until Karpenter acts on its SQS message (EventBridge's delivery and the
 /// long poll).
-pub const KARPENTER_INTERRUPTION_MESSAGE_LATENCY: Setting = Setting {
+pub static KARPENTER_INTERRUPTION_MESSAGE_LATENCY: Setting = Setting {
     name: "interruptionMessageLatency",
     path: "remediation[KarpenterNodeRepair].interruptionMessageLatency",
     link: "interruption-message-latency",
@@ -864,53 +978,57 @@ pub const KARPENTER_INTERRUPTION_MESSAGE_LATENCY: Setting = Setting {
     range: (0.0, 60.0),
     applies: Applies::Remediator(RemediatorKind::KarpenterNodeRepair),
     rule: Rule::Flag(flags::Rule::UpTo(HOUR)),
-    access: field!(KarpenterNodeRepair.interruption_message_latency, span_of, span_to),
+    access: Access::KarpenterInterruptionMessageLatency,
     ..REMEDIATOR_SPAN
 };
 
 /// GKE's not-Ready time before a repair ("approximately 10 minutes").
-pub const GKE_NOT_READY_TIMEOUT: Setting = Setting {
+const GKE_NOT_READY_TIMEOUT_DECL: Setting = Setting {
     name: "notReadyTimeout",
     path: "remediation[GKEAutoRepair].notReadyTimeout",
     link: "remediation-timeout",
     default: DefaultValue::Is(Value::Duration(10 * MINUTE)),
     applies: Applies::Remediator(RemediatorKind::GkeAutoRepair),
-    access: field!(GkeAutoRepair.not_ready_timeout, span_of, span_to),
+    access: Access::GkeNotReadyTimeout,
     ..REMEDIATOR_SPAN
 };
 
+/// The declaration above, as the one copy that the table and every reader share (other
+/// settings start from the declaration).
+pub static GKE_NOT_READY_TIMEOUT: Setting = GKE_NOT_READY_TIMEOUT_DECL;
+
 /// How long GKE's repair waits for the drain (one hour).
-pub const GKE_DRAIN_TIMEOUT: Setting = Setting {
+pub static GKE_DRAIN_TIMEOUT: Setting = Setting {
     name: "drainTimeout",
     path: "remediation[GKEAutoRepair].drainTimeout",
     link: "drain-timeout",
     default: DefaultValue::Is(Value::Duration(HOUR)),
     range: (0.0, 7200.0),
-    access: field!(GkeAutoRepair.drain_timeout, span_of, span_to),
-    ..GKE_NOT_READY_TIMEOUT
+    access: Access::GkeDrainTimeout,
+    ..GKE_NOT_READY_TIMEOUT_DECL
 };
 
 /// EKS's not-Ready time before a replacement (30 minutes).
-pub const EKS_READY_TIMEOUT: Setting = Setting {
+pub static EKS_READY_TIMEOUT: Setting = Setting {
     name: "readyTimeout",
     path: "remediation[EKSNodeAutoRepair].readyTimeout",
     link: "remediation-timeout",
     default: DefaultValue::Is(Value::Duration(30 * MINUTE)),
     applies: Applies::Remediator(RemediatorKind::EksNodeAutoRepair),
-    access: field!(EksNodeAutoRepair.ready_timeout, span_of, span_to),
+    access: Access::EksReadyTimeout,
     ..REMEDIATOR_SPAN
 };
 
 /// EKS's breaker: no repair in a group of more than five nodes with more than this percentage
 /// of them unhealthy (20).
-pub const EKS_MAX_UNHEALTHY_PERCENTAGE: Setting = Setting {
+pub static EKS_MAX_UNHEALTHY_PERCENTAGE: Setting = Setting {
     name: "maxUnhealthyPercentage",
     path: "remediation[EKSNodeAutoRepair].maxUnhealthyPercentage",
     link: "max-unhealthy",
     default: DefaultValue::Is(Value::Int(20)),
     applies: Applies::Remediator(RemediatorKind::EksNodeAutoRepair),
     rule: Rule::Flag(flags::Rule::Whole(0, 100)),
-    access: field!(EksNodeAutoRepair.max_unhealthy_percentage, whole_of, whole_to),
+    access: Access::EksMaxUnhealthyPercentage,
     ..BREAKER
 };
 
@@ -918,7 +1036,7 @@ pub const EKS_MAX_UNHEALTHY_PERCENTAGE: Setting = Setting {
 const AKS_WINDOW: (Millis, Millis) = (5 * MINUTE, 15 * MINUTE);
 
 /// AKS's time from `Ready` not True to the first reboot: 10 minutes, within its 5 to 15.
-pub const AKS_DETECTION_DELAY: Setting = Setting {
+pub static AKS_DETECTION_DELAY: Setting = Setting {
     name: "detectionDelay",
     path: "remediation[AKSAutoRepair].detectionDelay",
     link: "remediation-timeout",
@@ -930,37 +1048,37 @@ pub const AKS_DETECTION_DELAY: Setting = Setting {
         max: AKS_WINDOW.1,
         key: "scenario.remediation.aks_delay",
     },
-    access: field!(AksAutoRepair.detection_delay, span_of, span_to),
+    access: Access::AksDetectionDelay,
     ..REMEDIATOR_SPAN
 };
 
 /// Every setting: the `cloud` fields, then each remediator's in [`RemediatorKind::ALL`]'s order.
-pub static ALL: [Setting; 25] = [
-    NODE_MONITOR_PERIOD,
-    INSTANCE_TERMINATION_DURATION,
-    INSTANCE_STOP_DURATION,
-    INSTANCE_DELETION_DURATION,
-    NODE_BOOT_DURATION,
-    API_CALL_DURATION,
-    VM_CACHE_TTL,
-    MHC_CONDITIONS,
-    MHC_NODE_STARTUP_TIMEOUT,
-    MHC_MAX_UNHEALTHY,
-    MHC_CLUSTER_API_VERSION,
-    MHC_REPLACEMENT_JOIN_DURATION,
-    SNR_CONDITIONS,
-    SNR_MIN_HEALTHY,
-    SNR_STRATEGY,
-    SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED,
-    KARPENTER_NODE_REPAIR,
-    KARPENTER_CONDITIONS,
-    KARPENTER_INTERRUPTION_QUEUE,
-    KARPENTER_INTERRUPTION_MESSAGE_LATENCY,
-    GKE_NOT_READY_TIMEOUT,
-    GKE_DRAIN_TIMEOUT,
-    EKS_READY_TIMEOUT,
-    EKS_MAX_UNHEALTHY_PERCENTAGE,
-    AKS_DETECTION_DELAY,
+pub static ALL: [&Setting; 25] = [
+    &NODE_MONITOR_PERIOD,
+    &INSTANCE_TERMINATION_DURATION,
+    &INSTANCE_STOP_DURATION,
+    &INSTANCE_DELETION_DURATION,
+    &NODE_BOOT_DURATION,
+    &API_CALL_DURATION,
+    &VM_CACHE_TTL,
+    &MHC_CONDITIONS,
+    &MHC_NODE_STARTUP_TIMEOUT,
+    &MHC_MAX_UNHEALTHY,
+    &MHC_CLUSTER_API_VERSION,
+    &MHC_REPLACEMENT_JOIN_DURATION,
+    &SNR_CONDITIONS,
+    &SNR_MIN_HEALTHY,
+    &SNR_STRATEGY,
+    &SNR_SAFE_TIME_TO_ASSUME_NODE_REBOOTED,
+    &KARPENTER_NODE_REPAIR,
+    &KARPENTER_CONDITIONS,
+    &KARPENTER_INTERRUPTION_QUEUE,
+    &KARPENTER_INTERRUPTION_MESSAGE_LATENCY,
+    &GKE_NOT_READY_TIMEOUT,
+    &GKE_DRAIN_TIMEOUT,
+    &EKS_READY_TIMEOUT,
+    &EKS_MAX_UNHEALTHY_PERCENTAGE,
+    &AKS_DETECTION_DELAY,
 ];
 
 #[cfg(test)]

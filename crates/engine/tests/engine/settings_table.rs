@@ -153,6 +153,7 @@ fn check(name: &str, cells: usize, listed: impl Iterator<Item = &'static Setting
 fn the_documents_cloud_table_is_the_settings_table() {
     let cloud = settings::ALL
         .iter()
+        .copied()
         .filter(|s| matches!(s.applies, Applies::Cloud { .. }));
     check("cloud", 5, cloud);
 }

@@ -166,6 +166,7 @@ pub fn further_range(s: &Setting) -> (i64, i64) {
 pub fn cloud_durations() -> impl Iterator<Item = &'static Setting> {
     kubelife_engine::settings::ALL
         .iter()
+        .copied()
         .filter(|s| matches!(s.applies, Applies::Cloud { .. }) && s.unit == Unit::Duration)
 }
 
@@ -348,16 +349,15 @@ impl Remediation {
 /// The further settings of a remediator a scenario sets, by their link names.
 pub(super) fn further_of(kind: Remediator, sc: &Scenario) -> BTreeMap<String, i64> {
     let number = |v: Value| v.millis().or(v.int());
-    kind.further()
-        .filter_map(|s| Some((s.link.to_string(), number(s.get(sc)?)?)))
-        .collect()
+    kubelife_engine::order::map(
+        kind.further()
+            .filter_map(|s| Some((s.link.to_string(), number(s.get(sc)?)?))),
+    )
 }
 
 /// The cloud durations a scenario sets, by the table's names, ms.
 pub(super) fn cloud_durations_of(sc: &Scenario) -> BTreeMap<String, Millis> {
-    cloud_durations()
-        .filter_map(|s| Some((s.name.to_string(), s.get(sc)?.millis()?)))
-        .collect()
+    kubelife_engine::order::map(cloud_durations().filter_map(|s| Some((s.name.to_string(), s.get(sc)?.millis()?))))
 }
 
 impl Settings {
