@@ -5,7 +5,7 @@ use crate::components::filtered;
 use crate::components::picker::{Choice, Picker};
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
-use kubelife_engine::presets::{presets, Preset};
+use crate::settings::{PresetLink, PRESETS};
 use kubelife_engine::version::{NEWEST_MINOR, OLDEST_MINOR};
 use yew::prelude::*;
 
@@ -42,15 +42,15 @@ pub fn version_choices() -> Vec<Choice> {
 /// "choose…" followed by every preset, with its description on hover.
 pub fn preset_choices(lang: Lang, choose: &'static str) -> Vec<Choice> {
     std::iter::once(Choice::new("", tr(lang, choose)))
-        .chain(presets().iter().map(|p| Choice {
+        .chain(PRESETS.iter().map(|p| Choice {
             title: Some(preset_description(lang, p).into()),
             ..Choice::new(p.name, p.name)
         }))
         .collect()
 }
 
-/// A preset's one-line description in `lang` (`preset.<name>`), else the engine's English.
-fn preset_description(lang: Lang, p: &Preset) -> String {
+/// A preset's one-line description in `lang` (`preset.<name>`), else the English of the presets' table.
+fn preset_description(lang: Lang, p: &PresetLink) -> String {
     crate::i18n::lookup(lang, &format!("preset.{}", p.name)).map_or_else(|| p.description.to_string(), str::to_string)
 }
 

@@ -216,8 +216,7 @@ fn node_stays_down(c: &Ctx) -> bool {
 
 /// 5. Legacy against taint-based.
 fn fast_profile() -> Settings {
-    let p = kubelife_engine::presets::preset("kubespray-fast").map(|p| p.scenario);
-    p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
+    crate::link::preset(&Settings::default(), "kubespray-fast").unwrap_or_default()
 }
 fn ex5_versions(c: &Ctx) -> bool {
     let Some(b) = c.b else { return false };
@@ -356,10 +355,7 @@ fn ex11_start() -> Settings {
 /// The preset's settings, made once: the shape check compares with them on every render.
 fn ex11_preset() -> &'static Settings {
     static START: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
-    START.get_or_init(|| {
-        let p = kubelife_engine::presets::preset("scale-1000-zone-b-outage").map(|p| p.scenario);
-        p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
-    })
+    START.get_or_init(|| crate::link::preset(&Settings::default(), "scale-1000-zone-b-outage").unwrap_or_default())
 }
 /// Names of the nodes the zone outage takes down.
 fn outage_nodes(r: &Run) -> BTreeSet<String> {
@@ -397,10 +393,7 @@ fn ex11_shape(c: &Ctx) -> bool {
 /// still waits the six-minute force detach.
 fn ex12_preset() -> &'static Settings {
     static START: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
-    START.get_or_init(|| {
-        let p = kubelife_engine::presets::preset("eks-instance-terminated").map(|p| p.scenario);
-        p.map_or_else(Settings::default, |p| Settings::default().from_preset(&p))
-    })
+    START.get_or_init(|| crate::link::preset(&Settings::default(), "eks-instance-terminated").unwrap_or_default())
 }
 fn ex12_start() -> Settings {
     Settings {

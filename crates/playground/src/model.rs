@@ -287,7 +287,7 @@ pub enum Edit {
     /// Another Kubernetes version, by minor number.
     Version(u32),
     /// Start from the named preset: its settings; a scale preset also brings its own cluster,
-    /// fault and zone outage (`Settings::from_preset`).
+    /// fault and zone outage (`crate::link::preset`).
     Preset(String),
     /// A whole number for a field ([`Settings::set_number`]): a count, the failed node, a fault
     /// or operator time, a remediator's setting.
@@ -311,8 +311,8 @@ impl Edit {
             }
             Edit::Version(minor) => s.minor = minor,
             Edit::Preset(name) => {
-                if let Some(p) = kubelife_engine::presets::preset(&name) {
-                    *s = s.from_preset(&p.scenario);
+                if let Some(p) = crate::link::preset(s, &name) {
+                    *s = p;
                 }
             }
             Edit::Number(field, v) => s.set_number(field, v),

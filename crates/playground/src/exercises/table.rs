@@ -3,7 +3,7 @@
 use super::*;
 
 /// The exercises, in workshop order; `?exercise=N` opens the N-th.
-pub static EXERCISES: [Exercise; 13] = [
+pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
     Exercise {
         id: "why-5m50s",
         start: || (Settings::default(), None),

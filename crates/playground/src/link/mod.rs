@@ -15,7 +15,7 @@ pub use values::{knob_text, parse_zone_names};
 
 use crate::i18n::{truncate, Lang};
 use crate::knobs::knob;
-use crate::settings::Settings;
+use crate::settings::{preset_link, Settings};
 use crate::tune::{read_blip, read_max_writes, read_writes_nodes, Question, MAX_TARGETS};
 use kubelife_engine::scenario::ActionKind;
 use kubelife_engine::time::{format_go_duration, parse_go_duration};
@@ -43,6 +43,11 @@ pub const VIEWS: [&str; 5] = ["milestones", "cluster", "timeline", "breakdown", 
 /// The control (`controls=playback`) that gives an embed the time controls (Play, Restart, Next
 /// event, the speed and the playhead's slider) beside the sliders it names.
 pub const PLAYBACK: &str = "playback";
+
+/// How many workshop exercises a link's `exercise=N` may name (1 to this). The exercises' table
+/// (`crate::exercises::EXERCISES`) has exactly this many, which its type makes the compiler check;
+/// the number lives here because the exercises read presets through the link.
+pub const EXERCISE_COUNT: usize = 13;
 
 /// How the page is laid out: the full playground, or an embed showing chosen panels.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -255,12 +260,10 @@ pub fn decode(query: &str) -> Decoded {
             "exercise" => match v
                 .parse::<u32>()
                 .ok()
-                .filter(|n| (1..=crate::exercises::EXERCISES.len() as u32).contains(n))
+                .filter(|n| (1..=EXERCISE_COUNT as u32).contains(n))
             {
                 Some(n) => display.exercise = Some(n),
-                None => notices.push(bad(
-                    Cause::new("link.why.exercise").text("count", crate::exercises::EXERCISES.len())
-                )),
+                None => notices.push(bad(Cause::new("link.why.exercise").text("count", EXERCISE_COUNT))),
             },
             "autoplay" => display.autoplay = on,
             "target" => match Target::parse_link(&v) {
@@ -321,6 +324,23 @@ pub fn decode(query: &str) -> Decoded {
         notices,
         has_settings,
     }
+}
+
+/// The settings `base` becomes with the preset named `name`: the preset's link query
+/// ([`crate::settings::PRESETS`]) read as a first visit's, then applied to `base`
+/// ([`Settings::with_preset`]). `None` when the page offers no preset of that name.
+pub fn preset(base: &Settings, name: &str) -> Option<Settings> {
+    let p = preset_link(name)?;
+    let pairs: Vec<(String, String)> = p
+        .query
+        .split('&')
+        .filter_map(|part| {
+            let (k, v) = part.split_once('=')?;
+            Some((decode_component(k)?, decode_component(v)?))
+        })
+        .collect();
+    let first_visit = decode_settings(&pairs, "", &mut Vec::new());
+    Some(base.with_preset(&first_visit, p.cluster))
 }
 
 /// Applies one side's parameters to the default settings (or to a preset's, with `preset=`):
@@ -413,5 +433,7 @@ fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
     }
 }
 
+#[cfg(test)]
+mod preset_tests;
 #[cfg(test)]
 mod tests;

@@ -157,8 +157,7 @@ const CLUSTER: [Param; 7] = [
         name: "preset",
         early: true,
         read: |_, s, v| {
-            let p = kubelife_engine::presets::preset(v).ok_or_else(|| Cause::new("link.why.preset"))?;
-            *s = s.from_preset(&p.scenario);
+            *s = super::preset(s, v).ok_or_else(|| Cause::new("link.why.preset"))?;
             Ok(())
         },
         ..P

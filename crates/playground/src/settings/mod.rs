@@ -3,12 +3,14 @@
 mod cloud;
 mod edits;
 mod faults;
+mod preset_table;
 mod presets;
 mod workloads;
 
 pub use cloud::*;
 pub use edits::*;
 pub use faults::*;
+pub use preset_table::*;
 pub use workloads::*;
 
 use crate::knobs::{knob, Group, KNOBS};

@@ -62,6 +62,51 @@ impl Settings {
         }
     }
 
+    /// These settings after a preset whose settings on the first visit are `preset` (as
+    /// [`PRESETS`] writes them): the version, the knobs, the switches, the cloud and the
+    /// remediator come from it; the cluster, workloads and faults too when it brings a cluster of
+    /// its own (`cluster`) and these settings can show it (their zone names give the same nodes),
+    /// else they stay these settings' own. The same as [`Settings::from_preset`] with the
+    /// preset's scenario, without building it (a test checks every preset).
+    pub fn with_preset(&self, preset: &Settings, cluster: bool) -> Settings {
+        let out = Settings {
+            minor: preset.minor,
+            overrides: preset.overrides.clone(),
+            enable_taint_manager: preset.enable_taint_manager,
+            taint_based_evictions: preset.taint_based_evictions,
+            disable_force_detach: preset.disable_force_detach,
+            cloud: preset.cloud,
+            cloud_durations: preset.cloud_durations.clone(),
+            remediation: preset.remediation,
+            remediator_settings: preset.remediator_settings.clone(),
+            ..self.clone()
+        };
+        if !cluster {
+            return out;
+        }
+        let shaped = Settings {
+            nodes: preset.nodes,
+            zones: preset.zones,
+            web_replicas: preset.web_replicas,
+            db_replicas: preset.db_replicas,
+            web: preset.web,
+            db: preset.db,
+            fault: preset.fault.clone(),
+            zone_outage: preset.zone_outage,
+            ops: preset.ops,
+            ..out.clone()
+        };
+        let (shown, wanted) = (shaped.scenario(), preset.scenario());
+        let same = shown.nodes == wanted.nodes
+            && shown.workloads == wanted.workloads
+            && same_in_any_order(&shown.events, &wanted.events);
+        if same {
+            shaped
+        } else {
+            out
+        }
+    }
+
     /// Writes out each knob that the scenario of these settings resolves differently from
     /// `with` though `with` has the version's default there. A knob left out of the settings is
     /// left out of their scenario, and the scenario format reads an absent value as a

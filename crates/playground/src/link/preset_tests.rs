@@ -1,0 +1,99 @@
+//! The page's preset table (`crate::settings::PRESETS`) against the engine's presets: every
+//! preset, in the engine's order, with its description, and a link query that gives exactly the
+//! settings the preset's scenario gives (`Settings::from_preset`), on a first visit and on a page
+//! already changed. On a mismatch the test prints the table as it should read.
+
+use super::*;
+use crate::settings::{Fault, PresetLink, PRESETS};
+use kubelife_engine::presets::{presets, Preset};
+
+/// A preset's settings on a first visit, from its scenario.
+fn first_visit(p: &Preset) -> Settings {
+    Settings::default().from_preset(&p.scenario)
+}
+
+/// The table's entry for a preset, as it should read.
+fn entry(p: &Preset) -> PresetLink {
+    let settings = first_visit(p);
+    let link = encode(&settings, Playback::default());
+    let head = format!("v={FORMAT}");
+    let query = link
+        .strip_prefix(&head)
+        .expect("a versioned link")
+        .trim_start_matches('&');
+    // A preset brings its own cluster when a changed page does not keep its own with it.
+    let mine = Settings {
+        nodes: 7,
+        web_replicas: 5,
+        ..Settings::default()
+    };
+    let cluster = mine.from_preset(&p.scenario) != mine.with_preset(&settings, false);
+    PresetLink {
+        name: p.name,
+        description: p.description,
+        query: query.to_string().leak(),
+        cluster,
+    }
+}
+
+/// The pages a preset is applied to: the first visit, and pages changed in what a preset keeps
+/// (the cluster, the seed, the fault, the zone names) and in what it replaces.
+fn bases() -> Vec<Settings> {
+    let changed = Settings {
+        nodes: 7,
+        seed: 9,
+        web_replicas: 5,
+        fault: Fault {
+            at_seconds: 45,
+            ..Settings::default().fault
+        },
+        ..Settings::default()
+    };
+    let named = Settings {
+        zone_names: vec!["east".into(), "west".into(), "north".into()],
+        ..Settings::default()
+    };
+    let mut tuned = Settings {
+        minor: 20,
+        enable_taint_manager: false,
+        ..changed.clone()
+    };
+    tuned
+        .overrides
+        .insert(kubelife_engine::flags::NODE_MONITOR_GRACE_PERIOD.name.into(), 20.0);
+    let eks = presets()
+        .into_iter()
+        .find(|p| p.name == "eks-instance-terminated")
+        .expect("a preset");
+    vec![Settings::default(), changed, named, tuned, first_visit(&eks)]
+}
+
+#[test]
+fn the_preset_table_is_the_engines_presets() {
+    let engine = presets();
+    let expected: Vec<PresetLink> = engine.iter().map(entry).collect();
+    let table: String = expected.iter().map(|e| format!("{e:#?},\n")).collect();
+    assert_eq!(
+        PRESETS,
+        expected.as_slice(),
+        "crate::settings::PRESETS should read:\n{table}"
+    );
+}
+
+#[test]
+fn each_preset_link_gives_the_presets_settings() {
+    let bases = bases();
+    for p in presets() {
+        let entry = preset_link(p.name).expect("the page offers every preset");
+        let read = decode(entry.query);
+        assert!(read.notices.is_empty(), "{}: {:?}", p.name, read.notices);
+        assert_eq!(read.settings, first_visit(&p), "{}: its link", p.name);
+        for (i, base) in bases.iter().enumerate() {
+            let want = base.from_preset(&p.scenario);
+            assert_eq!(preset(base, p.name).as_ref(), Some(&want), "{} on page {i}", p.name);
+        }
+        let link = format!("preset={}", p.name);
+        assert_eq!(decode(&link).settings, first_visit(&p), "{link}");
+    }
+    assert_eq!(preset(&Settings::default(), "no-such-preset"), None);
+}
