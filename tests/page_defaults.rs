@@ -33,14 +33,7 @@ fn code_of(path: &str, text: &str) -> String {
     if path.ends_with("/tests.rs") {
         return String::new();
     }
-    let text = text.split("\n#[cfg(test)]\n").next().unwrap_or(text);
-    text.lines()
-        .map(|l| match l.find("//") {
-            Some(i) if l[..i].matches('"').count() % 2 == 0 => &l[..i],
-            _ => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    default_forms::blank_comments(text.split("\n#[cfg(test)]\n").next().unwrap_or(text))
 }
 
 /// The ways Rust code writes a span of `ms` as a remediator's default or a control's bound.

@@ -13,7 +13,11 @@ use std::path::Path;
 
 /// A source file's code: comments blanked, its `#[cfg(test)] mod tests` left out.
 pub fn code_of(text: &str) -> String {
-    let text = text.split("\n#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    blank_comments(text.split("\n#[cfg(test)]\nmod tests").next().unwrap_or(text))
+}
+
+/// `text` with every line comment blanked (a `//` inside a string is kept).
+pub fn blank_comments(text: &str) -> String {
     text.lines()
         .map(|l| match l.find("//") {
             Some(i) if l[..i].matches('"').count() % 2 == 0 => &l[..i],
