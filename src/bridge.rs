@@ -4,7 +4,7 @@
 //! run superseded while under way is dropped, so dragging a slider on 5,000 nodes never piles up
 //! work, and the last result stays on screen meanwhile.
 
-use crate::jobs::{Answer, Job, Reply, Request};
+use crate::jobs::{EngineAnswer, EngineJob, Reply, Request};
 use crate::model::{aggregate, Prepared, Run, Wants};
 use crate::worker::EngineWorker;
 use gloo_worker::{Spawnable, WorkerBridge};
@@ -46,10 +46,10 @@ pub struct Asked {
 
 impl Asked {
     /// The job that answers this.
-    pub fn job(&self) -> Job {
+    pub fn job(&self) -> EngineJob {
         match self.slot {
-            Slot::A | Slot::B => Job::run(Config::clone(&self.a.cfg)),
-            Slot::Spreads => Job::spreads(
+            Slot::A | Slot::B => EngineJob::run(Config::clone(&self.a.cfg)),
+            Slot::Spreads => EngineJob::spreads(
                 Config::clone(&self.a.cfg),
                 self.b.as_ref().map(|b| Config::clone(&b.cfg)),
                 SPREAD_RUNS,
@@ -172,7 +172,7 @@ pub fn use_engine(wants: Wants, onarrive: Callback<Arrived>) {
 /// A 5,000-node run is several MB of events: receiving them, reading them, counting them over
 /// time, laying out the lanes and drawing are tasks of their own on the page's thread, one after
 /// the other (each a `setTimeout` apart), so that none blocks the page for long.
-fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply, onarrive: &Callback<Arrived>) {
+fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply<EngineAnswer>, onarrive: &Callback<Arrived>) {
     let done = {
         let mut q = queue.borrow_mut();
         let done = q.busy.take_if(|(id, _)| *id == reply.id);
@@ -180,20 +180,15 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply, onarrive: &Callback<Arrive
         done.filter(|(_, asked)| !q.waiting.contains_key(&asked.slot))
     };
     let Some((_, asked)) = done else { return };
-    let fail = |why: &str| web_sys::console::error_1(&format!("kubelife's engine worker: {why}").into());
     let landed = match reply.answer {
-        Answer::Run(bytes) => Stage::Received(bytes.0),
-        Answer::Spreads(pair) => Stage::Ready(Landed::Spreads(pair)),
-        Answer::Failed(why) => return fail(&why),
+        EngineAnswer::Run(bytes) => Stage::Received(bytes.0),
+        EngineAnswer::Spreads(pair) => Stage::Ready(Landed::Spreads(pair)),
         // The page's runs never ask for these (`worker_line` does).
-        Answer::Calibrated(_)
-        | Answer::Imported { .. }
-        | Answer::Exported(_)
-        | Answer::Text(_)
-        | Answer::TuneProgress { .. }
-        | Answer::Tuned(_)
-        | Answer::TuneRefused(_)
-        | Answer::Stopped => return,
+        EngineAnswer::Calibrated(_)
+        | EngineAnswer::TuneProgress { .. }
+        | EngineAnswer::Tuned(_)
+        | EngineAnswer::TuneRefused(_)
+        | EngineAnswer::Stopped => return,
     };
     later(asked, landed, onarrive.clone());
 }

@@ -6,7 +6,7 @@
 //! them callbacks that stay valid, such as ones that dispatch to a reducer.
 
 use crate::i18n::Lang;
-use crate::jobs::{Answer, Job};
+use crate::jobs::{EngineAnswer, EngineJob};
 use crate::tune::{Ask, Found};
 use kubelife_engine::{Cause, Config};
 use std::rc::Rc;
@@ -228,14 +228,14 @@ pub fn use_search() -> Searching {
             };
             set.set(Search::Running { done: 0, total: 0 });
             let (set, generation) = (set.clone(), generation.clone());
-            crate::worker_line::listen(Job::tune(Config::clone(&cfg), ask), move |a| {
+            crate::worker_line::listen(EngineJob::tune(Config::clone(&cfg), ask), move |a| {
                 if *generation.borrow() == mine {
                     set.set(searched(a));
                 }
             });
         })
     };
-    let stop = Callback::from(|()| crate::worker_line::send(Job::StopTune, |_| ()));
+    let stop = Callback::from(|()| crate::worker_line::send(EngineJob::StopTune, |_| ()));
     Searching {
         state: (*state).clone(),
         run,
@@ -244,11 +244,11 @@ pub fn use_search() -> Searching {
 }
 
 /// A search's state after an answer of its worker.
-fn searched(a: Answer) -> Search {
+fn searched(a: EngineAnswer) -> Search {
     match a {
-        Answer::TuneProgress { done, total } => Search::Running { done, total },
-        Answer::Tuned(found) => Search::Found(Rc::new(*found)),
-        Answer::TuneRefused(why) => kubelife_engine::wire::decode_messages(&why.0)
+        EngineAnswer::TuneProgress { done, total } => Search::Running { done, total },
+        EngineAnswer::Tuned(found) => Search::Found(Rc::new(*found)),
+        EngineAnswer::TuneRefused(why) => kubelife_engine::wire::decode_messages(&why.0)
             .ok()
             .and_then(|m| m.into_iter().next())
             .map_or(Search::Stopped, |(_, c)| Search::Refused(c)),

@@ -1,7 +1,7 @@
 //! Entry point of the playground in the browser.
 
 use kubelife::bridge::{Asked, Slot};
-use kubelife::jobs::{Answer, Job};
+use kubelife::jobs::{EngineAnswer, EngineJob, FilesAnswer, FilesJob};
 use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
 use kubelife::worker_line::ask;
@@ -68,7 +68,7 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
             a: Rc::new(prepare(settings.clone())),
             b: None,
         };
-        let Some(Answer::Run(bytes)) = ask(asked.job()).await else {
+        let Some(EngineAnswer::Run(bytes)) = ask(asked.job()).await else {
             return f64::NAN;
         };
         let Ok(outcome) = kubelife_engine::wire::decode(&bytes.0) else {
@@ -88,8 +88,8 @@ async fn kubelife_bench_link_settings(settings: Settings, repeats: u32) -> f64 {
 #[wasm_bindgen]
 pub async fn kubelife_scenario_json(query: String) -> String {
     let settings = kubelife::link::decode(&query).settings;
-    match ask(Job::ScenarioJson(Box::new(settings))).await {
-        Some(Answer::Text(text)) => text,
+    match ask(FilesJob::ScenarioJson(Box::new(settings))).await {
+        Some(FilesAnswer::Text(text)) => text,
         _ => String::new(),
     }
 }
@@ -100,8 +100,8 @@ pub async fn kubelife_scenario_json(query: String) -> String {
 /// by it, so that its budgets are ratios that hold on any machine.
 #[wasm_bindgen]
 pub async fn kubelife_calibrate(nodes: u32, repeats: u32) -> f64 {
-    match ask(Job::Calibrate { nodes, repeats }).await {
-        Some(Answer::Calibrated(ms)) => ms,
+    match ask(EngineJob::Calibrate { nodes, repeats }).await {
+        Some(EngineAnswer::Calibrated(ms)) => ms,
         _ => f64::NAN,
     }
 }

@@ -7,23 +7,37 @@
 
 use crate::jobs::engine::{answer, Tuning, SLICE_MS};
 use crate::jobs::files::answer_files;
-use crate::jobs::{Answer, Job, Reply, Request};
+use crate::jobs::{EngineAnswer, EngineJob, FilesJob, Reply, Request, Work};
 use gloo_worker::{HandlerId, Worker, WorkerScope};
+use std::convert::Infallible;
+
+/// The answer type of `D`'s jobs.
+type AnswerOf<D> = <<D as Doing>::Job as Work>::Answer;
 
 /// What a worker does with each job.
 pub trait Doing: 'static {
-    /// The answer to `job`.
-    fn answer(job: &Job) -> Answer;
+    /// The jobs it reads (and so the only ones its wasm can decode).
+    type Job: Work;
+    /// A job it does in slices (the engine's search), or `Infallible` for a worker with none.
+    type Slices;
 
-    /// A job done in slices (the search), started; `None` for a job answered at once.
-    fn start(_job: &Job) -> Option<Result<Tuning, Answer>> {
+    /// The answer to `job`.
+    fn answer(job: &Self::Job) -> AnswerOf<Self>;
+
+    /// A job done in slices, started; `None` for a job answered at once.
+    fn start(_job: &Self::Job) -> Option<Result<Self::Slices, AnswerOf<Self>>> {
         None
     }
 
-    /// One slice of a search this worker started. Only the engine's worker starts any, so that
-    /// the files worker's wasm carries no simulation.
-    fn slice(_tuning: &mut Tuning) -> Answer {
-        Answer::Stopped
+    /// One slice of a job this worker started.
+    fn slice(slices: &mut Self::Slices) -> AnswerOf<Self>;
+
+    /// The answer to a job in slices that a stop or a newer one ended.
+    fn stopped(slices: Self::Slices) -> AnswerOf<Self>;
+
+    /// Whether `job` stops the job in slices under way.
+    fn stops(_job: &Self::Job) -> bool {
+        false
     }
 }
 
@@ -31,33 +45,55 @@ pub trait Doing: 'static {
 pub struct Runs;
 
 impl Doing for Runs {
-    fn answer(job: &Job) -> Answer {
+    type Job = EngineJob;
+    type Slices = Tuning;
+
+    fn answer(job: &EngineJob) -> EngineAnswer {
         answer(job, &worker_now)
     }
 
-    fn start(job: &Job) -> Option<Result<Tuning, Answer>> {
+    fn start(job: &EngineJob) -> Option<Result<Tuning, EngineAnswer>> {
         Tuning::start(job)
     }
 
-    fn slice(tuning: &mut Tuning) -> Answer {
+    fn slice(tuning: &mut Tuning) -> EngineAnswer {
         tuning.slice(SLICE_MS, &worker_now)
+    }
+
+    fn stopped(_search: Tuning) -> EngineAnswer {
+        EngineAnswer::Stopped
+    }
+
+    fn stops(job: &EngineJob) -> bool {
+        matches!(job, EngineJob::StopTune)
     }
 }
 
-/// A cluster's files (`jobs::files::answer_files`).
+/// A cluster's files (`jobs::files::answer_files`), each answered at once: the files worker's
+/// wasm carries no simulation.
 pub struct Files;
 
 impl Doing for Files {
-    fn answer(job: &Job) -> Answer {
+    type Job = FilesJob;
+    type Slices = Infallible;
+
+    fn answer(job: &FilesJob) -> AnswerOf<Self> {
         answer_files(job)
+    }
+
+    fn slice(never: &mut Infallible) -> AnswerOf<Self> {
+        match *never {}
+    }
+
+    fn stopped(never: Infallible) -> AnswerOf<Self> {
+        match never {}
     }
 }
 
-/// A worker that answers each request in turn, as `D` does, and runs at most one search in
-/// slices (who asked, the job's number, the search).
+/// A worker that answers each request in turn, as `D` does, and runs at most one job in slices
+/// (who asked, the job's number, the job).
 pub struct JobWorker<D: Doing> {
-    tuning: Option<(HandlerId, u32, Tuning)>,
-    doing: std::marker::PhantomData<D>,
+    tuning: Option<(HandlerId, u32, D::Slices)>,
 }
 
 /// The engine's worker (`kubelife-worker`).
@@ -67,14 +103,11 @@ pub type FilesWorker = JobWorker<Files>;
 
 impl<D: Doing> Worker for JobWorker<D> {
     type Message = ();
-    type Input = Request;
-    type Output = Reply;
+    type Input = Request<D::Job>;
+    type Output = Reply<AnswerOf<D>>;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        JobWorker {
-            tuning: None,
-            doing: std::marker::PhantomData,
-        }
+        JobWorker { tuning: None }
     }
 
     /// One slice of the search, then its progress (and the next slice, after the worker has read
@@ -85,7 +118,7 @@ impl<D: Doing> Worker for JobWorker<D> {
         };
         let start = worker_now();
         let answer = D::slice(tuning);
-        let (who, id, last) = (*who, *id, answer.is_last());
+        let (who, id, last) = (*who, *id, D::Job::is_last(&answer));
         reply(scope, who, id, answer, start);
         if last {
             self.tuning = None;
@@ -94,13 +127,13 @@ impl<D: Doing> Worker for JobWorker<D> {
         }
     }
 
-    fn received(&mut self, scope: &WorkerScope<Self>, req: Request, who: HandlerId) {
+    fn received(&mut self, scope: &WorkerScope<Self>, req: Request<D::Job>, who: HandlerId) {
         let start = worker_now();
         let started = D::start(&req.job);
-        if matches!(req.job, Job::StopTune) || matches!(started, Some(Ok(_))) {
+        if D::stops(&req.job) || matches!(started, Some(Ok(_))) {
             // A new search or a stop ends the one under way.
-            if let Some((was, id, _)) = self.tuning.take() {
-                reply(scope, was, id, Answer::Stopped, start);
+            if let Some((was, id, slices)) = self.tuning.take() {
+                reply(scope, was, id, D::stopped(slices), start);
             }
         }
         match started {
@@ -109,13 +142,13 @@ impl<D: Doing> Worker for JobWorker<D> {
                 next_slice(scope);
             }
             Some(Err(why)) => reply(scope, who, req.id, why, start),
-            None if matches!(req.job, Job::StopTune) => reply(scope, who, req.id, Answer::Stopped, start),
+            // A stop itself is answered as a plain job (`jobs::engine::answer`: stopped).
             None => reply(scope, who, req.id, D::answer(&req.job), start),
         }
     }
 }
 
-fn reply<D: Doing>(scope: &WorkerScope<JobWorker<D>>, who: HandlerId, id: u32, answer: Answer, start: f64) {
+fn reply<D: Doing>(scope: &WorkerScope<JobWorker<D>>, who: HandlerId, id: u32, answer: AnswerOf<D>, start: f64) {
     let worker_ms = worker_now() - start;
     scope.respond(who, Reply { id, answer, worker_ms });
 }

@@ -7,9 +7,10 @@
 //! sent.
 
 use crate::bridge::WORKER_SCRIPT;
-use crate::jobs::{Answer, Doer, Job, Reply, Request};
+use crate::jobs::{Doer, EngineJob, FilesJob, Reply, Request, Work};
 use crate::worker::{EngineWorker, FilesWorker};
 use gloo_worker::Spawnable;
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -19,22 +20,52 @@ use yew::prelude::*;
 /// Where the files worker's script is, beside the page.
 pub const FILES_SCRIPT: &str = "./kubelife-files.js";
 
+/// A job the page can send, with the worker it opens for it.
+pub trait Sent: Work {
+    /// Opens a line to a new instance of the worker that does these jobs, whose replies go to
+    /// `on_reply`.
+    fn open(on_reply: impl Fn(Reply<Self::Answer>) + 'static) -> Box<dyn Fn(Request<Self>)>;
+}
+
+impl Sent for EngineJob {
+    fn open(on_reply: impl Fn(Reply<Self::Answer>) + 'static) -> Box<dyn Fn(Request<Self>)> {
+        let bridge = EngineWorker::spawner().callback(on_reply).spawn(WORKER_SCRIPT);
+        Box::new(move |r| bridge.send(r))
+    }
+}
+
+impl Sent for FilesJob {
+    fn open(on_reply: impl Fn(Reply<Self::Answer>) + 'static) -> Box<dyn Fn(Request<Self>)> {
+        let bridge = FilesWorker::spawner().callback(on_reply).spawn(FILES_SCRIPT);
+        Box::new(move |r| bridge.send(r))
+    }
+}
+
+/// Who waits for the answers to a job.
+type Waiting<J> = Box<dyn FnMut(<J as Work>::Answer)>;
+
 /// A worker (its bridge's `send`) and who waits for which job's answers (a search answers
 /// several times: its progress, then what it found).
-struct Line {
-    send: Box<dyn Fn(Request)>,
+struct Line<J: Work> {
+    send: Box<dyn Fn(Request<J>)>,
     next_id: u32,
-    waiting: BTreeMap<u32, Box<dyn FnMut(Answer)>>,
+    waiting: BTreeMap<u32, Waiting<J>>,
 }
 
 thread_local! {
-    static LINES: RefCell<BTreeMap<Doer, Line>> = const { RefCell::new(BTreeMap::new()) };
+    /// Each open line, a `Line` of its worker's jobs.
+    static LINES: RefCell<BTreeMap<Doer, Box<dyn Any>>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Calls `f` with `doer`'s line, if it is open.
+fn with_line<J: Work, R>(doer: Doer, f: impl FnOnce(&mut Line<J>) -> R) -> Option<R> {
+    LINES.with(|l| l.borrow_mut().get_mut(&doer).and_then(|l| l.downcast_mut::<Line<J>>()).map(f))
 }
 
 /// Sends `job` to the worker that does it and calls `then` with its answer. The first job opens
 /// the line in a task of its own, so that a panel asking during the page's first render does not
 /// hold that render up.
-pub fn send(job: Job, then: impl FnOnce(Answer) + 'static) {
+pub fn send<J: Sent>(job: J, then: impl FnOnce(J::Answer) + 'static) {
     let mut then = Some(then);
     listen(job, move |a| {
         if let Some(then) = then.take() {
@@ -44,7 +75,7 @@ pub fn send(job: Job, then: impl FnOnce(Answer) + 'static) {
 }
 
 /// Sends `job` and calls `each` with every answer to it (a search's progress, then its result).
-pub fn listen(job: Job, each: impl FnMut(Answer) + 'static) {
+pub fn listen<J: Sent>(job: J, each: impl FnMut(J::Answer) + 'static) {
     if LINES.with(|lines| lines.borrow().contains_key(&job.doer())) {
         send_now(job, each);
     } else {
@@ -52,11 +83,13 @@ pub fn listen(job: Job, each: impl FnMut(Answer) + 'static) {
     }
 }
 
-fn send_now(job: Job, then: impl FnMut(Answer) + 'static) {
+fn send_now<J: Sent>(job: J, then: impl FnMut(J::Answer) + 'static) {
     let doer = job.doer();
-    LINES.with(|lines| {
-        let mut lines = lines.borrow_mut();
-        let line = lines.entry(doer).or_insert_with(|| open(doer));
+    if !LINES.with(|l| l.borrow().contains_key(&doer)) {
+        let line: Box<dyn Any> = Box::new(open::<J>(doer));
+        LINES.with(|l| l.borrow_mut().insert(doer, line));
+    }
+    with_line::<J, _>(doer, |line| {
         line.next_id = line.next_id.wrapping_add(1);
         let id = line.next_id;
         line.waiting.insert(id, Box::new(then));
@@ -64,36 +97,26 @@ fn send_now(job: Job, then: impl FnMut(Answer) + 'static) {
     });
 }
 
-fn open(doer: Doer) -> Line {
-    let on_reply = move |reply: Reply| {
-        let then = LINES.with(|l| l.borrow_mut().get_mut(&doer).and_then(|l| l.waiting.remove(&reply.id)));
+fn open<J: Sent>(doer: Doer) -> Line<J> {
+    let on_reply = move |reply: Reply<J::Answer>| {
+        let then = with_line::<J, _>(doer, |l| l.waiting.remove(&reply.id)).flatten();
         if let Some(mut then) = then {
-            let last = reply.answer.is_last();
+            let last = J::is_last(&reply.answer);
             then(reply.answer);
             if !last {
-                LINES.with(|l| l.borrow_mut().get_mut(&doer).map(|l| l.waiting.insert(reply.id, then)));
+                with_line::<J, _>(doer, |l| l.waiting.insert(reply.id, then));
             }
         }
     };
-    let send: Box<dyn Fn(Request)> = match doer {
-        Doer::Engine | Doer::Tune => {
-            let bridge = EngineWorker::spawner().callback(on_reply).spawn(WORKER_SCRIPT);
-            Box::new(move |r| bridge.send(r))
-        }
-        Doer::Files => {
-            let bridge = FilesWorker::spawner().callback(on_reply).spawn(FILES_SCRIPT);
-            Box::new(move |r| bridge.send(r))
-        }
-    };
     Line {
-        send,
+        send: J::open(on_reply),
         next_id: 0,
         waiting: BTreeMap::new(),
     }
 }
 
 /// Sends `job` and waits for its answer (`None` if the page is going away).
-pub async fn ask(job: Job) -> Option<Answer> {
+pub async fn ask<J: Sent>(job: J) -> Option<J::Answer> {
     let answer = Rc::new(RefCell::new(None));
     let mut job = Some(job);
     let promise = js_sys::Promise::new(&mut |resolve, _| {
@@ -112,9 +135,9 @@ pub async fn ask(job: Job) -> Option<Answer> {
 
 /// An answer a hook holds, and whether it answers the job asked last.
 #[derive(Clone, PartialEq)]
-pub struct Answered {
+pub struct Answered<A> {
     /// The answer.
-    pub answer: Rc<Answer>,
+    pub answer: Rc<A>,
     /// Whether it answers the newest job (false while a newer one is under way).
     pub current: bool,
 }
@@ -122,8 +145,8 @@ pub struct Answered {
 /// The answer to `job`, once it is back; while a newer job is under way the last answer stays,
 /// not `current`. `None` asks nothing.
 #[hook]
-pub fn use_worker_job(job: Option<Job>) -> Option<Answered> {
-    let answer = use_state(|| None::<(Job, Rc<Answer>)>);
+pub fn use_worker_job<J: Sent>(job: Option<J>) -> Option<Answered<J::Answer>> {
+    let answer = use_state(|| None::<(J, Rc<J::Answer>)>);
     {
         let set = answer.setter();
         use_effect_with(job.clone(), move |job| {

@@ -8,7 +8,7 @@ use kubelife::bridge::{landed_now, Arrived, Asked, Slot};
 use kubelife::components::compare::CompareAction;
 use kubelife::components::results::TransportAction;
 use kubelife::jobs::engine::answer;
-use kubelife::jobs::{Answer, Job};
+use kubelife::jobs::{EngineAnswer, EngineJob};
 use kubelife::model::{simulate, Edit, Model, FRAME};
 use kubelife::settings::{resolves, Settings};
 use kubelife_engine::flags;
@@ -48,10 +48,10 @@ fn step(m: Model, msg: Msg, slot: Slot) -> (u64, Model) {
     };
     let job = asked.job();
     assert!(
-        matches!(&job, Job::Run(cfg) if cfg.nodes == asked.a.cfg.nodes && cfg.controller_manager == asked.a.cfg.controller_manager),
+        matches!(&job, EngineJob::Run(cfg) if cfg.nodes == asked.a.cfg.nodes && cfg.controller_manager == asked.a.cfg.controller_manager),
         "the worker is sent the configuration the page resolved"
     );
-    let Answer::Run(bytes) = answer(&job, &|| 0.0) else {
+    let EngineAnswer::Run(bytes) = answer(&job, &|| 0.0) else {
         panic!("a run")
     };
     let landed = landed_now(&asked, bytes.0).expect("the run reads");

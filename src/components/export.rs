@@ -7,7 +7,7 @@
 use crate::components::copy::CopyButton;
 use crate::hooks::use_seen;
 use crate::i18n::{cause, tr, Lang};
-use crate::jobs::{Answer, Job};
+use crate::jobs::{FilesAnswer, FilesJob};
 use crate::model::Run;
 use crate::settings::Settings;
 use crate::worker_line::use_worker_job;
@@ -44,9 +44,9 @@ pub fn export_panel(p: &ExportProps) -> Html {
     // The files worker is fetched only once the panel comes near the viewport.
     let node = use_node_ref();
     let seen = use_seen(node.clone());
-    let answer = use_worker_job(seen.then_some(Job::Export(Box::new(p.settings.clone()))));
+    let answer = use_worker_job(seen.then_some(FilesJob::Export(Box::new(p.settings.clone()))));
     let blocks = match answer.as_ref().map(|a| &*a.answer) {
-        Some(Answer::Exported(all)) => Format::ALL
+        Some(FilesAnswer::Exported(all)) => Format::ALL
             .iter()
             .zip(all)
             .map(|(&(name, f), (yaml, notes))| {

@@ -4,7 +4,7 @@
 //! report and a line for everything the page cannot show.
 
 use crate::i18n::{cause, tr, trf, Lang};
-use crate::jobs::{Answer, Bytes, Job};
+use crate::jobs::{Bytes, FilesAnswer, FilesJob};
 use crate::model::Edit;
 use crate::settings::Settings;
 use kubelife_engine::import::limits::MAX_FILE_BYTES;
@@ -98,9 +98,9 @@ struct Imported {
 
 impl Imported {
     /// Reads the worker's answer to an import.
-    fn read(answer: Answer) -> Result<Imported, String> {
-        let Answer::Imported { settings, report, page } = answer else {
-            return Err(format!("not an import: {answer:?}"));
+    fn read(answer: FilesAnswer) -> Result<Imported, String> {
+        let FilesAnswer::Imported { settings, report, page } = answer else {
+            return Err("the files worker answered an import with something else".to_string());
         };
         let kind = |t: u8| EntryKind::ALL.get(usize::from(t)).copied().unwrap_or(EntryKind::Note);
         Ok(Imported {
@@ -125,7 +125,7 @@ fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
         .0
         .iter()
         .filter_map(|f| f.contents.as_ref().err().map(|&size| (f.name.clone(), size)));
-    let job = Job::Import {
+    let job = FilesJob::Import {
         files: readable.collect(),
         too_large: too_large.collect(),
         base: Box::new(base.clone()),

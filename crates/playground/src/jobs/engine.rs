@@ -2,7 +2,7 @@
 //! loop and the Tune panel's search in slices. Only that worker calls them, so that the page's
 //! wasm carries no simulation.
 
-use super::{Answer, Bytes, Job};
+use super::{Bytes, EngineAnswer, EngineJob};
 use crate::model::run_config;
 use crate::settings::Settings;
 use crate::tune::{Ask, Found};
@@ -25,21 +25,22 @@ pub fn spreads(a: &Config, b: Option<&Config>, runs: u32) -> (Distribution, Opti
     (d(a), b.map(d))
 }
 
-/// Does one job of the engine's worker (others are refused); pure apart from `now` (a clock in
-/// ms, for calibration only).
-pub fn answer(job: &Job, now: &dyn Fn() -> f64) -> Answer {
+/// Does one job of the engine's worker that is answered at once (a search is [`Tuning`]'s);
+/// pure apart from `now` (a clock in ms, for calibration only).
+pub fn answer(job: &EngineJob, now: &dyn Fn() -> f64) -> EngineAnswer {
     match job {
-        Job::Run(cfg) => Answer::Run(Bytes(kubelife_engine::wire::encode(&run_config(cfg)))),
-        Job::Spreads { a, b, runs } => Answer::Spreads(Box::new(spreads(a, b.as_deref(), *runs))),
-        Job::Calibrate { nodes, repeats } => {
+        EngineJob::Run(cfg) => EngineAnswer::Run(Bytes(kubelife_engine::wire::encode(&run_config(cfg)))),
+        EngineJob::Spreads { a, b, runs } => EngineAnswer::Spreads(Box::new(spreads(a, b.as_deref(), *runs))),
+        EngineJob::Calibrate { nodes, repeats } => {
             let start = now();
             for seed in 0..(*repeats).max(1) {
                 let sum = kubelife_engine::calibration::heartbeat_floor(*nodes as usize, 15 * 60_000, u64::from(seed));
                 std::hint::black_box(sum);
             }
-            Answer::Calibrated((now() - start) / f64::from((*repeats).max(1)))
+            EngineAnswer::Calibrated((now() - start) / f64::from((*repeats).max(1)))
         }
-        _ => Answer::Failed(format!("the engine's worker does not do {:?} jobs", job.doer())),
+        // A search is started and stepped by `Tuning`; a stop with none under way ends nothing.
+        EngineJob::Tune(..) | EngineJob::StopTune => EngineAnswer::Stopped,
     }
 }
 
@@ -49,26 +50,26 @@ pub struct Tuning(Option<kubelife_engine::tune::Search>);
 
 impl Tuning {
     /// A search of `ask` on `cfg`, or why it cannot run (as a message).
-    pub fn new(cfg: &Config, ask: &Ask) -> Result<Tuning, Answer> {
-        let refused = |c: Cause| Answer::TuneRefused(Bytes(kubelife_engine::wire::encode_messages(&[(0, c)])));
+    pub fn new(cfg: &Config, ask: &Ask) -> Result<Tuning, EngineAnswer> {
+        let refused = |c: Cause| EngineAnswer::TuneRefused(Bytes(kubelife_engine::wire::encode_messages(&[(0, c)])));
         let goal = ask.goal().map_err(refused)?;
         kubelife_engine::tune::Search::new(cfg, goal)
             .map(|s| Tuning(Some(s)))
             .map_err(refused)
     }
 
-    /// The search a job starts (`Job::Tune`), or `None` for a job answered at once.
-    pub fn start(job: &Job) -> Option<Result<Tuning, Answer>> {
+    /// The search a job starts (`EngineJob::Tune`), or `None` for a job answered at once.
+    pub fn start(job: &EngineJob) -> Option<Result<Tuning, EngineAnswer>> {
         match job {
-            Job::Tune(cfg, ask) => Some(Tuning::new(cfg, ask)),
+            EngineJob::Tune(cfg, ask) => Some(Tuning::new(cfg, ask)),
             _ => None,
         }
     }
 
     /// Steps the search for about `slice_ms` of `now`: its progress, or what it found once done.
-    pub fn slice(&mut self, slice_ms: f64, now: &dyn Fn() -> f64) -> Answer {
+    pub fn slice(&mut self, slice_ms: f64, now: &dyn Fn() -> f64) -> EngineAnswer {
         let Some(search) = self.0.as_mut() else {
-            return Answer::Stopped;
+            return EngineAnswer::Stopped;
         };
         let start = now();
         let mut more = true;
@@ -76,34 +77,32 @@ impl Tuning {
             more = search.step();
         }
         if more {
-            return Answer::TuneProgress {
+            return EngineAnswer::TuneProgress {
                 done: search.done(),
                 total: search.total(),
             };
         }
         self.0
             .take()
-            .map_or(Answer::Stopped, |s| Answer::Tuned(Box::new(Found::from(s.finish()))))
+            .map_or(EngineAnswer::Stopped, |s| EngineAnswer::Tuned(Box::new(Found::from(s.finish()))))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::{files::answer_files, Doer, Reply, Request};
+    use crate::jobs::{Doer, Reply, Request, Work};
 
     #[test]
     fn a_run_job_answers_with_the_run_the_page_would_show() {
         let s = Settings::default();
-        let Answer::Run(bytes) = answer(&Job::run(s.resolve().0), &|| 0.0) else {
+        let EngineAnswer::Run(bytes) = answer(&EngineJob::run(s.resolve().0), &|| 0.0) else {
             panic!("a run");
         };
         let o = kubelife_engine::wire::decode(&bytes.0).expect("decodes");
         assert_eq!(o, run_settings(&s));
-        // Each worker refuses the other's jobs (neither wasm carries the other's code).
-        let refused = |a: Answer| matches!(a, Answer::Failed(m) if m.contains("does not do"));
-        assert!(refused(answer(&Job::Export(Box::default()), &|| 0.0)));
-        assert!(refused(answer_files(&Job::run(s.resolve().0))));
+        // A stop that reaches this worker's plain jobs stops nothing.
+        assert_eq!(answer(&EngineJob::StopTune, &|| 0.0), EngineAnswer::Stopped);
     }
 
     #[test]
@@ -113,9 +112,9 @@ mod tests {
             clock.set(clock.get() + 6.0);
             clock.get()
         };
-        let job = Job::Calibrate { nodes: 3, repeats: 3 };
+        let job = EngineJob::Calibrate { nodes: 3, repeats: 3 };
         // The clock is read once before and once after the three runs.
-        assert_eq!(answer(&job, &now), Answer::Calibrated(2.0));
+        assert_eq!(answer(&job, &now), EngineAnswer::Calibrated(2.0));
     }
 
     #[test]
@@ -129,19 +128,19 @@ mod tests {
         };
         let job = Request {
             id: 3,
-            job: Job::spreads(s.resolve().0, Some(Settings::default().resolve().0), 4),
+            job: EngineJob::spreads(s.resolve().0, Some(Settings::default().resolve().0), 4),
         };
-        let back: Request = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
+        let back: Request<EngineJob> = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
         assert_eq!(back, job);
-        let Answer::Spreads(pair) = answer(&job.job, &|| 0.0) else {
+        let EngineAnswer::Spreads(pair) = answer(&job.job, &|| 0.0) else {
             panic!("spreads");
         };
         let reply = Reply {
             id: 3,
-            answer: Answer::Spreads(pair),
+            answer: EngineAnswer::Spreads(pair),
             worker_ms: 1.5,
         };
-        let back: Reply = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
         assert_eq!(back, reply);
     }
 
@@ -163,8 +162,8 @@ mod tests {
         let mut progress = Vec::new();
         let found = loop {
             match tuning.slice(4.0, &now) {
-                Answer::TuneProgress { done, total } => progress.push((done, total)),
-                Answer::Tuned(found) => break found,
+                EngineAnswer::TuneProgress { done, total } => progress.push((done, total)),
+                EngineAnswer::Tuned(found) => break found,
                 other => panic!("{other:?}"),
             }
         };
@@ -176,24 +175,24 @@ mod tests {
             "{:?}",
             found.references
         );
-        assert_eq!(tuning.slice(4.0, &now), Answer::Stopped, "nothing is left to step");
+        assert_eq!(tuning.slice(4.0, &now), EngineAnswer::Stopped, "nothing is left to step");
         // What it found crosses as the workers' codec carries it.
         let reply = Reply {
             id: 1,
-            answer: Answer::Tuned(found),
+            answer: EngineAnswer::Tuned(found),
             worker_ms: 0.0,
         };
-        let back: Reply = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
         assert_eq!(back, reply);
         // A goal the engine refuses is answered with its reason.
-        let Err(Answer::TuneRefused(why)) = Tuning::new(&cfg, &Ask { targets: vec![], ..ask }) else {
+        let Err(EngineAnswer::TuneRefused(why)) = Tuning::new(&cfg, &Ask { targets: vec![], ..ask }) else {
             panic!("refused");
         };
         let why = kubelife_engine::wire::decode_messages(&why.0).unwrap();
         assert_eq!(why[0].1.key, "tune.goal.no_target");
-        assert_eq!(Job::StopTune.doer(), Doer::Tune);
+        assert_eq!(EngineJob::StopTune.doer(), Doer::Tune);
         // Only a search job starts one.
-        assert!(Tuning::start(&Job::StopTune).is_none());
-        assert!(matches!(Tuning::start(&Job::tune(cfg, ask)), Some(Ok(_))));
+        assert!(Tuning::start(&EngineJob::StopTune).is_none());
+        assert!(matches!(Tuning::start(&EngineJob::tune(cfg, ask)), Some(Ok(_))));
     }
 }

@@ -2,24 +2,23 @@
 //! applied to the page's settings, the configuration in every export format, and the scenario
 //! JSON. Only that worker calls them, so that the YAML parser and serializer are in no other wasm.
 
-use super::{Answer, Bytes, Job};
+use super::{Bytes, FilesAnswer, FilesJob};
 use crate::settings::Settings;
 use kubelife_engine::Cause;
 
-/// Does one job of the files worker (others are refused).
-pub fn answer_files(job: &Job) -> Answer {
+/// Does one job of the files worker.
+pub fn answer_files(job: &FilesJob) -> FilesAnswer {
     match job {
-        Job::Import { files, too_large, base } => imported(files, too_large, base),
-        Job::Export(s) => exported(s),
-        Job::ScenarioJson(s) => Answer::Text(s.scenario().to_json()),
-        _ => Answer::Failed(format!("the files worker does not do {:?} jobs", job.doer())),
+        FilesJob::Import { files, too_large, base } => imported(files, too_large, base),
+        FilesJob::Export(s) => exported(s),
+        FilesJob::ScenarioJson(s) => FilesAnswer::Text(s.scenario().to_json()),
     }
 }
 
 /// Reads `files` with the engine's import as `kubelife import` does, checking against `base`'s
 /// version where no file names one, and applies them to `base`, with the engine's report and the
 /// page's own lines, every text taken from a file escaped (`shown::escaped`).
-fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base: &Settings) -> Answer {
+fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base: &Settings) -> FilesAnswer {
     use kubelife_engine::import::limits::too_large as refused;
     use kubelife_engine::import::shown::escaped;
     use kubelife_engine::import::{import, EntryKind, Reader};
@@ -36,7 +35,7 @@ fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base
         .chain(read.report.entries.iter().map(|e| (tag(e.kind), escaped(&e.cause))))
         .collect();
     let page: Vec<(u8, Cause)> = page.iter().map(|c| (0, escaped(c))).collect();
-    Answer::Imported {
+    FilesAnswer::Imported {
         settings: Box::new(applied),
         report: Bytes(encode_messages(&entries)),
         page: Bytes(encode_messages(&page)),
@@ -44,7 +43,7 @@ fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base
 }
 
 /// Every export format of `s`'s configuration.
-fn exported(s: &Settings) -> Answer {
+fn exported(s: &Settings) -> FilesAnswer {
     use kubelife_engine::export::{export, Format};
     let (cfg, _) = s.resolve();
     let all = Format::ALL.iter().map(|&(_, f)| {
@@ -52,7 +51,7 @@ fn exported(s: &Settings) -> Answer {
         let notes: Vec<(u8, Cause)> = e.notes.into_iter().map(|c| (0, c)).collect();
         (e.yaml, Bytes(kubelife_engine::wire::encode_messages(&notes)))
     });
-    Answer::Exported(all.collect())
+    FilesAnswer::Exported(all.collect())
 }
 
 #[cfg(test)]
@@ -68,12 +67,12 @@ mod tests {
             nodes: 7,
             ..Settings::default()
         };
-        let job = Job::Import {
+        let job = FilesJob::Import {
             files: files.clone(),
             too_large: Vec::new(),
             base: Box::new(base.clone()),
         };
-        let Answer::Imported { settings, report, page } = answer_files(&job) else {
+        let FilesAnswer::Imported { settings, report, page } = answer_files(&job) else {
             panic!("an import");
         };
         let read = import(
@@ -109,7 +108,7 @@ mod tests {
                     .flat_map(u16::to_le_bytes),
             )
             .collect();
-        let job = Job::Import {
+        let job = FilesJob::Import {
             files: vec![
                 ("ansi\u{1b}[2J.yaml".to_string(), Bytes(ansi.as_bytes().to_vec())),
                 ("ps.yaml".to_string(), Bytes(utf16)),
@@ -117,7 +116,7 @@ mod tests {
             too_large: vec![("big.yaml".to_string(), Some(3 << 30))],
             base: Box::default(),
         };
-        let Answer::Imported { report, settings, .. } = answer_files(&job) else {
+        let FilesAnswer::Imported { report, settings, .. } = answer_files(&job) else {
             panic!("an import");
         };
         let lines: Vec<String> = decode_messages(&report.0)
@@ -147,7 +146,7 @@ mod tests {
     fn an_export_job_gives_every_format_with_its_notes() {
         use kubelife_engine::export::{export, Format};
         let s = Settings::default();
-        let Answer::Exported(all) = answer_files(&Job::Export(Box::new(s.clone()))) else {
+        let FilesAnswer::Exported(all) = answer_files(&FilesJob::Export(Box::new(s.clone()))) else {
             panic!("an export");
         };
         let (cfg, _) = s.resolve();
@@ -163,7 +162,7 @@ mod tests {
     #[test]
     fn a_scenario_job_gives_the_clis_input() {
         let s = Settings::default();
-        let Answer::Text(json) = answer_files(&Job::ScenarioJson(Box::new(s.clone()))) else {
+        let FilesAnswer::Text(json) = answer_files(&FilesJob::ScenarioJson(Box::new(s.clone()))) else {
             panic!("a text");
         };
         assert_eq!(

@@ -4,8 +4,12 @@
 //! search between timers.
 //!
 //! Three parts, one per wasm that links them:
-//! - this module, the protocol ([`Job`], [`Request`], [`Answer`], [`Reply`]): the page and both
-//!   workers link it. It calls no simulation, import or export, so the page links none.
+//! - this module, the protocol: each worker's own jobs and answers ([`EngineJob`] and
+//!   [`EngineAnswer`]; [`FilesJob`] and [`FilesAnswer`]) in a [`Request`] and a [`Reply`]. The
+//!   page links all of it; each worker reads only its own jobs and writes only its own answers,
+//!   so the engine's worker carries no code to read or write the page's settings and the files
+//!   worker none to read a resolved configuration or write a run, a spread or a search. It calls
+//!   no simulation, import or export, so the page links none.
 //! - [`engine`]: the engine's worker's jobs (a run, the seeds' spreads, the calibration loop, the
 //!   Tune panel's search in slices). Only the engine's worker (`kubelife-worker`) calls it.
 //! - [`files`]: the files worker's jobs (import, export, the scenario JSON). Only the files worker
@@ -22,12 +26,13 @@ pub mod files;
 use crate::settings::Settings;
 use crate::tune::{Ask, Found};
 use kubelife_engine::{Config, Distribution};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// Something for a worker to do.
+/// Something for the engine's worker (`kubelife-worker`) to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Job {
-    /// One run of this configuration (settings the page resolved; see [`Job::run`]).
+pub enum EngineJob {
+    /// One run of this configuration (settings the page resolved; see [`EngineJob::run`]).
     Run(Box<Config>),
     /// Milestones over `runs` seeds for A and, when comparing, B.
     Spreads {
@@ -38,6 +43,24 @@ pub enum Job {
         /// How many seeds.
         runs: u32,
     },
+    /// The Tune panel's search on this configuration: answered with its progress after each
+    /// slice, then what it found ([`engine::Tuning`]).
+    Tune(Box<Config>, Box<Ask>),
+    /// Stops the search under way: it and this job are answered [`EngineAnswer::Stopped`].
+    StopTune,
+    /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
+    /// times, for the budget script's ratios.
+    Calibrate {
+        /// Nodes.
+        nodes: u32,
+        /// Repeats.
+        repeats: u32,
+    },
+}
+
+/// Something for the files worker (`kubelife-files`) to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FilesJob {
     /// Read a cluster's files (name, contents) with the import `kubelife import` calls, checking
     /// against `base`'s version where no file names one, and apply what they say to `base` as the
     /// Import panel does. The contents are bytes, so that the import tells their encoding.
@@ -55,33 +78,11 @@ pub enum Job {
     Export(Box<Settings>),
     /// The scenario JSON (the CLI's input) of these settings.
     ScenarioJson(Box<Settings>),
-    /// The Tune panel's search on this configuration: answered with its progress after each
-    /// slice, then what it found ([`engine::Tuning`]).
-    Tune(Box<Config>, Box<Ask>),
-    /// Stops the search under way: it and this job are answered [`Answer::Stopped`].
-    StopTune,
-    /// The calibration workload (`calibration::heartbeat_floor`) of `nodes` nodes, `repeats`
-    /// times, for the budget script's ratios.
-    Calibrate {
-        /// Nodes.
-        nodes: u32,
-        /// Repeats.
-        repeats: u32,
-    },
 }
 
-/// A job with the number the page knows it by.
+/// What the engine's worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Request {
-    /// The page's number for this job.
-    pub id: u32,
-    /// What to do.
-    pub job: Job,
-}
-
-/// What a worker answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Answer {
+pub enum EngineAnswer {
     /// A run in the engine's wire form.
     Run(Bytes),
     /// The spreads of A and B.
@@ -101,6 +102,11 @@ pub enum Answer {
     TuneRefused(Bytes),
     /// The search was stopped.
     Stopped,
+}
+
+/// What the files worker answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FilesAnswer {
     /// What the import read.
     Imported {
         /// The settings with the import applied.
@@ -115,17 +121,63 @@ pub enum Answer {
     Exported(Vec<(String, Bytes)>),
     /// A text (the scenario JSON).
     Text(String),
-    /// The job is not this worker's (a message for the console; the page keeps its last result).
-    Failed(String),
+}
+
+/// A worker's job with what it is answered: the protocol of one worker, which its line on the
+/// page and the worker itself are typed by, so neither worker can be sent the other's jobs.
+pub trait Work: Serialize + DeserializeOwned + Clone + PartialEq + 'static {
+    /// What the worker answers.
+    type Answer: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug + 'static;
+
+    /// Which worker does this job.
+    fn doer(&self) -> Doer;
+
+    /// Whether no other answer to the same job follows `answer` (a search's progress is
+    /// followed by more).
+    fn is_last(_answer: &Self::Answer) -> bool {
+        true
+    }
+}
+
+impl Work for EngineJob {
+    type Answer = EngineAnswer;
+
+    fn doer(&self) -> Doer {
+        match self {
+            EngineJob::Tune(..) | EngineJob::StopTune => Doer::Tune,
+            _ => Doer::Engine,
+        }
+    }
+
+    fn is_last(answer: &EngineAnswer) -> bool {
+        !matches!(answer, EngineAnswer::TuneProgress { .. })
+    }
+}
+
+impl Work for FilesJob {
+    type Answer = FilesAnswer;
+
+    fn doer(&self) -> Doer {
+        Doer::Files
+    }
+}
+
+/// A job with the number the page knows it by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request<J> {
+    /// The page's number for this job.
+    pub id: u32,
+    /// What to do.
+    pub job: J,
 }
 
 /// An answer with the number of the job it answers and the worker's time spent on it, ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reply {
+pub struct Reply<A> {
     /// The job's number.
     pub id: u32,
     /// The answer.
-    pub answer: Answer,
+    pub answer: A,
     /// Time the worker spent, ms.
     pub worker_ms: f64,
 }
@@ -187,19 +239,19 @@ pub enum Doer {
     Tune,
 }
 
-impl Job {
+impl EngineJob {
     /// A run of `cfg`. Its warnings stay behind: a run does not read them, and the page has them.
     ///
     /// A job takes its configurations by value, so that the page clones a `Config` in its own
     /// crate, beside its other clones: cloned here, a second copy of the clone was compiled into
     /// the page's wasm (about 0.9 KB before wasm-opt).
-    pub fn run(cfg: Config) -> Job {
-        Job::Run(sent(cfg))
+    pub fn run(cfg: Config) -> EngineJob {
+        EngineJob::Run(sent(cfg))
     }
 
     /// The spreads over `runs` seeds of `a` and, when comparing, `b`.
-    pub fn spreads(a: Config, b: Option<Config>, runs: u32) -> Job {
-        Job::Spreads {
+    pub fn spreads(a: Config, b: Option<Config>, runs: u32) -> EngineJob {
+        EngineJob::Spreads {
             a: sent(a),
             b: b.map(sent),
             runs,
@@ -207,24 +259,8 @@ impl Job {
     }
 
     /// The Tune panel's search for `ask` on `cfg` (its warnings stay behind, as a run's do).
-    pub fn tune(cfg: Config, ask: Ask) -> Job {
-        Job::Tune(sent(cfg), Box::new(ask))
-    }
-
-    /// Which worker does this job.
-    pub fn doer(&self) -> Doer {
-        match self {
-            Job::Run(_) | Job::Spreads { .. } | Job::Calibrate { .. } => Doer::Engine,
-            Job::Import { .. } | Job::Export(_) | Job::ScenarioJson(_) => Doer::Files,
-            Job::Tune(..) | Job::StopTune => Doer::Tune,
-        }
-    }
-}
-
-impl Answer {
-    /// Whether no other answer to the same job follows (a search's progress is followed by more).
-    pub fn is_last(&self) -> bool {
-        !matches!(self, Answer::TuneProgress { .. })
+    pub fn tune(cfg: Config, ask: Ask) -> EngineJob {
+        EngineJob::Tune(sent(cfg), Box::new(ask))
     }
 }
 
@@ -236,7 +272,7 @@ mod tests {
     fn a_job_carries_its_configuration_without_warnings_to_the_worker_that_does_it() {
         let mut cfg = Settings::default().resolve().0;
         cfg.warnings.push(kubelife_engine::Cause::new("tune.goal.no_target"));
-        let Job::Run(sent) = Job::run(cfg.clone()) else {
+        let EngineJob::Run(sent) = EngineJob::run(cfg.clone()) else {
             panic!("a run");
         };
         assert!(sent.warnings.is_empty());
@@ -247,11 +283,12 @@ mod tests {
             },
             cfg
         );
-        assert_eq!(Job::spreads(cfg.clone(), None, 3).doer(), Doer::Engine);
-        assert_eq!(Job::Export(Box::default()).doer(), Doer::Files);
-        assert_eq!(Job::StopTune.doer(), Doer::Tune);
-        assert!(!Answer::TuneProgress { done: 1, total: 2 }.is_last());
-        assert!(Answer::Stopped.is_last());
+        assert_eq!(EngineJob::spreads(cfg.clone(), None, 3).doer(), Doer::Engine);
+        assert_eq!(FilesJob::Export(Box::default()).doer(), Doer::Files);
+        assert_eq!(EngineJob::StopTune.doer(), Doer::Tune);
+        assert!(!EngineJob::is_last(&EngineAnswer::TuneProgress { done: 1, total: 2 }));
+        assert!(EngineJob::is_last(&EngineAnswer::Stopped));
+        assert!(FilesJob::is_last(&FilesAnswer::Text(String::new())));
     }
 
     #[test]
