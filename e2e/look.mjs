@@ -154,11 +154,13 @@ export async function openState(browser, baseUrl, name) {
 }
 
 /**
- * Waits until the engine's worker has no run under way, then for the fonts and two animation
+ * Waits until the engine's worker has no run under way and the exercises' texts are in, then for
+ * the fonts and two animation
  * frames, so effects (the timeline canvas) have drawn.
  */
 export async function settle(page) {
-  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
+  // A run under way, or an exercise whose texts are still on their way.
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running], [data-testid=exercise][aria-busy=true], [data-testid=instructor][aria-busy=true]'));
   // The Export panel fetches its YAML when it comes near the viewport: bring it there and back,
   // so that a full-page screenshot always shows it.
   if (await page.getByTestId('export-panel').count()) {

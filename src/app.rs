@@ -33,7 +33,7 @@ use crate::hooks::{
     use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
     use_playback_clock,
 };
-use crate::i18n::{tr, Lang};
+use crate::i18n::{tr, Lang, Part};
 use crate::model::{prepare, Edit, Model, Run, FRAME, GRID_ABOVE};
 use crate::replay::{at, next_event_after};
 use crate::settings::Settings;
@@ -283,7 +283,7 @@ fn opening_lang(display: &crate::link::Display) -> Lang {
 pub fn start() {
     crate::browser::install_decimal_parser();
     let lang = opening_lang(&crate::link::decode(&crate::browser::query()).display);
-    crate::browser::with_catalogue(lang, move || {
+    crate::browser::with_catalogue(lang, Part::Page, move || {
         crate::hooks::set_document_lang(lang);
         yew::Renderer::<App>::new().render();
     });
@@ -321,7 +321,7 @@ impl Handlers {
                 let d = d.clone();
                 Callback::from(move |l| {
                     let d = d.clone();
-                    crate::browser::with_catalogue(l, move || d.dispatch(Msg::Lang(l)));
+                    crate::browser::with_catalogue(l, Part::Page, move || d.dispatch(Msg::Lang(l)));
                 })
             },
             exercise: to(d, Msg::Exercise),

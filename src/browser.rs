@@ -4,7 +4,7 @@
 //! Natively there is no browser (the first view, `first_view`, is rendered there ahead of time):
 //! the page is then the plain address in English, with nothing stored.
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Part};
 
 /// The query string the page was opened with (`?v=1&…`), or empty.
 pub fn query() -> String {
@@ -89,17 +89,18 @@ const fn in_browser() -> bool {
     cfg!(target_arch = "wasm32")
 }
 
-/// Calls `then` once `lang`'s catalogue is at hand: at once for English, or after fetching the
-/// Chinese one (`zh.json` beside the page) the first time. A fetch that fails is said on the
-/// console and `then` still runs, so the page shows in English rather than not at all.
-pub fn with_catalogue(lang: Lang, then: impl FnOnce() + 'static) {
-    let Some(file) = crate::i18n::catalogue_file(lang).filter(|_| !crate::i18n::has(lang)) else {
+/// Calls `then` once `lang`'s `part` of its catalogue is at hand: at once for English's own part,
+/// or after fetching the file beside the page (`zh.json`, `exercises-en.json`, …) the first
+/// time. A fetch that fails is said on the console and `then` still runs, so the page shows in
+/// English (or without the exercise's texts) rather than not at all.
+pub fn with_catalogue(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
+    let Some(file) = crate::i18n::catalogue_file(lang, part).filter(|_| !crate::i18n::has(lang, part)) else {
         return then();
     };
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(why) = fetch_text(file)
             .await
-            .and_then(|text| crate::i18n::install(lang, &text))
+            .and_then(|text| crate::i18n::install(lang, part, &text))
         {
             web_sys::console::error_1(&format!("kubelife could not load {file}: {why}").into());
         }

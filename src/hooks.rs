@@ -5,7 +5,7 @@
 //! and the keyboard keep the callbacks they are first given, for as long as the page lives: give
 //! them callbacks that stay valid, such as ones that dispatch to a reducer.
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Part};
 use crate::jobs::{EngineAnswer, EngineJob};
 use crate::tune::{Ask, Found};
 use kubelife_engine::{Cause, Config};
@@ -254,4 +254,17 @@ fn searched(a: EngineAnswer) -> Search {
             .map_or(Search::Stopped, |(_, c)| Search::Refused(c)),
         _ => Search::Stopped,
     }
+}
+
+/// Whether `lang`'s `part` of the catalogue is at hand: the first call fetches it
+/// (`browser::with_catalogue`) and renders again once it is in.
+#[hook]
+pub fn use_catalogue_part(lang: Lang, part: Part) -> bool {
+    let update = use_force_update();
+    use_effect_with((lang, part), move |&(lang, part)| {
+        if !crate::i18n::has(lang, part) {
+            crate::browser::with_catalogue(lang, part, move || update.force_update());
+        }
+    });
+    crate::i18n::has(lang, part)
 }

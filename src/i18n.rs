@@ -4,12 +4,12 @@
 
 pub use kubelife_playground::i18n::*;
 
-/// Takes in `lang`'s catalogue from its JSON text, read by the browser's `JSON.parse`; a text
-/// that is not a catalogue is refused with the reason, and the language keeps falling back to
-/// English. English is built in, so its text is only checked; a catalogue already taken in stays.
+/// Takes in `lang`'s `part` from its JSON text, read by the browser's `JSON.parse`; a text that
+/// is not a catalogue is refused with the reason, and the language keeps falling back to English.
+/// English's own part is built in, so its text is only checked; a part already taken in stays.
 #[cfg(target_arch = "wasm32")]
-pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    install_parsed(lang, parse(json)?);
+pub fn install(lang: Lang, part: Part, json: &str) -> Result<(), String> {
+    install_parsed(lang, part, parse(json)?);
     Ok(())
 }
 

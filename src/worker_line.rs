@@ -59,7 +59,12 @@ thread_local! {
 
 /// Calls `f` with `doer`'s line, if it is open.
 fn with_line<J: Work, R>(doer: Doer, f: impl FnOnce(&mut Line<J>) -> R) -> Option<R> {
-    LINES.with(|l| l.borrow_mut().get_mut(&doer).and_then(|l| l.downcast_mut::<Line<J>>()).map(f))
+    LINES.with(|l| {
+        l.borrow_mut()
+            .get_mut(&doer)
+            .and_then(|l| l.downcast_mut::<Line<J>>())
+            .map(f)
+    })
 }
 
 /// Sends `job` to the worker that does it and calls `then` with its answer. The first job opens

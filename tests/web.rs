@@ -5,7 +5,7 @@
 use kubelife::components::breakdown::Breakdown;
 use kubelife::components::slider::Slider;
 use kubelife::explain::milestone_text;
-use kubelife::i18n::Lang;
+use kubelife::i18n::{Lang, Part};
 use kubelife::knobs::Unit;
 use kubelife::model::{prepare, Run};
 use kubelife::settings::Settings;
@@ -92,13 +92,18 @@ fn durations_read_like_go() {
     assert_eq!(milestone_text(Lang::En, Some(0)), "0s");
     assert_eq!(milestone_text(Lang::En, None), "never");
     // The page fetches the Chinese catalogue when a reader picks Chinese; until then, English.
-    if !kubelife::i18n::has(Lang::Zh) {
+    if !kubelife::i18n::has(Lang::Zh, Part::Page) {
         assert_eq!(milestone_text(Lang::Zh, None), "never");
     }
-    kubelife::i18n::install(Lang::Zh, include_str!("../i18n/zh.json")).unwrap();
-    assert!(kubelife::i18n::has(Lang::Zh));
+    kubelife::i18n::install(Lang::Zh, Part::Page, include_str!("../i18n/zh.json")).unwrap();
+    assert!(kubelife::i18n::has(Lang::Zh, Part::Page));
     assert_eq!(milestone_text(Lang::Zh, None), "从未发生");
-    assert!(kubelife::i18n::install(Lang::Zh, "not json").is_err());
+    assert!(kubelife::i18n::install(Lang::Zh, Part::Page, "not json").is_err());
+    // An exercise's texts come in their own part, fetched when an exercise opens.
+    assert!(!kubelife::i18n::has(Lang::En, Part::Exercises));
+    assert_eq!(kubelife::i18n::lookup(Lang::En, "ex.why-5m50s.goal"), None);
+    kubelife::i18n::install(Lang::En, Part::Exercises, include_str!("../i18n/exercises-en.json")).unwrap();
+    assert!(kubelife::i18n::lookup(Lang::En, "ex.why-5m50s.goal").is_some());
 }
 
 #[wasm_bindgen_test]

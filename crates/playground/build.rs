@@ -1,7 +1,9 @@
-//! Writes the English catalogue (`i18n/en.json`) as Rust, `$OUT_DIR/en_catalogue.rs`: one string
-//! of keys and templates, each followed by the unit separator U+001F, so that the core reads English without a JSON
-//! parser, natively and in the page's wasm alike, and the page's wasm holds the text as compactly
-//! as the JSON (a table of string pointers compressed 9 KB worse).
+//! Writes the English catalogues (`i18n/en.json`, and the exercises' `i18n/exercises-en.json`) as
+//! Rust, `$OUT_DIR/en_catalogue.rs`: one string each of keys and templates, each followed by the
+//! unit separator U+001F, so that the core reads English without a JSON parser, natively and in
+//! the page's wasm alike, and the page's wasm holds the text as compactly as the JSON (a table of
+//! string pointers compressed 9 KB worse). The page's wasm uses only the first: it fetches the
+//! exercises' texts when an exercise opens.
 
 use std::fmt::Write;
 
@@ -9,7 +11,20 @@ use std::fmt::Write;
 const SEPARATOR: char = '\u{1f}';
 
 fn main() {
-    let path = "../../i18n/en.json";
+    let main = joined("../../i18n/en.json");
+    let exercises = joined("../../i18n/exercises-en.json");
+    let out = format!(
+        "/// `i18n/en.json`, sorted by key: each key and its template followed by U+001F.\npub static ENGLISH: &str = {main:?};\n\
+         /// `i18n/exercises-en.json`, the same way (native builds only: the page fetches it).\n\
+         #[cfg(not(target_arch = \"wasm32\"))]\npub static ENGLISH_EXERCISES: &str = {exercises:?};\n"
+    );
+    let dest = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("en_catalogue.rs");
+    std::fs::write(&dest, out).unwrap_or_else(|e| panic!("{}: {e}", dest.display()));
+}
+
+/// The catalogue at `path` as one string, sorted by key, each key and template followed by
+/// [`SEPARATOR`].
+fn joined(path: &str) -> String {
     println!("cargo:rerun-if-changed={path}");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let map: std::collections::BTreeMap<String, String> =
@@ -21,7 +36,5 @@ fn main() {
     for (key, template) in &map {
         let _ = write!(joined, "{key}{SEPARATOR}{template}{SEPARATOR}");
     }
-    let out = format!("/// `i18n/en.json`, sorted by key: each key and its template followed by U+001F.\npub static ENGLISH: &str = {joined:?};\n");
-    let dest = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("en_catalogue.rs");
-    std::fs::write(&dest, out).unwrap_or_else(|e| panic!("{}: {e}", dest.display()));
+    joined
 }

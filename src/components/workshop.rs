@@ -7,7 +7,8 @@ use crate::components::copy::CopyButton;
 use crate::components::picker::{Choice, Picker};
 use crate::components::tour::{saved_step, STEPS};
 use crate::exercises::{exercise, Ctx, Exercise, EXERCISES};
-use crate::i18n::{tr, tr_built, trf, Lang};
+use crate::hooks::use_catalogue_part;
+use crate::i18n::{tr, tr_built, trf, Lang, Part};
 use crate::link::{encode_all, Display, Playback};
 use crate::model::Run;
 use std::collections::BTreeSet;
@@ -140,6 +141,8 @@ pub struct ExerciseProps {
 #[function_component(ExercisePanel)]
 pub fn exercise_panel(p: &ExerciseProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // The goal, checks, hints and explanation come in their own part of the catalogue.
+    let busy = !use_catalogue_part(lang, Part::Exercises);
     let n = p.n;
     let hints = use_state(|| 0usize);
     let explained = use_state(|| false);
@@ -183,7 +186,7 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
         Callback::from(move |_| explained.set(true))
     };
     html! {
-        <section class={if done { "workshop-exercise workshop-solved" } else { "workshop-exercise" }} aria-label={tr(lang, "ui.exercise")} data-testid="exercise">
+        <section class={if done { "workshop-exercise workshop-solved" } else { "workshop-exercise" }} aria-label={tr(lang, "ui.exercise")} aria-busy={busy.to_string()} data-testid="exercise">
             <p class="workshop-count">{trf(lang, "ui.exercise.count", &[("n", &n), ("total", &EXERCISES.len()), ("solved", &progress)])}</p>
             <h2 class="workshop-title" data-testid="exercise-title">{format!("{n}. {}", title(lang, ex))}</h2>
             <p class="workshop-goal">{text(lang, ex, "goal")}</p>
@@ -191,7 +194,7 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
             { for ex.checks.iter().zip(results.iter()).enumerate().map(|(i, (c, &ok))| html! {
                 <li class={if ok { "workshop-check workshop-check-ok" } else { "workshop-check" }} data-testid={format!("check-{}", i + 1)} data-ok={ok.to_string()}>
                     <span class="workshop-mark" aria-hidden="true">{ if ok { "✓" } else { "○" } }</span>
-                    {tr(lang, c.key)}
+                    {tr_built(lang, c.key)}
                     <span class="visually-hidden">{ tr(lang, if ok { "ui.check.done" } else { "ui.check.todo" }) }</span>
                 </li>
             }) }
@@ -232,10 +235,11 @@ pub struct InstructorProps {
 #[function_component(Instructor)]
 pub fn instructor(p: &InstructorProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    let busy = !use_catalogue_part(lang, Part::Exercises);
     let page = page_address();
     let done = solved();
     html! {
-        <section class="workshop-instructor" data-testid="instructor">
+        <section class="workshop-instructor" aria-busy={busy.to_string()} data-testid="instructor">
             <h2>{tr(lang, "ui.instructor.title")}</h2>
             <p class="workshop-help">{tr(lang, "ui.instructor.help")}</p>
             <ol>

@@ -17,16 +17,37 @@ use std::sync::OnceLock;
 #[cfg(not(target_arch = "wasm32"))]
 pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
 
-/// The English catalogue, written from `i18n/en.json` at build time (`build.rs`).
+/// The exercises' Chinese texts, built into native builds; the page fetches them
+/// (`exercises-zh.json`) when an exercise opens in Chinese.
+#[cfg(not(target_arch = "wasm32"))]
+const CHINESE_EXERCISES: &str = include_str!("../../../i18n/exercises-zh.json");
+
+/// The English catalogues, written from `i18n/en.json` and `i18n/exercises-en.json` at build time
+/// (`build.rs`).
 mod english {
     include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
 }
 
-/// Where the page finds a catalogue it fetches, relative to the page (Trunk copies it there).
-pub fn catalogue_file(lang: Lang) -> Option<&'static str> {
-    match lang {
-        Lang::En => None,
-        Lang::Zh => Some("zh.json"),
+/// The two parts of a language's catalogue: what the page shows, and the exercises' goals,
+/// checks, hints, explanations and solutions (their titles are the page's), which only an open
+/// exercise or the instructor's list shows. The page's wasm carries neither Chinese part nor the
+/// English exercises: it fetches them when first wanted, so they are not on its first download.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// `en.json` (built in) and `zh.json`.
+    Page,
+    /// `exercises-en.json` and `exercises-zh.json`.
+    Exercises,
+}
+
+/// Where the page finds a catalogue part it fetches, relative to the page (Trunk copies it
+/// there); `None` for the one built in.
+pub fn catalogue_file(lang: Lang, part: Part) -> Option<&'static str> {
+    match (lang, part) {
+        (Lang::En, Part::Page) => None,
+        (Lang::Zh, Part::Page) => Some("zh.json"),
+        (Lang::En, Part::Exercises) => Some("exercises-en.json"),
+        (Lang::Zh, Part::Exercises) => Some("exercises-zh.json"),
     }
 }
 
@@ -86,67 +107,90 @@ impl Lang {
 
 static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static EN_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static ZH_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
-/// The built-in English catalogue as a map. Inserted one by one (the text is sorted already):
+/// A built-in English catalogue as a map. Inserted one by one (the text is sorted already):
 /// collecting would compile a sort for the pairs into the page.
-fn english_catalogue() -> BTreeMap<String, String> {
+fn english_catalogue(joined: &str) -> BTreeMap<String, String> {
     let mut map = BTreeMap::new();
-    let mut parts = english::ENGLISH.split('\u{1f}');
+    let mut parts = joined.split('\u{1f}');
     while let (Some(key), Some(template)) = (parts.next(), parts.next()) {
         map.insert(key.to_string(), template.to_string());
     }
     map
 }
 
-fn catalogue(lang: Lang) -> &'static BTreeMap<String, String> {
-    match lang {
-        Lang::En => EN.get_or_init(english_catalogue),
-        #[cfg(not(target_arch = "wasm32"))]
-        Lang::Zh => ZH.get_or_init(|| kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default()),
-        // Until the page has fetched it, every lookup falls back to English.
-        #[cfg(target_arch = "wasm32")]
-        Lang::Zh => ZH.get().unwrap_or(&EMPTY),
+fn slot(lang: Lang, part: Part) -> &'static OnceLock<BTreeMap<String, String>> {
+    match (lang, part) {
+        (Lang::En, Part::Page) => &EN,
+        (Lang::Zh, Part::Page) => &ZH,
+        (Lang::En, Part::Exercises) => &EN_EXERCISES,
+        (Lang::Zh, Part::Exercises) => &ZH_EXERCISES,
     }
 }
 
-/// Whether `lang`'s catalogue is at hand (English always is; Chinese once [`install`]ed).
-pub fn has(lang: Lang) -> bool {
-    match lang {
-        Lang::En => true,
-        Lang::Zh => cfg!(not(target_arch = "wasm32")) || ZH.get().is_some(),
+/// `lang`'s `part`: natively every part is built in; in the page, English's own part is, and
+/// the others are empty until the shell has fetched and [`install_parsed`] them.
+fn catalogue(lang: Lang, part: Part) -> &'static BTreeMap<String, String> {
+    let slot = slot(lang, part);
+    if (lang, part) == (Lang::En, Part::Page) {
+        return slot.get_or_init(|| english_catalogue(english::ENGLISH));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    return slot.get_or_init(|| match (lang, part) {
+        (Lang::Zh, Part::Page) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
+        (Lang::Zh, Part::Exercises) => kubelife_engine::cause::parse_catalogue(CHINESE_EXERCISES).unwrap_or_default(),
+        _ => english_catalogue(english::ENGLISH_EXERCISES),
+    });
+    // Until the page has fetched it, every lookup falls back to English (or to the key).
+    #[cfg(target_arch = "wasm32")]
+    slot.get().unwrap_or(&EMPTY)
+}
+
+/// Whether `lang`'s `part` is at hand (natively always; in the page, English's own part always,
+/// the others once [`install_parsed`]).
+pub fn has(lang: Lang, part: Part) -> bool {
+    cfg!(not(target_arch = "wasm32")) || catalogue_file(lang, part).is_none() || slot(lang, part).get().is_some()
+}
+
+/// Takes in `lang`'s `part`, already read from its JSON text by the shell (the page reads it
+/// with the browser's `JSON.parse`, so that its wasm carries no JSON parser). English's own part
+/// is built in; a part already taken in stays.
+pub fn install_parsed(lang: Lang, part: Part, catalogue: BTreeMap<String, String>) {
+    if catalogue_file(lang, part).is_some() {
+        let _ = slot(lang, part).set(catalogue);
     }
 }
 
-/// Takes in `lang`'s catalogue, already read from its JSON text by the shell (the page reads it
-/// with the browser's `JSON.parse`, so that its wasm carries no JSON parser). English is built
-/// in; a catalogue already taken in stays.
-pub fn install_parsed(lang: Lang, catalogue: BTreeMap<String, String>) {
-    if lang == Lang::Zh {
-        let _ = ZH.set(catalogue);
-    }
-}
-
-/// Takes in `lang`'s catalogue from its JSON text, natively; a text that is not a catalogue is
+/// Takes in `lang`'s `part` from its JSON text, natively; a text that is not a catalogue is
 /// refused with the reason, and the language keeps falling back to English.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    install_parsed(lang, kubelife_engine::cause::parse_catalogue(json)?);
+pub fn install(lang: Lang, part: Part, json: &str) -> Result<(), String> {
+    install_parsed(lang, part, kubelife_engine::cause::parse_catalogue(json)?);
     Ok(())
 }
 
-/// Every key of a language's catalogue.
+/// Every key of a language's catalogue, both parts.
 pub fn keys(lang: Lang) -> impl Iterator<Item = &'static str> {
-    catalogue(lang).keys().map(String::as_str)
+    [Part::Page, Part::Exercises]
+        .into_iter()
+        .flat_map(move |part| catalogue(lang, part).keys().map(String::as_str))
 }
 
-/// The template for `key`: the language's, else the English one, else the key itself.
+/// The template for `key`: the language's, else the English one, else none.
 pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
-    catalogue(lang)
-        .get(key)
-        .or_else(|| catalogue(Lang::En).get(key))
-        .map(String::as_str)
+    [
+        (lang, Part::Page),
+        (lang, Part::Exercises),
+        (Lang::En, Part::Page),
+        (Lang::En, Part::Exercises),
+    ]
+    .into_iter()
+    .find_map(|(l, part)| catalogue(l, part).get(key))
+    .map(String::as_str)
 }
 
 /// The text of `key`, without arguments.

@@ -82,9 +82,9 @@ impl Tuning {
                 total: search.total(),
             };
         }
-        self.0
-            .take()
-            .map_or(EngineAnswer::Stopped, |s| EngineAnswer::Tuned(Box::new(Found::from(s.finish()))))
+        self.0.take().map_or(EngineAnswer::Stopped, |s| {
+            EngineAnswer::Tuned(Box::new(Found::from(s.finish())))
+        })
     }
 }
 
@@ -175,7 +175,11 @@ mod tests {
             "{:?}",
             found.references
         );
-        assert_eq!(tuning.slice(4.0, &now), EngineAnswer::Stopped, "nothing is left to step");
+        assert_eq!(
+            tuning.slice(4.0, &now),
+            EngineAnswer::Stopped,
+            "nothing is left to step"
+        );
         // What it found crosses as the workers' codec carries it.
         let reply = Reply {
             id: 1,
