@@ -158,14 +158,18 @@ fn render_summary(out: &mut String, s: &Summary) {
         );
     }
     for v in &s.volumes {
+        // A volume that came back to the node it was detached from is not said to have moved.
+        let attached = match (v.attached_elsewhere_at_ms, v.attached_again_at_ms) {
+            (None, Some(again)) => format!("attached again on the same node {}", ms(Some(again))),
+            (elsewhere, _) => format!("attached elsewhere {}", ms(elsewhere)),
+        };
         let _ = writeln!(
             out,
-            "volume {}: detach requested {}, detached {}{}, attached elsewhere {}, mounted {}, {} Multi-Attach errors",
+            "volume {}: detach requested {}, detached {}{}, {attached}, mounted {}, {} Multi-Attach errors",
             v.volume,
             ms(v.detach_requested_at_ms),
             ms(v.detached_at_ms),
             if v.force_detached { " (forced)" } else { "" },
-            ms(v.attached_elsewhere_at_ms),
             ms(v.mounted_at_ms),
             v.multi_attach_errors
         );

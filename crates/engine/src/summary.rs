@@ -1,7 +1,7 @@
 //! The run's summary: API write counts, per-node milestones and per-workload readiness gaps,
 //! all derived from the event list and the final objects.
 
-use crate::api::{Api, PodId};
+use crate::api::{Api, NodeId, PodId};
 use crate::control_plane::workloads::Workloads;
 pub use crate::network::kube_proxy::ServiceSummary;
 use crate::time::{Millis, MINUTE};
@@ -134,9 +134,13 @@ pub struct VolumeSummary {
     pub detached_at_ms: Option<Millis>,
     /// Whether a detach went ahead while the node still reported the volume in use.
     pub force_detached: bool,
-    /// The first attach completed after the first detach request, ms.
+    /// The first attach completed on another node than the one the volume was first asked off
+    /// (with only a Multi-Attach error, the first attach after it), ms.
     pub attached_elsewhere_at_ms: Option<Millis>,
-    /// The first mount after that attach, ms.
+    /// The first attach completed on the node the volume was first asked off, after its detach
+    /// there (a pod came back to the node while the detach was under way), ms.
+    pub attached_again_at_ms: Option<Millis>,
+    /// The first mount after the volume was first asked off its node or waited on, ms.
     pub mounted_at_ms: Option<Millis>,
     /// Multi-Attach error events (one per waiting pod and node).
     pub multi_attach_errors: u32,
@@ -145,6 +149,8 @@ pub struct VolumeSummary {
 /// Folds the volume events of a timeline into one summary per volume, in order of first mention.
 pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
     let mut out: Vec<VolumeSummary> = Vec::new();
+    // Per volume: the node it was first asked off.
+    let mut from: Vec<Option<NodeId>> = Vec::new();
     for e in events {
         let Some(name) = &e.volume else { continue };
         let i = match out.iter().position(|v| &v.volume == name) {
@@ -154,6 +160,7 @@ pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
                     volume: name.clone(),
                     ..VolumeSummary::default()
                 });
+                from.push(None);
                 out.len() - 1
             }
         };
@@ -161,6 +168,9 @@ pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
         let asked = v.detach_requested_at_ms.is_some() || v.multi_attach_errors > 0;
         match e.kind {
             EventKind::VolumeDetachRequested => {
+                if v.detach_requested_at_ms.is_none() {
+                    from[i] = e.node;
+                }
                 v.detach_requested_at_ms.get_or_insert(e.at);
             }
             EventKind::VolumeForceDetached => v.force_detached = true,
@@ -168,10 +178,13 @@ pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
                 v.detached_at_ms.get_or_insert(e.at);
             }
             EventKind::MultiAttachError => v.multi_attach_errors += 1,
+            EventKind::VolumeAttached if asked && from[i].is_some() && e.node == from[i] => {
+                v.attached_again_at_ms.get_or_insert(e.at);
+            }
             EventKind::VolumeAttached if asked => {
                 v.attached_elsewhere_at_ms.get_or_insert(e.at);
             }
-            EventKind::VolumeMounted if v.attached_elsewhere_at_ms.is_some() => {
+            EventKind::VolumeMounted if asked => {
                 v.mounted_at_ms.get_or_insert(e.at);
             }
             _ => {}

@@ -151,10 +151,12 @@ fn service_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
 
 /// One lane per volume something happened to: attached from the start (or from its first
 /// attach), striped while a detach is asked for or a pod waits on it, hollow while free, barred
-/// once attached elsewhere.
+/// once attached elsewhere (attached again to the node it was detached from, it is plain again).
 fn volume_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
     let mut out: Vec<Lane> = Vec::new();
     let mut states: Vec<(Millis, LaneState)> = Vec::new();
+    // Per lane: the node of its last detach.
+    let mut from: Vec<Option<&str>> = Vec::new();
     for e in &o.events {
         let Some(v) = e.volume.as_deref() else { continue };
         let i = match out.iter().position(|l| l.name == format!("pvc/{v}")) {
@@ -172,6 +174,7 @@ fn volume_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
                     0
                 };
                 states.push((first, LaneState::Ok));
+                from.push(None);
                 out.len() - 1
             }
         };
@@ -180,7 +183,13 @@ fn volume_lanes(o: &Outcome, end: Millis) -> Vec<Lane> {
             EventKind::VolumeDetachRequested | EventKind::MultiAttachError if state == LaneState::Ok => {
                 Some(LaneState::Terminating)
             }
-            EventKind::VolumeDetached => Some(LaneState::Pending),
+            EventKind::VolumeDetached => {
+                from[i] = e.node.as_deref();
+                Some(LaneState::Pending)
+            }
+            EventKind::VolumeAttached if e.at_ms > since && state != LaneState::Ok && e.node.as_deref() == from[i] => {
+                Some(LaneState::Ok)
+            }
             EventKind::VolumeAttached if e.at_ms > since && state != LaneState::Ok => Some(LaneState::Moved),
             _ => None,
         };

@@ -45,6 +45,27 @@ pub struct Volume {
     pub pods: Vec<PodId>,
 }
 
+impl Volume {
+    /// Whether `node.status.volumesAttached` of node `n` lists the volume: attached there and no
+    /// detach under way, since the attach-detach controller takes it out of the list before it
+    /// starts a detach (`RemoveVolumeFromReportAsAttached`, "no longer safe to mount"). The
+    /// kubelet mounts only a volume listed there (`VerifyControllerAttachedVolume`).
+    pub fn reported_attached(&self, n: NodeId) -> bool {
+        self.attached_to.contains(&n) && !self.detaching.contains_key(&n)
+    }
+
+    /// Whether a storage operation on the volume under way keeps the controller from starting
+    /// an attach to node `n` (`IsOperationPending`): for a volume several nodes may attach, one
+    /// on `n`; for any other, one on any node (its operations are keyed by the volume alone).
+    pub fn operation_pending(&self, n: NodeId) -> bool {
+        if self.many {
+            self.attaching.contains_key(&n) || self.detaching.contains_key(&n)
+        } else {
+            !self.attaching.is_empty() || !self.detaching.is_empty()
+        }
+    }
+}
+
 /// All volumes, and which one each workload's pods use.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Volumes {

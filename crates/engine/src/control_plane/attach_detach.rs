@@ -10,9 +10,22 @@
 //!   `node.kubernetes.io/out-of-service` (with `NodeOutOfServiceVolumeDetach`), or, after
 //!   `maxWaitForUnmountDuration` (6 minutes, strictly more), by force: from 1.25 only if the node
 //!   is not Ready (#110721), and never with `--disable-force-detach-on-timeout` (1.30+);
-//! - a desired attachment waits while a volume that is not `ReadWriteMany` is attached elsewhere,
-//!   reporting a Multi-Attach error once per (volume, node) entry (`reportMultiAttachError`; the
-//!   text reads "Waiting for detach" from 1.37, #138837), and is attached otherwise.
+//! - a detach starts by taking the volume out of the node's `status.volumesAttached`
+//!   (`RemoveVolumeFromReportAsAttached`, "no longer safe to mount"), so the kubelet mounts it
+//!   there no more; once started it is never called off, even when a pod using the volume is
+//!   scheduled to that node meanwhile (the desired state then holds the pair again, and the
+//!   attach waits for the detach to finish);
+//! - a desired attachment first waits for any operation on the volume under way
+//!   (`IsOperationPending`, keyed by the volume alone unless it is `ReadWriteMany`), without an
+//!   event; then, when the volume is not `ReadWriteMany` and attached elsewhere, it reports a
+//!   Multi-Attach error once per (volume, node) entry (`reportMultiAttachError`; the text reads
+//!   "Waiting for detach" from 1.37, #138837) and waits; otherwise it is attached.
+//!
+//! So a volume is never detached from under a pod that uses it on its node: the desired state
+//! holds (node, volume) from the pod's scheduling until it is terminated, a detach is only asked
+//! for outside it, and a request not yet started is dropped once a pod on the node uses the
+//! volume again (`ResetDetachRequestTime`; "if during this time the volume becomes used by a new
+//! pod, the detach request will be aborted", `NewReconciler`).
 //!
 //! Attach and detach take the storage driver's time (`simulation.attachDuration`,
 //! `detachDuration`); each is a request of the controller's client.
@@ -237,11 +250,17 @@ impl AttachDetachController {
         let mut waiting = false;
         for (&n, pods) in desired {
             let vol = &api.volumes.list[v];
-            if vol.attached_to.contains(&n) || vol.attaching.contains_key(&n) {
-                waiting |= vol.attaching.contains_key(&n);
+            // `attachDesiredVolumes` looks first for an operation under way
+            // (`IsOperationPending`): the attach waits for it, without a Multi-Attach error,
+            // also for a detach from this very node that started before its pod came back.
+            if vol.operation_pending(n) {
+                waiting = true;
                 continue;
             }
-            let elsewhere = vol.attached_to.iter().chain(vol.attaching.keys()).any(|&o| o != n);
+            if vol.attached_to.contains(&n) {
+                continue;
+            }
+            let elsewhere = vol.attached_to.iter().any(|&o| o != n);
             if !vol.many && elsewhere {
                 waiting = true;
                 if self.reported.insert((v, n)) {
@@ -319,7 +338,20 @@ impl AttachDetachController {
         self.detach_requested.remove(&(v, n));
         api.volumes.list[v].attached_to.remove(&n);
         api.volumes.list[v].in_use_by.remove(&n);
-        let cause = Cause::new("cause.adc.detached").time("took", self.settings.detach_duration);
+        let took = self.settings.detach_duration;
+        // A pod scheduled here since the detach started waited for it: the operation is not
+        // called off, and the volume is attached here again.
+        let back: Vec<&str> = Self::desired(api, v)
+            .get(&n)
+            .map(|ps| ps.iter().map(|&p| api.pods[p].name.as_str()).collect())
+            .unwrap_or_default();
+        let cause = if back.is_empty() {
+            Cause::new("cause.adc.detached").time("took", took)
+        } else {
+            Cause::new("cause.adc.detached_in_flight")
+                .time("took", took)
+                .text("pods", back.join(", "))
+        };
         log.push(volume_event(now, EventKind::VolumeDetached, api, v, n, cause).after(after));
         self.busy.insert(v);
     }
@@ -353,7 +385,8 @@ fn left_desired(api: &Api, log: &Log, v: VolumeId, n: NodeId) -> Option<EventId>
 }
 
 /// The event that let an attach of the volume called `name` start: its pods being bound to the
-/// node, its last detach from another node, or the controller's restart, whichever came last.
+/// node, its last detach (from another node, or from this one when the detach was under way as
+/// the pod came back), or the controller's restart, whichever came last.
 fn attach_after(log: &Log, name: &str, pods: &[PodId], restarted: Option<EventId>) -> Option<EventId> {
     let bound = pods.iter().map(|&p| log.index.pod(p).scheduled);
     latest(bound.chain([log.index.volume_detached(name), restarted]))

@@ -1,7 +1,10 @@
 //! The kubelet's volume manager, as far as it sets when a pod's volume is ready.
 //!
 //! A pod admitted on a node waits until the attach-detach controller reports its volume attached
-//! to that node (`VerifyControllerAttachedVolume`), then mounts it, then starts its containers.
+//! to that node (`VerifyControllerAttachedVolume` reads `node.status.volumesAttached`, from which
+//! the controller takes a volume before it starts a detach: a pod that comes back to a node while
+//! its volume is being detached there waits for the volume to be attached again), then mounts
+//! it, then starts its containers.
 //! A failed verification is retried with the operation executor's exponential backoff
 //! (`nestedpendingoperations`: 500 ms, doubling, capped at 2m2s), each retry on the volume
 //! manager's 100 ms reconciler tick, so after a long wait the kubelet notices an attach up to two

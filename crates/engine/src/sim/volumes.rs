@@ -58,8 +58,8 @@ impl Simulation {
         self.push_for(Owner::Kubelet(n), at, wake);
     }
 
-    /// `VerifyControllerAttachedVolume`: mounts if the volume is attached to the pod's node,
-    /// retries after the backoff otherwise.
+    /// `VerifyControllerAttachedVolume`: mounts if the pod's node's `status.volumesAttached`
+    /// lists the volume (attached, and no detach under way), retries after the backoff otherwise.
     pub(super) fn verify_volume(&mut self, p: PodId, (waited, gap): (Millis, Millis)) {
         let Some(n) = self.w.api.pods[p].node else { return };
         let kl = &self.kubelets[n];
@@ -70,7 +70,7 @@ impl Simulation {
         let Some(v) = self.w.api.volumes.of(pod.workload, pod.ordinal) else {
             return;
         };
-        if self.w.api.volumes.list[v].attached_to.contains(&n) {
+        if self.w.api.volumes.list[v].reported_attached(n) {
             let at = self.w.now + self.cfg.simulation.mount_duration;
             let checked = self.w.now;
             let wake = Wake::VolumeMountDone {
@@ -109,8 +109,18 @@ impl Simulation {
         let back = self.w.log.index.node(n).and_then(|m| m.back);
         let after = latest([m.scheduled, back, attached]);
         let attached_at = attached.map(|id| self.w.log.events[id].at);
+        // A detach of the volume from this node that ended after the pod was bound had been
+        // under way when it came: its checks failed until the volume was attached again.
+        let scheduled_at = m.scheduled.map(|id| self.w.log.events[id].at);
+        let detached = self.w.log.index.volume(&name, n).detached;
+        let again = detached.is_some_and(|id| scheduled_at.is_some_and(|s| self.w.log.events[id].at >= s));
+        let key = if again {
+            "cause.kubelet.mounted_reattached"
+        } else {
+            "cause.kubelet.mounted_late"
+        };
         let cause = match attached_at {
-            Some(at) if waited > 0 && checked > at => Cause::new("cause.kubelet.mounted_late")
+            Some(at) if waited > 0 && checked > at => Cause::new(key)
                 .time("checked", checked)
                 .time("late", checked - at)
                 .time("attached", at)

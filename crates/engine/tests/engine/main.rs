@@ -24,4 +24,5 @@ mod settings_table;
 mod snapshots;
 mod tidy;
 mod tune;
+mod volume_properties;
 mod windows;

@@ -437,3 +437,119 @@ fn adc_volume_attachment_recovery_the_double_attach_the_property_found() {
         }
     });
 }
+
+/// The medik8s preset's cluster with node-1 hung at 30s (its kubelet stops, the machine still
+/// runs, so a reboot brings it back), remediated by `remediation` on `cloud`.
+fn reboot_scenario(remediation: &str, cloud: &str) -> String {
+    format!(
+        r#"{{"version":"1.37","seed":1,"durationSeconds":1200,{cloud}
+        "nodes":[{{"name":"node-1","zone":"zone-a"}},{{"name":"node-2","zone":"zone-b"}},{{"name":"node-3","zone":"zone-c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3,"service":true}},
+          {{"kind":"StatefulSet","name":"db","replicas":1,"volume":{{"accessMode":"ReadWriteOnce","perPod":true}}}},
+          {{"kind":"DaemonSet","name":"agent"}}],
+        "events":[{{"at":"30s","action":"KubeletStop","node":"node-1"}}],
+        "remediation":[{remediation}]}}"#
+    )
+}
+
+/// The times (absolute, ms) of db-0's way back on node-1 after a reboot: the kubelet confirms
+/// the old pod's deletion, the StatefulSet's new pod is bound to the same node while the detach
+/// of its volume (started 25ms before, the volume no longer in use) is under way, the detach
+/// finishes, the volume is attached there again, the kubelet's backoff finds it, mounts it and
+/// the pod is Ready. No detach comes after the bind, no Multi-Attach error, and the summary says
+/// the volume came back to the same node.
+fn check_back_on_the_same_node(what: &str, json: &str, back: i64) -> Result<(), String> {
+    let o = run_ok(json);
+    let on = |kind: EventKind| -> Vec<i64> {
+        of_kind(&o, kind)
+            .iter()
+            .filter(|e| e.at_ms > 0 && e.node.as_deref() == Some("node-1"))
+            .filter(|e| e.volume.as_deref() == Some("data-db-0") || e.pod.as_deref() == Some("db-0"))
+            .map(|e| e.at_ms)
+            .collect()
+    };
+    let got = (
+        on(EventKind::VolumeDetachRequested),
+        on(EventKind::PodScheduled),
+        on(EventKind::VolumeDetached),
+        on(EventKind::VolumeAttached),
+        on(EventKind::VolumeMounted),
+        on(EventKind::PodReady),
+    );
+    let want = (
+        vec![back + 10],
+        vec![back + 35],
+        vec![back + 5_010],
+        vec![back + 15_010],
+        vec![back + 17_564],
+        vec![back + 22_564],
+    );
+    let v = &o.summary.volumes[0];
+    let summary = (
+        v.attached_elsewhere_at_ms,
+        v.attached_again_at_ms,
+        v.mounted_at_ms,
+        v.multi_attach_errors,
+        v.force_detached,
+    );
+    let want_summary = (None, Some(back + 15_010), Some(back + 17_564), 0, false);
+    if got != want || summary != want_summary {
+        return Err(format!(
+            "{what}: (detach requested, bound, detached, attached, mounted, Ready) of db-0 on node-1 at {got:?}, \
+             expected {want:?}; summary (elsewhere, again, mounted, Multi-Attach errors, forced) {summary:?}, \
+             expected {want_summary:?}\n{}",
+            kubelife_engine::render::render_timeline(&o)
+        ));
+    }
+    Ok(())
+}
+
+/// Issue 35: Self Node Remediation's agent reboots the hung node; it is back at 8m0.536s (the
+/// remediation at 6m15.536s, its agent's notice 15s, the boot 1m30s). Before, the detach under
+/// way went on while the kubelet mounted the volume (8m2.6s), finished at 8m5.546s under the
+/// mounted pod (Ready 8m7.6s) and the volume was attached again at 8m15.546s, "attached
+/// elsewhere", "mounted never". Now the kubelet waits for node.status.volumesAttached to list it
+/// again: attached 8m15.546s, mounted 8m18.1s, Ready 8m23.1s.
+#[test]
+fn issue35_after_self_node_remediations_reboot_the_volume_comes_back_before_the_mount() {
+    let json = reboot_scenario(r#"{"kind":"SelfNodeRemediation"}"#, "");
+    if let Err(why) = check_back_on_the_same_node("medik8s-snr, hung node", &json, 480_536) {
+        panic!("{why}");
+    }
+}
+
+/// Issue 35: AKS node auto-repair reboots the VM 10m0s (`detectionDelay`) after Ready turned
+/// Unknown at 1m14.536s; it is back 1m30s later, at 12m44.536s. Same way back as with Self
+/// Node Remediation: detached 12m49.546s, attached again 12m59.546s, mounted 13m2.1s, Ready
+/// 13m7.1s (before: mounted 12m46.6s under the detach, Ready 12m51.6s).
+#[test]
+fn issue35_after_aks_reboots_the_vm_the_volume_comes_back_before_the_mount() {
+    let json = reboot_scenario(r#"{"kind":"AKSAutoRepair"}"#, r#""cloud":{"provider":"azure"},"#);
+    if let Err(why) = check_back_on_the_same_node("AKS auto-repair, hung node", &json, 764_536) {
+        panic!("{why}");
+    }
+}
+
+/// Issue 35: a pod scheduled to another node while the volume's detach is under way waits for
+/// the detach without a Multi-Attach error (`attachDesiredVolumes` checks `IsOperationPending`
+/// first). The medik8s-snr preset: PodGC frees db-0 at 9m21.208s, the new db-0 is bound to
+/// node-3 at 9m21.238s, the out-of-service taint lets the detach start at 9m21.246s; it ends at
+/// 9m26.246s and the attach to node-3 at 9m36.246s, with no Multi-Attach error in between.
+#[test]
+fn issue35_an_attach_waits_silently_for_a_detach_under_way() {
+    let p = kubelife_engine::presets::preset("medik8s-snr").expect("the preset");
+    let o = kubelife_engine::run(&p.scenario.resolve().expect("valid"), &Default::default());
+    let v = &o.summary.volumes[0];
+    let got = (
+        v.detached_at_ms,
+        v.attached_elsewhere_at_ms,
+        v.attached_again_at_ms,
+        v.multi_attach_errors,
+    );
+    assert_eq!(
+        got,
+        (Some(566_246), Some(576_246), None, 0),
+        "(detached, attached elsewhere, attached again, Multi-Attach errors)\n{}",
+        kubelife_engine::render::render_timeline(&o)
+    );
+}
