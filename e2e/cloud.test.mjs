@@ -52,6 +52,22 @@ test('on AWS PodGC is the first deletion, and the database Ready again has its c
   await page.close();
 });
 
+test('the Node deleted and the remediation started have their 200-seed spreads', async () => {
+  const { page, errors } = await open('?remediation=mhc');
+  await page.getByTestId('milestone-remediation').waitFor();
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
+  for (const name of ['nodeDeleted', 'remediationStarted']) {
+    const hist = page.getByTestId(`seeds-${name}`);
+    assert.equal(await hist.count(), 1, name);
+    // MachineHealthCheck repairs node-1 in every run: each one is in a bin, none is never.
+    const bins = await hist.locator('.seeds-bin').evaluateAll((bs) => bs.reduce((n, b) => n + Number(b.title), 0));
+    assert.equal(bins, 200, `${name}: every run in a bin (${await hist.textContent()})`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a repair the breaker holds back reads blocked, with why, on the cards and in the outage', async () => {
   // Two nodes of three down, MachineHealthCheck's maxUnhealthy 40% (one machine): no repair.
   const held = '?remediation=mhc&max-unhealthy=40%25&fault-nodes=2';
