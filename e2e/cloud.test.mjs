@@ -37,6 +37,56 @@ test('on AWS a terminated instance is deleted within a minute and replaced in ab
   await page.close();
 });
 
+test('on AWS PodGC is the first deletion, and the database Ready again has its card', async () => {
+  const { page, errors } = await open('?cloud=aws&fault=node-1:InstanceTerminated:30');
+  // Nothing evicts: PodGC force-deletes node-1's orphans once the cloud controller deleted the Node.
+  const first = page.locator('[data-tour=milestone-eviction]');
+  assert.equal((await first.locator('.results-name').textContent()).trim(), 'first deletion, by PodGC');
+  assert.equal(await card(page, 'milestone-eviction'), '1m31.2s');
+  assert.equal(await card(page, 'milestone-database-ready'), '9m51.8s');
+  assert.equal(
+    (await page.locator('[data-tour=milestone-database-ready] .results-name').textContent()).trim(),
+    'database Ready again',
+  );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Node deleted and the remediation started have their 200-seed spreads', async () => {
+  const { page, errors } = await open('?remediation=mhc');
+  await page.getByTestId('milestone-remediation').waitFor();
+  await page.getByRole('button', { name: 'run 200 seeds' }).click();
+  await page.getByTestId('seeds').waitFor({ timeout: 120_000 });
+  for (const name of ['nodeDeleted', 'remediationStarted']) {
+    const hist = page.getByTestId(`seeds-${name}`);
+    assert.equal(await hist.count(), 1, name);
+    // MachineHealthCheck repairs node-1 in every run: each one is in a bin, none is never.
+    const bins = await hist.locator('.seeds-bin').evaluateAll((bs) => bs.reduce((n, b) => n + Number(b.title), 0));
+    assert.equal(bins, 200, `${name}: every run in a bin (${await hist.textContent()})`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a repair the breaker holds back reads blocked, with why, on the cards and in the outage', async () => {
+  // Two nodes of three down, MachineHealthCheck's maxUnhealthy 40% (one machine): no repair.
+  const held = '?remediation=mhc&max-unhealthy=40%25&fault-nodes=2';
+  const { page, errors } = await open(held);
+  await page.getByTestId('milestone-remediation-why').waitFor();
+  assert.equal(await card(page, 'milestone-remediation'), 'blocked');
+  assert.equal(await card(page, 'milestone-remediation-why'), 'maxUnhealthy: 2 of 3 machines not healthy, at most 1 allowed');
+  assert.equal(await card(page, 'milestone-database-ready'), 'never');
+  assert.equal(await card(page, 'milestone-database-ready-why'), 'the remediation was held back');
+  assert.equal(await card(page, 'spread-back-db'), 'still short of Ready pods at the end of the run: the remediation of node-1 was held back');
+  await page.goto(`${fx.server.url}${held}&lang=zh`);
+  await page.getByTestId('milestone-remediation-why').filter({ hasText: '最多允许 1 台' }).waitFor();
+  assert.equal(await card(page, 'milestone-remediation'), '被拦下');
+  assert.equal(await card(page, 'milestone-remediation-why'), 'maxUnhealthy：3 台机器中 2 台不健康，最多允许 1 台');
+  assert.equal(await card(page, 'milestone-database-ready-why'), '因为修复被拦下了');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a stopped instance keeps its Node; a spot instance is reclaimed after its notice and deleted', async () => {
   const stopped = await open('?cloud=aws&fault=node-1:InstanceStopped:30');
   assert.equal(await card(stopped.page, 'milestone-node-deleted'), 'never', 'AWS taints a stopped instance, never deletes it');

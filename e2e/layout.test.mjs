@@ -59,8 +59,9 @@ test('the playhead reads both clocks, and the milestones say they count from the
     assert.equal(await page.getByTestId('playhead').textContent(), '6m19.6s');
     assert.equal(await page.getByTestId('playhead-fault').textContent(), since);
     const cards = await page.locator('[data-tour^=milestone-]').allTextContents();
-    // Four for the node and its pods, two for the Service in front of web, one for db-0's volume.
-    assert.equal(cards.length, 7);
+    // Four for the node and its pods, two for the Service in front of web, one for db-0's volume
+    // and one for the database (db-0) Ready again.
+    assert.equal(cards.length, 8);
     for (const card of cards) assert.ok(card.includes(after), `${lang}: "${card}" says ${after}`);
     await ctx.close();
   }

@@ -28,6 +28,7 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.compare-delta')].some((td) => td.textContent === '−1m40s'));
   const [a, b, delta] = await row(page, 'eviction');
   assert.equal(delta, '−1m40s', `A ${a}, B ${b}`);
+  assert.equal(await page.getByTestId('compare-origin').textContent(), 'times count from the fault at 30s on both sides');
   assert.deepEqual((await row(page, 'unknown'))[2], '±0s');
   assert.equal(await page.locator('.compare .timeline canvas').count(), 2, 'both timelines, one playhead');
   await page.getByRole('button', { name: 'run 200 seeds' }).click();
@@ -48,6 +49,24 @@ test('compare mode shows both sides with correct deltas and spreads', async () =
   await page.close();
 });
 
+test('compare counts both sides from one origin and names it: a Spot warning and its reclaim', async () => {
+  // A: Karpenter's interruption queue acts on the warning at 30s, its fault. B: no queue, the
+  // fault is EC2's reclaim at 2m30s. Both count from the warning, so B − A is the queue's whole
+  // gain (3m26.2s), not that gain less the two-minute notice.
+  const spot = 'fault=node-1:SpotInterruption:30&cloud=aws&remediation=karpenter&node-repair=false';
+  const { page, errors } = await open(`${fx.server.url}?${spot}&interruption-queue=true&b.${spot.replaceAll('&', '&b.')}`);
+  await page.getByTestId('compare-deltas').waitFor();
+  assert.equal(
+    await page.getByTestId('compare-origin').textContent(),
+    "times count from the scenario's fault at 30s on both sides (A's fault began at 30s, B's at 2m30s)",
+  );
+  assert.deepEqual(await row(page, 'replacement'), ['10s', '3m36.3s', '+3m26.2s']);
+  await page.goto(`${fx.server.url}?lang=zh&${spot}&interruption-queue=true&b.${spot.replaceAll('&', '&b.')}`);
+  await page.getByTestId('compare-origin').filter({ hasText: '两边的时间都从场景在 30s 设下的故障算起' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('one configuration has its 200-seed spreads too: a histogram for every milestone card', async () => {
   const { page, errors } = await open(fx.server.url);
   await page.getByRole('button', { name: 'run 200 seeds' }).click();
@@ -55,9 +74,10 @@ test('one configuration has its 200-seed spreads too: a histogram for every mile
   const byCard = {
     unknown: 'unknown', taint: 'taint', eviction: 'firstDeletion', replacement: 'firstReplacementReady',
     'traffic-stopped': 'trafficStopped', 'service-restored': 'serviceRestored', 'volume-free': 'volumeFree',
+    'database-ready': 'databaseReady', 'node-deleted': 'nodeDeleted', remediation: 'remediationStarted',
   };
   const cards = await page.locator('[data-testid^=milestone-]').evaluateAll((es) => es.map((e) => e.dataset.testid.replace('milestone-', '')));
-  assert.ok(cards.includes('traffic-stopped') && cards.includes('volume-free'), `the default cards: ${cards}`);
+  assert.ok(cards.includes('traffic-stopped') && cards.includes('volume-free') && cards.includes('database-ready'), `the default cards: ${cards}`);
   for (const card of cards) {
     const hist = page.getByTestId(`seeds-${byCard[card]}`);
     assert.equal(await hist.count(), 1, `a histogram for the ${card} card`);

@@ -19,5 +19,5 @@ pub mod worker_line;
 
 // The page's core, with no web dependency, under the paths the page and its tests use.
 pub use kubelife_playground::{
-    decimal, exercises, explain, import, jobs, knobs, link, model, replay, settings, slo, tune,
+    cards, compare, decimal, exercises, explain, import, jobs, knobs, link, model, replay, settings, slo, tune,
 };

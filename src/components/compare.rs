@@ -1,19 +1,19 @@
 //! Compare mode: a second configuration B beside A, with its own version, preset and main
-//! sliders; milestone deltas between the sides; both timelines on one axis; and, over 200 seeds,
+//! sliders; milestone deltas between the sides, counted from one origin that the table names
+//! ([`crate::compare`]); both timelines on one axis; and, over 200 seeds,
 //! a histogram of each milestone card for both sides ([`Seeds`]).
 
+use crate::compare::{delta_rows, from_origin, origin};
 use crate::components::filtered;
 use crate::components::header::{preset_choices, preset_edit, version_choices, version_edit};
 use crate::components::picker::Picker;
 use crate::components::seeds::Seeds;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::components::timeline::Timeline;
-use crate::explain::{milestone_text, writes_per_minute};
-use crate::i18n::{count, tr, trf, Lang};
+use crate::i18n::{tr, Lang};
 use crate::model::{Edit, Run};
 use kubelife_engine::flags;
-use kubelife_engine::time::format_go_duration_tenths;
-use kubelife_engine::{Config, Millis, Outcome};
+use kubelife_engine::Millis;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -77,10 +77,20 @@ pub fn compare_section(p: &CompareSectionProps) -> Html {
                 <h3 class="compare-side">{format!("B (Kubernetes 1.{})", b.settings.minor)}</h3>
                 <Timeline lanes={b.lanes.clone()} duration={p.a.cfg.duration.max(b.cfg.duration)} now={p.now} onseek={p.onseek.clone()} />
                 <h3 class="compare-side">{tr(lang, "ui.seeds_title")}</h3>
-                <Seeds spreads={p.spreads.clone()} running={p.running} onrun={p.onaction.reform(|()| CompareAction::RunSpreads)} />
+                <Seeds spreads={p.spreads.as_ref().map(|s| same_origin(s, &p.a, b))} running={p.running} onrun={p.onaction.reform(|()| CompareAction::RunSpreads)} />
             }
         </section>
     }
+}
+
+/// Both sides' spreads counted from the table's origin.
+fn same_origin(s: &Spreads, a: &Run, b: &Run) -> Spreads {
+    let origin = origin(a, b);
+    if [a, b].iter().all(|r| r.milestones.fault.unwrap_or(0) == origin.at()) {
+        return s.clone();
+    }
+    let b_side = s.1.as_ref().map(|d| from_origin(d, b.milestones.fault, origin));
+    Rc::new((from_origin(&s.0, a.milestones.fault, origin), b_side))
 }
 
 /// B's own version, preset and main sliders, and the copy and swap buttons.
@@ -117,86 +127,12 @@ fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> H
     }
 }
 
-fn signed(d: Millis) -> String {
-    if d == 0 {
-        "±0s".into()
-    } else if d > 0 {
-        format!("+{}", format_go_duration_tenths(d))
-    } else {
-        format!("−{}", format_go_duration_tenths(-d))
-    }
-}
-
-/// One row of the delta table: row id, label, A, B, B − A.
-pub type DeltaRow = (&'static str, String, String, String, String);
-
-/// The rows of the delta table between runs `a` and `b` (their milestones, read once per run),
-/// write rates for `nodes` nodes.
-pub fn delta_rows(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Vec<DeltaRow> {
-    let (ma, mb) = (&a.milestones, &b.milestones);
-    let mut rows = Vec::new();
-    for (id, key, x, y) in [
-        ("unknown", "ui.milestone.unknown", ma.unknown, mb.unknown),
-        ("taint", "ui.milestone.taint", ma.taint, mb.taint),
-        ("eviction", "ui.milestone.eviction", ma.eviction, mb.eviction),
-        (
-            "replacement",
-            "ui.milestone.replacement",
-            ma.replacement,
-            mb.replacement,
-        ),
-    ] {
-        let delta = match (x, y) {
-            (Some(x), Some(y)) => signed(y - x),
-            _ => "—".into(),
-        };
-        rows.push((
-            id,
-            tr(lang, key).to_string(),
-            milestone_text(lang, x),
-            milestone_text(lang, y),
-            delta,
-        ));
-    }
-    let gap = |o: &Outcome| {
-        o.summary
-            .workloads
-            .iter()
-            .find(|w| w.workload == "web")
-            .map(|w| w.not_fully_ready_ms)
-    };
-    if let (Some(x), Some(y)) = (gap(&a.outcome), gap(&b.outcome)) {
-        rows.push((
-            "web-gap",
-            tr(lang, "ui.compare.web_gap").to_string(),
-            format_go_duration_tenths(x),
-            format_go_duration_tenths(y),
-            signed(y - x),
-        ));
-    }
-    let total = |c: &Config| {
-        let (l, s) = writes_per_minute(c, nodes);
-        l + s
-    };
-    let (wa, wb) = (total(&a.cfg), total(&b.cfg));
-    rows.push((
-        "writes",
-        trf(
-            lang,
-            "ui.compare.writes",
-            &[("nodes", &count(lang, "ui.n.nodes", u64::from(nodes)))],
-        ),
-        format!("{wa:.0}"),
-        format!("{wb:.0}"),
-        format!("{:+.0}", wb - wa),
-    ));
-    rows
-}
-
 /// The delta table between side A (`a`) and side B, write rates for `nodes` nodes.
 fn deltas(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Html {
-    let rows = delta_rows(lang, a, b, nodes);
-    html! {
+    let origin = origin(a, b);
+    let rows = delta_rows(lang, a, b, origin, nodes);
+    html! { <>
+        <p class="compare-origin" data-testid="compare-origin">{origin.text(lang)}</p>
         <table class="compare-deltas" data-testid="compare-deltas">
             <thead><tr><th><span class="visually-hidden">{tr(lang, "ui.compare.milestone")}</span></th><th>{"A"}</th><th>{"B"}</th><th>{"B − A"}</th></tr></thead>
             <tbody>
@@ -205,22 +141,5 @@ fn deltas(lang: Lang, a: &Run, b: &Run, nodes: u32) -> Html {
             }) }
             </tbody>
         </table>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::settings::Settings;
-
-    #[test]
-    fn deltas_of_a_shorter_toleration() {
-        let mut b = Settings::default();
-        b.set("default-unreachable-toleration-seconds", 200.0);
-        let (a, b) = (Run::simulate(Settings::default()), Run::simulate(b));
-        let rows = delta_rows(Lang::En, &a, &b, 1000);
-        let eviction = rows.iter().find(|r| r.0 == "eviction").unwrap();
-        assert_eq!(eviction.4, "−1m40s");
-        assert_eq!(rows.iter().find(|r| r.0 == "unknown").unwrap().4, "±0s");
-    }
+    </> }
 }

@@ -1,12 +1,13 @@
 //! The results at a glance: the failed node's milestones, each measured from the fault
-//! (Unknown, the NoExecute taint, the first eviction, the first replacement Ready; with a Service,
-//! traffic stopped and the Service whole again; with a volume, the volume free; with a cloud or a
-//! remediator, the Node deleted and the remediation started), and the time
+//! (Unknown, the NoExecute taint, the first deletion, the first replacement Ready; with a Service,
+//! traffic stopped and the Service whole again; with a cloud or a remediator, the Node deleted
+//! and the remediation started or held back; with a volume, the volume free; with a StatefulSet
+//! on a volume, the database Ready again), as the core's `cards` words them, and the time
 //! controls (Play/Pause, restart, next event, a logarithmic speed, the playhead). The playhead
 //! reads both clocks: the run's time and the time since the fault the milestones count from.
 
+use crate::cards::more;
 use crate::components::filtered;
-use crate::explain::{milestone_text, range_text, restored_text, Milestones, Outage};
 use crate::i18n::{tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
@@ -51,48 +52,6 @@ pub struct ResultsProps {
     pub controls: bool,
 }
 
-/// The Service and volume cards: (test id, label key, text), each only where it applies (a
-/// Service in the run; a workload with a volume).
-fn service_cards(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, String)> {
-    let ms = &run.milestones;
-    let mut out = Vec::new();
-    if !run.outcome.summary.services.is_empty() {
-        out.push((
-            "milestone-traffic-stopped",
-            "ui.milestone.traffic_stopped",
-            milestone_text(lang, ms.traffic_stopped),
-        ));
-        let restored = restored_text(lang, ms.service_restored);
-        out.push(("milestone-service-restored", "ui.milestone.service_restored", restored));
-    }
-    // With a cloud controller or a remediator: the failed node's deletion and its remediation.
-    if run.cfg.cloud.is_some() || !run.cfg.remediation.is_empty() {
-        let node = run.outcome.summary.nodes.first();
-        let since = |at: Option<Millis>| {
-            let fault = node.and_then(|n| n.fault_at_ms).unwrap_or(0);
-            milestone_text(lang, at.filter(|&t| t >= fault).map(|t| t - fault))
-        };
-        out.push((
-            "milestone-node-deleted",
-            "ui.milestone.node_deleted",
-            since(node.and_then(|n| n.deleted_at_ms)),
-        ));
-        out.push((
-            "milestone-remediation",
-            "ui.milestone.remediation",
-            since(node.and_then(|n| n.remediation_at_ms)),
-        ));
-    }
-    if run.volumes {
-        out.push((
-            "milestone-volume-free",
-            "ui.milestone.volume_free",
-            milestone_text(lang, ms.volume_free),
-        ));
-    }
-    out
-}
-
 /// The playhead against the fault: "fault + 5m49.6s", or "fault − 30s" before it.
 pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
     let (key, d) = if t >= fault {
@@ -103,43 +62,7 @@ pub fn since_fault(lang: Lang, t: Millis, fault: Millis) -> String {
     trf(lang, key, &[("d", &format_go_duration_tenths(d))])
 }
 
-/// The headline cards (test id, label key, text): a many-node outage's spread, else the failed
-/// node's own milestones. The phone strip shows the same ones.
-pub fn headline(lang: Lang, run: &Run) -> Vec<(&'static str, &'static str, String)> {
-    match &run.outage {
-        Some(o) => outage_cards(lang, o),
-        None => node_cards(lang, &run.milestones),
-    }
-}
-
-/// The headline cards of one failed node: its milestones after its fault.
-fn node_cards(lang: Lang, ms: &Milestones) -> Vec<(&'static str, &'static str, String)> {
-    [
-        ("milestone-unknown", "ui.milestone.unknown", ms.unknown),
-        ("milestone-taint", "ui.milestone.taint", ms.taint),
-        ("milestone-eviction", "ui.milestone.eviction", ms.eviction),
-        ("milestone-replacement", "ui.milestone.replacement", ms.replacement),
-    ]
-    .into_iter()
-    .map(|(id, key, at)| (id, key, milestone_text(lang, at)))
-    .collect()
-}
-
-/// The headline cards of a many-node outage: the first and last of each milestone, and when
-/// every workload was whole again.
-fn outage_cards(lang: Lang, o: &Outage) -> Vec<(&'static str, &'static str, String)> {
-    let replaced = restored_text(lang, o.replaced);
-    vec![
-        ("milestone-unknown", "ui.milestone.unknown", range_text(lang, o.unknown)),
-        ("milestone-taint", "ui.milestone.taint", range_text(lang, o.taint)),
-        (
-            "milestone-eviction",
-            "ui.milestone.evictions",
-            range_text(lang, o.eviction),
-        ),
-        ("milestone-replacement", "ui.milestone.all_replaced", replaced),
-    ]
-}
+pub use crate::cards::headline;
 
 /// The milestone cards and the time controls.
 #[function_component(Results)]
@@ -153,15 +76,19 @@ pub fn results(p: &ResultsProps) -> Html {
         Some(o) => trf(lang, "ui.milestone.outage_since", &[("nodes", &o.nodes)]),
         None => tr(lang, "ui.milestone.after_fault").to_string(),
     };
-    cards.extend(service_cards(lang, &p.run));
+    cards.extend(more(lang, &p.run));
     html! { <>
         if p.cards {
         <div class="results-milestones" role="group" aria-label={tr(lang, "ui.milestones")} data-tour="milestones">
-        { for cards.into_iter().map(|(id, key, text)| html! {
-            <div class="results-card" data-tour={id}>
-                <span class="results-name">{tr(lang, key)}</span>
-                <strong class="results-value" data-testid={id}>{text}</strong>
-                <span class="results-since">{since.clone()}</span>
+        { for cards.into_iter().map(|c| html! {
+            <div class="results-card" data-tour={c.id}>
+                <span class="results-name">{tr(lang, c.key)}</span>
+                <strong class="results-value" data-testid={c.id}>{c.text}</strong>
+                if let Some(why) = c.why {
+                    <span class="results-why" data-testid={format!("{}-why", c.id)}>{why}</span>
+                } else {
+                    <span class="results-since">{since.clone()}</span>
+                }
             </div>
         }) }
         </div>

@@ -1,7 +1,8 @@
 //! Over 200 seeds: one timeline is one sample of loops whose phases the seed draws, so each
 //! milestone card has a range for an answer. A histogram per card the run shows (node Unknown,
 //! the NoExecute taint, the first eviction, the first replacement Ready; with a Service, traffic
-//! stopped and the Service whole again; with a volume, the volume free and the database Ready
+//! stopped and the Service whole again; with a cloud or a remediator, the Node deleted and, with
+//! a remediator, the remediation started; with a volume, the volume free and the database Ready
 //! again), for the configuration shown and, when comparing, for B on the same axis; p50 and p95
 //! marked. The engine measures them per seed (`kubelife_engine::stats::MILESTONES`).
 
@@ -17,13 +18,15 @@ use yew::prelude::*;
 pub type Spreads = Rc<(Distribution, Option<Distribution>)>;
 
 /// The cards' milestones: the engine's name and the card's label key, in the cards' order.
-pub const CARDS: [(&str, &str); 8] = [
+pub const CARDS: [(&str, &str); 10] = [
     ("unknown", "ui.milestone.unknown"),
     ("taint", "ui.milestone.taint"),
     ("firstDeletion", "ui.milestone.eviction"),
     ("firstReplacementReady", "ui.milestone.replacement"),
     ("trafficStopped", "ui.milestone.traffic_stopped"),
     ("serviceRestored", "ui.milestone.service_restored"),
+    ("nodeDeleted", "ui.milestone.node_deleted"),
+    ("remediationStarted", "ui.milestone.remediation"),
     ("volumeFree", "ui.milestone.volume_free"),
     ("databaseReady", "ui.milestone.database_ready"),
 ];

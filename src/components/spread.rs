@@ -54,7 +54,10 @@ pub fn spread_panel(p: &SpreadPanelProps) -> Html {
                 let text = match (w.short_at, w.back_at) {
                     (None, _) => tr(lang, "ui.spread.never_short").to_string(),
                     (Some(_), Some(back)) => trf(lang, "ui.spread.back", &[("at", &format_go_duration_tenths(back - from))]),
-                    (Some(_), None) => tr(lang, "ui.spread.still_short").to_string(),
+                    (Some(_), None) => match &w.blocked {
+                        Some(node) => trf(lang, "ui.spread.still_short_blocked", &[("node", node)]),
+                        None => tr(lang, "ui.spread.still_short").to_string(),
+                    },
                 };
                 html! {
                     <li><strong>{w.workload.clone()}</strong>{" "}{trf(lang, "ui.spread.desired", &[("desired", &w.desired.to_string())])}{": "}

@@ -23,8 +23,8 @@ pub fn strip(p: &StripProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     html! {
         <div class="strip" aria-hidden="true" data-testid="strip">
-            { for headline(lang, &p.run).into_iter().map(|(_, key, text)| html! {
-                <span class="strip-item"><span class="strip-name">{tr(lang, key)}</span>{" "}<strong class="strip-value">{text}</strong></span>
+            { for headline(lang, &p.run).into_iter().map(|c| html! {
+                <span class="strip-item"><span class="strip-name">{tr(lang, c.key)}</span>{" "}<strong class="strip-value">{c.text}</strong></span>
             }) }
         </div>
     }

@@ -168,6 +168,57 @@ fn runs_report_the_spread_of_each_milestone() {
     }
 }
 
+/// On `eks-instance-terminated` nothing evicts: PodGC force-deletes node-1's orphans once the
+/// cloud controller deleted the Node, and that counts as the first deletion; agent's pod is its
+/// node's (a DaemonSet), so every replacement is Ready once db-0 is; the Node's deletion has a
+/// row, and with no remediator no remediation does.
+#[test]
+fn runs_count_podgcs_deletions_and_report_the_nodes_deletion() {
+    let eks = kubelife_engine::presets::preset("eks-instance-terminated")
+        .unwrap()
+        .scenario
+        .to_json();
+    let (code, out, err) = kubelife(&["run", "-", "--json", "--runs", "5"], &eks);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = |name: &str| {
+        v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["milestone"] == name)
+            .cloned()
+    };
+    for name in ["firstDeletion", "replacementsReady", "nodeDeleted"] {
+        let r = row(name).unwrap_or_else(|| panic!("no {name}: {out}"));
+        assert_eq!(r["never"], 0, "{name}: {r}");
+    }
+    assert_eq!(
+        row("replacementsReady").unwrap()["p50"],
+        row("databaseReady").unwrap()["p50"]
+    );
+    assert!(row("remediationStarted").is_none(), "no remediator: {out}");
+    let (code, text, _) = kubelife(&["run", "-", "--runs", "5"], &eks);
+    assert_eq!(code, 0);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("nodeDeleted "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(!line.contains(" - "), "{line}");
+    // A remediator's start has its row too.
+    let mhc = kubelife_engine::presets::preset("capi-mhc-5m")
+        .unwrap()
+        .scenario
+        .to_json();
+    let (code, text, _) = kubelife(&["run", "-", "--runs", "3"], &mhc);
+    assert_eq!(code, 0);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("remediationStarted "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with(" 0"), "started in every run: {line}");
+}
+
 #[test]
 fn time_prints_the_mean_of_one_run_in_ms() {
     let (code, out, _) = kubelife(&["run", "-", "--time", "3"], SCENARIO);
@@ -776,4 +827,10 @@ fn tune_refuses_bad_arguments_naming_them() {
     let (code, _, err) = kubelife(&["tune", "-", "--target", "trafficStopped=30s"], &tune_scenario());
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot reach the target trafficStopped=30s@p95"), "{err}");
+    // Nothing deletes the Node or remediates it without a cloud or a remediator.
+    for target in ["nodeDeleted=1m", "remediationStarted=6m@p50"] {
+        let (code, _, err) = kubelife(&["tune", "-", "--target", target], &tune_scenario());
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("cannot reach the target"), "{target}: {err}");
+    }
 }

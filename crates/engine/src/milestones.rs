@@ -1,7 +1,8 @@
 //! The failed node's milestones as people ask about them, each one event of the run, measured
 //! from its fault: Unknown, the NoExecute taint, the first eviction, the first replacement Ready;
 //! traffic stopped and every Service whole again; the volume free; the database (a StatefulSet
-//! pod with a volume from that node) Ready again. The page's cards, "where does the time go?"
+//! pod with a volume from that node) Ready again; the Node deleted and its remediation started
+//! (or held back by the remediator's breaker). The page's cards, "where does the time go?"
 //! and the spreads over seeds (`stats`) all read them here, from the events and the summary.
 
 use crate::outcome::{Outcome, TimelineEvent};
@@ -67,7 +68,8 @@ pub struct Milestones {
     pub unknown: Option<Millis>,
     /// NoExecute taint.
     pub taint: Option<Millis>,
-    /// First pod deletion.
+    /// First pod deleted from the node: a deletion requested (a taint eviction, a drain) or a
+    /// force delete without one (PodGC's orphans, a remediator's, an operator's).
     pub eviction: Option<Millis>,
     /// First replacement Ready.
     pub replacement: Option<Millis>,
@@ -79,6 +81,11 @@ pub struct Milestones {
     pub service_restored: Restored,
     /// The first volume detach completed after the fault: from then on it can attach elsewhere.
     pub volume_free: Option<Millis>,
+    /// The Node object deleted (by the cloud node lifecycle controller, a remediator or an
+    /// operator).
+    pub node_deleted: Option<Millis>,
+    /// The node's first remediation started (`RemediationStarted`).
+    pub remediation: Option<Millis>,
     /// The event behind each milestone, as an index into the run's events.
     pub events: MilestoneEvents,
 }
@@ -92,7 +99,7 @@ pub struct MilestoneEvents {
     pub unknown: Option<usize>,
     /// Its first NoExecute `TaintAdded`.
     pub taint: Option<usize>,
-    /// Its first `PodDeletionRequested`.
+    /// Its first `PodDeletionRequested`, or `PodRemoved` of a pod force-deleted without one.
     pub eviction: Option<usize>,
     /// The first replacement's `PodReady`.
     pub replacement: Option<usize>,
@@ -103,6 +110,13 @@ pub struct MilestoneEvents {
     pub service_restored: Option<usize>,
     /// The first `VolumeDetached` after the fault.
     pub volume_free: Option<usize>,
+    /// Its `NodeDeleted`.
+    pub node_deleted: Option<usize>,
+    /// Its first `RemediationStarted`.
+    pub remediation: Option<usize>,
+    /// Its first `RemediationBlocked` when no remediation of it started after it: the
+    /// remediator's breaker held the repair back to the end of the run.
+    pub blocked: Option<usize>,
 }
 
 /// When a Service was whole again after the fault.
@@ -179,6 +193,17 @@ fn replaces_one_on(o: &Outcome, id: usize, node: &str) -> bool {
     before.is_some_and(|b| b.node.as_deref() == Some(node) && b.pod.is_some())
 }
 
+/// The first `RemediationBlocked` of `node` at or after `fault` that no `RemediationStarted` of
+/// it follows: its remediation was held back to the end of the run.
+fn blocked(o: &Outcome, node: &str, fault: Millis) -> Option<usize> {
+    let of = |kind: EventKind| {
+        move |e: &TimelineEvent| e.kind == kind && e.at_ms >= fault && e.node.as_deref() == Some(node)
+    };
+    let first = find(o, of(EventKind::RemediationBlocked))?;
+    let started = o.events[first..].iter().any(of(EventKind::RemediationStarted));
+    (!started).then_some(first)
+}
+
 /// Reads the milestones of the first faulted node, each from its event.
 pub fn milestones(o: &Outcome) -> Milestones {
     let Some(n) = o.summary.nodes.first() else {
@@ -217,7 +242,8 @@ pub fn milestones(o: &Outcome) -> Milestones {
                     && e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute"))
             })
         }),
-        eviction: event_at(o, n.first_deletion_at_ms, node, &[EventKind::PodDeletionRequested]),
+        eviction: event_at(o, n.first_deletion_at_ms, node, &[EventKind::PodDeletionRequested])
+            .or_else(|| event_at(o, n.first_deletion_at_ms, node, &[EventKind::PodRemoved])),
         replacement,
         traffic_stopped: last_stopped.filter(|&t| t >= f).and_then(|t| {
             o.events
@@ -226,6 +252,9 @@ pub fn milestones(o: &Outcome) -> Milestones {
         }),
         service_restored: restored_event,
         volume_free: find(o, |e| e.kind == EventKind::VolumeDetached && e.at_ms >= f),
+        node_deleted: event_at(o, n.deleted_at_ms, node, &[EventKind::NodeDeleted]),
+        remediation: event_at(o, n.remediation_at_ms, node, &[EventKind::RemediationStarted]),
+        blocked: blocked(o, node, f),
     };
     let rel = |id: Option<usize>| id.map(|i| o.events[i].at_ms - f);
     Milestones {
@@ -237,6 +266,8 @@ pub fn milestones(o: &Outcome) -> Milestones {
         traffic_stopped: rel(events.traffic_stopped),
         service_restored: restored,
         volume_free: rel(events.volume_free),
+        node_deleted: rel(events.node_deleted),
+        remediation: rel(events.remediation),
         events,
     }
 }

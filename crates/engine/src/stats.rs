@@ -3,7 +3,7 @@
 
 use crate::milestones::Restored;
 use crate::outcome::{Outcome, RunOptions};
-use crate::scenario::{Config, WorkloadKind};
+use crate::scenario::{ActionKind, Config, WorkloadKind};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +72,7 @@ pub struct Distribution {
 /// The milestones a distribution measures, by the names `kubelife run --runs` reports: the
 /// failed node's own (from the summary), then those of the page's cards (from
 /// [`crate::milestones`]).
-pub const MILESTONES: [&str; 11] = [
+pub const MILESTONES: [&str; 13] = [
     "unknown",
     "podsNotReady",
     "taint",
@@ -80,6 +80,8 @@ pub const MILESTONES: [&str; 11] = [
     "lastDeletion",
     "firstReplacementReady",
     "replacementsReady",
+    "nodeDeleted",
+    "remediationStarted",
     "trafficStopped",
     "serviceRestored",
     "volumeFree",
@@ -89,7 +91,7 @@ pub const MILESTONES: [&str; 11] = [
 /// One run's milestones in the order of [`MILESTONES`], ms from the first faulted node's fault;
 /// `None` for one that did not happen. "serviceRestored" is 0 when a Service never lost a
 /// serving pod, and absent without a Service.
-pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; 11]> {
+pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; MILESTONES.len()]> {
     let n = o.summary.nodes.first()?;
     let f = n.fault_at_ms.unwrap_or(0);
     let rel = |v: Option<Millis>| v.map(|v| v - f);
@@ -108,6 +110,8 @@ pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; 11]>
         rel(n.last_deletion_at_ms),
         rel(n.first_replacement_ready_at_ms),
         rel(n.replacements_ready_at_ms),
+        m.node_deleted,
+        m.remediation,
         m.traffic_stopped,
         restored,
         m.volume_free,
@@ -160,9 +164,17 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
 }
 
 /// Whether the scenario can reach milestone `name` (as in [`MILESTONES`]): traffic and the
-/// Service need a Service, the volume a volume, the database a StatefulSet with a volume.
+/// Service need a Service, the volume a volume, the database a StatefulSet with a volume; the
+/// Node's deletion a cloud, a remediator or an operator's `DeleteNode`; a remediation a
+/// remediator.
 pub fn offered(cfg: &Config, name: &str) -> bool {
     match name {
+        "nodeDeleted" => {
+            cfg.cloud.is_some()
+                || !cfg.remediation.is_empty()
+                || cfg.actions.iter().any(|a| a.action == ActionKind::DeleteNode)
+        }
+        "remediationStarted" => !cfg.remediation.is_empty(),
         "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
         "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
         "databaseReady" => cfg
@@ -207,7 +219,11 @@ mod tests {
         let cfg = s.resolve().unwrap();
         let d = distribution(&cfg, 5);
         let names: Vec<&str> = d.milestones.iter().map(|s| s.milestone.as_str()).collect();
-        assert_eq!(names, MILESTONES);
+        let offered: Vec<&str> = MILESTONES
+            .into_iter()
+            .filter(|m| !["nodeDeleted", "remediationStarted"].contains(m))
+            .collect();
+        assert_eq!(names, offered, "no cloud, no remediator: nothing deletes the Node");
         let get = |n: &str| d.spread(n).unwrap();
         let (taint, restored) = (get("taint"), get("serviceRestored"));
         assert_eq!((restored.count, taint.count), (5, 5));

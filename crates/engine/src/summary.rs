@@ -56,14 +56,18 @@ pub struct NodeMilestones {
     pub last_pod_not_ready_at_ms: Option<Millis>,
     /// NoExecute taint added.
     pub taint_at_ms: Option<Millis>,
-    /// First pod deletion requested.
+    /// First pod deleted: a deletion requested (a taint eviction, a drain), or a pod
+    /// force-deleted without one (PodGC's orphans once the Node is gone, a remediator's
+    /// resource deletion, an operator's force delete).
     pub first_deletion_at_ms: Option<Millis>,
-    /// Last pod deletion requested.
+    /// Last pod deleted, counted the same way.
     pub last_deletion_at_ms: Option<Millis>,
     /// The first replacement of a pod deleted from this node Ready (orphans PodGC removed after
     /// the Node's deletion included).
     pub first_replacement_ready_at_ms: Option<Millis>,
-    /// Every deleted pod's replacement Ready (`None` if some never became Ready).
+    /// Every deleted pod that its controller replaces elsewhere (a ReplicaSet's or a
+    /// StatefulSet's, not a DaemonSet's, which is bound to its node) has its replacement Ready
+    /// (`None` if some never became Ready, or no such pod was deleted).
     pub replacements_ready_at_ms: Option<Millis>,
     /// Pods deleted from this node: a deletion requested, or, once the Node object is deleted,
     /// force-deleted by PodGC as orphans.
@@ -247,7 +251,14 @@ pub fn summarize(
         }
     }
 
-    let nodes = node_milestones(events, api, &first_ready, &replacement_of);
+    // A DaemonSet's controller does not replace its pod elsewhere (`nodeShouldRunDaemonPod`
+    // binds each daemon pod to its node): its deletion waits for no replacement.
+    let moves: Vec<bool> = api
+        .pods
+        .iter()
+        .map(|p| workloads.specs[p.workload].kind != crate::scenario::WorkloadKind::DaemonSet)
+        .collect();
+    let nodes = node_milestones(events, api, &first_ready, &replacement_of, &moves);
     let workload_summaries = readiness(events, api, workloads, duration);
     Summary {
         version,
@@ -271,18 +282,30 @@ struct NodeSeen {
     last_pod_not_ready: Option<Millis>,
     taint: Option<Millis>,
     deletions: Vec<Option<PodId>>,
+    failed: Vec<Option<PodId>>,
     first_deletion: Option<Millis>,
     last_deletion: Option<Millis>,
     deleted: Option<Millis>,
     remediation: Option<Millis>,
 }
 
-/// Per-node milestones of every node that had a fault, from one pass over the events.
+impl NodeSeen {
+    /// Counts pod `e.pod` deleted from the node at `e.at`.
+    fn deleted_pod(&mut self, e: &Event) {
+        self.deletions.push(e.pod);
+        self.first_deletion.get_or_insert(e.at);
+        self.last_deletion = Some(e.at);
+    }
+}
+
+/// Per-node milestones of every node that had a fault, from one pass over the events; `moves`
+/// says, per pod, whether its controller replaces it on another node.
 fn node_milestones(
     events: &[Event],
     api: &Api,
     first_ready: &[Option<Millis>],
     replacement_of: &[Option<PodId>],
+    moves: &[bool],
 ) -> Vec<NodeMilestones> {
     let mut seen: Vec<NodeSeen> = (0..api.nodes.len()).map(|_| NodeSeen::default()).collect();
     for e in events.iter().filter(|e| e.kind == EventKind::FaultStarted) {
@@ -310,18 +333,17 @@ fn node_milestones(
             EventKind::TaintAdded if e.taint.as_deref().is_some_and(|t| t.ends_with(":NoExecute")) => {
                 s.taint.get_or_insert(e.at);
             }
-            EventKind::PodDeletionRequested => {
-                s.deletions.push(e.pod);
-                s.first_deletion.get_or_insert(e.at);
-                s.last_deletion = Some(e.at);
-            }
+            EventKind::PodDeletionRequested => s.deleted_pod(e),
             EventKind::NodeDeleted => {
                 s.deleted.get_or_insert(e.at);
             }
-            // Once the Node is gone, PodGC force-deletes its pods (`gcOrphaned`) without a
-            // graceful DELETE first: they are deleted from it all the same, and replaced.
-            EventKind::PodRemoved if s.deleted.is_some() && !s.deletions.contains(&e.pod) => {
-                s.deletions.push(e.pod);
+            EventKind::PodFailed => s.failed.push(e.pod),
+            // A pod removed without a graceful DELETE first is force-deleted: by PodGC once the
+            // Node is gone (`gcOrphaned`), by a remediator (Self Node Remediation's resource
+            // deletion) or by an operator. It is deleted from the node all the same, and
+            // replaced. A Failed pod's removal is not a deletion from the node: it had stopped.
+            EventKind::PodRemoved if !s.deletions.contains(&e.pod) && !s.failed.contains(&e.pod) => {
+                s.deleted_pod(e);
             }
             EventKind::RemediationStarted => {
                 s.remediation.get_or_insert(e.at);
@@ -335,14 +357,17 @@ fn node_milestones(
         let mut replaced = 0;
         let mut earliest: Option<Millis> = None;
         let mut all_ready: Option<Millis> = Some(0);
+        let mut any = false;
         for d in &s.deletions {
-            match d.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]) {
-                Some(t) => {
-                    replaced += 1;
-                    earliest = Some(earliest.map_or(t, |f| f.min(t)));
-                    all_ready = all_ready.map(|a| a.max(t));
-                }
-                None => all_ready = None,
+            let ready = d.and_then(|p| replacement_of[p]).and_then(|r| first_ready[r]);
+            if let Some(t) = ready {
+                replaced += 1;
+                earliest = Some(earliest.map_or(t, |f| f.min(t)));
+            }
+            // Only pods replaced elsewhere wait for a replacement.
+            if d.is_none_or(|p| moves[p]) {
+                any = true;
+                all_ready = all_ready.zip(ready).map(|(a, t)| a.max(t));
             }
         }
         let node = &api.nodes[n];
@@ -357,7 +382,7 @@ fn node_milestones(
             first_deletion_at_ms: s.first_deletion,
             last_deletion_at_ms: s.last_deletion,
             first_replacement_ready_at_ms: earliest,
-            replacements_ready_at_ms: if s.deletions.is_empty() { None } else { all_ready },
+            replacements_ready_at_ms: if any { all_ready } else { None },
             pods_deleted: s.deletions.len() as u32,
             pods_replaced: replaced,
             deleted_at_ms: s.deleted,

@@ -28,6 +28,10 @@ pub struct WorkloadBack {
     /// When its Ready pods last reached the desired count after the fault, staying there to the
     /// end; `None` if it never was short, or is still short at the end.
     pub back_at: Option<Millis>,
+    /// Still short at the end with a pod on a node whose remediation a remediator's breaker
+    /// held back to the end of the run (`RemediationBlocked` and no `RemediationStarted` after
+    /// it): that node.
+    pub blocked: Option<String>,
 }
 
 /// The outage's spread over nodes and pods.
@@ -108,10 +112,40 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
                 desired: w.desired,
                 short_at,
                 back_at,
+                blocked: None,
             }
         })
         .collect();
+    held_back(o, agg, &mut out.workloads);
     out
+}
+
+/// Names, for each workload still short at the end, a node it had a pod on whose remediation
+/// was held back to the end of the run.
+fn held_back(o: &Outcome, agg: &Aggregate, workloads: &mut [WorkloadBack]) {
+    let mut blocked: Vec<&str> = Vec::new();
+    let mut node_of: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for e in o.events.iter().take_while(|e| e.at_ms <= agg.end) {
+        let Some(node) = e.node.as_deref() else { continue };
+        match e.kind {
+            EventKind::RemediationBlocked if !blocked.contains(&node) => blocked.push(node),
+            EventKind::RemediationStarted => blocked.retain(|b| *b != node),
+            _ => {}
+        }
+        if let Some(pod) = e.pod.as_deref() {
+            node_of.insert(pod, node);
+        }
+    }
+    if blocked.is_empty() {
+        return;
+    }
+    for (i, w) in workloads.iter_mut().enumerate() {
+        if w.short_at.is_none() || w.back_at.is_some() {
+            continue;
+        }
+        let on = agg.workload_pods(i).into_iter().filter_map(|p| node_of.get(p).copied());
+        w.blocked = on.into_iter().find(|n| blocked.contains(n)).map(str::to_string);
+    }
 }
 
 /// When the Ready count first went below `desired` at or after `from`, and when it last reached

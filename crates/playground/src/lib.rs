@@ -11,12 +11,16 @@
 //! - `replay`, `explain`, `exercises`: the cluster at the playhead, "Where does the time go?" and
 //!   its warnings, and the workshop exercises with their checks.
 //! - `import`: what the engine's import read, applied to the page's settings.
+//! - `cards`: the milestone cards' texts, and why where a value alone would mislead.
+//! - `compare`: compare mode's table, both sides counted from one origin.
 //! - `slo`: SLO targets judged against the run shown or its seeds; `tune`: the Tune panel's
 //!   points applied to the settings.
 //! - `jobs`: what the page asks of its Web Workers and what they answer, and each worker's jobs
 //!   (`jobs::engine`, `jobs::files`), which the shell's workers only carry.
 //! - `i18n`: the catalogues (English built in, Chinese installed by the shell).
 
+pub mod cards;
+pub mod compare;
 pub mod decimal;
 pub mod exercises;
 pub mod explain;

@@ -6,7 +6,7 @@
 //! [`simulate`] runs it on the calling thread for tests and tools. The reducer in `app` and the
 //! components share these types, so neither imports the other.
 
-use crate::explain::{bars, milestones, outage, tuning_warnings, two_views, Bar, Milestones, Outage};
+use crate::explain::{bars, milestones, outage, tuning_warnings, two_views, Bar, Milestones, Outage, Restored};
 use crate::i18n::Lang;
 use crate::knobs::knob;
 use crate::link::{encode_all, Display, Playback, PLAYBACK, VIEWS};
@@ -68,6 +68,10 @@ pub struct Run {
     pub listed_at: Vec<Millis>,
     /// Whether a workload has a volume (the results then show when it was free).
     pub volumes: bool,
+    /// With a StatefulSet on a volume, when the database was Ready again after the fault
+    /// (`kubelife_engine::milestones::database_ready`): `Uninterrupted` when its pod was not on
+    /// the failed node, `Never` when it did not come back within the run.
+    pub database: Option<Restored>,
     /// A many-node outage's headline (first and last of each milestone), when more than one
     /// node failed.
     pub outage: Option<Outage>,
@@ -112,6 +116,7 @@ impl Run {
             milestones: milestones(&outcome),
             two_views: two_views(&outcome),
             volumes: p.cfg.workloads.iter().any(|w| w.volume.is_some()),
+            database: database(&p.cfg, &outcome),
             warnings,
             listed,
             listed_at,
@@ -381,6 +386,22 @@ pub fn aggregate(p: &Prepared, outcome: &Outcome) -> Aggregate {
 
 /// Most nodes whose heartbeats are recorded as events (more would only be noise on the page).
 pub const HEARTBEAT_EVENTS_UP_TO: usize = 50;
+
+/// When the database (a StatefulSet pod on a volume from the failed node) was Ready again after
+/// the fault, if the scenario has a StatefulSet on a volume (`kubelife_engine::stats::offered`).
+fn database(cfg: &Config, o: &Outcome) -> Option<Restored> {
+    if !kubelife_engine::stats::offered(cfg, "databaseReady") {
+        return None;
+    }
+    let fault = o.summary.nodes.first().and_then(|n| n.fault_at_ms)?;
+    let Some(db) = kubelife_engine::milestones::database(o, &cfg.workloads, fault) else {
+        return Some(Restored::Uninterrupted);
+    };
+    Some(
+        db.ready
+            .map_or(Restored::Never, |i| Restored::At(o.events[i].at_ms - fault)),
+    )
+}
 
 /// Runs `cfg` as the page shows it, with heartbeats recorded as events for small clusters: what
 /// the engine's worker does with each run it is sent.

@@ -152,6 +152,11 @@ mod tests {
         assert_eq!(Target::parse_link(&t.link_text()), Ok(t));
         assert_eq!(Target::parse_cli("taint=40s").unwrap().percentile, DEFAULT_PERCENTILE);
         assert_eq!(Target::parse_link("unknown:45s:p50").unwrap().percentile, 50);
+        for name in ["nodeDeleted", "remediationStarted", "databaseReady"] {
+            let t = Target::parse_cli(&format!("{name}=10m@p50")).unwrap();
+            assert_eq!((t.milestone, t.within, t.percentile), (name, 600_000, 50));
+            assert_eq!(Target::parse_link(&t.link_text()), Ok(t));
+        }
         let key = |r: Result<Target, Cause>| r.unwrap_err().key;
         assert_eq!(key(Target::parse_cli("nope=1s")), "tune.target.milestone");
         assert_eq!(key(Target::parse_cli("taint")), "tune.target.syntax");

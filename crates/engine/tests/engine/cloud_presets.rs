@@ -67,6 +67,34 @@ fn eks_instance_terminated_moves_web_in_two_minutes_and_db_after_the_force_detac
 }
 
 #[test]
+fn eks_instance_terminated_counts_podgcs_deletions_and_no_daemonset_replacement() {
+    check("eks-instance-terminated", |o, f| {
+        let n = &o.summary.nodes[0];
+        // Nothing evicts: PodGC force-deletes node-1's orphans after its 40s quarantine, and that
+        // is the first deletion.
+        let removed = first(o, EventKind::PodRemoved, None);
+        if n.first_deletion_at_ms != removed || removed.is_none() {
+            return Err(format!(
+                "firstDeletion {:?}, PodGC at {removed:?}",
+                n.first_deletion_at_ms
+            ));
+        }
+        let m = kubelife_engine::milestones::milestones(o);
+        let by = m.events.eviction.map(|i| o.events[i].cause.key);
+        if by != Some("cause.podgc.quarantined") {
+            return Err(format!("the first deletion's cause is {by:?}, not PodGC's"));
+        }
+        // agent's pod is not replaced elsewhere (a DaemonSet's pod is its node's): every pod
+        // that moves is Ready again once db-0 is.
+        let all = n.replacements_ready_at_ms.map(|t| t - f);
+        if all.is_none() || all != db_ready(o, f) {
+            return Err(format!("replacementsReady {all:?}, db-0 Ready {:?}", db_ready(o, f)));
+        }
+        within("nodeDeleted", m.node_deleted, 30 * SECOND, 70 * SECOND)
+    });
+}
+
+#[test]
 fn aks_vm_deallocated_gets_the_out_of_service_taint_and_db_moves_without_the_force_detach() {
     check("aks-vm-deallocated", |o, f| {
         let oos = first(

@@ -82,6 +82,14 @@ fn max_unhealthy_holds_back_the_repair_of_two_nodes_of_three() {
     let said = blocked[0].cause.english();
     assert!(said.contains("2 of 3") && said.contains("at most 1"), "{said}");
     assert!(of_kind(&o, EventKind::NodeDeleted).is_empty());
+    // The milestones name the held-back repair instead of a remediation that never came.
+    let m = kubelife_engine::milestones::milestones(&o);
+    assert_eq!((m.remediation, m.node_deleted), (None, None));
+    let held = m.events.blocked.map(|i| &o.events[i]);
+    assert_eq!(
+        held.map(|e| (e.kind, e.node.as_deref())),
+        Some((EventKind::RemediationBlocked, Some("a")))
+    );
 }
 
 #[test]

@@ -224,6 +224,24 @@ fn bad_goals_name_their_reason() {
     assert_eq!(key(Goal::new(vec![]), &cfg), Some("tune.goal.no_target"));
     let traffic = Target::parse_cli("trafficStopped=30s").unwrap();
     assert_eq!(key(Goal::new(vec![traffic]), &cfg), Some("tune.goal.not_in_scenario"));
+    // The Node's deletion and a remediation are targets where a cloud or a remediator acts.
+    for (name, preset) in [
+        ("nodeDeleted", "eks-instance-terminated"),
+        ("remediationStarted", "capi-mhc-5m"),
+    ] {
+        let target = Target::parse_cli(&format!("{name}=2m@p50")).unwrap();
+        assert_eq!(
+            key(Goal::new(vec![target]), &cfg),
+            Some("tune.goal.not_in_scenario"),
+            "{name}"
+        );
+        let on = kubelife_engine::presets::preset(preset)
+            .unwrap()
+            .scenario
+            .resolve()
+            .unwrap();
+        assert_eq!(key(Goal::new(vec![target]), &on), None, "{name} on {preset}");
+    }
     let seeds = Goal {
         seeds: 0,
         ..Goal::new(vec![t])
