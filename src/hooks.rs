@@ -256,13 +256,13 @@ fn searched(a: EngineAnswer) -> Search {
     }
 }
 
-/// Whether `lang`'s `part` of the catalogue is at hand: the first call fetches it
-/// (`browser::with_catalogue`) and renders again once it is in.
+/// Whether `lang`'s `part` of the catalogue is at hand: once it is `wanted`, it is fetched
+/// (`browser::with_catalogue`) and the component renders again when it is in.
 #[hook]
-pub fn use_catalogue_part(lang: Lang, part: Part) -> bool {
+pub fn use_catalogue_part(lang: Lang, part: Part, wanted: bool) -> bool {
     let update = use_force_update();
-    use_effect_with((lang, part), move |&(lang, part)| {
-        if !crate::i18n::has(lang, part) {
+    use_effect_with((lang, part, wanted), move |&(lang, part, wanted)| {
+        if wanted && !crate::i18n::has(lang, part) {
             crate::browser::with_catalogue(lang, part, move || update.force_update());
         }
     });

@@ -3,7 +3,8 @@
 //! not in the page's wasm, and applied to the settings as soon as they are read, with the engine's
 //! report and a line for everything the page cannot show.
 
-use crate::i18n::{cause, tr, trf, Lang};
+use crate::hooks::use_catalogue_part;
+use crate::i18n::{cause, tr, trf, Lang, Part};
 use crate::jobs::{Bytes, FilesAnswer, FilesJob};
 use crate::model::Edit;
 use crate::settings::Settings;
@@ -185,6 +186,8 @@ pub fn import_panel(p: &ImportProps) -> Html {
     let text = use_node_ref();
     let name = use_node_ref();
     let imported = use_state(|| None::<Rc<Imported>>);
+    // The report's texts come in their own part of the catalogue, fetched with the first import.
+    let texts = use_catalogue_part(lang, Part::Import, imported.is_some());
     // The settings an import applies to: the newest, though only a change of files re-imports.
     let base = use_mut_ref(Settings::default);
     *base.borrow_mut() = p.settings.clone();
@@ -261,7 +264,7 @@ pub fn import_panel(p: &ImportProps) -> Html {
                 </label>
             </div>
             { file_list(lang, &files) }
-            if let Some(i) = (*imported).as_deref().filter(|_| !files.0.is_empty()) { { report(lang, i) } }
+            if let Some(i) = (*imported).as_deref().filter(|_| texts && !files.0.is_empty()) { { report(lang, i) } }
         </div>
     }
 }

@@ -142,7 +142,7 @@ pub struct ExerciseProps {
 pub fn exercise_panel(p: &ExerciseProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     // The goal, checks, hints and explanation come in their own part of the catalogue.
-    let busy = !use_catalogue_part(lang, Part::Exercises);
+    let busy = !use_catalogue_part(lang, Part::Exercises, true);
     let n = p.n;
     let hints = use_state(|| 0usize);
     let explained = use_state(|| false);
@@ -235,7 +235,7 @@ pub struct InstructorProps {
 #[function_component(Instructor)]
 pub fn instructor(p: &InstructorProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let busy = !use_catalogue_part(lang, Part::Exercises);
+    let busy = !use_catalogue_part(lang, Part::Exercises, true);
     let page = page_address();
     let done = solved();
     html! {

@@ -3,8 +3,9 @@
 //! The engine never assembles a sentence. It names a message by key (`cause.unknown`) and hands over
 //! its values as named arguments: names, flags and numbers stay as they are, times print as Go
 //! durations, and a nested message is itself translated. The templates live in one catalogue per
-//! language at the repository's `i18n/`; the engine renders English from `i18n/en.json`, and the web
-//! app renders whichever language the reader picked from the same files.
+//! language at the repository's `i18n/`; the engine renders English from `i18n/en.json` and, for
+//! the import's report, `i18n/import-en.json`, and the web app renders whichever language the
+//! reader picked from the same files.
 
 use crate::time::{format_go_duration, DurationError, Millis};
 use serde::{Serialize, Serializer};
@@ -14,6 +15,10 @@ use std::sync::OnceLock;
 
 /// The English catalogue, shared with the web app.
 pub const ENGLISH_CATALOGUE: &str = include_str!("../../../i18n/en.json");
+
+/// The English texts of the import's report, a catalogue of their own (the page fetches them when
+/// it first shows an import).
+pub const ENGLISH_IMPORT_CATALOGUE: &str = include_str!("../../../i18n/import-en.json");
 
 /// One value filled into a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -246,7 +251,11 @@ pub fn parse_catalogue(text: &str) -> Result<BTreeMap<String, String>, String> {
 pub fn english(key: &str) -> Option<&'static str> {
     static CATALOGUE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     CATALOGUE
-        .get_or_init(|| parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default())
+        .get_or_init(|| {
+            let mut all = parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default();
+            all.extend(parse_catalogue(ENGLISH_IMPORT_CATALOGUE).unwrap_or_default());
+            all
+        })
         .get(key)
         .map(String::as_str)
 }

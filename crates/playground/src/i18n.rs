@@ -22,22 +22,36 @@ pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
 #[cfg(not(target_arch = "wasm32"))]
 const CHINESE_EXERCISES: &str = include_str!("../../../i18n/exercises-zh.json");
 
-/// The English catalogues, written from `i18n/en.json` and `i18n/exercises-en.json` at build time
-/// (`build.rs`).
+/// The import report's Chinese texts, built into native builds; the page fetches them
+/// (`import-zh.json`) when it first shows an import in Chinese.
+#[cfg(not(target_arch = "wasm32"))]
+const CHINESE_IMPORT: &str = include_str!("../../../i18n/import-zh.json");
+
+/// The English catalogues, written from `i18n/en.json`, `i18n/exercises-en.json` and
+/// `i18n/import-en.json` at build time (`build.rs`).
 mod english {
     include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
 }
 
-/// The two parts of a language's catalogue: what the page shows, and the exercises' goals,
-/// checks, hints, explanations and solutions (their titles are the page's), which only an open
-/// exercise or the instructor's list shows. The page's wasm carries neither Chinese part nor the
-/// English exercises: it fetches them when first wanted, so they are not on its first download.
+/// The parts of a language's catalogue: what the page shows; the exercises' goals, checks,
+/// hints, explanations and solutions (their titles are the page's), which only an open exercise
+/// or the instructor's list shows; and the import's report (the engine's `import.*` messages),
+/// which only the Import panel shows once the files worker has read a cluster's files. The
+/// page's wasm carries no Chinese part and no English part but the page's: it fetches the others
+/// when first wanted, so they are not on its first download.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
     /// `en.json` (built in) and `zh.json`.
     Page,
     /// `exercises-en.json` and `exercises-zh.json`.
     Exercises,
+    /// `import-en.json` and `import-zh.json`.
+    Import,
+}
+
+impl Part {
+    /// Every part, in the order a lookup reads them.
+    pub const ALL: [Part; 3] = [Part::Page, Part::Exercises, Part::Import];
 }
 
 /// Where the page finds a catalogue part it fetches, relative to the page (Trunk copies it
@@ -48,6 +62,8 @@ pub fn catalogue_file(lang: Lang, part: Part) -> Option<&'static str> {
         (Lang::Zh, Part::Page) => Some("zh.json"),
         (Lang::En, Part::Exercises) => Some("exercises-en.json"),
         (Lang::Zh, Part::Exercises) => Some("exercises-zh.json"),
+        (Lang::En, Part::Import) => Some("import-en.json"),
+        (Lang::Zh, Part::Import) => Some("import-zh.json"),
     }
 }
 
@@ -109,6 +125,8 @@ static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static EN_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static ZH_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static EN_IMPORT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static ZH_IMPORT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
@@ -129,6 +147,8 @@ fn slot(lang: Lang, part: Part) -> &'static OnceLock<BTreeMap<String, String>> {
         (Lang::Zh, Part::Page) => &ZH,
         (Lang::En, Part::Exercises) => &EN_EXERCISES,
         (Lang::Zh, Part::Exercises) => &ZH_EXERCISES,
+        (Lang::En, Part::Import) => &EN_IMPORT,
+        (Lang::Zh, Part::Import) => &ZH_IMPORT,
     }
 }
 
@@ -143,6 +163,8 @@ fn catalogue(lang: Lang, part: Part) -> &'static BTreeMap<String, String> {
     return slot.get_or_init(|| match (lang, part) {
         (Lang::Zh, Part::Page) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
         (Lang::Zh, Part::Exercises) => kubelife_engine::cause::parse_catalogue(CHINESE_EXERCISES).unwrap_or_default(),
+        (Lang::Zh, Part::Import) => kubelife_engine::cause::parse_catalogue(CHINESE_IMPORT).unwrap_or_default(),
+        (Lang::En, Part::Import) => english_catalogue(english::ENGLISH_IMPORT),
         _ => english_catalogue(english::ENGLISH_EXERCISES),
     });
     // Until the page has fetched it, every lookup falls back to English (or to the key).
@@ -173,24 +195,20 @@ pub fn install(lang: Lang, part: Part, json: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Every key of a language's catalogue, both parts.
+/// Every key of a language's catalogue, every part.
 pub fn keys(lang: Lang) -> impl Iterator<Item = &'static str> {
-    [Part::Page, Part::Exercises]
+    Part::ALL
         .into_iter()
         .flat_map(move |part| catalogue(lang, part).keys().map(String::as_str))
 }
 
 /// The template for `key`: the language's, else the English one, else none.
 pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
-    [
-        (lang, Part::Page),
-        (lang, Part::Exercises),
-        (Lang::En, Part::Page),
-        (Lang::En, Part::Exercises),
-    ]
-    .into_iter()
-    .find_map(|(l, part)| catalogue(l, part).get(key))
-    .map(String::as_str)
+    [lang, Lang::En]
+        .into_iter()
+        .flat_map(|l| Part::ALL.map(|part| (l, part)))
+        .find_map(|(l, part)| catalogue(l, part).get(key))
+        .map(String::as_str)
 }
 
 /// The text of `key`, without arguments.

@@ -170,7 +170,8 @@ const FILES: &[(&str, &str)] = &[
     ("nul.yaml", "kind: \u{0}"),
 ];
 
-/// The two catalogues, as the page and the command line read them.
+/// The two catalogues, as the page and the command line read them: each language's page part
+/// and its import report's part (`import-<lang>.json`).
 struct Catalogues {
     en: BTreeMap<String, String>,
     zh: BTreeMap<String, String>,
@@ -180,8 +181,12 @@ impl Catalogues {
     fn read() -> Catalogues {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../i18n");
         let read = |lang: &str| {
-            let text = std::fs::read_to_string(dir.join(format!("{lang}.json"))).expect("a catalogue");
-            parse_catalogue(&text).expect("a catalogue parses")
+            let mut all = BTreeMap::new();
+            for file in [format!("{lang}.json"), format!("import-{lang}.json")] {
+                let text = std::fs::read_to_string(dir.join(file)).expect("a catalogue");
+                all.extend(parse_catalogue(&text).expect("a catalogue parses"));
+            }
+            all
         };
         Catalogues {
             en: read("en"),
