@@ -35,11 +35,11 @@ impl Simulation {
         self.kubelets[n].last_report = Some(now);
         // A kubelet restarted on a node whose object was deleted registers it again.
         let back = self.w.log.index.node(n).and_then(|m| m.back);
-        let cause = self
+        let (cause, made) = self
             .replacement_cause(n)
-            .unwrap_or_else(|| Cause::new("cause.node_created"));
+            .unwrap_or_else(|| (Cause::new("cause.node_created"), None));
         let e = Event::new(now, EventKind::NodeCreated, cause);
-        self.w.log.push(e.node(n).after(back));
+        self.w.log.push(e.node(n).after(back.or(made)));
         let u = self.kubelet_settings.update;
         self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
         if self.kubelet_settings.node_lease {

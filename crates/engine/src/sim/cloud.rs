@@ -1,13 +1,15 @@
 //! The driver's side of the cloud: the cloud node lifecycle controller's passes
 //! ([`crate::control_plane::cloud_node_lifecycle`]), the Azure provider's node watch, and the
-//! instance faults (an instance terminated, stopped, or reclaimed after a spot notice).
+//! instance faults (an instance terminated, stopped, or reclaimed after a spot notice), with
+//! what an EKS managed node group does about them ([`super::node_group`]).
 
 use super::{Owner, Simulation, Wake};
 use crate::api::NodeId;
 use crate::cause::Cause;
 use crate::control_plane::cloud_node_lifecycle::CloudNodeLifecycle;
+use crate::control_plane::node_group::BY_TERMINATION;
 use crate::rng::{Rng, Stream};
-use crate::scenario::{ActionKind, ActionSpec, Provider};
+use crate::scenario::{ActionKind, ActionSpec, CapacityType, Provider};
 use crate::timeline::{Event, EventKind};
 
 impl Simulation {
@@ -73,6 +75,9 @@ impl Simulation {
             return self.power_off_instance(n, a.action, Cause::none());
         }
         self.push(now + a.notice, Wake::SpotReclaim { node: n });
+        if self.node_group(n) == Some(CapacityType::Spot) {
+            self.group_spot_notice(a, n);
+        }
         let provider = self.cfg.cloud.as_ref().map(|c| c.provider);
         if provider == Some(Provider::Gcp) && self.cfg.kubelet.graceful_shutdown && self.kubelets[n].running() {
             let notice = Cause::new("cause.fault.spot_shutdown")
@@ -150,6 +155,10 @@ impl Simulation {
             .sub("why", why)
             .sub("cut", cut);
         let id = self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+        if terminated {
+            // An instance of an EKS managed node group: its Auto Scaling group replaces it.
+            self.group_launch(n, BY_TERMINATION, id);
+        }
         let Some(ccm) = self.ccm.as_mut() else { return };
         let instance = &mut ccm.instances[n];
         instance.fault = id;
