@@ -48,6 +48,7 @@ impl Settings {
         // Where it runs and what repairs its nodes come with the preset (or the imported cluster).
         out.cloud = preset.cloud.as_ref().map(|c| c.provider);
         out.cloud_durations = super::cloud::cloud_durations_of(preset);
+        out.cloud_choices = super::cloud::cloud_choices_of(preset);
         out.remediation = Remediation::of(&preset.remediation);
         out.remediator_settings = super::cloud::further_of(out.remediation.kind, preset);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
@@ -77,6 +78,7 @@ impl Settings {
             disable_force_detach: preset.disable_force_detach,
             cloud: preset.cloud,
             cloud_durations: preset.cloud_durations.clone(),
+            cloud_choices: preset.cloud_choices.clone(),
             remediation: preset.remediation,
             remediator_settings: preset.remediator_settings.clone(),
             ..self.clone()
