@@ -420,23 +420,6 @@ fn own_node_list_cases() -> Vec<Case> {
                 ),
             ],
         },
-        // Two EKS managed node groups, On-Demand and Spot: each node keeps its
-        // eks.amazonaws.com/capacityType, so the Spot one is drained on its interruption notice.
-        Case {
-            paths: &["eks-spot-nodes.yaml"],
-            version: None,
-            expected: || {
-                json!({"version": "1.31", "cloud": {"provider": "aws"},
-                       "nodes": [{"name": "ip-10-0-1-21.eu-west-1.compute.internal", "zone": "eu-west-1a", "maxPods": 29,
-                                  "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}},
-                                 {"name": "ip-10-0-2-37.eu-west-1.compute.internal", "zone": "eu-west-1b", "maxPods": 29,
-                                  "labels": {"eks.amazonaws.com/capacityType": "SPOT"}}]})
-            },
-            says: &[
-                (Recognised, "cloud.provider = aws: spec.providerID names it on 2 of the nodes"),
-                (Note, "eks.amazonaws.com/nodegroup on 2 of the nodes"),
-            ],
-        },
         Case {
             paths: &["gke-nodes.yaml"],
             version: None,
@@ -494,6 +477,33 @@ fn own_node_list_cases() -> Vec<Case> {
                     Note,
                     "no spec.providerID on 2 of the nodes (kind-worker, bare-metal-1); in the scenario they run on aws too",
                 ),
+            ],
+        },
+    ]
+}
+
+/// Nodes of EKS managed node groups: each node keeps its capacity type.
+fn own_eks_node_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
+        // Two EKS managed node groups, On-Demand and Spot: each node keeps its
+        // eks.amazonaws.com/capacityType, so the Spot one is drained on its interruption notice.
+        Case {
+            paths: &["eks-spot-nodes.yaml"],
+            version: None,
+            expected: || {
+                json!({"version": "1.31", "cloud": {"provider": "aws"},
+                       "nodes": [{"name": "ip-10-0-1-21.eu-west-1.compute.internal", "zone": "eu-west-1a", "maxPods": 29,
+                                  "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}},
+                                 {"name": "ip-10-0-2-37.eu-west-1.compute.internal", "zone": "eu-west-1b", "maxPods": 29,
+                                  "labels": {"eks.amazonaws.com/capacityType": "SPOT"}}]})
+            },
+            says: &[
+                (
+                    Recognised,
+                    "cloud.provider = aws: spec.providerID names it on 2 of the nodes",
+                ),
+                (Note, "eks.amazonaws.com/nodegroup on 2 of the nodes"),
             ],
         },
     ]
@@ -678,6 +688,7 @@ fn every_own_fixture_imports_to_its_documented_scenario() {
         own_kubeadm_cases(),
         own_distro_cases(),
         own_node_list_cases(),
+        own_eks_node_cases(),
         own_health_check_cases(),
         own_list_and_broken_cases(),
     ]
