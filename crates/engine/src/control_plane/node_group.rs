@@ -22,11 +22,9 @@
 //! `kubectl drain`'s ([`EVICT_ERROR_RETRY_DELAY`]).
 
 use crate::control_plane::drain::{DrainPolicy, Removal, Stuck, EVICT_ERROR_RETRY_DELAY};
+pub use crate::scenario::cloud::LABEL_CAPACITY_TYPE;
 use crate::scenario::{CapacityType, CloudConfig, Provider};
 use std::collections::BTreeMap;
-
-/// The label EKS gives every node of a managed node group: its capacity type.
-pub const LABEL_CAPACITY_TYPE: &str = "eks.amazonaws.com/capacityType";
 
 /// Why the Auto Scaling group launched an instance, as a machine's maker: Capacity Rebalancing
 /// (a Spot node's rebalance recommendation).

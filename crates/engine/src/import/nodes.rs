@@ -16,7 +16,7 @@ use super::report::EntryKind;
 use super::shown::Shown;
 use crate::api::LABEL_EXCLUDE_DISRUPTION;
 use crate::cause::Cause;
-use crate::control_plane::node_group::LABEL_CAPACITY_TYPE;
+use crate::scenario::cloud::LABEL_CAPACITY_TYPE;
 use crate::scenario::NodeSection;
 use serde_json::Value as Json;
 

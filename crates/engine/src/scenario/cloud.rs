@@ -59,7 +59,10 @@ impl Provider {
     }
 }
 
-/// An EKS managed node group's capacity type (`eks.amazonaws.com/capacityType`).
+/// The label EKS gives every node of a managed node group: its capacity type.
+pub const LABEL_CAPACITY_TYPE: &str = "eks.amazonaws.com/capacityType";
+
+/// An EKS managed node group's capacity type ([`LABEL_CAPACITY_TYPE`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CapacityType {
     /// `ON_DEMAND` (or another type EKS writes, such as `CAPACITY_BLOCK`): no Spot handling.
