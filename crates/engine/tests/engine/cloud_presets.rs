@@ -293,6 +293,16 @@ fn eks_spot_managed_node_group_drains_on_the_notice_and_launches_the_replacement
             160 * SECOND,
             181 * SECOND,
         )?;
+        // EC2's reclaim follows from the notice, the node's fault.
+        let faults: Vec<_> = o
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::FaultStarted && e.node.as_deref() == Some("node-1"))
+            .collect();
+        match faults[..] {
+            [notice, reclaim] if reclaim.after == Some(notice.id) && notice.after.is_none() => {}
+            _ => return Err(format!("the notice and the reclaim: {faults:?}")),
+        }
         let unlinked: Vec<String> = o
             .events
             .iter()
