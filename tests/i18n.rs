@@ -84,6 +84,10 @@ fn every_key_is_used() {
     for s in kubelife::settings::cloud_durations() {
         built.insert(format!("ui.cloud.span.{}", s.name));
     }
+    // And each cloud choice's label.
+    for s in kubelife::settings::cloud_choices() {
+        built.insert(format!("ui.cloud.choice.{}", s.name));
+    }
     // And each remediator's further settings.
     for r in kubelife::settings::Remediator::ALL {
         for s in r.0.further() {

@@ -7,8 +7,8 @@ use crate::components::filtered;
 use crate::i18n::{lookup, tr, trf, Lang};
 use crate::model::Edit;
 use crate::settings::{
-    cloud_durations, duration_step_ms, further_range, further_value, read_on, Field, Remediator, Settings, Switch,
-    PROVIDERS, SNR_STRATEGIES,
+    cloud_choices, cloud_durations, duration_step_ms, further_range, further_value, read_on, Field, Remediator,
+    Settings, Switch, PROVIDERS, SNR_STRATEGIES,
 };
 use kubelife_engine::scenario::cloud::Provider;
 use kubelife_engine::settings::{Setting, Unit};
@@ -101,6 +101,7 @@ pub fn cloud_panel(p: &CloudPanelProps) -> Html {
                     }) }
                 </select></label>
             { cloud_duration_fields(lang, s, &p.onedit) }
+            { cloud_choice_fields(lang, s, &p.onedit) }
             <label class="cloud-field">{tr(lang, "ui.repair.what")}
                 <select data-testid="cloud-remediator" onchange={on_repair}>
                     { for Remediator::ALL.iter().enumerate().map(|(i, &(r, key))| html! {
@@ -129,6 +130,36 @@ fn cloud_duration_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> H
         slider(label, format!("cloud-{}", d.link), shown, range, ms.to_string(), input)
     };
     html! { <>{ for cloud_durations().filter(|d| read_on(d, s.cloud)).map(field) }</> }
+}
+
+/// The cloud's choices it reads, from the settings table: a list each, of the names the
+/// scenario writes (AWS's EKS managed node group: `none`, `ON_DEMAND`, `SPOT`;
+/// `data-testid="cloud-managed-node-group"`, after the link parameter).
+fn cloud_choice_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
+    if s.cloud.is_none() {
+        return html! {};
+    }
+    let field = |d: &'static Setting| {
+        let Unit::Choice(names) = d.unit else {
+            return html! {};
+        };
+        let picked = s.cloud_choice_index(d);
+        let label = lookup(lang, &format!("ui.cloud.choice.{}", d.name)).unwrap_or(d.name);
+        let on_pick = filtered(onedit, move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let i = names.iter().position(|x| *x == v)? as u32;
+            Some(Edit::Number(Field::CloudChoice(d.name), i))
+        });
+        html! {
+            <label class="cloud-field">{label}
+                <select data-testid={format!("cloud-{}", d.link)} onchange={on_pick}>
+                    { for names.iter().enumerate().map(|(i, name)| html! {
+                        <option value={*name} selected={i as i64 == picked}>{*name}</option>
+                    }) }
+                </select></label>
+        }
+    };
+    html! { <>{ for cloud_choices().filter(|d| read_on(d, s.cloud)).map(field) }</> }
 }
 
 /// The remediator's further settings in the settings table, a slider each: a span as a Go

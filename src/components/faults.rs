@@ -109,7 +109,7 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
         }
         <label class="faults-field">{tr(lang, "ui.fault.kind")}<select aria-label={tr(lang, "ui.fault.kind_label")} onchange={on_kind}>
             <option value={NONE} selected={f.count == 0}>{tr(lang, "ui.fault.none")}</option>
-            { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={f.count > 0 && k == f.kind}>{tr(lang, l)}</option> }) }
+            { for KINDS.iter().map(|&(k, v, l)| html!{ <option value={v} selected={f.count > 0 && k == f.kind}>{tr(lang, crash_on_cloud(s, k).unwrap_or(l))}</option> }) }
         </select></label>
         { range(lang, Range { key: "ui.fault.at", testid: "fault-at", value: f.at_seconds, max: 600, step: 5, shown: secs(f.at_seconds) },
             onedit, Field::FaultAt) }
@@ -122,6 +122,12 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
                 shown: secs(s.spot_notice_seconds()) }, onedit, Field::FaultNotice) }
         }
     </> }
+}
+
+/// On a cloud a crash is a hung VM (its instance keeps running, so the cloud controller keeps
+/// the Node): the label says so.
+fn crash_on_cloud(s: &Settings, kind: ActionKind) -> Option<&'static str> {
+    (kind == ActionKind::NodeCrash && s.cloud.is_some()).then_some("ui.fault.crash_cloud")
 }
 
 /// The fault kind choice that leaves no single-node fault.

@@ -317,6 +317,15 @@ fn cloud_presets(newest: &str) -> Vec<Preset> {
             }),
         },
         Preset {
+            name: "eks-spot-managed-node-group",
+            description: "AWS: node-1 is in an EKS managed node group with Spot capacity, and its two-minute interruption notice comes at 30s: Capacity Rebalancing launches node-1-r1 and EKS drains node-1 through the eviction API at once, so web and db (its EBS volume detached from a live node) move within the notice, before EC2 reclaims the instance at 2m30s and the cloud-controller-manager deletes its Node",
+            scenario: on(Some(Provider::Aws), ActionKind::SpotInterruption, &|s| {
+                if let Some(cloud) = s.cloud.as_mut() {
+                    cloud.managed_node_group = Some("SPOT".into());
+                }
+            }),
+        },
+        Preset {
             name: "aks-vm-deallocated",
             description: "Azure: node-1's VM is stopped and deallocated at 30s; the cloud-controller-manager taints the node node.cloudprovider.kubernetes.io/shutdown and, seen through its VM cache, node.kubernetes.io/out-of-service, so db's disk detaches without the six-minute wait",
             scenario: on(Some(Provider::Azure), ActionKind::InstanceStopped, &|_| {}),

@@ -36,6 +36,7 @@ pub fn settings_from_import(base: &Settings, imported: &Imported) -> (Settings, 
     clamp_knobs(&mut out, &mut lines);
     if imported.nodes_read {
         cluster(&mut out, scenario, &mut lines);
+        node_groups(&mut out, scenario, &mut lines);
     } else {
         lines.push(
             Cause::new("ui.import.page.nodes_kept")
@@ -112,6 +113,42 @@ fn cluster(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
     );
     out.fault.node = out.fault.node.min(out.nodes - 1);
     out.fault.count = out.fault.count.min(out.nodes);
+}
+
+/// The EKS managed node groups the imported nodes' `eks.amazonaws.com/capacityType` labels name
+/// (AWS): the page gives all its nodes one, the most nodes' capacity type (Spot on a tie), and
+/// says so; nodes without the label keep the page's choice.
+fn node_groups(out: &mut Settings, imported: &Scenario, lines: &mut Vec<Cause>) {
+    use kubelife_engine::scenario::cloud::LABEL_CAPACITY_TYPE;
+    let setting = &kubelife_engine::settings::MANAGED_NODE_GROUP;
+    if out.cloud != Some(kubelife_engine::scenario::cloud::Provider::Aws) {
+        return;
+    }
+    let labelled = |v: &str| {
+        imported
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.labels
+                    .get(LABEL_CAPACITY_TYPE)
+                    .is_some_and(|l| (l == "SPOT") == (v == "SPOT"))
+            })
+            .count()
+    };
+    let (spot, on_demand) = (labelled("SPOT"), labelled("ON_DEMAND"));
+    if spot + on_demand == 0 {
+        return;
+    }
+    let chosen = if spot >= on_demand { "SPOT" } else { "ON_DEMAND" };
+    if let Some(i) = setting.parse(chosen).and_then(kubelife_engine::flags::Value::int) {
+        out.cloud_choices.insert(setting.name.to_string(), i);
+    }
+    lines.push(
+        Cause::new("ui.import.page.node_group")
+            .text("spot", spot)
+            .text("on_demand", on_demand)
+            .text("chosen", chosen),
+    );
 }
 
 /// Every node in the page has the default `maxPods`: the imported nodes' own, or the kubelet's
@@ -386,6 +423,27 @@ mod tests {
             .max;
         assert_eq!(s.overrides.get("node-monitor-grace-period"), Some(&max));
         assert!(lines.iter().any(|c| c.key == "ui.import.limit.knob"), "{lines:?}");
+    }
+
+    /// EKS managed node groups' nodes: the page runs its nodes as the most nodes' capacity
+    /// type (Spot on a tie), so an imported Spot group is drained on its notice in the page too,
+    /// and says so; a cluster without the label keeps the page's choice.
+    #[test]
+    fn eks_capacity_types_set_the_pages_managed_node_group() {
+        let nodes = include_str!("../../engine/tests/fixtures/import/eks-spot-nodes.yaml");
+        let (s, lines) = page(&[("nodes.yaml", nodes)], &Settings::default());
+        assert_eq!(s.cloud, Some(kubelife_engine::scenario::cloud::Provider::Aws));
+        let written = s.scenario().cloud.and_then(|c| c.managed_node_group);
+        assert_eq!(written.as_deref(), Some("SPOT"));
+        let text: Vec<String> = lines.iter().map(Cause::english).collect();
+        assert!(
+            text.iter()
+                .any(|l| l.contains("1 of the nodes are Spot and 1 On-Demand") && l.contains("SPOT")),
+            "{text:?}"
+        );
+        let (plain, lines) = page(&[("nodes.json", &nodes_json(&["a", "b"]))], &Settings::default());
+        assert!(plain.cloud_choices.is_empty());
+        assert!(lines.iter().all(|c| c.key != "ui.import.page.node_group"));
     }
 
     #[test]

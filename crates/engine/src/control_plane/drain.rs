@@ -13,7 +13,7 @@ use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::node_lifecycle::NodeLifecycleController;
 use crate::time::{Millis, SECOND};
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{Event, EventId, EventKind};
 use crate::world::World;
 
 /// How a drain takes a pod off its node.
@@ -154,12 +154,18 @@ pub fn deleted_longer_than(deleted_for: Millis, skip: Millis) -> bool {
 /// The drain's cordon: the node becomes unschedulable (recorded with `cause`), and the node
 /// lifecycle controller's NoSchedule pass sees it at once.
 pub fn cordon(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause: Cause) {
+    cordon_after(w, nlc, n, cause, None);
+}
+
+/// [`cordon`], recorded after `after`, the event that started the drain.
+pub fn cordon_after(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause: Cause, after: Option<EventId>) {
     if w.api.nodes[n].unschedulable {
         return;
     }
     w.api.nodes[n].unschedulable = true;
     w.api.node_changed(n);
-    w.log.push(Event::new(w.now, EventKind::NodeCordoned, cause).node(n));
+    w.log
+        .push(Event::new(w.now, EventKind::NodeCordoned, cause).node(n).after(after));
     nlc.do_no_schedule_tainting_pass(w, n);
 }
 

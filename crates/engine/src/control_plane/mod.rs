@@ -7,6 +7,7 @@ pub mod cloud_node_lifecycle;
 pub mod disruption;
 pub mod drain;
 pub mod endpointslice;
+pub mod node_group;
 pub mod node_lifecycle;
 pub mod podgc;
 pub mod rate_limited_queue;

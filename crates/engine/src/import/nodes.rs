@@ -4,8 +4,10 @@
 //! `GetZoneKey` does), `status.allocatable.pods` as `maxPods`, and
 //! `status.nodeInfo.kubeletVersion` to suggest the version; `spec.providerID` for the cloud
 //! (`aws://`, `gce://`, `azure://`: `build` takes the most nodes' provider as `cloud.provider`),
-//! and the managed services' and Karpenter's node-pool labels, which say which automatic repair
-//! probably applies (the report says so; the import never adds the remediator itself).
+//! the managed services' and Karpenter's node-pool labels, which say which automatic repair
+//! probably applies (the report says so; the import never adds the remediator itself), and the
+//! labels the model reads, kept on the node: `node.kubernetes.io/exclude-disruption` and an EKS
+//! managed node group's `eks.amazonaws.com/capacityType` (`ON_DEMAND`, `SPOT`).
 
 use super::cloud::{cloud_id, NodeCloud, Repair};
 use super::collect::Collector;
@@ -14,6 +16,7 @@ use super::report::EntryKind;
 use super::shown::Shown;
 use crate::api::LABEL_EXCLUDE_DISRUPTION;
 use crate::cause::Cause;
+use crate::scenario::cloud::LABEL_CAPACITY_TYPE;
 use crate::scenario::NodeSection;
 use serde_json::Value as Json;
 
@@ -64,9 +67,14 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
         zone,
         ..Default::default()
     };
-    // The one node label the model reads (node lifecycle controller, `isNodeExcludedFromDisruptionChecks`).
-    if let Some(v) = label(c, LABEL_EXCLUDE_DISRUPTION) {
-        section.labels.insert(LABEL_EXCLUDE_DISRUPTION.to_string(), v);
+    // The node labels the model reads: the node lifecycle controller's
+    // `isNodeExcludedFromDisruptionChecks`, and an EKS managed node group's capacity type (its
+    // Auto Scaling group replaces a terminated instance; a Spot group drains the node on its
+    // interruption notice: `control_plane::node_group`).
+    for key in [LABEL_EXCLUDE_DISRUPTION, LABEL_CAPACITY_TYPE] {
+        if let Some(v) = label(c, key) {
+            section.labels.insert(key.to_string(), v);
+        }
     }
     let pods = doc.pointer("/status/allocatable/pods").and_then(scalar);
     match pods.as_deref().map(str::parse::<u32>) {

@@ -59,6 +59,29 @@ impl Provider {
     }
 }
 
+/// The label EKS gives every node of a managed node group: its capacity type.
+pub const LABEL_CAPACITY_TYPE: &str = "eks.amazonaws.com/capacityType";
+
+/// An EKS managed node group's capacity type ([`LABEL_CAPACITY_TYPE`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CapacityType {
+    /// `ON_DEMAND` (or another type EKS writes, such as `CAPACITY_BLOCK`): no Spot handling.
+    OnDemand,
+    /// `SPOT`: Capacity Rebalancing, and the node drained on its interruption notice.
+    Spot,
+}
+
+impl CapacityType {
+    /// The capacity type a label value or `cloud.managedNodeGroup` names; `none` is none.
+    pub fn by_name(name: &str) -> Option<CapacityType> {
+        match name {
+            "none" => None,
+            "SPOT" => Some(CapacityType::Spot),
+            _ => Some(CapacityType::OnDemand),
+        }
+    }
+}
+
 /// The resolved `cloud`, ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CloudConfig {
@@ -81,6 +104,10 @@ pub struct CloudConfig {
     /// Whether the provider adds `node.kubernetes.io/out-of-service:NoExecute` to a not-Ready
     /// node carrying the shutdown taint (cloud-provider-azure `updateNodeTaint`, 1.26+).
     pub automatic_out_of_service: bool,
+    /// AWS: the EKS managed node group of the nodes without an `eks.amazonaws.com/capacityType`
+    /// label of their own (`cloud.managedNodeGroup`); `None`: not in one.
+    #[serde(default)]
+    pub managed_node_group: Option<CapacityType>,
 }
 
 /// A resolved condition check.

@@ -3,7 +3,7 @@
 //! is the settings table's ([`super::settings`]); this module pairs each field of a section with
 //! its declaration and builds the resolved form.
 
-use super::cloud::{CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
+use super::cloud::{CapacityType, CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::flags::Value;
 use super::format::{bad, CloudSection, ConditionSection, GoDuration, IntOrString, RemediationSection, ScenarioError};
 use super::settings::{self as table, Applies, Rule, Setting};
@@ -55,6 +55,7 @@ pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudC
     }
     let [node_monitor_period, instance_termination_duration, instance_stop_duration, instance_deletion_duration, node_boot_duration, api_call_duration, vm_cache_ttl] =
         ms;
+    let managed_node_group = managed_node_group(c)?;
     Ok(CloudConfig {
         provider: p,
         node_monitor_period,
@@ -67,7 +68,28 @@ pub(super) fn resolve_cloud(c: &CloudSection, version: Version) -> Result<CloudC
         // cloud-provider-azure added it in v1.29.0 and backported it to release-1.26 and
         // release-1.27 (PRs #4521, #4522).
         automatic_out_of_service: p == Provider::Azure && version.minor >= 26,
+        managed_node_group,
     })
+}
+
+/// `cloud.managedNodeGroup` as written (refused off AWS, or naming no capacity type), or else
+/// its default (`none`).
+fn managed_node_group(c: &CloudSection) -> Result<Option<CapacityType>, ScenarioError> {
+    let s = &table::MANAGED_NODE_GROUP;
+    let Some(name) = c.managed_node_group.as_deref() else {
+        let default = s.default_on(Some(c.provider)).map(|v| s.text(v));
+        return Ok(default.and_then(|d| CapacityType::by_name(&d)));
+    };
+    if let (false, Applies::Cloud { refusal: Some(key), .. }) = (reads(s, c.provider), s.applies) {
+        return Err(bad(s.path, Cause::new(key).text("provider", c.provider.name())));
+    }
+    if s.parse(name).is_none() {
+        return Err(bad(
+            s.path,
+            super::format::quoted("scenario.cloud.managed_node_group", name),
+        ));
+    }
+    Ok(CapacityType::by_name(name))
 }
 
 /// The default condition checks: `Ready` [`table::READY_STATUSES`] for `timeout`.

@@ -7,7 +7,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flags of the
 //! `DefaultTolerationSeconds` admission plugin).
 
-pub use super::cloud::{CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
+pub use super::cloud::{CapacityType, CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::format::{ActionKind, WorkloadKind};
 pub use crate::api::eviction::{IntOrPercent, PdbSpec};
 use crate::api::{Effect, Toleration};

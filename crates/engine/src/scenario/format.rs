@@ -573,6 +573,11 @@ pub struct CloudSection {
     /// it sees a stop or a deletion up to this late ([`settings::VM_CACHE_TTL`](super::settings::VM_CACHE_TTL)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vm_cache_ttl: Option<GoDuration>,
+    /// AWS only: the capacity type of the EKS managed node group the nodes are in, `ON_DEMAND`
+    /// or `SPOT`, or `none` (self-managed instances, Karpenter's) for a node without the
+    /// `eks.amazonaws.com/capacityType` label ([`settings::MANAGED_NODE_GROUP`](super::settings::MANAGED_NODE_GROUP)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub managed_node_group: Option<String>,
 }
 
 impl CloudSection {
@@ -587,6 +592,7 @@ impl CloudSection {
             node_boot_duration: None,
             api_call_duration: None,
             vm_cache_ttl: None,
+            managed_node_group: None,
         }
     }
 }

@@ -297,6 +297,8 @@ pub enum Access {
     ApiCallDuration,
     /// `cloud.vmCacheTtl`.
     VmCacheTtl,
+    /// `cloud.managedNodeGroup`.
+    ManagedNodeGroup,
     /// MachineHealthCheck's `unhealthyConditions`.
     MhcConditions,
     /// MachineHealthCheck's `nodeStartupTimeout`.
@@ -389,7 +391,7 @@ impl Setting {
             Slot::Whole(n) => n.map(|n| Value::Int(i64::from(n))),
             Slot::Ready(list) => list.as_deref().and_then(ready_timeout_of),
             Slot::Minor(v) => v.as_deref().and_then(minor_of),
-            Slot::Strategy(v) => v.as_deref().and_then(strategy_of),
+            Slot::Choice(v, names) => v.as_deref().and_then(|v| choice_of(v, names)),
         }
     }
 
@@ -403,7 +405,7 @@ impl Setting {
             Some(Slot::Whole(x)) => put(x, v.int().map(|i| i.clamp(0, i64::from(u32::MAX)) as u32)),
             Some(Slot::Ready(x)) => put(x, ready_timeout_to(v)),
             Some(Slot::Minor(x)) => put(x, minor_to(v)),
-            Some(Slot::Strategy(x)) => put(x, strategy_to(v)),
+            Some(Slot::Choice(x, names)) => put(x, choice_to(v, names)),
             None => {}
         }
     }
@@ -416,7 +418,7 @@ impl Setting {
             Some(Slot::Percent(x)) => x.take().is_some(),
             Some(Slot::Whole(x)) => x.take().is_some(),
             Some(Slot::Ready(x)) => x.take().is_some(),
-            Some(Slot::Minor(x) | Slot::Strategy(x)) => x.take().is_some(),
+            Some(Slot::Minor(x) | Slot::Choice(x, _)) => x.take().is_some(),
             None => false,
         }
     }
@@ -482,7 +484,11 @@ impl Setting {
             (Rule::OneOf, Unit::Choice(names), Value::Int(i))
                 if usize::try_from(i).map_or(true, |i| i >= names.len()) =>
             {
-                Err(quoted("scenario.remediation.strategy", &i.to_string()))
+                let key = match self.access {
+                    Access::ManagedNodeGroup => "scenario.cloud.managed_node_group",
+                    _ => "scenario.remediation.strategy",
+                };
+                Err(quoted(key, &i.to_string()))
             }
             (Rule::ClusterApiMinor, _, Value::Int(m)) if !(0..=99).contains(&m) => {
                 Err(quoted("scenario.remediation.capi_version", &format!("1.{m}")))
@@ -625,6 +631,30 @@ pub static VM_CACHE_TTL: Setting = Setting {
     ..CLOUD_SPAN
 };
 
+/// `cloud.managedNodeGroup`, AWS only: the capacity type of the EKS managed node group the
+/// nodes are in (`eks.amazonaws.com/capacityType`), for nodes without that label of their own:
+/// `none` (self-managed instances, or Karpenter's), `ON_DEMAND` or `SPOT`. In a managed node
+/// group the Auto Scaling group launches an instance for a terminated one; a Spot group is
+/// drained on the two-minute interruption notice and launches its replacement then (the EKS
+/// user guide, "Managed node group capacity types"; `control_plane::node_group`).
+pub static MANAGED_NODE_GROUP: Setting = Setting {
+    name: "managedNodeGroup",
+    path: "cloud.managedNodeGroup",
+    link: "managed-node-group",
+    unit: Unit::Choice(MANAGED_NODE_GROUPS),
+    default: DefaultValue::Is(Value::Int(0)),
+    range: (0.0, (MANAGED_NODE_GROUPS.len() - 1) as f64),
+    applies: Applies::Cloud {
+        providers: &[Provider::Aws],
+        refusal: Some("scenario.cloud.aws_only"),
+    },
+    rule: Rule::OneOf,
+    access: Access::ManagedNodeGroup,
+};
+
+/// `cloud.managedNodeGroup`'s values, as the scenario writes them; the first is the default.
+pub const MANAGED_NODE_GROUPS: &[&str] = &["none", "ON_DEMAND", "SPOT"];
+
 /// A setting's field in a scenario, by the kind of value it holds (`&` or `&mut`).
 enum Slot<Span, Switch, Percent, Whole, Ready, Text> {
     /// A span.
@@ -639,8 +669,8 @@ enum Slot<Span, Switch, Percent, Whole, Ready, Text> {
     Ready(Ready),
     /// A Cluster API version `1.x`.
     Minor(Text),
-    /// One of [`SNR_STRATEGIES`].
-    Strategy(Text),
+    /// One of these names (the value is its index).
+    Choice(Text, &'static [&'static str]),
 }
 
 /// The field `$access` of the scenario `$s`, borrowed with `$as`/`$iter` (`as_ref`, `iter` to
@@ -652,16 +682,17 @@ macro_rules! slot {
         use RemediationSection as R;
         let (s, access) = ($s, $access);
         let cloud = s.cloud.$as().and_then(|c| {
-            Some($Slot::Span(match access {
-                A::NodeMonitorPeriod => &$($m)? c.node_monitor_period,
-                A::InstanceTerminationDuration => &$($m)? c.instance_termination_duration,
-                A::InstanceStopDuration => &$($m)? c.instance_stop_duration,
-                A::InstanceDeletionDuration => &$($m)? c.instance_deletion_duration,
-                A::NodeBootDuration => &$($m)? c.node_boot_duration,
-                A::ApiCallDuration => &$($m)? c.api_call_duration,
-                A::VmCacheTtl => &$($m)? c.vm_cache_ttl,
+            Some(match access {
+                A::NodeMonitorPeriod => $Slot::Span(&$($m)? c.node_monitor_period),
+                A::InstanceTerminationDuration => $Slot::Span(&$($m)? c.instance_termination_duration),
+                A::InstanceStopDuration => $Slot::Span(&$($m)? c.instance_stop_duration),
+                A::InstanceDeletionDuration => $Slot::Span(&$($m)? c.instance_deletion_duration),
+                A::NodeBootDuration => $Slot::Span(&$($m)? c.node_boot_duration),
+                A::ApiCallDuration => $Slot::Span(&$($m)? c.api_call_duration),
+                A::VmCacheTtl => $Slot::Span(&$($m)? c.vm_cache_ttl),
+                A::ManagedNodeGroup => $Slot::Choice(&$($m)? c.managed_node_group, MANAGED_NODE_GROUPS),
                 _ => return None,
-            }))
+            })
         });
         match cloud {
             Some(x) => Some(x),
@@ -676,7 +707,7 @@ macro_rules! slot {
                     }
                     (R::SelfNodeRemediation(x), A::SnrConditions) => $Slot::Ready(&$($m)? x.unhealthy_conditions),
                     (R::SelfNodeRemediation(x), A::SnrMinHealthy) => $Slot::Percent(&$($m)? x.min_healthy),
-                    (R::SelfNodeRemediation(x), A::SnrStrategy) => $Slot::Strategy(&$($m)? x.strategy),
+                    (R::SelfNodeRemediation(x), A::SnrStrategy) => $Slot::Choice(&$($m)? x.strategy, SNR_STRATEGIES),
                     (R::SelfNodeRemediation(x), A::SnrSafeTimeToAssumeNodeRebooted) => {
                         $Slot::Span(&$($m)? x.safe_time_to_assume_node_rebooted)
                     }
@@ -785,16 +816,15 @@ fn minor_to(v: Value) -> Option<String> {
 /// Self Node Remediation's strategies, as the scenario writes them; the first is the default.
 pub const SNR_STRATEGIES: &[&str] = &["Automatic", "OutOfServiceTaint", "ResourceDeletion"];
 
-fn strategy_of(v: &str) -> Option<Value> {
-    SNR_STRATEGIES
-        .iter()
-        .position(|s| *s == v)
-        .map(|i| Value::Int(i as i64))
+/// A choice's name, as its index.
+fn choice_of(v: &str, names: &[&str]) -> Option<Value> {
+    names.iter().position(|s| *s == v).map(|i| Value::Int(i as i64))
 }
 
-fn strategy_to(v: Value) -> Option<String> {
+/// The name of the choice at the value's index.
+fn choice_to(v: Value, names: &[&str]) -> Option<String> {
     let i = usize::try_from(v.int()?).ok()?;
-    SNR_STRATEGIES.get(i).map(|s| (*s).to_string())
+    names.get(i).map(|s| (*s).to_string())
 }
 
 /// The longest span a remediator's timeout may be.
@@ -1053,7 +1083,7 @@ pub static AKS_DETECTION_DELAY: Setting = Setting {
 };
 
 /// Every setting: the `cloud` fields, then each remediator's in [`RemediatorKind::ALL`]'s order.
-pub static ALL: [&Setting; 25] = [
+pub static ALL: [&Setting; 26] = [
     &NODE_MONITOR_PERIOD,
     &INSTANCE_TERMINATION_DURATION,
     &INSTANCE_STOP_DURATION,
@@ -1061,6 +1091,7 @@ pub static ALL: [&Setting; 25] = [
     &NODE_BOOT_DURATION,
     &API_CALL_DURATION,
     &VM_CACHE_TTL,
+    &MANAGED_NODE_GROUP,
     &MHC_CONDITIONS,
     &MHC_NODE_STARTUP_TIMEOUT,
     &MHC_MAX_UNHEALTHY,

@@ -160,6 +160,11 @@ pub enum Wake {
         /// The node.
         node: NodeId,
     },
+    /// A pass of an EKS managed node group's drain of a Spot node on its interruption notice.
+    NodeGroupDrain {
+        /// The node.
+        node: NodeId,
+    },
     /// A remediator's wake-up; the remediation controllers name its step and dispatch it
     /// themselves.
     Remediation(RemediationWake),

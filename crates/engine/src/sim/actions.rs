@@ -35,11 +35,11 @@ impl Simulation {
         self.kubelets[n].last_report = Some(now);
         // A kubelet restarted on a node whose object was deleted registers it again.
         let back = self.w.log.index.node(n).and_then(|m| m.back);
-        let cause = self
+        let (cause, made) = self
             .replacement_cause(n)
-            .unwrap_or_else(|| Cause::new("cause.node_created"));
+            .unwrap_or_else(|| (Cause::new("cause.node_created"), None));
         let e = Event::new(now, EventKind::NodeCreated, cause);
-        self.w.log.push(e.node(n).after(back));
+        self.w.log.push(e.node(n).after(back.or(made)));
         let u = self.kubelet_settings.update;
         self.schedule_loop(n, HeartbeatLoop::Status, now + u, now);
         if self.kubelet_settings.node_lease {
@@ -152,12 +152,19 @@ impl Simulation {
             }
             _ => {}
         }
-        let key = match a.action {
-            ActionKind::NodeCrash => "cause.fault.crash",
-            ActionKind::KubeletStop => "cause.fault.kubelet_stop",
+        // On a cloud a crash leaves the instance running as far as the provider can tell (a hung
+        // VM): `InstanceExists` and `InstanceShutdown` both say no, so the Node is kept.
+        let provider = self.cfg.cloud.as_ref().map(|c| c.provider.name());
+        let key = match (a.action, provider) {
+            (ActionKind::NodeCrash, Some(_)) => "cause.fault.crash_cloud",
+            (ActionKind::NodeCrash, None) => "cause.fault.crash",
+            (ActionKind::KubeletStop, _) => "cause.fault.kubelet_stop",
             _ => "cause.fault.partition",
         };
-        let cause = Cause::new(key).text("action", format!("{:?}", a.action));
+        let mut cause = Cause::new(key).text("action", format!("{:?}", a.action));
+        if let (ActionKind::NodeCrash, Some(p)) = (a.action, provider) {
+            cause = cause.text("provider", p);
+        }
         self.kubelets[n].fault = Some(a.action);
         match a.action {
             ActionKind::NodeCrash => {

@@ -1,14 +1,16 @@
 //! The driver's side of the cloud: the cloud node lifecycle controller's passes
 //! ([`crate::control_plane::cloud_node_lifecycle`]), the Azure provider's node watch, and the
-//! instance faults (an instance terminated, stopped, or reclaimed after a spot notice).
+//! instance faults (an instance terminated, stopped, or reclaimed after a spot notice), with
+//! what an EKS managed node group does about them ([`super::node_group`]).
 
 use super::{Owner, Simulation, Wake};
 use crate::api::NodeId;
 use crate::cause::Cause;
 use crate::control_plane::cloud_node_lifecycle::CloudNodeLifecycle;
+use crate::control_plane::node_group::BY_TERMINATION;
 use crate::rng::{Rng, Stream};
-use crate::scenario::{ActionKind, ActionSpec, Provider};
-use crate::timeline::{Event, EventKind};
+use crate::scenario::{ActionKind, ActionSpec, CapacityType, Provider};
+use crate::timeline::{Event, EventId, EventKind};
 
 impl Simulation {
     /// The cloud node lifecycle controller, when the scenario names a cloud: its loop's first
@@ -70,9 +72,12 @@ impl Simulation {
         let now = self.w.now;
         self.instance_event_sent(a, n);
         if a.action != ActionKind::SpotInterruption {
-            return self.power_off_instance(n, a.action, Cause::none());
+            return self.power_off_instance(n, a.action, Cause::none(), None);
         }
         self.push(now + a.notice, Wake::SpotReclaim { node: n });
+        if self.node_group(n) == Some(CapacityType::Spot) {
+            self.group_spot_notice(a, n);
+        }
         let provider = self.cfg.cloud.as_ref().map(|c| c.provider);
         if provider == Some(Provider::Gcp) && self.cfg.kubelet.graceful_shutdown && self.kubelets[n].running() {
             let notice = Cause::new("cause.fault.spot_shutdown")
@@ -101,12 +106,21 @@ impl Simulation {
             .next()
             .unwrap_or(now);
         let why = Cause::new("cause.part.spot_reclaimed").time("noticed", noticed);
-        self.power_off_instance(n, ActionKind::SpotInterruption, why);
+        // The notice, where it was recorded as the node's fault (Karpenter's interruption queue,
+        // an EKS Spot managed node group): the reclaim follows from it.
+        let warned = self
+            .w
+            .log
+            .events
+            .iter()
+            .rposition(|e| e.kind == EventKind::FaultStarted && e.node == Some(n) && e.at == noticed && e.at < now);
+        self.power_off_instance(n, ActionKind::SpotInterruption, why, warned);
     }
 
     /// The machine of node `n` goes down with the instance: the kubelet and its containers stop
-    /// as in a crash, and the cloud reports the instance stopped or gone after its own delay.
-    fn power_off_instance(&mut self, n: NodeId, kind: ActionKind, why: Cause) {
+    /// as in a crash, and the cloud reports the instance stopped or gone after its own delay;
+    /// `after`, the notice it follows, if one was recorded.
+    fn power_off_instance(&mut self, n: NodeId, kind: ActionKind, why: Cause, after: Option<EventId>) {
         let now = self.w.now;
         let cutting = self.kubelets[n].shutting_down;
         self.kubelets[n].shutting_down = false;
@@ -149,7 +163,14 @@ impl Simulation {
             .time("delay", delay)
             .sub("why", why)
             .sub("cut", cut);
-        let id = self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
+        let id = self
+            .w
+            .log
+            .push(Event::new(now, EventKind::FaultStarted, cause).node(n).after(after));
+        if terminated {
+            // An instance of an EKS managed node group: its Auto Scaling group replaces it.
+            self.group_launch(n, BY_TERMINATION, id);
+        }
         let Some(ccm) = self.ccm.as_mut() else { return };
         let instance = &mut ccm.instances[n];
         instance.fault = id;

@@ -13,10 +13,11 @@
 use super::{Simulation, Wake, REGISTRATION_FIRST_STEP};
 use crate::api::NodeId;
 use crate::cause::Cause;
+use crate::control_plane::node_group;
 use crate::scenario::{settings, ActionKind, Config, NodeSpec};
 use crate::sched::Owner;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{Event, EventId, EventKind};
 use crate::world::MachineRequest;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -68,8 +69,9 @@ pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> BTreeMap<NodeId, Nod
 }
 
 /// The machines' memory: each machine created for a spare node, with the node it replaces,
-/// the remediator that made it and when.
-pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis)>;
+/// the remediator (or the Auto Scaling group's reason, `node_group::BY_*`) that made it, when,
+/// and the event that made it, when the maker says.
+pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis, Option<EventId>)>;
 
 impl Simulation {
     /// Carries out what the step asked of the machines, in order.
@@ -93,7 +95,7 @@ impl Simulation {
                 }
             }
             MachineRequest::Create { node, old, by, at } => {
-                self.created.insert(node, (old, by, self.w.now));
+                self.created.insert(node, (old, by, self.w.now, None));
                 let step = REGISTRATION_FIRST_STEP;
                 self.push_for(Owner::Kubelet(node), at, Wake::Register { node, step });
             }
@@ -141,15 +143,20 @@ impl Simulation {
         self.nlc.do_no_schedule_tainting_pass(&mut self.w, n);
     }
 
-    /// The cause of a created machine's Node registration, if node `n` is one.
-    pub(super) fn replacement_cause(&self, n: NodeId) -> Option<Cause> {
-        let (old, by, created) = *self.created.get(&n)?;
-        Some(
-            Cause::new("cause.remediation.replacement_joined")
-                .text("remediator", by)
-                .text("old", &self.w.api.nodes[old].name)
-                .time("created", created)
-                .time("boot", self.w.now - created),
-        )
+    /// The cause of a created machine's Node registration, if node `n` is one, and the event
+    /// that made the machine.
+    pub(super) fn replacement_cause(&self, n: NodeId) -> Option<(Cause, Option<EventId>)> {
+        let (old, by, created, after) = *self.created.get(&n)?;
+        let key = match by {
+            node_group::BY_REBALANCE => "cause.cloud.asg_rebalance_joined",
+            node_group::BY_TERMINATION => "cause.cloud.asg_replacement_joined",
+            _ => "cause.remediation.replacement_joined",
+        };
+        let cause = Cause::new(key)
+            .text("remediator", by)
+            .text("old", &self.w.api.nodes[old].name)
+            .time("created", created)
+            .time("boot", self.w.now - created);
+        Some((cause, after))
     }
 }

@@ -12,6 +12,7 @@ mod drain;
 mod heartbeats;
 mod initial;
 mod machines;
+mod node_group;
 mod pods;
 mod shutdown;
 mod volumes;
@@ -406,6 +407,7 @@ impl Simulation {
             Wake::CloudPass => self.cloud_pass(),
             Wake::CloudAnswer => self.cloud_answer(),
             Wake::SpotReclaim { node } => self.spot_reclaim(node),
+            Wake::NodeGroupDrain { node } => self.group_drain(node),
             Wake::Remediation(wake) => self.remediation_step(wake),
             Wake::ShutdownPodKilled { pod, group, grace } => self.shutdown_pod_killed(pod, group, grace),
             Wake::PodTerminated { pod } => {
@@ -477,9 +479,15 @@ impl Simulation {
     }
 }
 
-/// The remediators of the scenario, with the spare nodes their replacements need added to it.
+/// The remediators of the scenario, with the spare nodes their replacements need added to it
+/// (a remediator's, or an EKS managed node group's Auto Scaling group's).
 fn remediators(cfg: &mut Config) -> Remediators {
-    let replaces = cfg.remediation.iter().any(remediation::replaces_nodes);
+    let groups = cfg.cloud.as_ref().is_some_and(|c| {
+        cfg.nodes
+            .iter()
+            .any(|n| crate::control_plane::node_group::capacity_type(c, &n.labels).is_some())
+    });
+    let replaces = groups || cfg.remediation.iter().any(remediation::replaces_nodes);
     let spares = machines::add_spares(cfg, replaces);
     let (boot, deletion, termination) = machines::durations(cfg);
     let times = MachineTimes {

@@ -163,6 +163,15 @@ fn a_crash_on_a_cloud_is_a_hung_vm_the_cloud_controller_leaves_alone() {
     assert!(taints(&o, "node.cloudprovider.kubernetes.io/shutdown").is_empty());
     assert_eq!(o.summary.nodes[0].deleted_at_ms, None);
     assert!(!o.to_json().contains("deletedAtMs"));
+    // Its fault says what the model does: the VM hangs, its instance runs on, the Node stays.
+    let said = of_kind(&o, EventKind::FaultStarted)[0].cause.english();
+    assert!(
+        said.contains("aws") && said.contains("VM hangs") && !said.contains("power loss"),
+        "{said}"
+    );
+    let bare = run_ok(&cluster("", "", &fault("NodeCrash")));
+    let said = of_kind(&bare, EventKind::FaultStarted)[0].cause.english();
+    assert!(said.contains("power loss"), "{said}");
 }
 
 #[test]

@@ -27,6 +27,7 @@ fn config(provider: Provider) -> CloudConfig {
         api_call_duration: 100,
         vm_cache_ttl: 0,
         automatic_out_of_service: provider == Provider::Azure,
+        managed_node_group: None,
     }
 }
 

@@ -269,3 +269,109 @@ fn karpenter_spot_interruption_moves_pods_within_the_notice_and_without_the_queu
         within("db-0 Ready", db_ready(o, warning), 8 * MINUTE, 13 * MINUTE)
     });
 }
+
+/// When node `name` registered (`NodeCreated`), ms.
+fn created(o: &Outcome, name: &str) -> Option<Millis> {
+    o.events
+        .iter()
+        .find(|e| e.kind == EventKind::NodeCreated && e.node.as_deref() == Some(name))
+        .map(|e| e.at_ms)
+}
+
+/// An EKS Spot managed node group (the EKS user guide's "Managed node group capacity types"):
+/// at the two-minute notice Capacity Rebalancing launches node-1-r1 and EKS cordons node-1 and
+/// evicts its pods at once, so web and db move within the notice (db's volume detached from a
+/// live node); EC2 reclaims the instance at the notice's end and the cloud controller deletes
+/// the Node. Every one of these events names what made it.
+#[test]
+fn eks_spot_managed_node_group_drains_on_the_notice_and_launches_the_replacement() {
+    check("eks-spot-managed-node-group", |o, f| {
+        let n = &o.summary.nodes[0];
+        within(
+            "NodeCordoned",
+            first(o, EventKind::NodeCordoned, None).map(|t| t - f),
+            0,
+            0,
+        )?;
+        within(
+            "web evicted from node-1",
+            web_deleted_from_node_1(o).map(|t| t - f),
+            0,
+            0,
+        )?;
+        within(
+            "web's replacement Ready",
+            n.first_replacement_ready_at_ms.map(|t| t - f),
+            5 * SECOND,
+            10 * SECOND,
+        )?;
+        within("db-0 Ready", db_ready(o, f), 10 * SECOND, 2 * MINUTE)?;
+        // The replacement boots for nodeBootDuration (1m30s) from the notice.
+        within(
+            "node-1-r1 registered",
+            created(o, "node-1-r1").map(|t| t - f),
+            90 * SECOND,
+            90 * SECOND,
+        )?;
+        // EC2 reclaims at 2m0s (the instance gone 30s later); the cloud controller deletes the
+        // Node at its first pass once Ready is Unknown, 40s to 61s after the reclaim (§9.1).
+        within(
+            "NodeDeleted",
+            n.deleted_at_ms.map(|t| t - f),
+            160 * SECOND,
+            181 * SECOND,
+        )?;
+        // EC2's reclaim follows from the notice, the node's fault.
+        let faults: Vec<_> = o
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::FaultStarted && e.node.as_deref() == Some("node-1"))
+            .collect();
+        match faults[..] {
+            [notice, reclaim] if reclaim.after == Some(notice.id) && notice.after.is_none() => {}
+            _ => return Err(format!("the notice and the reclaim: {faults:?}")),
+        }
+        let unlinked: Vec<String> = o
+            .events
+            .iter()
+            .filter(|e| {
+                let ours = e.cause.english().contains("EKS") || e.cause.english().contains("Auto Scaling group");
+                ours && e.after.is_none()
+            })
+            .map(|e| format!("{:?} {:?}", e.kind, e.node))
+            .collect();
+        if unlinked.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("events of the node group without `after`: {unlinked:?}"))
+        }
+    });
+}
+
+/// An On-Demand managed node group's Auto Scaling group replaces a terminated instance (the
+/// Amazon EC2 Auto Scaling user guide's health checks): node-1-r1 registers nodeBootDuration
+/// after the termination, and the cluster is not left one node short; without a managed node
+/// group nothing replaces it. The timings of the preset's pods do not change.
+#[test]
+fn an_eks_managed_node_group_replaces_a_terminated_instance() {
+    let on_demand = |s: &mut Scenario| {
+        if let Some(c) = s.cloud.as_mut() {
+            c.managed_node_group = Some("ON_DEMAND".into());
+        }
+    };
+    check_changed("eks-instance-terminated", on_demand, |o, f| {
+        within(
+            "node-1-r1 registered",
+            created(o, "node-1-r1").map(|t| t - f),
+            90 * SECOND,
+            90 * SECOND,
+        )?;
+        let n = &o.summary.nodes[0];
+        within("NodeDeleted", n.deleted_at_ms.map(|t| t - f), 30 * SECOND, 70 * SECOND)?;
+        within("db-0 Ready", db_ready(o, f), 7 * MINUTE, 11 * MINUTE)
+    });
+    check("eks-instance-terminated", |o, _| match created(o, "node-1-r1") {
+        Some(t) => Err(format!("no managed node group, yet node-1-r1 registered at {t}")),
+        None => Ok(()),
+    });
+}

@@ -392,14 +392,17 @@ fn own_node_list_cases() -> Vec<Case> {
         },
         // An EKS node list (a copy of e2e/fixtures/eks-nodelist-2-zones.json with a Karpenter
         // node added): spec.providerID aws:/// sets cloud.provider; the node group and NodePool
-        // labels name the repairs that probably apply, which the import leaves off.
+        // labels name the repairs that probably apply, which the import leaves off; the managed
+        // node group's capacity type stays on its nodes (Karpenter's own label is not EKS's).
         Case {
             paths: &["eks-nodelist-providerid.json"],
             version: None,
             expected: || {
                 json!({"version": "1.21", "cloud": {"provider": "aws"},
-                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
-                                 {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58},
+                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58,
+                                  "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}},
+                                 {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58,
+                                  "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}},
                                  {"name": "ip-10-0-3-17.ec2.internal", "zone": "us-east-1b", "maxPods": 58}]})
             },
             says: &[
@@ -474,6 +477,33 @@ fn own_node_list_cases() -> Vec<Case> {
                     Note,
                     "no spec.providerID on 2 of the nodes (kind-worker, bare-metal-1); in the scenario they run on aws too",
                 ),
+            ],
+        },
+    ]
+}
+
+/// Nodes of EKS managed node groups: each node keeps its capacity type.
+fn own_eks_node_cases() -> Vec<Case> {
+    use EntryKind::*;
+    vec![
+        // Two EKS managed node groups, On-Demand and Spot: each node keeps its
+        // eks.amazonaws.com/capacityType, so the Spot one is drained on its interruption notice.
+        Case {
+            paths: &["eks-spot-nodes.yaml"],
+            version: None,
+            expected: || {
+                json!({"version": "1.31", "cloud": {"provider": "aws"},
+                       "nodes": [{"name": "ip-10-0-1-21.eu-west-1.compute.internal", "zone": "eu-west-1a", "maxPods": 29,
+                                  "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}},
+                                 {"name": "ip-10-0-2-37.eu-west-1.compute.internal", "zone": "eu-west-1b", "maxPods": 29,
+                                  "labels": {"eks.amazonaws.com/capacityType": "SPOT"}}]})
+            },
+            says: &[
+                (
+                    Recognised,
+                    "cloud.provider = aws: spec.providerID names it on 2 of the nodes",
+                ),
+                (Note, "eks.amazonaws.com/nodegroup on 2 of the nodes"),
             ],
         },
     ]
@@ -658,6 +688,7 @@ fn every_own_fixture_imports_to_its_documented_scenario() {
         own_kubeadm_cases(),
         own_distro_cases(),
         own_node_list_cases(),
+        own_eks_node_cases(),
         own_health_check_cases(),
         own_list_and_broken_cases(),
     ]
@@ -1355,3 +1386,34 @@ proptest! {
 
 #[path = "import_hostile.rs"]
 mod hostile;
+
+/// Imported Spot nodes behave as Spot: on the node EKS labelled `SPOT`, a Spot interruption is
+/// drained at its notice and a replacement launched; on the On-Demand one, the same fault only
+/// gets its terminated instance replaced once EC2 reclaims it.
+#[test]
+fn an_imported_spot_node_is_drained_on_its_notice() {
+    let (mut s, report) = import_paths(&[own().join("eks-spot-nodes.yaml")], None);
+    let names: Vec<String> = s.nodes.iter().map(|n| n.name.clone()).collect();
+    let drained_and_replaced = |s: &mut Scenario, node: &str| {
+        s.events = serde_json::from_value(json!([{"at": "30s", "action": "SpotInterruption", "node": node}]))
+            .expect("the event");
+        let cfg = s.resolve().unwrap_or_else(|e| panic!("{e}: {}", report.text()));
+        let o = kubelife_engine::run(&cfg, &Default::default());
+        let at = |kind: &str| {
+            o.events
+                .iter()
+                .find(|e| format!("{:?}", e.kind) == kind && e.node.as_deref() == Some(node))
+                .map(|e| e.at_ms)
+        };
+        let joined = o
+            .events
+            .iter()
+            .find(|e| format!("{:?}", e.kind) == "NodeCreated" && e.node.as_deref() == Some(&format!("{node}-r1")))
+            .map(|e| e.at_ms);
+        (at("NodeCordoned"), joined)
+    };
+    // The notice at 30s; the replacement boots for nodeBootDuration (1m30s) from its launch.
+    assert_eq!(drained_and_replaced(&mut s, &names[1]), (Some(30_000), Some(120_000)));
+    // On-Demand: no drain; the instance is terminated at the notice's end (2m30s), and replaced.
+    assert_eq!(drained_and_replaced(&mut s, &names[0]), (None, Some(240_000)));
+}

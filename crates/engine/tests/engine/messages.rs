@@ -96,6 +96,8 @@ const REFUSED: &[&str] = &[
     r#""events": [{"at": "1s", "action": "Explode", "node": "n1"}]"#,
     r#""cloud": {"provider": "aws", "vmCacheTtl": "1m"}"#,
     r#""cloud": {"provider": "aws", "nodeMonitorPeriod": "0s"}"#,
+    r#""cloud": {"provider": "gcp", "managedNodeGroup": "SPOT"}"#,
+    r#""cloud": {"provider": "aws", "managedNodeGroup": "spot"}"#,
     r#""remediation": [{"kind": "MachineHealthCheck", "unhealthyConditions": [{"type": "", "status": "True", "timeout": "1m"}]}]"#,
     r#""remediation": [{"kind": "MachineHealthCheck", "unhealthyConditions": [{"type": "Ready", "status": "Maybe", "timeout": "1m"}]}]"#,
     r#""remediation": [{"kind": "MachineHealthCheck", "maxUnhealthy": "lots"}]"#,

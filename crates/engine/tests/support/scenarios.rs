@@ -202,6 +202,9 @@ prop_compose! {
                 node_boot_duration: None,
                 api_call_duration: None,
                 vm_cache_ttl: (provider == Provider::Azure).then_some(GoDuration(grace * 1000)),
+                // On AWS: no managed node group, an On-Demand one or a Spot one.
+                managed_node_group: (provider == Provider::Aws)
+                    .then(|| ["none", "ON_DEMAND", "SPOT"][(seed / 4 % 3) as usize].to_string()),
             }),
             ..Default::default()
         }

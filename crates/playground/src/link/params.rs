@@ -7,10 +7,10 @@ use super::values::{knob_text, parse_fault, parse_zone_names, parse_zone_outage,
 use crate::i18n::truncate;
 use crate::knobs::{knob, Unit, KNOBS};
 use crate::settings::{
-    cloud_duration, cloud_durations, further_links, further_range, further_value, not_read_on, parse_provider, read_on,
-    Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch, VolumeChoice, WorkloadExtras,
-    MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB, SNR_STRATEGIES, TIMEOUT_LINK,
-    TOGGLES, ZONES,
+    cloud_choice, cloud_choices, cloud_duration, cloud_durations, further_links, further_range, further_value,
+    not_read_on, parse_provider, read_on, Fault, LatencySpike, PdbChoice, Remediator, Settings, TolerationPatch,
+    VolumeChoice, WorkloadExtras, MAX_NOTICE_SECONDS, MAX_OP_SECONDS, PAGE_MAX_DB, PAGE_MAX_NODES, PAGE_MAX_WEB,
+    SNR_STRATEGIES, TIMEOUT_LINK, TOGGLES, ZONES,
 };
 use kubelife_engine::flags::Value;
 use kubelife_engine::scenario::ActionKind;
@@ -314,6 +314,30 @@ const CLOUD_DURATION: Param = Param {
     ..P
 };
 
+/// A cloud choice of the settings table, by its link name: one of its names, on a cloud that
+/// reads it (AWS's `managed-node-group=SPOT`).
+const CLOUD_CHOICE: Param = Param {
+    write: |p, s, _| {
+        let d = cloud_choice(p.name).filter(|d| read_on(d, s.cloud))?;
+        s.cloud_choices.get(d.name).map(|&i| d.text(Value::Int(i)))
+    },
+    read: |p, s, v| {
+        let Some(d) = cloud_choice(p.name) else {
+            return Ok(());
+        };
+        if let Some(cloud) = s.cloud.filter(|&c| !read_on(d, Some(c))) {
+            return Err(not_read_on(d, cloud));
+        }
+        let i = d
+            .parse(v)
+            .and_then(Value::int)
+            .ok_or_else(|| Cause::new("link.why.value"))?;
+        s.cloud_choices.insert(d.name.to_string(), i);
+        Ok(())
+    },
+    ..P
+};
+
 /// A further setting of the remediator (`Remediator::further`), by its link name: a Go
 /// duration or a version `1.x` within the range its control offers and the table's rule.
 const FURTHER: Param = Param {
@@ -596,6 +620,10 @@ pub fn params() -> &'static [Param] {
         out.extend(cloud_durations().map(|d| Param {
             name: d.link,
             ..CLOUD_DURATION
+        }));
+        out.extend(cloud_choices().map(|d| Param {
+            name: d.link,
+            ..CLOUD_CHOICE
         }));
         out.extend(REMEDIATION);
         out.extend(further_links().into_iter().map(|name| Param { name, ..FURTHER }));

@@ -97,3 +97,32 @@ fn each_preset_link_gives_the_presets_settings() {
     }
     assert_eq!(preset(&Settings::default(), "no-such-preset"), None);
 }
+
+/// A preset whose scenario fails one node opens as that node's fault, never as a zone outage:
+/// on a page grown to six nodes (two a zone) it still fails that one node, not every node of
+/// its zone.
+#[test]
+fn a_preset_failing_one_node_opens_as_that_nodes_fault() {
+    let faults = |s: &kubelife_engine::scenario::Scenario| {
+        s.events
+            .iter()
+            .filter(|e| e.action.is_fault())
+            .map(|e| (e.node.clone(), e.action, e.at))
+            .collect::<Vec<_>>()
+    };
+    let mut single = 0;
+    for p in presets() {
+        let want = faults(&p.scenario);
+        if want.len() != 1 {
+            continue;
+        }
+        single += 1;
+        let entry = preset_link(p.name).expect("the page offers every preset");
+        assert!(!entry.query.contains("zone-outage"), "{}: {}", p.name, entry.query);
+        let opened = decode(entry.query).settings;
+        assert_eq!(opened.zone_outage, None, "{}", p.name);
+        let six = Settings { nodes: 6, ..opened };
+        assert_eq!(faults(&six.scenario()), want, "{} on six nodes", p.name);
+    }
+    assert!(single >= 8, "the cloud and remediator presets fail one node each");
+}

@@ -581,6 +581,31 @@ fn cloud_durations_round_trip_and_bad_ones_are_named() {
     }
 }
 
+/// AWS's EKS managed node group is a link parameter of the settings table's: it round-trips,
+/// reaches the scenario's `cloud` section, and is refused on another cloud or with a name that
+/// is none of its choices, while the rest of the link applies.
+#[test]
+fn the_managed_node_group_round_trips_on_aws_only() {
+    let q = "v=1&fault=node-1:SpotInterruption:30&cloud=aws&managed-node-group=SPOT";
+    let d = decode(q);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    assert_eq!(encode(&d.settings, Playback::default()), q);
+    let sc = d.settings.scenario();
+    let cloud = sc.cloud.as_ref().expect("a cloud section");
+    assert_eq!(cloud.managed_node_group.as_deref(), Some("SPOT"));
+    assert!(d.settings.resolve().1.is_none(), "{:?}", d.settings.resolve().1);
+    for (q, why) in [
+        ("cloud=gcp&managed-node-group=SPOT", "only AWS"),
+        ("cloud=aws&managed-node-group=spot", "managed-node-group=spot"),
+    ] {
+        let d = decode(&format!("{q}&web=5"));
+        assert_eq!(d.settings.web_replicas, 5, "{q}: the rest applies");
+        assert!(d.settings.cloud_choices.is_empty(), "{q}");
+        let text = d.notices.iter().map(Cause::english).collect::<Vec<_>>().join("; ");
+        assert!(text.contains(why), "{q}: {text}");
+    }
+}
+
 /// Each remediator's further settings in the settings table (beyond the timeout, the breakers,
 /// the strategy and Karpenter's switches) are link parameters too: they round-trip, reach the
 /// remediator's entry, and one of another remediator or out of range is named.

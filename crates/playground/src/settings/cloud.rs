@@ -170,6 +170,20 @@ pub fn cloud_durations() -> impl Iterator<Item = &'static Setting> {
         .filter(|s| matches!(s.applies, Applies::Cloud { .. }) && s.unit == Unit::Duration)
 }
 
+/// The cloud's choices the page offers and links carry: every choice of the settings table's
+/// `cloud` section (AWS's `managedNodeGroup`), in the table's order.
+pub fn cloud_choices() -> impl Iterator<Item = &'static Setting> {
+    kubelife_engine::settings::ALL
+        .iter()
+        .copied()
+        .filter(|s| matches!(s.applies, Applies::Cloud { .. }) && matches!(s.unit, Unit::Choice(_)))
+}
+
+/// The cloud choice a link parameter names.
+pub fn cloud_choice(link: &str) -> Option<&'static Setting> {
+    cloud_choices().find(|s| s.link == link)
+}
+
 /// The cloud duration a link parameter names.
 pub fn cloud_duration(link: &str) -> Option<&'static Setting> {
     cloud_durations().find(|s| s.link == link)
@@ -355,6 +369,11 @@ pub(super) fn further_of(kind: Remediator, sc: &Scenario) -> BTreeMap<String, i6
     )
 }
 
+/// The cloud choices a scenario sets, by the table's names, each as its index.
+pub(super) fn cloud_choices_of(sc: &Scenario) -> BTreeMap<String, i64> {
+    kubelife_engine::order::map(cloud_choices().filter_map(|s| Some((s.name.to_string(), s.get(sc)?.int()?))))
+}
+
 /// The cloud durations a scenario sets, by the table's names, ms.
 pub(super) fn cloud_durations_of(sc: &Scenario) -> BTreeMap<String, Millis> {
     kubelife_engine::order::map(cloud_durations().filter_map(|s| Some((s.name.to_string(), s.get(sc)?.millis()?))))
@@ -412,6 +431,22 @@ impl Settings {
         for s in cloud_durations().filter(|s| self.cloud.is_some() && read_on(s, self.cloud)) {
             if let Some(&ms) = self.cloud_durations.get(s.name) {
                 s.put(sc, Value::Duration(ms));
+            }
+        }
+    }
+
+    /// A cloud choice as the page shows it, its index: the set one or the table's default.
+    pub fn cloud_choice_index(&self, s: &Setting) -> i64 {
+        let default = || s.default_on(self.cloud).and_then(Value::int).unwrap_or(0);
+        self.cloud_choices.get(s.name).copied().unwrap_or_else(default)
+    }
+
+    /// Writes the cloud choices set, where the cluster's cloud reads them, into the scenario's
+    /// `cloud` section.
+    pub(super) fn write_cloud_choices(&self, sc: &mut Scenario) {
+        for s in cloud_choices().filter(|s| self.cloud.is_some() && read_on(s, self.cloud)) {
+            if let Some(&i) = self.cloud_choices.get(s.name) {
+                s.put(sc, Value::Int(i));
             }
         }
     }

@@ -87,6 +87,8 @@ pub enum Field {
     LatencyUntil,
     /// A cloud duration, by the settings table's name, ms.
     CloudDuration(&'static str),
+    /// A cloud choice, by the settings table's name: its index.
+    CloudChoice(&'static str),
     /// A further setting of the remediator ([`Remediator::further`]), by its link name: a span
     /// in ms, a version's minor number.
     RemediatorSetting(&'static str),
@@ -180,6 +182,9 @@ impl Settings {
             Field::Strategy => self.remediation.strategy = Some(v),
             Field::CloudDuration(name) => {
                 self.cloud_durations.insert(name.to_string(), i64::from(v));
+            }
+            Field::CloudChoice(name) => {
+                self.cloud_choices.insert(name.to_string(), i64::from(v));
             }
             Field::RemediatorSetting(link) => {
                 self.remediator_settings.insert(link.to_string(), i64::from(v));

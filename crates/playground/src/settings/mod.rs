@@ -122,6 +122,10 @@ pub struct Settings {
     /// others are the table's defaults.
     #[serde(default)]
     pub cloud_durations: BTreeMap<String, kubelife_engine::Millis>,
+    /// The cloud's choices set (the settings table's `cloud` choices, by their names: AWS's
+    /// `managedNodeGroup`), each as its index; the others are the table's defaults.
+    #[serde(default)]
+    pub cloud_choices: BTreeMap<String, i64>,
     /// What repairs nodes besides kube-controller-manager.
     #[serde(default)]
     pub remediation: Remediation,
@@ -161,6 +165,7 @@ impl Default for Settings {
             zone_names: Vec::new(),
             cloud: None,
             cloud_durations: BTreeMap::new(),
+            cloud_choices: BTreeMap::new(),
             remediation: Remediation::default(),
             remediator_settings: BTreeMap::new(),
         }
@@ -247,6 +252,7 @@ impl Settings {
             ..Scenario::default()
         };
         self.write_cloud_durations(&mut s);
+        self.write_cloud_choices(&mut s);
         self.write_further(&mut s);
         for (flag, &v) in &self.overrides {
             if let Some(k) = knob(flag).filter(|k| k.available(self.minor)) {

@@ -112,31 +112,37 @@ pub const PRESETS: &[PresetLink] = &[
     PresetLink {
         name: "capi-mhc-5m",
         description: "Cluster API MachineHealthCheck with the book's 5m0s Ready Unknown check: node-1 hangs at 30s, is Unknown about 45s later and unhealthy 5m after that; its Machine is drained (from v1.8 without waiting on the unreachable node's pods or volumes), deleted with its VM and Node, and node-1-r1 replaces it; db's volume still waits the six-minute force detach",
-        query: "remediation=mhc&zone-outage=zone-a:30s&duration-seconds=30m0s",
+        query: "remediation=mhc&duration-seconds=30m0s",
         cluster: true,
     },
     PresetLink {
         name: "medik8s-snr",
         description: "medik8s NodeHealthCheck with Self Node Remediation at its defaults: node-1 hangs at 30s, is unhealthy 5m after it turns Unknown, is assumed rebooted after the computed safe time, and gets the out-of-service taint (Automatic on 1.28+), so db's pod and volume move without the six-minute wait",
-        query: "remediation=snr&zone-outage=zone-a:30s",
+        query: "remediation=snr",
         cluster: true,
     },
     PresetLink {
         name: "karpenter-repair-off",
         description: "AWS with Karpenter, node repair off (its default: the NodeRepair gate is alpha): node-1's VM hangs at 30s and nothing replaces it; web moves after the taint's 300s, db stays stuck on the node",
-        query: "cloud=aws&remediation=karpenter&node-repair=false&zone-outage=zone-a:30s",
+        query: "cloud=aws&remediation=karpenter&node-repair=false",
         cluster: true,
     },
     PresetLink {
         name: "karpenter-repair-on",
         description: "AWS with Karpenter's NodeRepair gate on: node-1's VM hangs at 30s; after the Ready policy's 30m0s Karpenter taints it, deletes its pods without waiting for volumes, terminates the instance and launches node-1-r1; db's volume then waits the six-minute force detach",
-        query: "cloud=aws&remediation=karpenter&zone-outage=zone-a:30s&duration-seconds=1h0m0s",
+        query: "cloud=aws&remediation=karpenter&duration-seconds=1h0m0s",
         cluster: true,
     },
     PresetLink {
         name: "karpenter-spot-interruption",
         description: "AWS with Karpenter reading its interruption queue: node-1 is a Spot instance whose two-minute interruption warning comes at 30s; Karpenter deletes its NodeClaim at the message, drains it through the eviction API and launches node-1-r1, so web and db (its EBS volume detached from a live node) move within the notice, and Karpenter terminates the instance itself before EC2 reclaims it",
         query: "fault=node-1:SpotInterruption:30&cloud=aws&remediation=karpenter&node-repair=false&interruption-queue=true",
+        cluster: true,
+    },
+    PresetLink {
+        name: "eks-spot-managed-node-group",
+        description: "AWS: node-1 is in an EKS managed node group with Spot capacity, and its two-minute interruption notice comes at 30s: Capacity Rebalancing launches node-1-r1 and EKS drains node-1 through the eviction API at once, so web and db (its EBS volume detached from a live node) move within the notice, before EC2 reclaims the instance at 2m30s and the cloud-controller-manager deletes its Node",
+        query: "fault=node-1:SpotInterruption:30&cloud=aws&managed-node-group=SPOT",
         cluster: true,
     },
     PresetLink {

@@ -48,6 +48,7 @@ impl Settings {
         // Where it runs and what repairs its nodes come with the preset (or the imported cluster).
         out.cloud = preset.cloud.as_ref().map(|c| c.provider);
         out.cloud_durations = super::cloud::cloud_durations_of(preset);
+        out.cloud_choices = super::cloud::cloud_choices_of(preset);
         out.remediation = Remediation::of(&preset.remediation);
         out.remediator_settings = super::cloud::further_of(out.remediation.kind, preset);
         let own_cluster = (&preset.nodes, &preset.workloads, &preset.events)
@@ -77,6 +78,7 @@ impl Settings {
             disable_force_detach: preset.disable_force_detach,
             cloud: preset.cloud,
             cloud_durations: preset.cloud_durations.clone(),
+            cloud_choices: preset.cloud_choices.clone(),
             remediation: preset.remediation,
             remediator_settings: preset.remediator_settings.clone(),
             ..self.clone()
@@ -175,9 +177,11 @@ impl Settings {
     }
 
     /// Reads a preset's node faults as the fault and the zone outage: the nodes that fail
-    /// together, at one time and in one way, are either every node of one zone (crashing) or a
-    /// run of consecutive nodes. A zone outage alone comes with a fault on its first node at the
-    /// same time, which the scenario does not repeat.
+    /// together, at one time and in one way, are either every node of one zone (crashing, more
+    /// than one node) or a run of consecutive nodes. One node is always the fault, even when it
+    /// is its zone's only node: read as a zone outage it would crash every node of that zone
+    /// once the page has more nodes. A zone outage alone comes with a fault on its first node at
+    /// the same time, which the scenario does not repeat.
     fn faults_of(&mut self, events: &[ActionSection]) -> Option<()> {
         let index = |e: &ActionSection| {
             e.node
@@ -209,7 +213,7 @@ impl Settings {
             let end = recover_of(nodes[0]);
             let zones = self.zone_count();
             let zone = (0..zones).find(|&z| (z..self.node_count()).step_by(zones as usize).eq(nodes.iter().copied()));
-            match zone.filter(|_| kind == ActionKind::NodeCrash && zones > 1) {
+            match zone.filter(|_| kind == ActionKind::NodeCrash && zones > 1 && nodes.len() > 1) {
                 Some(zone) if self.zone_outage.is_none() => {
                     self.zone_outage = Some(ZoneOutage {
                         zone,

@@ -264,6 +264,12 @@ impl Remediators {
         orphan_cause(self.settings.podgc_quarantine)
     }
 
+    /// Node `old`'s spare, if it has one left, for a machine made outside the remediators (an
+    /// EKS managed node group's Auto Scaling group): no remediator may use it any more.
+    pub fn take_spare(&mut self, old: NodeId) -> Option<NodeId> {
+        self.spares.remove(&old)
+    }
+
     /// The spare of node `old`, if it has one left, becomes a replacement machine created now
     /// by remediator `index`, whose kubelet registers at `at`. Returns the spare.
     pub(super) fn replace(&mut self, w: &mut World, index: usize, old: NodeId, at: Millis) -> Option<NodeId> {
