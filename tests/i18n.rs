@@ -204,7 +204,7 @@ fn product_text_uses_no_words_from_our_research_notes() {
         "i18n/en.json",
         "i18n/zh.json",
         "i18n/exercises-en.json",
-        "i18n/exercises-zh.json",
+        "i18n/import-en.json",
         "README.md",
         "ARCHITECTURE.md",
     ]

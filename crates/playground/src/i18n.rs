@@ -17,35 +17,26 @@ use std::sync::OnceLock;
 #[cfg(not(target_arch = "wasm32"))]
 pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
 
-/// The exercises' Chinese texts, built into native builds; the page fetches them
-/// (`exercises-zh.json`) when an exercise opens in Chinese.
-#[cfg(not(target_arch = "wasm32"))]
-const CHINESE_EXERCISES: &str = include_str!("../../../i18n/exercises-zh.json");
-
-/// The import report's Chinese texts, built into native builds; the page fetches them
-/// (`import-zh.json`) when it first shows an import in Chinese.
-#[cfg(not(target_arch = "wasm32"))]
-const CHINESE_IMPORT: &str = include_str!("../../../i18n/import-zh.json");
-
 /// The English catalogues, written from `i18n/en.json`, `i18n/exercises-en.json` and
 /// `i18n/import-en.json` at build time (`build.rs`).
 mod english {
     include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
 }
 
-/// The parts of a language's catalogue: what the page shows; the exercises' goals, checks,
-/// hints, explanations and solutions (their titles are the page's), which only an open exercise
-/// or the instructor's list shows; and the import's report (the engine's `import.*` messages),
-/// which only the Import panel shows once the files worker has read a cluster's files. The
-/// page's wasm carries no Chinese part and no English part but the page's: it fetches the others
-/// when first wanted, so they are not on its first download.
+/// The parts of the English catalogue: what the page shows; the exercises' goals, checks, hints,
+/// explanations and solutions (their titles are the page's), which only an open exercise or the
+/// instructor's list shows; and the import's report (the engine's `import.*` messages), which
+/// only the Import panel shows once the files worker has read a cluster's files. The page's wasm
+/// carries only the first: it fetches the others when first wanted, so they are not on its first
+/// download. Chinese is one file with every part, fetched when a reader picks Chinese (split, its
+/// parts compressed 2.4 KB worse in all and took nothing off the first download).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
-    /// `en.json` (built in) and `zh.json`.
+    /// `en.json` (built in); all of `zh.json`.
     Page,
-    /// `exercises-en.json` and `exercises-zh.json`.
+    /// `exercises-en.json`; Chinese's are in `zh.json`.
     Exercises,
-    /// `import-en.json` and `import-zh.json`.
+    /// `import-en.json`; Chinese's are in `zh.json`.
     Import,
 }
 
@@ -59,11 +50,17 @@ impl Part {
 pub fn catalogue_file(lang: Lang, part: Part) -> Option<&'static str> {
     match (lang, part) {
         (Lang::En, Part::Page) => None,
-        (Lang::Zh, Part::Page) => Some("zh.json"),
         (Lang::En, Part::Exercises) => Some("exercises-en.json"),
-        (Lang::Zh, Part::Exercises) => Some("exercises-zh.json"),
         (Lang::En, Part::Import) => Some("import-en.json"),
-        (Lang::Zh, Part::Import) => Some("import-zh.json"),
+        (Lang::Zh, _) => Some("zh.json"),
+    }
+}
+
+/// The parts `lang`'s catalogue is kept in (Chinese's page part holds every part).
+fn parts(lang: Lang) -> &'static [Part] {
+    match lang {
+        Lang::En => &Part::ALL,
+        Lang::Zh => &[Part::Page],
     }
 }
 
@@ -124,9 +121,7 @@ impl Lang {
 static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static EN_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-static ZH_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static EN_IMPORT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-static ZH_IMPORT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
@@ -144,11 +139,9 @@ fn english_catalogue(joined: &str) -> BTreeMap<String, String> {
 fn slot(lang: Lang, part: Part) -> &'static OnceLock<BTreeMap<String, String>> {
     match (lang, part) {
         (Lang::En, Part::Page) => &EN,
-        (Lang::Zh, Part::Page) => &ZH,
         (Lang::En, Part::Exercises) => &EN_EXERCISES,
-        (Lang::Zh, Part::Exercises) => &ZH_EXERCISES,
         (Lang::En, Part::Import) => &EN_IMPORT,
-        (Lang::Zh, Part::Import) => &ZH_IMPORT,
+        (Lang::Zh, _) => &ZH,
     }
 }
 
@@ -161,9 +154,7 @@ fn catalogue(lang: Lang, part: Part) -> &'static BTreeMap<String, String> {
     }
     #[cfg(not(target_arch = "wasm32"))]
     return slot.get_or_init(|| match (lang, part) {
-        (Lang::Zh, Part::Page) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
-        (Lang::Zh, Part::Exercises) => kubelife_engine::cause::parse_catalogue(CHINESE_EXERCISES).unwrap_or_default(),
-        (Lang::Zh, Part::Import) => kubelife_engine::cause::parse_catalogue(CHINESE_IMPORT).unwrap_or_default(),
+        (Lang::Zh, _) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
         (Lang::En, Part::Import) => english_catalogue(english::ENGLISH_IMPORT),
         _ => english_catalogue(english::ENGLISH_EXERCISES),
     });
@@ -197,16 +188,16 @@ pub fn install(lang: Lang, part: Part, json: &str) -> Result<(), String> {
 
 /// Every key of a language's catalogue, every part.
 pub fn keys(lang: Lang) -> impl Iterator<Item = &'static str> {
-    Part::ALL
-        .into_iter()
-        .flat_map(move |part| catalogue(lang, part).keys().map(String::as_str))
+    parts(lang)
+        .iter()
+        .flat_map(move |&part| catalogue(lang, part).keys().map(String::as_str))
 }
 
 /// The template for `key`: the language's, else the English one, else none.
 pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
     [lang, Lang::En]
         .into_iter()
-        .flat_map(|l| Part::ALL.map(|part| (l, part)))
+        .flat_map(|l| parts(l).iter().map(move |&part| (l, part)))
         .find_map(|(l, part)| catalogue(l, part).get(key))
         .map(String::as_str)
 }

@@ -172,8 +172,8 @@ const FILES: &[(&str, &str)] = &[
     ("nul.yaml", "kind: \u{0}"),
 ];
 
-/// The two catalogues, as the page and the command line read them: each language's page part
-/// and its import report's part (`import-<lang>.json`).
+/// The two catalogues, as the page and the command line read them: Chinese in one file, English
+/// with its import report's part apart (`import-en.json`).
 struct Catalogues {
     en: BTreeMap<String, String>,
     zh: BTreeMap<String, String>,
@@ -184,7 +184,11 @@ impl Catalogues {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../i18n");
         let read = |lang: &str| {
             let mut all = BTreeMap::new();
-            for file in [format!("{lang}.json"), format!("import-{lang}.json")] {
+            let files = match lang {
+                "en" => vec!["en.json", "import-en.json"],
+                _ => vec!["zh.json"],
+            };
+            for file in files {
                 let text = std::fs::read_to_string(dir.join(file)).expect("a catalogue");
                 all.extend(parse_catalogue(&text).expect("a catalogue parses"));
             }
