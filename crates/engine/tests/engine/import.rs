@@ -892,9 +892,11 @@ fn object_cases() -> Vec<Case> {
             paths: &["nodes/eks-nodelist-2-zones.json"],
             version: None,
             expected: || {
+                // Each node keeps its EKS capacity type, which decides how a Spot notice is met.
+                let on_demand = json!({"eks.amazonaws.com/capacityType": "ON_DEMAND"});
                 json!({"version": "1.21", "cloud": {"provider": "aws"}, "nodes": [
-                    {"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
-                    {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}]})
+                    {"name": "duckboat-01", "zone": "us-east-1a", "labels": on_demand, "maxPods": 58},
+                    {"name": "duckboat-02", "zone": "us-east-2d", "labels": on_demand, "maxPods": 58}]})
             },
             says: &[(
                 Recognised,
@@ -979,8 +981,8 @@ fn object_cases() -> Vec<Case> {
                        "kubelet": {"nodeStatusUpdateFrequency": "5s", "nodeStatusReportFrequency": "5s", "nodeLeaseDurationSeconds": 20},
                        "controllerManager": {"nodeMonitorPeriod": "5s", "nodeMonitorGracePeriod": "20s", "nodeStartupGracePeriod": "30s"},
                        "apiServer": {"defaultNotReadyTolerationSeconds": 20, "defaultUnreachableTolerationSeconds": 20},
-                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "maxPods": 58},
-                                 {"name": "duckboat-02", "zone": "us-east-2d", "maxPods": 58}],
+                       "nodes": [{"name": "duckboat-01", "zone": "us-east-1a", "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}, "maxPods": 58},
+                                 {"name": "duckboat-02", "zone": "us-east-2d", "labels": {"eks.amazonaws.com/capacityType": "ON_DEMAND"}, "maxPods": 58}],
                        "workloads": [{"kind": "StatefulSet", "name": "alertmanager-bot", "replicas": 1}]})
             },
             says: &[],
