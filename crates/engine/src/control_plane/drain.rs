@@ -151,15 +151,22 @@ pub fn deleted_longer_than(deleted_for: Millis, skip: Millis) -> bool {
     deleted_for / SECOND > skip / SECOND
 }
 
-/// The drain's cordon: the node becomes unschedulable (recorded with `cause`), and the node
-/// lifecycle controller's NoSchedule pass sees it at once.
-pub fn cordon(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause: Cause) {
+/// The drain's cordon: the node becomes unschedulable (recorded with `cause`, after the event
+/// that started the drain, if any), and the node lifecycle controller's NoSchedule pass sees
+/// it at once.
+pub fn cordon(
+    w: &mut World,
+    nlc: &mut NodeLifecycleController,
+    n: NodeId,
+    (cause, after): (Cause, Option<crate::timeline::EventId>),
+) {
     if w.api.nodes[n].unschedulable {
         return;
     }
     w.api.nodes[n].unschedulable = true;
     w.api.node_changed(n);
-    w.log.push(Event::new(w.now, EventKind::NodeCordoned, cause).node(n));
+    w.log
+        .push(Event::new(w.now, EventKind::NodeCordoned, cause).node(n).after(after));
     nlc.do_no_schedule_tainting_pass(w, n);
 }
 

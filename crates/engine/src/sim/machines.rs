@@ -16,7 +16,7 @@ use crate::cause::Cause;
 use crate::scenario::{settings, ActionKind, Config, NodeSpec};
 use crate::sched::Owner;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventId, EventKind};
 use crate::world::MachineRequest;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -68,8 +68,8 @@ pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> BTreeMap<NodeId, Nod
 }
 
 /// The machines' memory: each machine created for a spare node, with the node it replaces,
-/// the remediator that made it and when.
-pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis)>;
+/// the remediator that made it, when, and the event its creation follows.
+pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis, Option<EventId>)>;
 
 impl Simulation {
     /// Carries out what the step asked of the machines, in order.
@@ -87,13 +87,19 @@ impl Simulation {
             MachineRequest::PowerOff { node, gone_at } => self.power_off_machine(node, gone_at),
             MachineRequest::Boot { node, why, uncordon } => {
                 let fault = self.kubelets[node].fault.unwrap_or(ActionKind::NodeCrash);
-                self.recover(node, fault, why);
+                let repair = self.w.log.index.repair(node);
+                self.recover(node, fault, (why, repair));
                 if let Some(cause) = uncordon {
                     self.uncordon(node, cause);
                 }
             }
             MachineRequest::Create { node, old, by, at } => {
-                self.created.insert(node, (old, by, self.w.now));
+                // The old machine's deletion (its Node's, recorded first) or the repair that
+                // asked for the new one.
+                let index = &self.w.log.index;
+                let old_marks = index.node(old).and_then(|m| latest([m.deleted, index.repair(old)]));
+                let after = latest([old_marks, index.node(node).and_then(|m| m.remediation)]);
+                self.created.insert(node, (old, by, self.w.now, after));
                 let step = REGISTRATION_FIRST_STEP;
                 self.push_for(Owner::Kubelet(node), at, Wake::Register { node, step });
             }
@@ -117,10 +123,17 @@ impl Simulation {
                 self.w.api.stop_pod(now, p);
             }
         }
+        // A remediator's repair terminates the instance: the cloud controller's deletion of the
+        // Node follows from it.
+        let repair = self.w.log.index.node(n).and_then(|m| m.remediation);
         if let (Some(at), Some(ccm)) = (gone_at, self.ccm.as_mut()) {
             let instance = &mut ccm.instances[n];
             if instance.gone_from.is_none_or(|g| g > at) {
                 instance.gone_from = Some(at);
+                if let Some(id) = repair {
+                    instance.terminated_by = Some((id, now));
+                    instance.fault = Some(id);
+                }
             }
         }
     }
@@ -143,7 +156,7 @@ impl Simulation {
 
     /// The cause of a created machine's Node registration, if node `n` is one.
     pub(super) fn replacement_cause(&self, n: NodeId) -> Option<Cause> {
-        let (old, by, created) = *self.created.get(&n)?;
+        let (old, by, created, _) = *self.created.get(&n)?;
         Some(
             Cause::new("cause.remediation.replacement_joined")
                 .text("remediator", by)

@@ -202,7 +202,7 @@ impl NodeLifecycleController {
                 let why = self.state_change_cause(state, qps, not_ready, size(id), all_were_full);
                 // The zone's node whose Ready change tipped it.
                 let zone_nodes = nodes.iter().filter(|&&n| self.zones.of(api, n) == id);
-                let after = latest(zone_nodes.map(|&n| log.index.ready(n)));
+                let after = latest(zone_nodes.map(|&n| log.index.ready_or_registered(n)));
                 zone_event(now, log, self.zones.get_mut(id).expect("live"), current, (why, after));
             }
         }
@@ -220,7 +220,7 @@ impl NodeLifecycleController {
         log: &mut Log,
     ) {
         // The node whose Ready change left no zone with a Ready node.
-        let last_change = latest(nodes.iter().map(|&n| log.index.ready(n)));
+        let last_change = latest(nodes.iter().map(|&n| log.index.ready_or_registered(n)));
         for &n in nodes {
             if self.settings.legacy_pod_eviction_timeout.is_some() {
                 self.cancel_pod_eviction(n, api);
