@@ -70,6 +70,7 @@ impl NodeLifecycleController {
         if added {
             // A pass that waited for its predecessor's requests queues its nodes late.
             self.queued_late[n] = self.late_pass.filter(|l| l.sent > l.previous);
+            self.first_queued[n].get_or_insert(now);
         }
         added
     }
@@ -84,6 +85,9 @@ impl NodeLifecycleController {
         log: &mut Log,
         (cause, after): (&Cause, Option<EventId>),
     ) -> bool {
+        if let Some(q) = self.first_queued.get_mut(n) {
+            *q = None;
+        }
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             if api.nodes[n].has_taint(key, Effect::NoExecute) {
                 let event = Event::new(now, EventKind::TaintRemoved, cause.clone())
@@ -112,6 +116,7 @@ impl NodeLifecycleController {
         let eviction_qps = self.settings.eviction_qps;
         let period = self.settings.monitor_period;
         let queued_late = &self.queued_late;
+        let first_queued = &self.first_queued;
         let limits = api.clients.limits();
         for id in self.zones.live_ids() {
             let zone = self.zones.get_mut(id).expect("live");
@@ -145,7 +150,11 @@ impl NodeLifecycleController {
                 let cause = if waited <= 100 {
                     Cause::new("cause.nlc.tainted_tick")
                 } else {
-                    Cause::new("cause.nlc.tainted_held").time("waited", waited)
+                    let first = first_queued.get(n).copied().flatten().unwrap_or(item.added_at);
+                    Cause::new("cause.nlc.tainted_held")
+                        .time("waited", waited)
+                        .time("first", first)
+                        .time("queued", now - first)
                 }
                 .text("ready", ready.status)
                 .time("added", item.added_at)
