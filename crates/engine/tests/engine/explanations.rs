@@ -60,13 +60,16 @@ fn own(e: &kubelife_engine::TimelineEvent) -> bool {
 }
 
 /// The nodes whose fault lasts at each event, by name: those a `FaultStarted` (or a graceful
-/// shutdown's power-off) silenced until their `FaultEnded` or a new `NodeCreated`.
+/// shutdown's power-off) silenced until their `FaultEnded` or a new `NodeCreated`. A Spot
+/// interruption's warning is not one: the machine runs through its notice.
 fn down_at(o: &Outcome) -> Vec<std::collections::BTreeSet<String>> {
     let mut down = std::collections::BTreeSet::new();
     let mut out = Vec::with_capacity(o.events.len());
     for e in &o.events {
         match (e.kind, e.node.as_deref()) {
-            (EventKind::FaultStarted | EventKind::NodePoweredOff, Some(n)) => {
+            (EventKind::FaultStarted | EventKind::NodePoweredOff, Some(n))
+                if e.cause.key != "cause.fault.spot_warning" =>
+            {
                 down.insert(n.to_string());
             }
             (EventKind::FaultEnded | EventKind::NodeCreated, Some(n)) => {

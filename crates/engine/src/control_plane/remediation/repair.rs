@@ -115,8 +115,9 @@ impl Remediators {
             stuck,
             retry: mhc::DRAIN_RETRY_INTERVAL,
         };
+        let dead = kubelet_gone(w, env, n);
         let pass = policy.pass(w, n, |w, p| {
-            let cause = drain_evict_cause(w, kind, p, grace);
+            let cause = drain_evict_cause(w, kind, p, (grace, dead));
             let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause)
                 .pod(p)
                 .after(w.log.index.node(n).and_then(|m| m.cordoned));
@@ -273,13 +274,26 @@ impl Remediators {
     }
 }
 
+/// Whether node `n`'s pods stay Terminating once deleted: its machine is off, or it is
+/// unreachable (Ready Unknown) while its fault lasts, so no kubelet confirms a deletion.
+pub(super) fn kubelet_gone(w: &World, env: &Env, n: NodeId) -> bool {
+    let unreachable = w.api.nodes[n].status.observed(w.now).ready_status() == Some(CondStatus::Unknown);
+    (env.powered_off)(n) || (unreachable && w.log.index.silenced(n).is_some())
+}
+
 /// The cause of a drain's eviction of pod `p` by `remediator`, with the grace the drain gives
-/// (`None`: the pod's own): on a node whose fault lasts, the pod stays Terminating, since no
-/// kubelet confirms its deletion.
-pub(super) fn drain_evict_cause(w: &World, remediator: &str, p: crate::api::PodId, grace: Option<i64>) -> Cause {
-    let dead = match w.api.pods[p].node {
-        Some(n) if w.log.index.silenced(n).is_some() => Cause::new("cause.part.drain_dead_node"),
-        _ => Cause::none(),
+/// (`None`: the pod's own); `dead`: its node's kubelet is gone ([`kubelet_gone`]), so the pod
+/// stays Terminating.
+pub(super) fn drain_evict_cause(
+    w: &World,
+    remediator: &str,
+    p: crate::api::PodId,
+    (grace, dead): (Option<i64>, bool),
+) -> Cause {
+    let dead = if dead {
+        Cause::new("cause.part.drain_dead_node")
+    } else {
+        Cause::none()
     };
     Cause::new("cause.remediation.drain_evict")
         .text("remediator", remediator)

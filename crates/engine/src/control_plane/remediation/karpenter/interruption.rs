@@ -15,7 +15,7 @@ use super::super::controller::{Env, Remediators, Step};
 use super::{DRAIN_REQUEUE, GRACEFUL_DRAIN, TAINT_DISRUPTED};
 use crate::api::{CondStatus, NodeId, PodId};
 use crate::cause::Cause;
-use crate::control_plane::remediation::repair::drain_evict_cause;
+use crate::control_plane::remediation::repair::{drain_evict_cause, kubelet_gone};
 use crate::scenario::{ActionKind, Provider, Remediator};
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventKind};
@@ -104,8 +104,9 @@ impl Remediators {
             return;
         }
         self.drain_started.entry((index, n)).or_insert(w.now);
+        let dead = kubelet_gone(w, env, n);
         let pass = GRACEFUL_DRAIN.pass(w, n, |w, p| {
-            let cause = drain_evict_cause(w, "Karpenter", p, None);
+            let cause = drain_evict_cause(w, "Karpenter", p, (None, dead));
             let tainted = w.log.index.taint(n, &format!("{TAINT_DISRUPTED}:NoSchedule"));
             let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause)
                 .pod(p)
