@@ -278,6 +278,8 @@ pub struct NodeMarks {
     pub remediation: Option<EventId>,
     /// The last `NodeRegistered`: the node lifecycle controller counts it in its zone.
     pub registered: Option<EventId>,
+    /// The last `NodeCreated`: its kubelet registered the Node, Ready at once.
+    pub created: Option<EventId>,
     /// `NodeDeleted`.
     pub deleted: Option<EventId>,
     /// The taints it carries, each with the `TaintAdded` that put it there.
@@ -361,10 +363,11 @@ impl Index {
         self.node(n).and_then(|m| m.ready)
     }
 
-    /// The last change of node `n`'s Ready condition, or its registration if that came later
-    /// (a node that registers Ready has no Ready change of its own).
+    /// The last change of node `n`'s Ready condition, or its registration (its kubelet's
+    /// `NodeCreated`, the node lifecycle controller's `NodeRegistered`) if that came later: a
+    /// node that registers Ready has no Ready change of its own.
     pub fn ready_or_registered(&self, n: NodeId) -> Option<EventId> {
-        self.node(n).and_then(|m| latest([m.ready, m.registered]))
+        self.node(n).and_then(|m| latest([m.ready, m.registered, m.created]))
     }
 
     /// The repair of node `n` a remediator started last, and what it has done since: the
@@ -440,6 +443,9 @@ impl Index {
                 let marks = self.node_mut(n);
                 marks.silenced = None;
                 marks.back = Some(id);
+                if e.kind == K::NodeCreated {
+                    marks.created = Some(id);
+                }
             }
             (K::NodeUnknown | K::NodeNotReady | K::NodeReady, Some(n), _) => self.node_mut(n).ready = Some(id),
             (K::NodeCordoned, Some(n), _) => self.node_mut(n).cordoned = Some(id),

@@ -37,7 +37,7 @@ impl NodeLifecycleController {
                         .text("ready", observed)
                         .text("other", other)
                         .text("want", want);
-                    swap_no_execute(now, n, want, other, api, log, &cause);
+                    swap_no_execute(now, n, (want, other), api, log, (&cause, None));
                 } else {
                     self.mark_node_for_tainting(now, n, observed, api);
                 }
@@ -126,6 +126,7 @@ impl NodeLifecycleController {
             let qps = zone.queue.limiter.qps;
             let zone_name = zone.display.clone();
             let state = zone.state;
+            let zone_changed = zone.changed;
             zone.queue.try_process(now, |item| {
                 let n = item.value;
                 if !api.nodes[n].exists {
@@ -171,7 +172,7 @@ impl NodeLifecycleController {
                         .text("burst", limits.1),
                     None => cause,
                 };
-                swap_no_execute(now, n, want, other, api, log, &cause);
+                swap_no_execute(now, n, (want, other), api, log, (&cause, zone_changed));
                 TryResult::Done
             });
         }
@@ -270,14 +271,33 @@ impl NodeLifecycleController {
     }
 }
 
-fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &Cause) {
+/// Swaps node `n`'s NoExecute taint `other` for `want`, for `cause`; the events follow the
+/// node's Ready change, or `zone_changed` (the zone's state change that let its queue taint
+/// again) if that came at a later instant (one at the same instant is the Ready change's own
+/// consequence).
+fn swap_no_execute(
+    now: Millis,
+    n: NodeId,
+    (want, other): (&str, &str),
+    api: &mut Api,
+    log: &mut Log,
+    (cause, zone_changed): (&Cause, Option<EventId>),
+) {
+    let ready = log.index.ready_or_registered(n);
+    let at = |id: Option<EventId>| id.and_then(|i| log.events.get(i)).map(|e| e.at);
+    let after = match zone_changed {
+        Some(_) if at(zone_changed) > at(ready) => zone_changed,
+        _ => ready,
+    };
     let events = vec![
         Event::new(now, EventKind::TaintRemoved, cause.clone())
             .node(n)
-            .taint(format!("{other}:NoExecute")),
+            .taint(format!("{other}:NoExecute"))
+            .after(after),
         Event::new(now, EventKind::TaintAdded, cause.clone())
             .node(n)
-            .taint(format!("{want}:NoExecute")),
+            .taint(format!("{want}:NoExecute"))
+            .after(after),
     ];
     let add = vec![Taint::new(want, Effect::NoExecute, now)];
     patch_taints(now, n, add, vec![(other, Effect::NoExecute)], events, api, log);
@@ -295,8 +315,9 @@ fn patch_taints(
     log: &mut Log,
 ) {
     // The node lifecycle controller taints by the node's Ready condition: each change follows
-    // the Ready change it recorded last, unless it says otherwise.
-    let ready = log.index.ready(n);
+    // the Ready change it recorded last, or the Node's registration (Ready at once) if that came
+    // later, unless it says otherwise.
+    let ready = log.index.ready_or_registered(n);
     let events = events
         .into_iter()
         .map(|e| if e.after.is_some() { e } else { e.after(ready) })

@@ -18,6 +18,9 @@ pub struct Zone {
     pub state: ZoneState,
     /// The NoExecute tainting queue.
     pub queue: RateLimitedTimedQueue,
+    /// Its last recorded `ZoneStateChanged`: a taint its queue applies may follow it (tainting
+    /// resumes when the zone leaves a state that stops it).
+    pub changed: Option<EventId>,
 }
 
 /// The zones the controller knows: each by a dense id, in key order, with every node's zone id
@@ -92,6 +95,7 @@ impl Zones {
                 display: self.displays[id].clone(),
                 state: ZoneState::Initial,
                 queue: RateLimitedTimedQueue::new(qps),
+                changed: None,
             });
         }
     }
@@ -284,7 +288,7 @@ impl NodeLifecycleController {
     }
 }
 
-fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, (why, after): (Cause, Option<EventId>)) {
+fn zone_event(now: Millis, log: &mut Log, z: &mut Zone, from: ZoneState, (why, after): (Cause, Option<EventId>)) {
     if log.wants(now, EventKind::ZoneStateChanged) {
         let cause = Cause::new("cause.zone.changed")
             .text("from", from)
@@ -293,6 +297,6 @@ fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, (why, after
         let mut e = Event::new(now, EventKind::ZoneStateChanged, cause);
         e.zone = Some(z.display.clone());
         e.state = Some(z.state);
-        log.push(e.after(after));
+        z.changed = log.push(e.after(after)).or(z.changed);
     }
 }

@@ -226,7 +226,12 @@ impl Remediators {
         let Some(r) = self.remediator_mut(index) else {
             return;
         };
-        if !r.startup_check(w, s, &old_name, created) {
+        // The replacement Machine was created once the old one was gone (or its repair began).
+        let marks = &w.log.index;
+        let made = marks
+            .node(old)
+            .and_then(|m| crate::timeline::latest([m.deleted, marks.repair(old)]));
+        if !r.startup_check(w, s, (&old_name, made), created) {
             return;
         }
         w.machines.push(MachineRequest::Discard { node: s });
