@@ -59,6 +59,9 @@ pub enum EventKind {
     NodeDeleted,
     /// An operator or a remediator's drain cordoned a node (`spec.unschedulable`).
     NodeCordoned,
+    /// A remediator's drain of a node is over: no pod is left that it waits for, or it gave
+    /// up (the cause says which, and how long it looked again after).
+    NodeDrained,
     /// A node became schedulable again (`spec.unschedulable` false): GKE's re-created VM.
     NodeUncordoned,
     /// kube-controller-manager stopped: its controllers' memory is gone.
@@ -269,6 +272,14 @@ pub struct NodeMarks {
     pub ready: Option<EventId>,
     /// `NodeCordoned`.
     pub cordoned: Option<EventId>,
+    /// `NodeDrained`.
+    pub drained: Option<EventId>,
+    /// The last `RemediationStarted`: a remediator's repair under way.
+    pub remediation: Option<EventId>,
+    /// The last `NodeRegistered`: the node lifecycle controller counts it in its zone.
+    pub registered: Option<EventId>,
+    /// The last `NodeCreated`: its kubelet registered the Node, Ready at once.
+    pub created: Option<EventId>,
     /// `NodeDeleted`.
     pub deleted: Option<EventId>,
     /// The taints it carries, each with the `TaintAdded` that put it there.
@@ -352,6 +363,20 @@ impl Index {
         self.node(n).and_then(|m| m.ready)
     }
 
+    /// The last change of node `n`'s Ready condition, or its registration (its kubelet's
+    /// `NodeCreated`, the node lifecycle controller's `NodeRegistered`) if that came later: a
+    /// node that registers Ready has no Ready change of its own.
+    pub fn ready_or_registered(&self, n: NodeId) -> Option<EventId> {
+        self.node(n).and_then(|m| latest([m.ready, m.registered, m.created]))
+    }
+
+    /// The repair of node `n` a remediator started last, and what it has done since: the
+    /// latest of its `RemediationStarted`, its drain's cordon and `NodeDrained`.
+    pub fn repair(&self, n: NodeId) -> Option<EventId> {
+        self.node(n)
+            .and_then(|m| latest([m.remediation, m.cordoned, m.drained]))
+    }
+
     /// The `TaintAdded` that put the taint `label` (`key:Effect`) on node `n`.
     pub fn taint(&self, n: NodeId, label: &str) -> Option<EventId> {
         let marks = self.node(n)?;
@@ -418,9 +443,15 @@ impl Index {
                 let marks = self.node_mut(n);
                 marks.silenced = None;
                 marks.back = Some(id);
+                if e.kind == K::NodeCreated {
+                    marks.created = Some(id);
+                }
             }
             (K::NodeUnknown | K::NodeNotReady | K::NodeReady, Some(n), _) => self.node_mut(n).ready = Some(id),
             (K::NodeCordoned, Some(n), _) => self.node_mut(n).cordoned = Some(id),
+            (K::NodeDrained, Some(n), _) => self.node_mut(n).drained = Some(id),
+            (K::RemediationStarted, Some(n), _) => self.node_mut(n).remediation = Some(id),
+            (K::NodeRegistered, Some(n), _) => self.node_mut(n).registered = Some(id),
             (K::NodeDeleted, Some(n), _) => self.node_mut(n).deleted = Some(id),
             (K::TaintAdded, Some(n), _) => {
                 let label = e.taint.clone().unwrap_or_default();

@@ -96,6 +96,23 @@ pub struct Stuck {
     /// Whether the old pod's object is still there at the end, so that a StatefulSet cannot
     /// create the pod again.
     pub old_object_left: bool,
+    /// The `RemediationBlocked` that held the faulted node's repair back, if no repair of it
+    /// started after it: why nothing freed the node.
+    pub blocked: Option<usize>,
+}
+
+/// The last `RemediationBlocked` of node `node` that no `RemediationStarted` of it followed.
+fn held_back(o: &Outcome, node: &str) -> Option<usize> {
+    let of = |i: &usize| o.events[*i].node.as_deref() == Some(node);
+    let mut last = None;
+    for i in (0..o.events.len()).filter(of) {
+        match o.events[i].kind {
+            EventKind::RemediationBlocked => last = Some(i),
+            EventKind::RemediationStarted => last = None,
+            _ => {}
+        }
+    }
+    last
 }
 
 impl Bar {
@@ -117,6 +134,7 @@ impl Bar {
 pub fn bars(o: &Outcome, cfg: &Config) -> Vec<Bar> {
     let m = milestones(o);
     let Some(fault) = m.fault else { return Vec::new() };
+    let blocked = o.summary.nodes.first().and_then(|n| held_back(o, &n.node));
     let mut out = Vec::new();
     let replacement = m.events.replacement.map(|id| segments(o, fault, id));
     match (m.events.service_restored, &replacement) {
@@ -135,6 +153,7 @@ pub fn bars(o: &Outcome, cfg: &Config) -> Vec<Bar> {
             let stuck = furthest.filter(|_| replacement.is_none()).map(|event| Stuck {
                 event,
                 old_object_left: false,
+                blocked,
             });
             out.push(Bar {
                 goal: Goal::Replacement,
@@ -158,6 +177,7 @@ pub fn bars(o: &Outcome, cfg: &Config) -> Vec<Bar> {
             None => Some(Stuck {
                 event: db.last,
                 old_object_left: db.created.is_none(),
+                blocked,
             }),
         };
         out.push(Bar {
@@ -204,12 +224,20 @@ pub fn figure_bars(
                 Some(stuck) => {
                     let e = &events[stuck.event];
                     let last = e.cause.render_brief(lookup);
-                    let key = if stuck.old_object_left {
-                        "ui.bar.never_old_object"
-                    } else {
-                        "ui.bar.never"
+                    let key = match stuck {
+                        Stuck { blocked: Some(_), .. } => "ui.bar.never_blocked",
+                        Stuck {
+                            old_object_left: true, ..
+                        } => "ui.bar.never_old_object",
+                        _ => "ui.bar.never",
                     };
                     let at = format_go_duration_tenths(e.at_ms);
+                    // The held-back repair: who, when and why, in full (the breaker's numbers).
+                    let b = stuck.blocked.map(|b| &events[b]);
+                    let remediator = b.and_then(|b| b.remediator.clone()).unwrap_or_default();
+                    let node = b.and_then(|b| b.node.clone()).unwrap_or_default();
+                    let blocked_at = b.map(|b| format_go_duration_tenths(b.at_ms)).unwrap_or_default();
+                    let why = b.map(|b| b.cause.render(&|k| lookup(k))).unwrap_or_default();
                     fill(
                         key,
                         &[
@@ -217,6 +245,10 @@ pub fn figure_bars(
                             ("kind", &e.kind.to_string()),
                             ("at", &at),
                             ("last", &last),
+                            ("remediator", &remediator),
+                            ("node", &node),
+                            ("blocked", &blocked_at),
+                            ("why", &why),
                         ],
                     )
                 }

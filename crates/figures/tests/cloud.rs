@@ -49,3 +49,41 @@ fn a_deleted_node_s_lane_ends_at_its_marked_deletion() {
         b.segments.iter().map(|s| o.events[s.event].kind).collect::<Vec<_>>()
     );
 }
+
+/// Seven machines under a MachineHealthCheck with `maxUnhealthy: 40%` (two of seven), three of
+/// them hung at once: Cluster API holds every repair back, so the database on the first never
+/// comes back, and "where does the time go?" says why, with the breaker's numbers.
+#[test]
+fn a_blocked_remediation_is_named_where_the_way_stops() {
+    let nodes: Vec<String> = (1..=7)
+        .map(|i| format!(r#"{{"name": "node-{i}", "zone": "zone-a"}}"#))
+        .collect();
+    let crash = |n: u32| format!(r#"{{"at": "30s", "action": "NodeCrash", "node": "node-{n}"}}"#);
+    let cfg = Scenario::from_json(&format!(
+        r#"{{"version": "1.32", "seed": 1, "durationSeconds": 1200,
+            "remediation": [{{"kind": "MachineHealthCheck", "maxUnhealthy": "40%"}}],
+            "nodes": [{}],
+            "workloads": [{{"kind": "StatefulSet", "name": "db", "replicas": 7, "volume": {{}}}}],
+            "events": [{}, {}, {}]}}"#,
+        nodes.join(", "),
+        crash(1),
+        crash(2),
+        crash(3)
+    ))
+    .expect("a valid scenario")
+    .resolve()
+    .expect("valid");
+    let o = run(&cfg, &RunOptions::default());
+    let english = |k: &str| kubelife_engine::cause::english(k);
+    let all = bars(&o, &cfg);
+    let drawn = kubelife_figures::explain::figure_bars(&all, &o.events, &english);
+    let db = drawn.last().expect("the database's bar");
+    assert!(
+        db.pieces.is_empty()
+            && db.total.contains("was held back")
+            && db.total.contains("3 of 7 machines are not healthy")
+            && db.total.contains("at most 2 allowed"),
+        "{}",
+        db.total
+    );
+}

@@ -43,8 +43,11 @@ pub struct Instance {
     pub started_from: Option<Millis>,
     /// From when the provider reports it gone (terminated, deleted).
     pub gone_from: Option<Millis>,
-    /// The fault that stopped or terminated it.
+    /// The fault that stopped or terminated it, or the repair whose remediator terminated it.
     pub fault: Option<EventId>,
+    /// The repair (its `RemediationStarted`) whose remediator terminated it, and when, if one
+    /// did.
+    pub terminated_by: Option<(EventId, Millis)>,
 }
 
 impl Instance {
@@ -164,7 +167,9 @@ impl CloudNodeLifecycle {
                 self.untaint(w, n);
                 continue;
             }
-            let (verdict, calls, cause) = self.ask(n, status, now);
+            let by = self.instances[n].terminated_by.and_then(|(id, _)| w.log.events.get(id));
+            let by = by.and_then(|e| e.remediator.clone());
+            let (verdict, calls, cause) = self.ask(n, status, now, by.as_deref());
             self.pending = Some((n, verdict, cause));
             return Some(now + calls * self.cfg.api_call_duration);
         }
@@ -173,10 +178,18 @@ impl CloudNodeLifecycle {
 
     /// What the provider says about node `n`'s instance, how many calls it took (one when the
     /// instance is gone, else `InstanceShutdown` too), and why.
-    fn ask(&self, n: NodeId, status: CondStatus, now: Millis) -> (Verdict, Millis, Cause) {
+    fn ask(&self, n: NodeId, status: CondStatus, now: Millis, by: Option<&str>) -> (Verdict, Millis, Cause) {
         let seen = self.seen_at(now);
         let instance = self.instances[n];
         let provider = self.cfg.provider;
+        let since = instance.gone_from.unwrap_or(seen);
+        let gone = match (instance.terminated_by, by) {
+            (Some((_, at)), Some(by)) => Cause::new("cause.part.cloud_gone_by")
+                .text("remediator", by)
+                .time("since", at)
+                .time("gone", since),
+            _ => Cause::new(gone_key(provider)).time("since", since),
+        };
         let cached = if self.cfg.vm_cache_ttl > 0 {
             Cause::new("cause.part.cloud_cache")
                 .time("seen", seen)
@@ -188,10 +201,7 @@ impl CloudNodeLifecycle {
             let cause = Cause::new("cause.cloud.node_deleted")
                 .text("provider", provider.name())
                 .text("status", status)
-                .sub(
-                    "gone",
-                    Cause::new(gone_key(provider)).time("since", instance.gone_from.unwrap_or(seen)),
-                )
+                .sub("gone", gone)
                 .sub("cached", cached);
             return (Verdict::Delete, 1, cause);
         }

@@ -151,14 +151,15 @@ pub fn deleted_longer_than(deleted_for: Millis, skip: Millis) -> bool {
     deleted_for / SECOND > skip / SECOND
 }
 
-/// The drain's cordon: the node becomes unschedulable (recorded with `cause`), and the node
-/// lifecycle controller's NoSchedule pass sees it at once.
-pub fn cordon(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause: Cause) {
-    cordon_after(w, nlc, n, cause, None);
-}
-
-/// [`cordon`], recorded after `after`, the event that started the drain.
-pub fn cordon_after(w: &mut World, nlc: &mut NodeLifecycleController, n: NodeId, cause: Cause, after: Option<EventId>) {
+/// The drain's cordon: the node becomes unschedulable (recorded with `cause`, after the event
+/// that started the drain, if any), and the node lifecycle controller's NoSchedule pass sees
+/// it at once.
+pub fn cordon(
+    w: &mut World,
+    nlc: &mut NodeLifecycleController,
+    n: NodeId,
+    (cause, after): (Cause, Option<crate::timeline::EventId>),
+) {
     if w.api.nodes[n].unschedulable {
         return;
     }

@@ -110,9 +110,12 @@ impl PodGc {
                     }
                     let seen = *self.orphans.entry(p).or_insert(now);
                     if now >= seen + QUARANTINE {
+                        // The wait for the run that first saw it is part of the pod's way out.
+                        let gone = deleted.and_then(|id| log.events.get(id)).map_or(seen, |e| e.at);
                         let cause = Cause::new("cause.podgc.quarantined")
                             .text("node", &name)
                             .time("seen", seen)
+                            .time("first", seen - gone)
                             .time("quarantine", QUARANTINE);
                         doomed.push((p, cause, deleted));
                     }

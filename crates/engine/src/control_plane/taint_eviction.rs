@@ -137,11 +137,21 @@ impl TaintEvictionController {
         let now = w.now;
         if let Some(t) = self.drop_timer(w, p) {
             let log = &mut w.log;
-            // The taint's removal, or the pod's tolerations changed to tolerate it for ever.
+            // The taint's removal, or the pod's tolerations changed to tolerate it for ever, or
+            // the node's taints changed to ones it tolerates for ever; at least the plan it ends.
             let after = match why {
                 "cause.part.no_taint" => log.index.node(n).and_then(|m| m.untainted),
-                _ => log.index.pod(p).tolerations,
+                _ => {
+                    let marks = log.index.node(n);
+                    let taints = marks.map(|m| latest(m.taints.iter().map(|&(_, id)| Some(id))));
+                    latest([
+                        log.index.pod(p).tolerations,
+                        taints.flatten(),
+                        marks.and_then(|m| m.untainted),
+                    ])
+                }
             };
+            let after = after.or(log.index.pod(p).eviction_scheduled);
             log.push(
                 Event::new(
                     now,
@@ -216,9 +226,11 @@ impl TaintEvictionController {
     fn schedule(&mut self, w: &mut World, p: PodId, n: NodeId, (fire_at, cause): (Millis, Cause)) {
         let (now, log) = (w.now, &mut w.log);
         // Seen because of the newest of the node's NoExecute taints, a patch of the pod's
-        // tolerations, or the controller's (re)start, whichever came last.
+        // tolerations, the controller's (re)start or the pod's binding, whichever came last.
         let taints = self.tainted[n].iter().map(|t| log.index.taint(n, &t.label()));
-        let others = [log.index.pod(p).tolerations, log.index.controller_manager_started];
+        // A pod bound to a node that carries the taint already is seen when it is bound.
+        let marks = log.index.pod(p);
+        let others = [marks.tolerations, log.index.controller_manager_started, marks.scheduled];
         let mut after = latest(taints.chain(others));
         if fire_at > now && log.wants(now, EventKind::PodEvictionScheduled) {
             let scheduled = log.push(

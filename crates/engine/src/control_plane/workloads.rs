@@ -239,6 +239,10 @@ impl Workloads {
                     Some(old) if api.pods[old].failed => {
                         Cause::new("cause.rs.replacement_failed").text("old", &api.pods[old].name)
                     }
+                    // Force-deleted (PodGC, an operator) before it was ever Terminating.
+                    Some(old) if !api.pods[old].exists() => {
+                        Cause::new("cause.rs.replacement_removed").text("old", &api.pods[old].name)
+                    }
                     Some(old) => Cause::new("cause.rs.replacement").text("old", &api.pods[old].name),
                     None => Cause::new("cause.rs.create"),
                 }

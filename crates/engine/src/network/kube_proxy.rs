@@ -18,7 +18,7 @@ use crate::api::{Api, PodId};
 use crate::cause::Cause;
 use crate::scenario::KubeProxyConfig;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind, Log};
+use crate::timeline::{latest, Event, EventId, EventKind, Log};
 use crate::version::Profile;
 use crate::world::World;
 use std::collections::BTreeSet;
@@ -49,6 +49,12 @@ pub struct KubeProxy {
     last_end: Millis,
     /// When the next sync starts, if one is planned.
     pub scheduled: Option<Millis>,
+    /// A sync was due while no proxy was in touch with the apiserver: the rules wait for one
+    /// to reconnect.
+    pub starved: bool,
+    /// The event that brought a proxy back after `starved` (its node's `FaultEnded` or
+    /// `NodeCreated`): the sync under way follows it.
+    pub resumed_by: Option<EventId>,
     running_until: Option<Millis>,
     programmed: Vec<BTreeSet<PodId>>,
     in_progress: Vec<Pending>,
@@ -112,6 +118,8 @@ impl KubeProxy {
             refilled_at: Millis::MIN,
             last_end: Millis::MIN,
             scheduled: None,
+            starved: false,
+            resumed_by: None,
             running_until: None,
             programmed: vec![BTreeSet::new(); services],
             in_progress: Vec::new(),
@@ -280,8 +288,8 @@ impl KubeProxy {
                     .time("sync", self.sync_duration)
                     .sub("what", what)
                     .sub("others", others);
-                // The slice change the proxies acted on.
-                let after = log.index.pod(p).endpoint;
+                // The slice change the proxies acted on, or a proxy's return if none could read it.
+                let after = latest([log.index.pod(p).endpoint, self.resumed_by]);
                 let mut e = Event::new(now, EventKind::TrafficStopped, cause).pod(p).after(after);
                 e.node = pod.node;
                 e.service = Some(w);
@@ -291,6 +299,7 @@ impl KubeProxy {
                 self.sizes[w].push((now, self.programmed[w].len()));
             }
         }
+        self.resumed_by = None;
     }
 
     /// Records `TrafficStarted` for each pod of Service `w` that the rules now send to.

@@ -8,7 +8,7 @@ use crate::kubelet::heartbeats::HeartbeatLoop;
 use crate::kubelet::lease::BACKOFF_MAX;
 use crate::scenario::{ActionKind, ActionSpec};
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{Event, EventId, EventKind};
 
 impl Simulation {
     /// A joining kubelet's registration attempt (`registerWithAPIServer`): sleep, then Create;
@@ -34,6 +34,7 @@ impl Simulation {
         self.w.api.patch_node_status(now, n, status);
         self.kubelets[n].last_report = Some(now);
         // A kubelet restarted on a node whose object was deleted registers it again.
+        // A replacement machine's Node follows the repair that created the machine.
         let back = self.w.log.index.node(n).and_then(|m| m.back);
         let (cause, made) = self
             .replacement_cause(n)
@@ -127,7 +128,7 @@ impl Simulation {
                 let why = Cause::new("cause.fault.recovers")
                     .text("node", &name)
                     .text("fault", format!("{f:?}"));
-                self.recover(n, f, why);
+                self.recover(n, f, (why, None));
             } else if self.kubelets[n].shutting_down {
                 // A shutdown under way is not cancelled (`PrepareForShutdown(false)` is not modelled).
                 self.warnings.push(
@@ -143,7 +144,7 @@ impl Simulation {
                 .text("new", format!("{:?}", a.action))
                 .text("old", format!("{f:?}"))
                 .text("node", &name);
-            self.recover(n, f, why);
+            self.recover(n, f, (why, None));
         }
         match a.action {
             ActionKind::NodeShutdown => return self.begin_shutdown(n, None),
@@ -181,7 +182,9 @@ impl Simulation {
         self.w.log.push(Event::new(now, EventKind::FaultStarted, cause).node(n));
     }
 
-    pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, why: Cause) {
+    /// The fault of node `n` ends for `why`, after the event `after` (a remediator's repair
+    /// that rebooted it) or, without one, after the fault itself.
+    pub(super) fn recover(&mut self, n: NodeId, fault: ActionKind, (why, after): (Cause, Option<EventId>)) {
         let now = self.w.now;
         self.kubelets[n].fault = None;
         let restarted = fault.powers_off() || fault == ActionKind::KubeletStop;
@@ -190,9 +193,9 @@ impl Simulation {
         } else {
             "cause.fault.ended_reconnect"
         };
-        let fault = self.w.log.index.silenced(n);
+        let after = after.or(self.w.log.index.silenced(n));
         let e = Event::new(now, EventKind::FaultEnded, Cause::new(key).sub("why", why));
-        self.w.log.push(e.node(n).after(fault));
+        self.w.log.push(e.node(n).after(after));
         // The node's kube-proxy is back in touch with the apiserver: it resyncs.
         if self.eps.any() {
             self.proxy_changed();

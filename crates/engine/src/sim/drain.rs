@@ -16,7 +16,7 @@ use crate::timeline::{Event, EventKind};
 impl Simulation {
     pub(super) fn drain(&mut self, n: NodeId) {
         let now = self.w.now;
-        cordon(&mut self.w, &mut self.nlc, n, Cause::new("cause.drain.cordon"));
+        cordon(&mut self.w, &mut self.nlc, n, (Cause::new("cause.drain.cordon"), None));
         // The cordon PATCH and the pod LIST each take a round trip before the evictions go out.
         let at = now + 2 * self.w.api.api_latency;
         for p in self.w.api.nodes[n].pods.clone() {

@@ -17,7 +17,7 @@ use crate::control_plane::node_group;
 use crate::scenario::{settings, ActionKind, Config, NodeSpec};
 use crate::sched::Owner;
 use crate::time::Millis;
-use crate::timeline::{Event, EventId, EventKind};
+use crate::timeline::{latest, Event, EventId, EventKind};
 use crate::world::MachineRequest;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -89,13 +89,19 @@ impl Simulation {
             MachineRequest::PowerOff { node, gone_at } => self.power_off_machine(node, gone_at),
             MachineRequest::Boot { node, why, uncordon } => {
                 let fault = self.kubelets[node].fault.unwrap_or(ActionKind::NodeCrash);
-                self.recover(node, fault, why);
+                let repair = self.w.log.index.repair(node);
+                self.recover(node, fault, (why, repair));
                 if let Some(cause) = uncordon {
                     self.uncordon(node, cause);
                 }
             }
             MachineRequest::Create { node, old, by, at } => {
-                self.created.insert(node, (old, by, self.w.now, None));
+                // The old machine's deletion (its Node's, recorded first) or the repair that
+                // asked for the new one.
+                let index = &self.w.log.index;
+                let old_marks = index.node(old).and_then(|m| latest([m.deleted, index.repair(old)]));
+                let after = latest([old_marks, index.node(node).and_then(|m| m.remediation)]);
+                self.created.insert(node, (old, by, self.w.now, after));
                 let step = REGISTRATION_FIRST_STEP;
                 self.push_for(Owner::Kubelet(node), at, Wake::Register { node, step });
             }
@@ -119,10 +125,17 @@ impl Simulation {
                 self.w.api.stop_pod(now, p);
             }
         }
+        // A remediator's repair terminates the instance: the cloud controller's deletion of the
+        // Node follows from it.
+        let repair = self.w.log.index.node(n).and_then(|m| m.remediation);
         if let (Some(at), Some(ccm)) = (gone_at, self.ccm.as_mut()) {
             let instance = &mut ccm.instances[n];
             if instance.gone_from.is_none_or(|g| g > at) {
                 instance.gone_from = Some(at);
+                if let Some(id) = repair {
+                    instance.terminated_by = Some((id, now));
+                    instance.fault = Some(id);
+                }
             }
         }
     }

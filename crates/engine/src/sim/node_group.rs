@@ -4,7 +4,7 @@
 use super::{machines, Owner, Simulation, Wake, REGISTRATION_FIRST_STEP};
 use crate::api::NodeId;
 use crate::cause::Cause;
-use crate::control_plane::drain::cordon_after;
+use crate::control_plane::drain::cordon;
 use crate::control_plane::node_group::{self, BY_REBALANCE, SPOT_DRAIN};
 use crate::scenario::{ActionKind, ActionSpec, CapacityType};
 use crate::timeline::{Event, EventId, EventKind};
@@ -54,7 +54,7 @@ impl Simulation {
         });
         self.group_launch(n, BY_REBALANCE, warning);
         let cause = Cause::new("cause.cloud.eks_spot_cordon").time("notice", a.notice);
-        cordon_after(&mut self.w, &mut self.nlc, n, cause, warning);
+        cordon(&mut self.w, &mut self.nlc, n, (cause, warning));
         self.group_drain(n);
     }
 

@@ -47,7 +47,14 @@ impl Simulation {
         if self.connected_proxies().0 == 0 {
             // Nobody can read the slices: every proxy keeps its rules until one reconnects.
             self.proxy.scheduled = None;
+            self.proxy.starved = true;
             return;
+        }
+        if std::mem::take(&mut self.proxy.starved) {
+            // The node whose kubelet (and kube-proxy) came back last.
+            let index = &self.w.log.index;
+            let back = (0..self.w.api.nodes.len()).map(|n| index.node(n).and_then(|m| m.back));
+            self.proxy.resumed_by = crate::timeline::latest(back);
         }
         let end = self.proxy.start(self.w.now, &self.w.api);
         self.push(end, Wake::ProxySyncDone);

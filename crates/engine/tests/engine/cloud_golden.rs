@@ -355,3 +355,30 @@ fn r12_podgc_frees_a_deleted_nodes_pods_after_its_quarantine() {
         .join("\n");
     assert!(said.contains("DeletionByPodGC"), "{said}");
 }
+
+/// §9.1: an EC2 instance terminated with no graceful node shutdown. The cloud controller deletes
+/// the Node once it finds the instance gone; PodGC's first 20s run sees the orphans 4.262s later
+/// and force-deletes them after its 40s quarantine; the ReplicaSet's replacement says its pod
+/// was deleted, never that it is Terminating (it never was).
+#[test]
+fn s9_1_terminated_instance_chain_and_causes() {
+    use crate::remediation_golden::{check_cause, check_chain, CauseCase, ChainCase};
+    use kubelife_engine::EventKind::*;
+    check_chain(&ChainCase {
+        name: "§9.1 EC2 instance terminated",
+        scenario: ("eks-instance-terminated", None),
+        segments: &[
+            (44_536, NodeUnknown, "50s"),
+            (2_410, NodeDeleted, "EC2 reports the instance terminated"),
+            (44_262, PodRemoved, "4.262s after the Node's deletion"),
+        ],
+    });
+    check_cause(&CauseCase {
+        name: "§9.1 the ReplicaSet replaces a pod PodGC removed",
+        scenario: ("eks-instance-terminated", None),
+        kind: PodCreated,
+        zh: false,
+        has: &[],
+        not: &["is Terminating", "has a deletionTimestamp"],
+    });
+}

@@ -7,6 +7,7 @@ mod common;
 #[path = "../support/default_forms.rs"]
 mod default_forms;
 mod endtoend;
+mod explanations;
 mod flags;
 mod import;
 #[path = "../support/layering.rs"]

@@ -14,6 +14,7 @@ use kubelife_engine::control_plane::remediation::mhc::{
 };
 use kubelife_engine::scenario::NodeCount;
 use kubelife_engine::time::{MINUTE, SECOND};
+use kubelife_engine::{EventKind, Outcome};
 
 fn with_node(conditions: &[(i64, i64)]) -> Target {
     Target {
@@ -184,4 +185,246 @@ fn r9_karpenter_breaker_rounds_up() {
     assert!(!nodes_healthy(3, 2));
     assert!(nodes_healthy(10, 2));
     assert!(!nodes_healthy(10, 3));
+}
+
+/// One remediator's way from the fault to the database Ready again, as "where does the time
+/// go?" reads it off the `after` links: the first segments' lengths (ms) and events, and a word
+/// each of their labels names (the duration that accounts for it).
+pub(crate) struct ChainCase {
+    /// The case, by the section of the remediators' timelines it follows.
+    pub(crate) name: &'static str,
+    /// The preset, and the remediator (cloud, JSON) that replaces its own, if any.
+    pub(crate) scenario: (&'static str, Option<(&'static str, &'static str)>),
+    /// The first segments: length, the event that ends it, a word its label names.
+    pub(crate) segments: &'static [(i64, EventKind, &'static str)],
+}
+
+pub(crate) fn check_chain(case: &ChainCase) {
+    let s = preset_with(case.scenario.0, case.scenario.1);
+    let cfg = s.resolve().expect("valid");
+    let o = kubelife_engine::run(&cfg, &kubelife_engine::RunOptions::default());
+    let fault = kubelife_engine::milestones::milestones(&o).fault.expect("a fault");
+    let db = kubelife_engine::milestones::database(&o, &cfg.workloads, fault).expect("a database");
+    let got = chain_segments(&o, fault, db.ready.expect("the database is Ready again"));
+    let shown: Vec<String> = got.iter().map(|(ms, k, l)| format!("{ms} {k:?}: {l}")).collect();
+    for (i, &(ms, kind, word)) in case.segments.iter().enumerate() {
+        let (got_ms, got_kind, label) = &got[i];
+        assert!(
+            (*got_ms, *got_kind) == (ms, kind) && label.contains(word),
+            "{}: segment {i} should be {ms} ms to {kind:?} naming {word:?}:\n{}",
+            case.name,
+            shown.join("\n")
+        );
+    }
+}
+
+const AUTO_REPAIR_EKS: (&str, &str) = ("aws", r#"{"kind": "EKSNodeAutoRepair"}"#);
+const AUTO_REPAIR_AKS: (&str, &str) = ("azure", r#"{"kind": "AKSAutoRepair"}"#);
+
+/// §9.5, §9.6, §9.7, §9.4 and §9.8: each remediator's chain passes through an event whose cause
+/// names every wait: Cluster API's Unknown at 44.5s, its 5m0s timeout + 1s, a 20s drain retry,
+/// 1m0s of VM deletion; Self Node Remediation's 5m0s, then rebootDuration 3m0s + 1s; Karpenter's
+/// 30m0s toleration, then the 30s termination; EKS's 30m0s readyTimeout, then the instance the
+/// cloud controller finds gone; AKS's 10m0s detectionDelay, then the 1m30s boot.
+#[test]
+fn s9_remediator_chains_name_every_wait() {
+    use EventKind::*;
+    let cases = [
+        ChainCase {
+            name: "§9.5 Cluster API MachineHealthCheck",
+            scenario: ("capi-mhc-5m", None),
+            segments: &[
+                (44_536, NodeUnknown, "50s"),
+                (301_000, RemediationStarted, "5m0s"),
+                (10, NodeCordoned, "MachineHealthCheck"),
+                (20_000, NodeDrained, "drainRetryInterval 20s"),
+                (60_000, NodeDeleted, "VM deletion 1m0s"),
+                (45_662, PodRemoved, "40s quarantine"),
+            ],
+        },
+        ChainCase {
+            name: "§9.6 Self Node Remediation",
+            scenario: ("medik8s-snr", None),
+            segments: &[
+                (44_536, NodeUnknown, "50s"),
+                (301_000, RemediationStarted, "5m0s"),
+                (0, TaintAdded, "Self Node Remediation"),
+                (181_000, TaintAdded, "rebootDuration 3m0s"),
+            ],
+        },
+        ChainCase {
+            name: "§9.7 Karpenter node repair",
+            scenario: ("karpenter-repair-on", None),
+            segments: &[
+                (44_536, NodeUnknown, "50s"),
+                (1_800_000, RemediationStarted, "toleration 30m0s"),
+                (0, NodeDrained, "stuck terminating"),
+                (30_000, NodeDeleted, "termination 30s"),
+            ],
+        },
+        ChainCase {
+            name: "§9.4 EKS node auto repair",
+            scenario: ("karpenter-repair-on", Some(AUTO_REPAIR_EKS)),
+            segments: &[
+                (44_536, NodeUnknown, "50s"),
+                (1_800_000, RemediationStarted, "readyTimeout 30m0s"),
+                (32_810, NodeDeleted, "EKSNodeAutoRepair terminated its instance"),
+            ],
+        },
+        ChainCase {
+            name: "§9.8 AKS auto-repair",
+            scenario: ("karpenter-repair-on", Some(AUTO_REPAIR_AKS)),
+            segments: &[
+                (44_536, NodeUnknown, "50s"),
+                (600_000, RemediationStarted, "detectionDelay 10m0s"),
+                (90_000, FaultEnded, "boot 1m30s"),
+            ],
+        },
+    ];
+    for case in &cases {
+        check_chain(case);
+    }
+}
+
+/// A cause as a run records it: every event of `kind` in the scenario (the preset with the
+/// remediator given) says `has` and never `not`, in full and as its segment's label, in the
+/// language of `zh` (English when false).
+pub(crate) struct CauseCase {
+    pub(crate) name: &'static str,
+    pub(crate) scenario: (&'static str, Option<(&'static str, &'static str)>),
+    pub(crate) kind: EventKind,
+    pub(crate) zh: bool,
+    pub(crate) has: &'static [&'static str],
+    pub(crate) not: &'static [&'static str],
+}
+
+pub(crate) fn check_cause(case: &CauseCase) {
+    let s = preset_with(case.scenario.0, case.scenario.1);
+    let o = kubelife_engine::run(&s.resolve().expect("valid"), &kubelife_engine::RunOptions::default());
+    let zh = kubelife_engine::cause::parse_catalogue(include_str!("../../../../i18n/zh.json")).expect("parses");
+    let zh: &'static std::collections::BTreeMap<String, String> = Box::leak(Box::new(zh));
+    let lookup = |k: &str| -> Option<&'static str> {
+        if case.zh {
+            zh.get(k).map(String::as_str)
+        } else {
+            kubelife_engine::cause::english(k)
+        }
+    };
+    let events: Vec<_> = o.events.iter().filter(|e| e.kind == case.kind).collect();
+    assert!(!events.is_empty(), "{}: no {:?}", case.name, case.kind);
+    for e in events {
+        let said = format!("{} / {}", e.cause.render(&|k| lookup(k)), e.cause.render_brief(&lookup));
+        for h in case.has {
+            assert!(
+                said.contains(h),
+                "{}: {:?} should say {h:?}: {said}",
+                case.name,
+                case.kind
+            );
+        }
+        for n in case.not {
+            assert!(
+                !said.contains(n),
+                "{}: {:?} should not say {n:?}: {said}",
+                case.name,
+                case.kind
+            );
+        }
+    }
+}
+
+/// R6 and §9.5–§9.7: causes say what is true when they happen. Cluster API's drain of an
+/// unreachable node evicts with grace 1s (`drainNode`'s `GracePeriodSeconds = 1`, v1.8+) and its
+/// pod stays Terminating on the dead node; Karpenter's drain of a live Spot node says no such
+/// thing; the 5s before it is the interruption message's latency; PodGC's deletion counts the
+/// wait for its 20s run besides its 40s quarantine; the Node deletions read as Chinese.
+#[test]
+fn r6_s9_causes_name_what_is_true() {
+    use EventKind::*;
+    let cases = [
+        CauseCase {
+            name: "R6 Cluster API drains an unreachable node with grace 1s",
+            scenario: ("capi-mhc-5m", None),
+            kind: PodDeletionRequested,
+            zh: false,
+            has: &["grace 1s", "stays Terminating"],
+            not: &["grace 30s"],
+        },
+        CauseCase {
+            name: "§9.5 PodGC's quarantine and the wait for its run",
+            scenario: ("capi-mhc-5m", None),
+            kind: PodRemoved,
+            zh: false,
+            has: &["5.662s after the Node's deletion", "40s quarantine"],
+            not: &[],
+        },
+        CauseCase {
+            name: "§9.5 the Chinese Node deletion of Cluster API",
+            scenario: ("capi-mhc-5m", None),
+            kind: NodeDeleted,
+            zh: true,
+            has: &["PodGC 会在 40s 隔离期之后、于其下一次 20s 运行时将其强制删除"],
+            not: &["强制删除在"],
+        },
+        CauseCase {
+            name: "§9.7 the Chinese Node deletion of Karpenter",
+            scenario: ("karpenter-repair-on", None),
+            kind: NodeDeleted,
+            zh: true,
+            has: &["PodGC 会在 40s 隔离期之后、于其下一次 20s 运行时将其强制删除"],
+            not: &["强制删除在"],
+        },
+        CauseCase {
+            name: "§9.7 Karpenter drains a live Spot node",
+            scenario: ("karpenter-spot-interruption", None),
+            kind: PodDeletionRequested,
+            zh: false,
+            has: &["Karpenter's drain evicts the pod", "grace 30s"],
+            not: &["stays Terminating"],
+        },
+        CauseCase {
+            name: "§9.7 the interruption message's latency",
+            scenario: ("karpenter-spot-interruption", None),
+            kind: RemediationStarted,
+            zh: false,
+            has: &["5s after EC2 sent it (interruptionMessageLatency)"],
+            not: &[],
+        },
+    ];
+    for case in &cases {
+        check_cause(case);
+    }
+}
+
+/// The preset `name`'s scenario, with `remediation` (JSON, the list's one entry) on `cloud`
+/// (`""`: none) instead of its own when given.
+pub(crate) fn preset_with(name: &str, remediation: Option<(&str, &str)>) -> kubelife_engine::Scenario {
+    let s = kubelife_engine::presets::preset(name).expect("a preset").scenario;
+    let Some((cloud, spec)) = remediation else { return s };
+    let mut v = serde_json::to_value(&s).expect("serializes");
+    v["remediation"] = serde_json::from_str(&format!("[{spec}]")).expect("JSON");
+    if cloud.is_empty() {
+        v.as_object_mut().expect("an object").remove("cloud");
+    } else {
+        v["cloud"] = serde_json::json!({ "provider": cloud });
+    }
+    serde_json::from_value(v).expect("a scenario")
+}
+
+/// "Where does the time go?" to event `goal`, read off the chain of `after` links as the
+/// figures read it: each link's length from the event before (from the fault for the first), its
+/// event's kind, and its label in English.
+pub(crate) fn chain_segments(o: &Outcome, fault: i64, goal: usize) -> Vec<(i64, kubelife_engine::EventKind, String)> {
+    let mut last = fault;
+    let mut out = Vec::new();
+    for (k, i) in kubelife_engine::chain::chain(&o.events, goal).into_iter().enumerate() {
+        let e = &o.events[i];
+        if e.at_ms < fault || (k == 0 && e.at_ms == fault) {
+            continue;
+        }
+        let label = e.cause.render_brief(&|k| kubelife_engine::cause::english(k));
+        out.push((e.at_ms - last, e.kind, label));
+        last = e.at_ms;
+    }
+    out
 }

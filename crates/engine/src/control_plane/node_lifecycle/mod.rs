@@ -192,6 +192,9 @@ pub struct NodeLifecycleController {
     /// Per node queued for tainting: whether the pass that queued it came late, for the taint's
     /// cause.
     queued_late: Vec<Option<LatePass>>,
+    /// Per node queued for tainting: when it was first queued since it last counted as
+    /// reachable (`markNodeForTainting` re-queues it at every pass), ms.
+    first_queued: Vec<Option<Millis>>,
 }
 
 fn grace_flag(startup: bool) -> &'static str {
@@ -266,6 +269,7 @@ impl NodeLifecycleController {
             failures: InjectedFailures::default(),
             late_pass: None,
             queued_late: Vec::new(),
+            first_queued: Vec::new(),
             wrote: Vec::new(),
         }
     }
@@ -289,6 +293,7 @@ impl NodeLifecycleController {
             self.quiet.resize(n, false);
             self.quiet_zone.resize(n, 0);
             self.queued_late.resize(n, None);
+            self.first_queued.resize(n, None);
             self.eviction.resize(n, EvictionStatus::Unmarked);
         }
         self.dormancy.grow(n);

@@ -37,7 +37,7 @@ impl NodeLifecycleController {
                         .text("ready", observed)
                         .text("other", other)
                         .text("want", want);
-                    swap_no_execute(now, n, want, other, api, log, &cause);
+                    swap_no_execute(now, n, (want, other), api, log, (&cause, None));
                 } else {
                     self.mark_node_for_tainting(now, n, observed, api);
                 }
@@ -70,6 +70,7 @@ impl NodeLifecycleController {
         if added {
             // A pass that waited for its predecessor's requests queues its nodes late.
             self.queued_late[n] = self.late_pass.filter(|l| l.sent > l.previous);
+            self.first_queued[n].get_or_insert(now);
         }
         added
     }
@@ -84,6 +85,9 @@ impl NodeLifecycleController {
         log: &mut Log,
         (cause, after): (&Cause, Option<EventId>),
     ) -> bool {
+        if let Some(q) = self.first_queued.get_mut(n) {
+            *q = None;
+        }
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             if api.nodes[n].has_taint(key, Effect::NoExecute) {
                 let event = Event::new(now, EventKind::TaintRemoved, cause.clone())
@@ -112,6 +116,7 @@ impl NodeLifecycleController {
         let eviction_qps = self.settings.eviction_qps;
         let period = self.settings.monitor_period;
         let queued_late = &self.queued_late;
+        let first_queued = &self.first_queued;
         let limits = api.clients.limits();
         for id in self.zones.live_ids() {
             let zone = self.zones.get_mut(id).expect("live");
@@ -121,6 +126,7 @@ impl NodeLifecycleController {
             let qps = zone.queue.limiter.qps;
             let zone_name = zone.display.clone();
             let state = zone.state;
+            let zone_changed = zone.changed;
             zone.queue.try_process(now, |item| {
                 let n = item.value;
                 if !api.nodes[n].exists {
@@ -145,7 +151,11 @@ impl NodeLifecycleController {
                 let cause = if waited <= 100 {
                     Cause::new("cause.nlc.tainted_tick")
                 } else {
-                    Cause::new("cause.nlc.tainted_held").time("waited", waited)
+                    let first = first_queued.get(n).copied().flatten().unwrap_or(item.added_at);
+                    Cause::new("cause.nlc.tainted_held")
+                        .time("waited", waited)
+                        .time("first", first)
+                        .time("queued", now - first)
                 }
                 .text("ready", ready.status)
                 .time("added", item.added_at)
@@ -162,7 +172,7 @@ impl NodeLifecycleController {
                         .text("burst", limits.1),
                     None => cause,
                 };
-                swap_no_execute(now, n, want, other, api, log, &cause);
+                swap_no_execute(now, n, (want, other), api, log, (&cause, zone_changed));
                 TryResult::Done
             });
         }
@@ -261,14 +271,33 @@ impl NodeLifecycleController {
     }
 }
 
-fn swap_no_execute(now: Millis, n: NodeId, want: &str, other: &str, api: &mut Api, log: &mut Log, cause: &Cause) {
+/// Swaps node `n`'s NoExecute taint `other` for `want`, for `cause`; the events follow the
+/// node's Ready change, or `zone_changed` (the zone's state change that let its queue taint
+/// again) if that came at a later instant (one at the same instant is the Ready change's own
+/// consequence).
+fn swap_no_execute(
+    now: Millis,
+    n: NodeId,
+    (want, other): (&str, &str),
+    api: &mut Api,
+    log: &mut Log,
+    (cause, zone_changed): (&Cause, Option<EventId>),
+) {
+    let ready = log.index.ready_or_registered(n);
+    let at = |id: Option<EventId>| id.and_then(|i| log.events.get(i)).map(|e| e.at);
+    let after = match zone_changed {
+        Some(_) if at(zone_changed) > at(ready) => zone_changed,
+        _ => ready,
+    };
     let events = vec![
         Event::new(now, EventKind::TaintRemoved, cause.clone())
             .node(n)
-            .taint(format!("{other}:NoExecute")),
+            .taint(format!("{other}:NoExecute"))
+            .after(after),
         Event::new(now, EventKind::TaintAdded, cause.clone())
             .node(n)
-            .taint(format!("{want}:NoExecute")),
+            .taint(format!("{want}:NoExecute"))
+            .after(after),
     ];
     let add = vec![Taint::new(want, Effect::NoExecute, now)];
     patch_taints(now, n, add, vec![(other, Effect::NoExecute)], events, api, log);
@@ -286,8 +315,9 @@ fn patch_taints(
     log: &mut Log,
 ) {
     // The node lifecycle controller taints by the node's Ready condition: each change follows
-    // the Ready change it recorded last, unless it says otherwise.
-    let ready = log.index.ready(n);
+    // the Ready change it recorded last, or the Node's registration (Ready at once) if that came
+    // later, unless it says otherwise.
+    let ready = log.index.ready_or_registered(n);
     let events = events
         .into_iter()
         .map(|e| if e.after.is_some() { e } else { e.after(ready) })

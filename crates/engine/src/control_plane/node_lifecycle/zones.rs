@@ -18,6 +18,9 @@ pub struct Zone {
     pub state: ZoneState,
     /// The NoExecute tainting queue.
     pub queue: RateLimitedTimedQueue,
+    /// Its last recorded `ZoneStateChanged`: a taint its queue applies may follow it (tainting
+    /// resumes when the zone leaves a state that stops it).
+    pub changed: Option<EventId>,
 }
 
 /// The zones the controller knows: each by a dense id, in key order, with every node's zone id
@@ -92,6 +95,7 @@ impl Zones {
                 display: self.displays[id].clone(),
                 state: ZoneState::Initial,
                 queue: RateLimitedTimedQueue::new(qps),
+                changed: None,
             });
         }
     }
@@ -202,7 +206,7 @@ impl NodeLifecycleController {
                 let why = self.state_change_cause(state, qps, not_ready, size(id), all_were_full);
                 // The zone's node whose Ready change tipped it.
                 let zone_nodes = nodes.iter().filter(|&&n| self.zones.of(api, n) == id);
-                let after = latest(zone_nodes.map(|&n| log.index.ready(n)));
+                let after = latest(zone_nodes.map(|&n| log.index.ready_or_registered(n)));
                 zone_event(now, log, self.zones.get_mut(id).expect("live"), current, (why, after));
             }
         }
@@ -220,7 +224,7 @@ impl NodeLifecycleController {
         log: &mut Log,
     ) {
         // The node whose Ready change left no zone with a Ready node.
-        let last_change = latest(nodes.iter().map(|&n| log.index.ready(n)));
+        let last_change = latest(nodes.iter().map(|&n| log.index.ready_or_registered(n)));
         for &n in nodes {
             if self.settings.legacy_pod_eviction_timeout.is_some() {
                 self.cancel_pod_eviction(n, api);
@@ -284,7 +288,7 @@ impl NodeLifecycleController {
     }
 }
 
-fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, (why, after): (Cause, Option<EventId>)) {
+fn zone_event(now: Millis, log: &mut Log, z: &mut Zone, from: ZoneState, (why, after): (Cause, Option<EventId>)) {
     if log.wants(now, EventKind::ZoneStateChanged) {
         let cause = Cause::new("cause.zone.changed")
             .text("from", from)
@@ -293,6 +297,6 @@ fn zone_event(now: Millis, log: &mut Log, z: &Zone, from: ZoneState, (why, after
         let mut e = Event::new(now, EventKind::ZoneStateChanged, cause);
         e.zone = Some(z.display.clone());
         e.state = Some(z.state);
-        log.push(e.after(after));
+        z.changed = log.push(e.after(after)).or(z.changed);
     }
 }

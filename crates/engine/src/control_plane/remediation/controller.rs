@@ -152,8 +152,9 @@ pub struct Remediators {
     pub(super) replacements: BTreeMap<NodeId, (NodeId, Millis)>,
     /// When each repair's drain began, by (remediator, node).
     pub(super) drain_started: BTreeMap<(usize, NodeId), Millis>,
-    /// Self Node Remediation's runtime strategy of each node it fences, by (remediator, node).
-    pub(super) fencing: BTreeMap<(usize, NodeId), SnrStrategy>,
+    /// Self Node Remediation's runtime strategy of each node it fences and its
+    /// `rebootDuration`, ms, by (remediator, node).
+    pub(super) fencing: BTreeMap<(usize, NodeId), (SnrStrategy, Millis)>,
     /// The instance event each node's Karpenter interruption message is about: the action and
     /// when it happened (the notice's start, for a spot interruption).
     pub(super) interruptions: BTreeMap<NodeId, (ActionKind, Millis)>,

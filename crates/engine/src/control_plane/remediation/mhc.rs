@@ -103,6 +103,12 @@ pub fn skip_wait_for_delete(cluster_api_minor: u32) -> Millis {
     }
 }
 
+/// `drainNode`'s `GracePeriodSeconds` for an unreachable node: 1 s since v1.8.0 ("Override
+/// the grace period of pods to reduce the time needed to skip them"), the pod's own before.
+pub fn unreachable_grace_seconds(cluster_api_minor: u32) -> Option<i64> {
+    (cluster_api_minor >= 8).then_some(1)
+}
+
 /// `shouldWaitForNodeVolumes`: never once the Node is gone; since v1.8.0 not for an
 /// unreachable node; else while a volume is attached.
 pub fn should_wait_for_node_volumes(

@@ -384,8 +384,15 @@ impl Remediation {
     /// Cluster API's `nodeStartupTimeout` check of replacement `s` (for node `old`, created at
     /// `created`) while it has no Node: records `RemediationStarted` and returns true when its
     /// Machine is to be deleted; records `RemediationBlocked` (once) and holds it back until a
-    /// repair ends when the breaker says no.
-    pub fn startup_check(&mut self, w: &mut World, s: NodeId, old: &str, created: Millis) -> bool {
+    /// repair ends when the breaker says no. `made` is the event the replacement's creation
+    /// followed.
+    pub fn startup_check(
+        &mut self,
+        w: &mut World,
+        s: NodeId,
+        (old, made): (&str, Option<crate::timeline::EventId>),
+        created: Millis,
+    ) -> bool {
         let Some(verdict) = mhc::judge_startup(self, old, created, w.now) else {
             return false;
         };
@@ -404,7 +411,7 @@ impl Remediation {
                 (EventKind::RemediationBlocked, why)
             }
         };
-        let mut e = Event::new(w.now, kind, cause).node(s);
+        let mut e = Event::new(w.now, kind, cause).node(s).after(made);
         e.remediator = Some(self.kind().to_string());
         w.log.push(e);
         kind == EventKind::RemediationStarted

@@ -93,7 +93,8 @@ impl Remediators {
         }
         let started = *self.drain_started.entry((index, n)).or_insert(now);
         let cause = Cause::new("cause.remediation.cordon").text("remediator", kind);
-        cordon(w, env.nlc, n, cause);
+        let remediation = w.log.index.node(n).and_then(|m| m.remediation);
+        cordon(w, env.nlc, n, (cause, remediation));
         // `IsNodeUnreachable`: Ready Unknown (Ready False is not unreachable).
         let unreachable = w.api.nodes[n].status.observed(now).ready_status() == Some(CondStatus::Unknown);
         let (stuck, timeout) = match spec {
@@ -103,26 +104,46 @@ impl Remediators {
             Remediator::GkeAutoRepair { drain_timeout, .. } => (Stuck::Never, Some(*drain_timeout)),
             _ => (Stuck::Never, None),
         };
+        let grace = match spec {
+            Remediator::MachineHealthCheck { cluster_api_minor, .. } if unreachable => {
+                mhc::unreachable_grace_seconds(*cluster_api_minor)
+            }
+            _ => None,
+        };
         let policy = DrainPolicy {
             removal: Removal::Evict,
             stuck,
             retry: mhc::DRAIN_RETRY_INTERVAL,
         };
+        let dead = kubelet_gone(w, env, n);
         let pass = policy.pass(w, n, |w, p| {
-            let cause = Cause::new("cause.remediation.drain_evict")
-                .text("remediator", kind)
-                .text("grace", w.api.pods[p].grace_seconds);
+            let cause = drain_evict_cause(w, kind, p, (grace, dead));
             let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause)
                 .pod(p)
                 .after(w.log.index.node(n).and_then(|m| m.cordoned));
             e.node = Some(n);
             w.log.push(e);
         });
-        let over = timeout.is_some_and(|t| now - started >= t);
-        if pass.waiting && !over {
+        let over = timeout.filter(|&t| now - started >= t);
+        if pass.waiting && over.is_none() {
             return Self::at(w, index, n, now + policy.retry, Step::Drain);
         }
         self.drain_started.remove(&(index, n));
+        let why = match (over, stuck) {
+            (Some(t), _) if pass.waiting => Cause::new("cause.part.drain_timeout").time("timeout", t),
+            _ if now == started => Cause::new("cause.part.drain_first"),
+            (_, Stuck::DeletedFor(skip)) => Cause::new("cause.part.drain_skipped")
+                .time("skip", skip)
+                .time("retry", policy.retry),
+            _ => Cause::new("cause.part.drain_empty").time("retry", policy.retry),
+        };
+        let cause = Cause::new("cause.remediation.drained")
+            .text("remediator", kind)
+            .time("started", started)
+            .sub("why", why);
+        let after = w.log.index.repair(n);
+        w.log
+            .push(Event::new(now, EventKind::NodeDrained, cause).node(n).after(after));
         match spec {
             // The VM is re-created under the same name: it powers off and boots again.
             Remediator::GkeAutoRepair { .. } => Self::reboot(w, index, n, self.settings.times.boot),
@@ -156,9 +177,11 @@ impl Remediators {
     fn machine_gone(&mut self, w: &mut World, index: usize, n: NodeId) {
         let now = w.now;
         if w.api.nodes[n].exists {
-            let after = w.log.index.node(n).and_then(|m| m.silenced);
+            // The VM's deletion began once the drain (and the volume wait) was over.
+            let after = w.log.index.repair(n);
             let cause = Cause::new("cause.remediation.mhc_node_deleted")
                 .text("remediator", "MachineHealthCheck")
+                .time("deletion", self.settings.times.deletion)
                 .sub("gc", self.orphan_gc());
             w.machines.push(MachineRequest::DeleteNode { node: n, cause, after });
         }
@@ -203,7 +226,12 @@ impl Remediators {
         let Some(r) = self.remediator_mut(index) else {
             return;
         };
-        if !r.startup_check(w, s, &old_name, created) {
+        // The replacement Machine was created once the old one was gone (or its repair began).
+        let marks = &w.log.index;
+        let made = marks
+            .node(old)
+            .and_then(|m| crate::timeline::latest([m.deleted, marks.repair(old)]));
+        if !r.startup_check(w, s, (&old_name, made), created) {
             return;
         }
         w.machines.push(MachineRequest::Discard { node: s });
@@ -249,4 +277,31 @@ impl Remediators {
         }
         self.recheck_all_blocked(w, index);
     }
+}
+
+/// Whether node `n`'s pods stay Terminating once deleted: its machine is off, or it is
+/// unreachable (Ready Unknown) while its fault lasts, so no kubelet confirms a deletion.
+pub(super) fn kubelet_gone(w: &World, env: &Env, n: NodeId) -> bool {
+    let unreachable = w.api.nodes[n].status.observed(w.now).ready_status() == Some(CondStatus::Unknown);
+    (env.powered_off)(n) || (unreachable && w.log.index.silenced(n).is_some())
+}
+
+/// The cause of a drain's eviction of pod `p` by `remediator`, with the grace the drain gives
+/// (`None`: the pod's own); `dead`: its node's kubelet is gone ([`kubelet_gone`]), so the pod
+/// stays Terminating.
+pub(super) fn drain_evict_cause(
+    w: &World,
+    remediator: &str,
+    p: crate::api::PodId,
+    (grace, dead): (Option<i64>, bool),
+) -> Cause {
+    let dead = if dead {
+        Cause::new("cause.part.drain_dead_node")
+    } else {
+        Cause::none()
+    };
+    Cause::new("cause.remediation.drain_evict")
+        .text("remediator", remediator)
+        .text("grace", grace.unwrap_or(w.api.pods[p].grace_seconds))
+        .sub("dead", dead)
 }

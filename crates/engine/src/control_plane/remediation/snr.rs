@@ -27,7 +27,7 @@ use crate::cause::Cause;
 use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
 use crate::scenario::{NodeCount, Remediator, SnrStrategy};
 use crate::time::{Millis, SECOND};
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventKind};
 use crate::world::World;
 
 /// The node's NoSchedule taint while it is remediated.
@@ -184,9 +184,9 @@ impl Remediators {
             let e = Event::new(now, EventKind::TaintAdded, cause)
                 .node(n)
                 .taint(taint.label());
-            w.log.push(e);
+            w.log.push(e.after(w.log.index.repair(n)));
         }
-        self.fencing.insert((index, n), strategy);
+        self.fencing.insert((index, n), (strategy, reboot));
         if !(env.powered_off)(n) {
             Self::at(w, index, n, now + AGENT_NOTICE, Step::SelfReboot);
         }
@@ -196,7 +196,7 @@ impl Remediators {
     /// `Reboot-Completed`: unless the node is Ready again, the strategy frees its pods.
     pub(super) fn assumed_rebooted(&mut self, w: &mut World, index: usize, n: NodeId) {
         let now = w.now;
-        let Some(strategy) = self.fencing.get(&(index, n)).copied() else {
+        let Some((strategy, reboot)) = self.fencing.get(&(index, n)).copied() else {
             return;
         };
         let node = &w.api.nodes[n];
@@ -205,13 +205,18 @@ impl Remediators {
             self.fencing.remove(&(index, n));
             return;
         }
+        // `timeAssumedRebooted` was set when the fencing taint went on.
+        let fenced = latest([
+            w.log.index.taint(n, &format!("{TAINT_SNR}:NoSchedule")),
+            w.log.index.repair(n),
+        ]);
         match strategy {
             SnrStrategy::ResourceDeletion | SnrStrategy::Automatic => {
                 self.fencing.remove(&(index, n));
                 for p in w.api.nodes[n].pods.clone() {
                     if w.api.remove_pod(now, p) {
-                        let cause = Cause::new("cause.remediation.snr_deleted");
-                        let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p);
+                        let cause = Cause::new("cause.remediation.snr_deleted").time("reboot", reboot);
+                        let mut e = Event::new(now, EventKind::PodRemoved, cause).pod(p).after(fenced);
                         e.node = Some(n);
                         w.log.push(e);
                     }
@@ -227,11 +232,12 @@ impl Remediators {
                     });
                     let cause = Cause::new("cause.remediation.snr_oos")
                         .text("taint", TAINT_OUT_OF_SERVICE)
+                        .time("reboot", reboot)
                         .sub("gc", gc);
                     let e = Event::new(now, EventKind::TaintAdded, cause)
                         .node(n)
                         .taint(taint.label());
-                    w.log.push(e);
+                    w.log.push(e.after(fenced));
                 }
                 Self::at(w, index, n, now + OUT_OF_SERVICE_POLL, Step::OutOfServicePoll);
             }

@@ -12,12 +12,13 @@
 //! shortcut).
 
 use super::super::controller::{Env, Remediators, Step};
-use super::{DRAIN_REQUEUE, GRACEFUL_DRAIN};
+use super::{DRAIN_REQUEUE, GRACEFUL_DRAIN, TAINT_DISRUPTED};
 use crate::api::{CondStatus, NodeId, PodId};
 use crate::cause::Cause;
+use crate::control_plane::remediation::repair::{drain_evict_cause, kubelet_gone};
 use crate::scenario::{ActionKind, Provider, Remediator};
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventKind};
 use crate::world::{MachineRequest, World};
 
 impl Remediators {
@@ -102,11 +103,14 @@ impl Remediators {
         if self.termination_shortcut(w, env, index, n) {
             return;
         }
+        self.drain_started.entry((index, n)).or_insert(w.now);
+        let dead = kubelet_gone(w, env, n);
         let pass = GRACEFUL_DRAIN.pass(w, n, |w, p| {
-            let cause = Cause::new("cause.remediation.drain_evict")
-                .text("remediator", "Karpenter")
-                .text("grace", w.api.pods[p].grace_seconds);
-            let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause).pod(p);
+            let cause = drain_evict_cause(w, "Karpenter", p, (None, dead));
+            let tainted = w.log.index.taint(n, &format!("{TAINT_DISRUPTED}:NoSchedule"));
+            let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause)
+                .pod(p)
+                .after(tainted);
             e.node = Some(n);
             w.log.push(e);
         });
@@ -115,6 +119,8 @@ impl Remediators {
         let step = if pass.waiting {
             Step::InterruptionDrain
         } else {
+            let started = self.drain_started.remove(&(index, n)).unwrap_or(w.now);
+            super::drained(w, n, started);
             Step::InterruptionVolumes
         };
         Self::at(w, index, n, w.now + GRACEFUL_DRAIN.retry, step);
@@ -165,7 +171,8 @@ impl Remediators {
         let cause = Cause::new("cause.remediation.karpenter_node_gone")
             .time("gone", gone)
             .sub("gc", self.orphan_gc());
-        let after = w.log.index.silenced(n);
+        // Not Ready and gone: the later of the two made the shortcut possible.
+        let after = latest([w.log.index.silenced(n), w.log.index.repair(n), w.log.index.ready(n)]);
         w.machines.push(MachineRequest::DeleteNode { node: n, cause, after });
         self.karpenter_finished(w, index, n);
         true

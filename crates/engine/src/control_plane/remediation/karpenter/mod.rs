@@ -20,11 +20,13 @@ mod interruption;
 mod termination;
 
 use super::{Remediation, Repair};
-use crate::api::CondStatus;
+use crate::api::{CondStatus, NodeId};
 use crate::cause::Cause;
 use crate::control_plane::drain::{DrainPolicy, Removal, Stuck};
 use crate::scenario::Remediator;
 use crate::time::{Millis, MINUTE, SECOND};
+use crate::timeline::{latest, Event, EventKind};
+use crate::world::World;
 
 /// `karpenter.sh/disrupted`, the NoSchedule taint of a node being terminated.
 pub const TAINT_DISRUPTED: &str = "karpenter.sh/disrupted";
@@ -56,6 +58,36 @@ pub const GRACEFUL_DRAIN: DrainPolicy = DrainPolicy {
     stuck: Stuck::PastDeadline(STUCK_TERMINATING),
     retry: DRAIN_REQUEUE,
 };
+
+/// Karpenter's drain of node `n`, begun at `started`, is over (`NodeDrained`): every pod it
+/// waited for is gone or stuck terminating. It follows the last of the node's pods to be
+/// deleted or removed, or the repair when there was none.
+pub(super) fn drained(w: &mut World, n: NodeId, started: Millis) {
+    let pods = &w.api.nodes[n].pods;
+    let stuck = pods
+        .iter()
+        .any(|&p| w.api.pods[p].exists() && w.api.pods[p].deletion_requested_at.is_some());
+    let marks = pods.iter().map(|&p| {
+        let m = w.log.index.pod(p);
+        latest([m.deleting, m.removed])
+    });
+    let after = latest(marks.chain([w.log.index.repair(n)]));
+    let why = if stuck {
+        Cause::new("cause.part.drain_stuck")
+            .time("stuck", STUCK_TERMINATING)
+            .time("retry", DRAIN_REQUEUE)
+    } else if w.now == started {
+        Cause::new("cause.part.drain_first")
+    } else {
+        Cause::new("cause.part.drain_gone").time("retry", DRAIN_REQUEUE)
+    };
+    let cause = Cause::new("cause.remediation.drained")
+        .text("remediator", "Karpenter")
+        .time("started", started)
+        .sub("why", why);
+    w.log
+        .push(Event::new(w.now, EventKind::NodeDrained, cause).node(n).after(after));
+}
 
 /// `areNodesHealthy`: at most 20 % of `nodes` (rounded up) may match a policy.
 pub fn nodes_healthy(nodes: u32, matching: u32) -> bool {

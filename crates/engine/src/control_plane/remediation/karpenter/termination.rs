@@ -9,7 +9,7 @@ use super::{DRAIN_REQUEUE, FORCEFUL_DRAIN, INSTANCE_REQUEUE, TAINT_DISRUPTED};
 use crate::api::{Effect, NodeId, Taint};
 use crate::cause::Cause;
 use crate::time::Millis;
-use crate::timeline::{Event, EventKind};
+use crate::timeline::{latest, Event, EventKind};
 use crate::world::{MachineRequest, World};
 
 /// The first tick of a `period` grid started at `from` that is after `t`.
@@ -37,7 +37,7 @@ impl Remediators {
             let e = Event::new(now, EventKind::TaintAdded, cause)
                 .node(n)
                 .taint(taint.label());
-            w.log.push(e);
+            w.log.push(e.after(w.log.index.repair(n)));
         }
     }
 
@@ -49,7 +49,10 @@ impl Remediators {
         let pass = if w.api.nodes[n].exists {
             FORCEFUL_DRAIN.pass(w, n, |w, p| {
                 let cause = Cause::new("cause.remediation.karpenter_delete");
-                let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause).pod(p);
+                let tainted = w.log.index.taint(n, &format!("{TAINT_DISRUPTED}:NoSchedule"));
+                let mut e = Event::new(w.now, EventKind::PodDeletionRequested, cause)
+                    .pod(p)
+                    .after(tainted);
                 e.node = Some(n);
                 w.log.push(e);
             })
@@ -61,6 +64,7 @@ impl Remediators {
             return Self::at(w, index, n, at, Step::TerminationDrain);
         }
         self.drain_started.remove(&(index, n));
+        super::drained(w, n, started);
         self.karpenter_delete_instance(w, env, index, n);
     }
 
@@ -86,8 +90,13 @@ impl Remediators {
     /// `cloudProvider.Delete` says the instance is gone: the Node's finalizer goes.
     pub(in super::super) fn karpenter_instance_gone(&mut self, w: &mut World, index: usize, n: NodeId) {
         if w.api.nodes[n].exists {
-            let cause = Cause::new("cause.remediation.karpenter_node_deleted").sub("gc", self.orphan_gc());
-            let after = w.log.index.node(n).and_then(|m| m.silenced);
+            let cause = Cause::new("cause.remediation.karpenter_node_deleted")
+                .time("termination", self.settings.times.termination)
+                .sub("gc", self.orphan_gc());
+            // The instance's termination began once the drain was over.
+            let tainted = w.log.index.taint(n, &format!("{TAINT_DISRUPTED}:NoSchedule"));
+            let deleting = w.api.nodes[n].pods.iter().map(|&p| w.log.index.pod(p).deleting);
+            let after = latest(deleting.chain([tainted, w.log.index.repair(n)]));
             w.machines.push(MachineRequest::DeleteNode { node: n, cause, after });
         }
         self.karpenter_finished(w, index, n);
