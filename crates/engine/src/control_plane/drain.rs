@@ -13,7 +13,7 @@ use crate::api::{NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::node_lifecycle::NodeLifecycleController;
 use crate::time::{Millis, SECOND};
-use crate::timeline::{Event, EventId, EventKind};
+use crate::timeline::{Event, EventKind};
 use crate::world::World;
 
 /// How a drain takes a pod off its node.
