@@ -19,6 +19,19 @@ for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'seeds
   });
 }
 
+test('at 360 px a long taint wraps inside its node card', async () => {
+  const { page, errors, close } = await openState(fx.browser, fx.server.url, 'stopped-zh-360-late');
+  const chips = await page.locator('.cluster-taint').evaluateAll((els) => els.map((el) => {
+    const card = el.closest('.cluster-node') ?? el.parentElement;
+    const [c, k] = [el.getBoundingClientRect(), card.getBoundingClientRect()];
+    return { text: el.textContent, inside: c.left >= k.left && c.right <= k.right };
+  }));
+  assert.ok(chips.some((c) => c.text.includes('node.cloudprovider.kubernetes.io/shutdown')), JSON.stringify(chips));
+  assert.deepEqual(chips.filter((c) => !c.inside), [], 'chips reaching past their node card');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('nothing covers the text of the exercise panel', async () => {
   for (const name of ['exercise-4', 'exercise-4-360']) {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, name);

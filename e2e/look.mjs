@@ -68,6 +68,8 @@ export const STATES = {
   // its notice set.
   'stopped-1440': { query: '?cloud=aws&fault=node-1:InstanceStopped:30', width: 1440, height: 900 },
   'stopped-zh-360': { query: '?lang=zh&cloud=aws&fault=node-1:InstanceStopped:30', width: 360, height: 800 },
+  // Late in the same run, when node-1 carries node.cloudprovider.kubernetes.io/shutdown:NoSchedule.
+  'stopped-zh-360-late': { query: '?lang=zh&cloud=aws&fault=node-1:InstanceStopped:30&t=10m0s', width: 360, height: 800, scale: 2 },
   'spot-zh-1440': { query: '?lang=zh&cloud=aws&fault=node-1:SpotInterruption:30&notice=1m0s', width: 1440, height: 900 },
   'spot-360': { query: '?cloud=aws&fault=node-1:SpotInterruption:30&notice=1m0s', width: 360, height: 800 },
   'import-1440': { query: '', width: 1440, height: 900, prepare: importCluster },

@@ -21,6 +21,7 @@ const SHOTS = [
   { name: 'volumes-1440', section: '.timeline' },
   { name: 'volumes-1440-breakdown', state: 'volumes-1440', section: '[data-tour=breakdown]' },
   { name: 'volumes-360', fullPage: true },
+  { name: 'stopped-zh-360-cluster', state: 'stopped-zh-360-late', section: '.cluster' },
   { name: 'exercise-10' },
   { name: 'partition-1440', section: '[data-testid=two-views]' },
   { name: 'scale-1440-grid', state: 'scale-1440', section: '.grid' },
