@@ -193,8 +193,9 @@ async fn results_read_the_playhead_against_the_fault() {
     assert_eq!(text("[data-testid=playhead]"), "6m19.6s");
     assert_eq!(text("[data-testid=playhead-fault]"), "fault + 5m49.6s");
     assert_eq!(text("[data-testid=milestone-eviction]"), "5m49.6s");
-    // Four for the node and its pods, two for the Service in front of web, one for db's volume.
-    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 7);
+    // Four for the node and its pods, two for the Service in front of web, and two for db: its
+    // volume and the database Ready again.
+    assert_eq!(root.query_selector_all(".results-since").unwrap().length(), 8);
     assert_eq!(text("[data-testid=milestone-traffic-stopped]"), "44.7s");
 }
 
