@@ -10,8 +10,9 @@ fs.mkdirSync(SHOTS, { recursive: true });
 const fx = await setup();
 let sub;
 before(async () => {
-  // Built by scripts/test with: trunk build --release --public-url /any/path/ --dist target/dist-sub
-  sub = await serve(new URL('../target/dist-sub/', import.meta.url).pathname, '/any/path/');
+  // The same dist/ as every other test, served under a sub-path: its links are relative
+  // (Trunk.toml's public_url), so it needs no build of its own.
+  sub = await serve(new URL('../dist/', import.meta.url).pathname, '/any/path/');
 });
 after(async () => {
   await sub?.close();

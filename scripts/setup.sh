@@ -7,7 +7,7 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 
-say() { printf '\n== %s\n' "$*"; }
+say() { printf '\n== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 setup_rust() {
   command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first" >&2; exit 1; }
