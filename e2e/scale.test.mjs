@@ -46,17 +46,26 @@ test('a 5,000-node zone outage re-simulates in the worker without blocking the p
   const before = await page.getByTestId('spread-last-tainted').textContent();
   assert.match(before, /\dm/, 'zone-b nodes are tainted one after the other');
 
-  // Drag a slider: the page answers at once while the worker re-simulates.
+  // Drag a slider: twelve steps of the keyboard, one every 40 ms, as a hand drags it. The page
+  // answers each at once while the worker re-simulates, and lays out only the newest answer.
+  await page.waitForFunction(() => window.wasmBindings?.kubelife_calibrate);
+  const floor = Math.min(...await page.evaluate(async () => [
+    await window.wasmBindings.kubelife_calibrate(1000, 3), await window.wasmBindings.kubelife_calibrate(1000, 3)]));
+  const slider = page.getByRole('slider', { name: /node-eviction-rate/ }).first();
+  await slider.focus();
   await page.evaluate(() => { window.__longTasks = []; window.__from = performance.now(); });
-  await page.getByRole('slider', { name: /node-eviction-rate/ }).first().fill('0.5');
+  for (let i = 0; i < 12; i++) { await page.keyboard.press('ArrowRight'); await page.waitForTimeout(40); }
   await page.getByTestId('running').waitFor();
   await page.waitForFunction(() => !document.querySelector('[data-testid=running]'), null, { timeout: 120_000 });
   const { tasks, window: span, window0 } = await page.evaluate(() => ({ tasks: window.__longTasks, window: performance.now() - window.__from, window0: window.__from }));
   const longest = Math.max(0, ...tasks.map((t) => t.duration));
-  console.log(`re-simulation of 5,000 nodes: ${span.toFixed(0)} ms in all; longest main-thread task ${longest.toFixed(0)} ms (long tasks: ${tasks.map((t) => `${(t.start - window0).toFixed(0)}+${t.duration.toFixed(0)}`).join(', ')} ms from the input)`);
-  // A ratio, not a time, so that a slower machine passes: the page's thread is blocked for at
-  // most a quarter of the re-simulation at once (one task for the whole result would be half).
-  assert.ok(longest <= 0.25 * span, `longest task ${longest} ms of ${span} ms`);
+  console.log(`dragging a slider on 5,000 nodes: ${span.toFixed(0)} ms until the last result; longest main-thread task ${longest.toFixed(0)} ms, ${(longest / floor).toFixed(2)} times the calibration loop's ${floor.toFixed(1)} ms (long tasks: ${tasks.map((t) => `${(t.start - window0).toFixed(0)}+${t.duration.toFixed(0)}`).join(', ')} ms from the first step)`);
+  // A ratio, not a time, so that a slower or busier machine passes: the longest task stays under
+  // five times the engine's calibration loop timed in the same page, which is 100 ms where that
+  // loop takes 20 ms (a 2-core machine, with other builds running: the longest task was 54 ms
+  // there, and 988 ms before the page dropped superseded answers half-way and read events in
+  // time slices).
+  assert.ok(longest <= 5 * floor, `longest task ${longest.toFixed(0)} ms, calibration ${floor.toFixed(1)} ms`);
   const after = await page.getByTestId('spread-last-tainted').textContent();
   assert.notEqual(after, before, 'the new result arrived: a higher --node-eviction-rate taints zone-b sooner');
   assert.equal(await page.getByTestId('nodes-unknown').textContent(), '1667');

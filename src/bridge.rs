@@ -4,15 +4,17 @@
 //! run superseded while under way is dropped, so dragging a slider on 5,000 nodes never piles up
 //! work, and the last result stays on screen meanwhile.
 
+use crate::explain::milestones;
 use crate::jobs::{EngineAnswer, EngineJob, Reply, Request};
-use crate::model::{aggregate, Prepared, Run, Wants};
+use crate::model::{aggregate, run_lanes, Laid, Prepared, Run, Wants};
+use crate::replay::Lane;
 use crate::worker::EngineWorker;
 use gloo_worker::{Spawnable, WorkerBridge};
 use kubelife_engine::{Config, Distribution, Outcome};
 use kubelife_figures::aggregate::Aggregate;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use yew::prelude::*;
 
 /// Where the worker's script is, beside the page (Trunk names it after the binary).
@@ -110,6 +112,11 @@ impl Queue {
         put(Slot::Spreads, &a, b);
     }
 
+    /// Whether a newer job of `slot` is with the worker or waits for it.
+    fn superseded(&self, slot: Slot) -> bool {
+        self.waiting.contains_key(&slot) || self.busy.as_ref().is_some_and(|(_, b)| b.slot == slot)
+    }
+
     /// Sends the next waiting job if the worker is there (it is spawned a moment after the first
     /// render) and free.
     fn pump(&mut self) {
@@ -177,7 +184,7 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply<EngineAnswer>, onarrive: &C
         let mut q = queue.borrow_mut();
         let done = q.busy.take_if(|(id, _)| *id == reply.id);
         q.pump();
-        done.filter(|(_, asked)| !q.waiting.contains_key(&asked.slot))
+        done.filter(|(_, asked)| !q.superseded(asked.slot))
     };
     let Some((_, asked)) = done else { return };
     let landed = match reply.answer {
@@ -190,11 +197,15 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply<EngineAnswer>, onarrive: &C
         | EngineAnswer::TuneRefused(_)
         | EngineAnswer::Stopped => return,
     };
-    later(asked, landed, onarrive.clone());
+    later(Rc::downgrade(queue), asked, landed, onarrive.clone());
 }
 
-/// How many events one task reads (about 15 ms of a 5,000-node run's 90,000 in Chromium).
-const READ_PER_TASK: usize = 20_000;
+/// How long one task reads events for, ms: a 5,000-node run's 90,000 events take about 60 ms in
+/// Chromium on a quiet machine, several times that on a busy one, so the reading is sliced by
+/// time, not by count.
+const READ_MS_PER_TASK: f64 = 12.0;
+/// How many events are read between looks at the clock.
+const READ_PER_LOOK: usize = 1_000;
 
 /// Says on the console that a run could not be read; the page keeps what it shows.
 fn unreadable(why: &str) {
@@ -211,16 +222,27 @@ enum Stage {
     Read(Box<Outcome>),
     /// Read and counted over time, the rest not yet laid out.
     Counted(Box<(Prepared, Outcome, Aggregate)>),
+    /// Counted, with the timeline's lanes.
+    Laned(Box<(Prepared, Outcome, Aggregate, Vec<Lane>)>),
+    /// Counted, with the lanes and the milestones: the rest is laid out in one task.
+    Marked(Box<(Prepared, Outcome, Aggregate, Laid)>),
     /// Ready to show.
     Ready(Landed),
 }
 
-/// Does the next stage of `stage` in a task of its own.
-fn later(asked: Asked, stage: Stage, onarrive: Callback<Arrived>) {
-    gloo_timers::callback::Timeout::new(0, move || match step(&asked, stage) {
-        Ok(Stage::Ready(landed)) => onarrive.emit(Arrived { asked, landed }),
-        Ok(next) => later(asked, next, onarrive),
-        Err(why) => unreadable(&why),
+/// Does the next stage of `stage` in a task of its own, unless a newer job of its slot was sent
+/// or waits meanwhile (a slider dragged on): then its answer is dropped half-way, since the page
+/// would show it only until the newer one arrives.
+fn later(queue: Weak<RefCell<Queue>>, asked: Asked, stage: Stage, onarrive: Callback<Arrived>) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        if queue.upgrade().is_none_or(|q| q.borrow().superseded(asked.slot)) {
+            return;
+        }
+        match step(&asked, stage) {
+            Ok(Stage::Ready(landed)) => onarrive.emit(Arrived { asked, landed }),
+            Ok(next) => later(queue, asked, next, onarrive),
+            Err(why) => unreadable(&why),
+        }
     })
     .forget();
 }
@@ -229,10 +251,17 @@ fn later(asked: Asked, stage: Stage, onarrive: Callback<Arrived>) {
 fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
     Ok(match stage {
         Stage::Received(bytes) => Stage::Reading(Box::new(kubelife_engine::wire::Decoder::new(bytes)?)),
-        Stage::Reading(mut d) => match d.step(READ_PER_TASK)? {
-            false => Stage::Reading(d),
-            true => Stage::Read(Box::new(d.finish()?)),
-        },
+        Stage::Reading(mut d) => {
+            let until = js_sys::Date::now() + READ_MS_PER_TASK;
+            loop {
+                if d.step(READ_PER_LOOK)? {
+                    break Stage::Read(Box::new(d.finish()?));
+                }
+                if js_sys::Date::now() >= until {
+                    break Stage::Reading(d);
+                }
+            }
+        }
         Stage::Read(outcome) => {
             let outcome = *outcome;
             // The settings as resolved when asked: nothing is resolved again.
@@ -242,7 +271,17 @@ fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
         }
         Stage::Counted(parts) => {
             let (p, outcome, counted) = *parts;
-            let run = Rc::new(Run::from_parts(p, outcome, counted));
+            let lanes = run_lanes(&p, &outcome);
+            Stage::Laned(Box::new((p, outcome, counted, lanes)))
+        }
+        Stage::Laned(parts) => {
+            let (p, outcome, counted, lanes) = *parts;
+            let milestones = milestones(&outcome);
+            Stage::Marked(Box::new((p, outcome, counted, Laid { lanes, milestones })))
+        }
+        Stage::Marked(parts) => {
+            let (p, outcome, counted, laid) = *parts;
+            let run = Rc::new(Run::from_laid(p, outcome, counted, laid));
             Stage::Ready(match asked.slot {
                 Slot::B => Landed::B(run),
                 _ => Landed::A(run),

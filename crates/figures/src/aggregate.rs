@@ -8,8 +8,9 @@
 //! playhead and [`crate::spread`] reads for milestones. Nothing here simulates.
 
 use crate::cluster::registered_zone;
+use crate::names::NameMap as HashMap;
 use kubelife_engine::{Config, EventKind, Millis, Outcome, TimelineEvent, ZoneState};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Values over time as change points `(ms, value)`, in time order, one per instant, each
 /// different from the one before.
@@ -472,13 +473,13 @@ impl<'o> Builder<'o> {
             zones,
             master_disruption: false,
             node_zone,
-            node_index: HashMap::new(),
+            node_index: HashMap::default(),
             nodes: Vec::new(),
             now: Vec::new(),
             workload_counts: vec![PodCounts::default(); workload_names.len()],
             workload_names,
             workloads,
-            pod_index: HashMap::new(),
+            pod_index: HashMap::default(),
             pods: Vec::new(),
         }
     }

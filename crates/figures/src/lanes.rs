@@ -2,10 +2,10 @@
 //! per pod; its states over time and the events worth marking, rebuilt from the engine's events
 //! and summary. Nothing here simulates.
 
+use crate::names::{NameMap as HashMap, NameSet as HashSet};
 use kubelife_engine::milestones::service_states;
 use kubelife_engine::summary::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
-use std::collections::{HashMap, HashSet};
 
 /// A state a lane is in over an interval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,8 +228,12 @@ fn node_and_pod_lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     // costs only the lanes shown.
     let mut node_order: Vec<&str> = Vec::new();
     let mut pod_order: Vec<&str> = Vec::new();
-    let mut seen: HashSet<LaneKey> = HashSet::new();
+    let mut seen: HashSet<LaneKey> = HashSet::default();
     for e in &o.events {
+        // Nodes come before pods: once `max` nodes are named, no pod can be chosen.
+        if node_order.len() >= max {
+            break;
+        }
         if let Some(p) = e.pod.as_deref() {
             if seen.insert((false, p)) {
                 pod_order.push(p);
@@ -280,8 +284,8 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
             )
         })
         .collect();
-    let mut states: HashMap<LaneKey, (Millis, LaneState)> = HashMap::new();
-    let mut last_heartbeat: HashMap<&str, Millis> = HashMap::new();
+    let mut states: HashMap<LaneKey, (Millis, LaneState)> = HashMap::default();
+    let mut last_heartbeat: HashMap<&str, Millis> = HashMap::default();
     for e in &o.events {
         if e.kind.is_heartbeat() {
             if let Some(n) = e.node.as_deref() {

@@ -15,6 +15,7 @@ pub mod cluster;
 pub mod explain;
 pub mod grid;
 pub mod lanes;
+mod names;
 mod patterns;
 pub mod scatter;
 pub mod spread;

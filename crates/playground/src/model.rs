@@ -98,7 +98,18 @@ impl Run {
 
     /// `p`'s run, whose counts over time are `aggregate` (see [`aggregate`]), laid out.
     pub fn from_parts(p: Prepared, outcome: Outcome, aggregate: Aggregate) -> Run {
-        let lanes = lanes(&outcome, p.cfg.duration, MAX_LANES);
+        let laid = Laid {
+            lanes: run_lanes(&p, &outcome),
+            milestones: milestones(&outcome),
+        };
+        Run::from_laid(p, outcome, aggregate, laid)
+    }
+
+    /// `p`'s run, whose counts over time are `aggregate` and whose lanes and milestones are
+    /// `laid`, laid out: the page's worker bridge makes each part in a task of its own, so that
+    /// none blocks the page for long on a large run.
+    pub fn from_laid(p: Prepared, outcome: Outcome, aggregate: Aggregate, laid: Laid) -> Run {
+        let Laid { lanes, milestones } = laid;
         let spread = spread(&outcome, &aggregate);
         let bars = bars(&outcome, &p.cfg);
         let mut warnings = outcome.warnings.clone();
@@ -113,7 +124,7 @@ impl Run {
         Run {
             outage: outage(&outcome, &spread),
             out_of_service: out_of_service(&p.cfg, &outcome),
-            milestones: milestones(&outcome),
+            milestones,
             two_views: two_views(&outcome),
             volumes: p.cfg.workloads.iter().any(|w| w.volume.is_some()),
             database: database(&p.cfg, &outcome),
@@ -377,6 +388,19 @@ pub fn prepare_after(settings: Settings, known: Option<(&Settings, &Rc<Config>)>
         defaults,
         error,
     }
+}
+
+/// The parts of a run's layout made one at a time (see [`Run::from_laid`]).
+pub struct Laid {
+    /// The timeline's lanes ([`run_lanes`]).
+    pub lanes: Vec<Lane>,
+    /// The milestones ([`milestones`]).
+    pub milestones: Milestones,
+}
+
+/// The timeline's lanes of `p`'s run: at most [`MAX_LANES`].
+pub fn run_lanes(p: &Prepared, outcome: &Outcome) -> Vec<Lane> {
+    lanes(outcome, p.cfg.duration, MAX_LANES)
 }
 
 /// Per zone and per workload, `outcome`'s counts over time.
