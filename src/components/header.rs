@@ -49,9 +49,10 @@ pub fn preset_choices(lang: Lang, choose: &'static str) -> Vec<Choice> {
         .collect()
 }
 
-/// A preset's one-line description in `lang` (`preset.<name>`), else the English of the presets' table.
-fn preset_description(lang: Lang, p: &PresetLink) -> String {
-    crate::i18n::lookup(lang, &format!("preset.{}", p.name)).map_or_else(|| p.description.to_string(), str::to_string)
+/// A preset's one-line description in `lang` (`preset.<name>`, whose English is the engine's
+/// `Preset::description`).
+fn preset_description(lang: Lang, p: &PresetLink) -> &'static str {
+    crate::i18n::lookup(lang, &format!("preset.{}", p.name)).unwrap_or(p.name)
 }
 
 /// The edit that moves settings to `version` (a minor number), if it reads as one.

@@ -1,5 +1,5 @@
 //! The page's preset table (`crate::settings::PRESETS`) against the engine's presets: every
-//! preset, in the engine's order, with its description, and a link query that gives exactly the
+//! preset, in the engine's order, with its description in the catalogue, and a link query that gives exactly the
 //! settings the preset's scenario gives (`Settings::from_preset`), on a first visit and on a page
 //! already changed. On a mismatch the test prints the table as it should read.
 
@@ -30,7 +30,6 @@ fn entry(p: &Preset) -> PresetLink {
     let cluster = mine.from_preset(&p.scenario) != mine.with_preset(&settings, false);
     PresetLink {
         name: p.name,
-        description: p.description,
         query: query.to_string().leak(),
         cluster,
     }
@@ -78,6 +77,19 @@ fn the_preset_table_is_the_engines_presets() {
         expected.as_slice(),
         "crate::settings::PRESETS should read:\n{table}"
     );
+}
+
+#[test]
+fn each_presets_english_description_is_the_engines() {
+    // The page's picker reads a preset's description from the catalogue only (`preset.<name>`).
+    for p in presets() {
+        let key = format!("preset.{}", p.name);
+        assert_eq!(
+            crate::i18n::lookup(crate::i18n::Lang::En, &key),
+            Some(p.description),
+            "{key}"
+        );
+    }
 }
 
 #[test]
