@@ -220,3 +220,31 @@ fn the_browsers_number_parser_agrees_with_rusts() {
         assert_eq!(page.to_bits(), rust.to_bits(), "{text}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn the_outage_spread_counts_a_machine_health_checks_drain_and_names_it() {
+    use kubelife::components::spread::{SpreadPanel, SpreadPanelProps};
+    let run = Run::simulate(kubelife::link::decode("remediation=mhc&fault-nodes=2").settings);
+    assert!(run.spread.pods_deleted > 0, "{:?}", run.spread);
+    let props = yew::props!(SpreadPanelProps {
+        spread: run.spread.clone(),
+        onseek: Callback::noop(),
+    });
+    let root = mount::<SpreadPanel>(props);
+    settle().await;
+    let text = root.text_content().unwrap();
+    let first = root
+        .query_selector("[data-testid=spread-first-evicted]")
+        .unwrap()
+        .unwrap();
+    assert_ne!(first.text_content().unwrap(), "never", "{text}");
+    let by = root.query_selector("[data-testid=spread-deleted-by]").unwrap().unwrap();
+    assert!(
+        by.text_content().unwrap().contains("by MachineHealthCheck's drain"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{} pods deleted", run.spread.pods_deleted)),
+        "{text}"
+    );
+}

@@ -1,10 +1,11 @@
 //! The spread of a many-node outage: one node's chain ("where does the time go?") is not the
 //! whole story when hundreds of nodes fail, because the node lifecycle controller taints them one
 //! at a time (`--node-eviction-rate` per zone, or the secondary rate). This panel shows the first
-//! and last node tainted, the first and last pod evicted, and when each workload had all its Ready
-//! pods back, measured from the fault; a click on a time moves the playhead there.
+//! and last node tainted, the first and last pod deleted from a faulted node and by whom, how many
+//! each deleter deleted, and when each workload had all its Ready pods back, measured from the
+//! fault; a click on a time moves the playhead there.
 
-use crate::i18n::{count, tr, trf, Lang};
+use crate::i18n::{cause, count, tr, trf, Lang};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
 use kubelife_figures::spread::{Named, Spread};
@@ -28,7 +29,13 @@ pub fn spread_panel(p: &SpreadPanelProps) -> Html {
     let from = s.fault.unwrap_or(0);
     let card = |id: &'static str, key: &'static str, named: &Option<Named>| {
         let (text, who, at) = match named {
-            Some(n) => (format_go_duration_tenths(n.at - from), n.name.clone(), Some(n.at)),
+            Some(n) => {
+                let who = match &n.by {
+                    Some(by) => trf(lang, "ui.spread.who_by", &[("pod", &n.name), ("by", &cause(lang, by))]),
+                    None => n.name.clone(),
+                };
+                (format_go_duration_tenths(n.at - from), who, Some(n.at))
+            }
             None => (tr(lang, "ui.never").to_string(), String::new(), None),
         };
         let onclick = p.onseek.reform(move |_: MouseEvent| at.unwrap_or(0));
@@ -42,13 +49,18 @@ pub fn spread_panel(p: &SpreadPanelProps) -> Html {
     };
     html! {
         <section class="spread" data-testid="spread" aria-label={tr(lang, "ui.spread.title")}>
-            <h3 class="spread-title">{trf(lang, "ui.spread.title_counts", &[("nodes", &count(lang, "ui.n.nodes", s.nodes_tainted as u64)), ("pods", &count(lang, "ui.n.pods", s.pods_evicted as u64))])}</h3>
+            <h3 class="spread-title">{trf(lang, "ui.spread.title_counts", &[("nodes", &count(lang, "ui.n.nodes", s.nodes_tainted as u64)), ("pods", &count(lang, "ui.n.pods", s.pods_deleted as u64))])}</h3>
             <div class="spread-cards">
                 { card("spread-first-tainted", "ui.spread.first_tainted", &s.first_tainted) }
                 { card("spread-last-tainted", "ui.spread.last_tainted", &s.last_tainted) }
-                { card("spread-first-evicted", "ui.spread.first_evicted", &s.first_evicted) }
-                { card("spread-last-evicted", "ui.spread.last_evicted", &s.last_evicted) }
+                { card("spread-first-evicted", "ui.spread.first_evicted", &s.first_deleted) }
+                { card("spread-last-evicted", "ui.spread.last_evicted", &s.last_deleted) }
             </div>
+            <ul class="spread-workloads" data-testid="spread-deleted-by">
+            { for s.deleted_by.iter().map(|(by, n)| html! {
+                <li>{trf(lang, "ui.spread.deleted_by", &[("pods", &count(lang, "ui.n.pods", *n as u64)), ("by", &cause(lang, by))])}</li>
+            }) }
+            </ul>
             <ul class="spread-workloads">
             { for s.workloads.iter().map(|w| {
                 let text = match (w.short_at, w.back_at) {

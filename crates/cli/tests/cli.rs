@@ -219,6 +219,43 @@ fn runs_count_podgcs_deletions_and_report_the_nodes_deletion() {
     assert!(line.ends_with(" 0"), "started in every run: {line}");
 }
 
+/// A drain is the fault its milestones are measured from: kubectl drain evicts node-1's web pod
+/// within a round trip of the drain, its replacement is Ready a podStartup (5s) later, and the
+/// run explains where the time goes from the drain.
+#[test]
+fn runs_measure_a_drains_milestones_from_the_drain() {
+    let drain = SCENARIO.replace("NodeCrash", "Drain");
+    let (code, out, err) = kubelife(&["run", "-", "--json", "--runs", "3"], &drain);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["node"], "node-1", "{out}");
+    let row = |name: &str| {
+        let all = v["milestones"].as_array().unwrap();
+        let r = all.iter().find(|m| m["milestone"] == name);
+        r.cloned().unwrap_or_else(|| panic!("no {name}: {out}"))
+    };
+    let (deletion, first, all) = (
+        row("firstDeletion"),
+        row("firstReplacementReady"),
+        row("replacementsReady"),
+    );
+    for r in [&deletion, &first, &all] {
+        assert_eq!(r["never"], 0, "{r}");
+    }
+    assert!(deletion["max"].as_i64().unwrap() < 1_000, "{deletion}");
+    let ready = first["p50"].as_i64().unwrap();
+    assert!((5_000..6_000).contains(&ready), "{first}");
+    assert_eq!(all["p50"], first["p50"], "one web pod on node-1");
+    let (code, text, _) = kubelife(&["run", "-", "--runs", "3"], &drain);
+    assert_eq!(code, 0);
+    assert!(text.contains("milestones of node-1 from its fault"), "{text}");
+    let (code, text, _) = kubelife(&["run", "-"], &drain);
+    assert_eq!(code, 0);
+    let section = text.split("where does the time go? (from the fault at 10s)").nth(1);
+    let section = section.unwrap_or_else(|| panic!("{text}"));
+    assert!(section.contains("kubectl drain evicts it"), "{section}");
+}
+
 #[test]
 fn time_prints_the_mean_of_one_run_in_ms() {
     let (code, out, _) = kubelife(&["run", "-", "--time", "3"], SCENARIO);

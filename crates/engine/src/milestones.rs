@@ -59,7 +59,10 @@ pub fn service_states(s: &ServiceSummary, end: Millis) -> Vec<(Millis, Millis, S
     out
 }
 
-/// Milestones of the faulted node, measured from its fault, ms, with the event each one is.
+/// Milestones of the faulted node, measured from its fault, ms, with the event each one is. The
+/// fault is whatever faulted the node first (`ActionKind::faulted`): its crash, partition or
+/// instance fault, a zone outage's fault of it, or an operator's drain, out-of-service taint,
+/// deletion of its Node or force delete of one of its pods.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Milestones {
     /// When the fault began (absolute), ms.
@@ -93,7 +96,8 @@ pub struct Milestones {
 /// The event each milestone is (indices into `Outcome::events`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MilestoneEvents {
-    /// `FaultStarted` of the faulted node.
+    /// `FaultStarted` of the faulted node, or the first event of the operator's action that
+    /// faulted it ([`ACTION_STARTS`]).
     pub fault: Option<usize>,
     /// Its `NodeUnknown` (or `NodeNotReady`).
     pub unknown: Option<usize>,
@@ -130,6 +134,16 @@ pub enum Restored {
     /// Still short at the end of the run.
     Never,
 }
+
+/// The events an operator's action that faults a node (`Faulted::Named`, `Faulted::PodsNode`)
+/// begins with at its instant: a drain's cordon, the out-of-service taint, the Node's deletion,
+/// the force-deleted pod's removal.
+pub const ACTION_STARTS: [EventKind; 4] = [
+    EventKind::NodeCordoned,
+    EventKind::TaintAdded,
+    EventKind::NodeDeleted,
+    EventKind::PodRemoved,
+];
 
 /// The first event after `from` (by index) that `pick` accepts.
 fn find(o: &Outcome, pick: impl Fn(&TimelineEvent) -> bool) -> Option<usize> {
@@ -227,7 +241,8 @@ pub fn milestones(o: &Outcome) -> Milestones {
         .max();
     let (restored, restored_event) = service_restored(o, f);
     let events = MilestoneEvents {
-        fault: event_at(o, n.fault_at_ms, node, &[EventKind::FaultStarted]),
+        fault: event_at(o, n.fault_at_ms, node, &[EventKind::FaultStarted])
+            .or_else(|| event_at(o, n.fault_at_ms, node, &ACTION_STARTS)),
         unknown: event_at(
             o,
             n.unknown_at_ms,

@@ -13,6 +13,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let events = std::mem::take(&mut sim.w.log.events);
     let mut summary = summary::summarize(
         &events,
+        &sim.w.log.faults,
         &sim.w.api,
         &sim.workloads,
         cfg.profile.version.to_string(),

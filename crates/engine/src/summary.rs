@@ -198,9 +198,11 @@ pub(crate) fn volume_summaries(events: &[Event]) -> Vec<VolumeSummary> {
     out
 }
 
-/// Builds the summary from a finished run.
+/// Builds the summary from a finished run; `faults` are the operator's actions that faulted a
+/// node (`Log::faults`), besides the `FaultStarted` events.
 pub fn summarize(
     events: &[Event],
+    faults: &[(NodeId, Millis)],
     api: &Api,
     workloads: &Workloads,
     version: String,
@@ -258,7 +260,7 @@ pub fn summarize(
         .iter()
         .map(|p| workloads.specs[p.workload].kind != crate::scenario::WorkloadKind::DaemonSet)
         .collect();
-    let nodes = node_milestones(events, api, &first_ready, &replacement_of, &moves);
+    let nodes = node_milestones((events, faults), api, &first_ready, &replacement_of, &moves);
     let workload_summaries = readiness(events, api, workloads, duration);
     Summary {
         version,
@@ -298,20 +300,25 @@ impl NodeSeen {
     }
 }
 
-/// Per-node milestones of every node that had a fault, from one pass over the events; `moves`
-/// says, per pod, whether its controller replaces it on another node.
+/// Per-node milestones of every node that had a fault, from one pass over the events: a node's
+/// fault is its first `FaultStarted` or the first operator's action that faulted it (`faults`),
+/// whichever came first. `moves` says, per pod, whether its controller replaces it on another
+/// node.
 fn node_milestones(
-    events: &[Event],
+    (events, faults): (&[Event], &[(NodeId, Millis)]),
     api: &Api,
     first_ready: &[Option<Millis>],
     replacement_of: &[Option<PodId>],
     moves: &[bool],
 ) -> Vec<NodeMilestones> {
     let mut seen: Vec<NodeSeen> = (0..api.nodes.len()).map(|_| NodeSeen::default()).collect();
-    for e in events.iter().filter(|e| e.kind == EventKind::FaultStarted) {
-        if let Some(n) = e.node {
-            seen[n].fault.get_or_insert(e.at);
-        }
+    let started = events
+        .iter()
+        .filter(|e| e.kind == EventKind::FaultStarted)
+        .filter_map(|e| e.node.map(|n| (n, e.at)));
+    for (n, at) in started.chain(faults.iter().copied()) {
+        let fault = &mut seen[n].fault;
+        *fault = Some(fault.map_or(at, |f| f.min(at)));
     }
     for e in events {
         let Some(n) = e.node else { continue };

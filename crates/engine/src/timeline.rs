@@ -233,6 +233,10 @@ pub struct Log {
     pub heartbeats: bool,
     /// The last recorded event of each kind that matters for later links, per object.
     pub index: Index,
+    /// The operator's actions that fault a node (`ActionKind::faulted`: a drain, an
+    /// out-of-service taint, a Node deleted, a pod force-deleted), as the node and when, ms, in
+    /// the order they came; a node's own faults are its `FaultStarted` events instead.
+    pub faults: Vec<(NodeId, Millis)>,
 }
 
 impl Log {

@@ -1,19 +1,23 @@
-//! Milestones of an outage over many nodes: when the tainting began and ended, when the evictions
-//! began and ended, and when each workload had all its Ready pods back. Times are ms from the
-//! start of the run (not from the fault, unlike [`crate::explain::Milestones`]), so the page can
-//! put them on the playhead's axis. One pass over the events and over the workloads' series.
+//! Milestones of an outage over many nodes: when the tainting began and ended, when the pods on
+//! the faulted nodes began and ended being deleted (and by whom), and when each workload had all
+//! its Ready pods back. Times are ms from the start of the run (not from the fault, unlike
+//! [`crate::explain::Milestones`]), so the page can put them on the playhead's axis. One pass
+//! over the events and over the workloads' series.
 
 use crate::aggregate::{Aggregate, PodState};
 use kubelife_engine::cause::Arg;
-use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
+use kubelife_engine::{Cause, EventKind, Millis, Outcome, TimelineEvent};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Something that happened to a named node or pod.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Named {
     /// When, ms.
     pub at: Millis,
     /// The node or pod.
     pub name: String,
+    /// Who did it, for a pod's deletion: a `ui.deleter.*` message ([`deleter`]).
+    pub by: Option<Cause>,
 }
 
 /// A workload's way back to its desired Ready pods.
@@ -46,13 +50,16 @@ pub struct Spread {
     pub last_tainted: Option<Named>,
     /// Nodes tainted so after the fault.
     pub nodes_tainted: usize,
-    /// The first pod the taint eviction controller (or, on the legacy path, the node lifecycle
-    /// controller) deleted after the fault.
-    pub first_evicted: Option<Named>,
+    /// The first pod deleted from a faulted node after its fault, by whoever deleted it
+    /// ([`is_deletion`]): the taint eviction controller, the legacy eviction, a drain (an
+    /// operator's or a remediator's), a remediator's own deletion, PodGC, an operator.
+    pub first_deleted: Option<Named>,
     /// The last such deletion.
-    pub last_evicted: Option<Named>,
-    /// Pods evicted so after the fault.
-    pub pods_evicted: usize,
+    pub last_deleted: Option<Named>,
+    /// Pods deleted so: the sum of the summary's `podsDeleted` over the faulted nodes.
+    pub pods_deleted: usize,
+    /// How many of them each deleter deleted, in the order each first deleted one.
+    pub deleted_by: Vec<(Cause, usize)>,
     /// Every workload, in the scenario's order.
     pub workloads: Vec<WorkloadBack>,
 }
@@ -74,31 +81,111 @@ pub fn is_eviction(e: &TimelineEvent) -> bool {
             if why.key.starts_with("cause.te.") || why.key.starts_with("cause.legacy."))
 }
 
+/// The deleters [`deleter`] names, by the prefix of the deleting event's cause key, each with
+/// its `ui.deleter.*` message; a remediator's drain names the remediator. Any other is
+/// `ui.deleter.other`.
+const DELETERS: [(&str, &str); 7] = [
+    ("cause.drain.evict", "ui.deleter.drain"),
+    ("cause.remediation.drain_evict", "ui.deleter.remediator_drain"),
+    ("cause.remediation.karpenter_delete", "ui.deleter.karpenter"),
+    ("cause.remediation.snr_deleted", "ui.deleter.snr"),
+    ("cause.cloud.eks_spot_evict", "ui.deleter.eks_spot"),
+    ("cause.podgc.", "ui.deleter.podgc"),
+    ("cause.force_deleted", "ui.deleter.operator"),
+];
+
+/// Who deleted a pod, as a `ui.deleter.*` message, by the deleting event's cause: the taint
+/// eviction controller or the legacy eviction ([`is_eviction`]), an operator's `kubectl
+/// drain`, a remediator's drain (named), Karpenter's forceful drain, Self Node Remediation's
+/// resource deletion, EKS's Spot drain, PodGC or an operator's force delete.
+pub fn deleter(e: &TimelineEvent) -> Cause {
+    let cause = e.cause.written();
+    if is_eviction(e) {
+        let legacy = matches!(cause.arg("why"), Some(Arg::Cause(why)) if why.key.starts_with("cause.legacy."));
+        return Cause::new(if legacy {
+            "ui.deleter.legacy"
+        } else {
+            "ui.deleter.taint_eviction"
+        });
+    }
+    let key = DELETERS
+        .iter()
+        .find(|d| cause.key.starts_with(d.0))
+        .map_or("ui.deleter.other", |d| d.1);
+    let mut out = Cause::new(key);
+    if let Some(Arg::Text(r)) = cause.arg("remediator") {
+        out = out.text("remediator", r);
+    }
+    out
+}
+
+/// The pods deleted from faulted nodes after their fault, as the summary counts them per node
+/// (`podsDeleted`): a deletion requested (a graceful DELETE or an eviction), or a pod removed
+/// without one (force-deleted: by PodGC, a remediator, an operator) that had not failed (a
+/// Failed pod's removal is not a deletion from its node: it had stopped). `faults` gives each
+/// faulted node's fault, ms.
+pub fn is_deletion(e: &TimelineEvent, faults: &BTreeMap<&str, Millis>, seen: &mut BTreeSet<String>) -> bool {
+    let Some(pod) = e.pod.as_deref() else { return false };
+    let on_faulted = e
+        .node
+        .as_deref()
+        .and_then(|n| faults.get(n))
+        .is_some_and(|&f| e.at_ms >= f);
+    match e.kind {
+        EventKind::PodFailed => {
+            seen.insert(pod.to_string());
+            false
+        }
+        EventKind::PodDeletionRequested if on_faulted => seen.insert(pod.to_string()),
+        EventKind::PodRemoved if on_faulted => seen.insert(pod.to_string()),
+        EventKind::PodCreated => {
+            // A StatefulSet's pod comes back under its name: a new incarnation.
+            seen.remove(pod);
+            false
+        }
+        _ => false,
+    }
+}
+
 /// The spread of `o`'s outage; `agg` is [`Aggregate::build`] of the same run.
 pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
     let events = || o.events.iter().take_while(|e| e.at_ms <= agg.end);
-    let fault = events().find(|e| e.kind == EventKind::FaultStarted).map(|e| e.at_ms);
+    let faults: BTreeMap<&str, Millis> = o
+        .summary
+        .nodes
+        .iter()
+        .filter_map(|n| n.fault_at_ms.map(|f| (n.node.as_str(), f)))
+        .collect();
+    let fault = faults.values().copied().min();
     let from = fault.unwrap_or(0);
     let mut out = Spread {
         fault,
         ..Spread::default()
     };
-    let mut tainted = std::collections::BTreeSet::new();
-    for e in events().filter(|e| e.at_ms >= from) {
-        let named = |name: &Option<String>| {
+    let mut tainted = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    for e in events() {
+        let named = |name: &Option<String>, by: Option<Cause>| {
             name.as_ref().map(|n| Named {
                 at: e.at_ms,
                 name: n.clone(),
+                by,
             })
         };
-        if e.kind == EventKind::TaintAdded && e.taint.as_deref().is_some_and(|t| EVICTING_TAINTS.contains(&t)) {
-            out.first_tainted = out.first_tainted.or_else(|| named(&e.node));
-            out.last_tainted = named(&e.node);
+        let evicting = e.taint.as_deref().is_some_and(|t| EVICTING_TAINTS.contains(&t));
+        if e.kind == EventKind::TaintAdded && evicting && e.at_ms >= from {
+            out.first_tainted = out.first_tainted.or_else(|| named(&e.node, None));
+            out.last_tainted = named(&e.node, None);
             tainted.insert(e.node.as_deref());
-        } else if is_eviction(e) {
-            out.first_evicted = out.first_evicted.or_else(|| named(&e.pod));
-            out.last_evicted = named(&e.pod);
-            out.pods_evicted += 1;
+        } else if is_deletion(e, &faults, &mut seen) {
+            let by = deleter(e);
+            match out.deleted_by.iter_mut().find(|d| d.0 == by) {
+                Some(d) => d.1 += 1,
+                None => out.deleted_by.push((by.clone(), 1)),
+            }
+            out.first_deleted = out.first_deleted.or_else(|| named(&e.pod, Some(by.clone())));
+            out.last_deleted = named(&e.pod, Some(by));
+            out.pods_deleted += 1;
         }
     }
     out.nodes_tainted = tainted.len();

@@ -2,7 +2,9 @@
 //! the build's time on a 5,000-node zone outage (printed, never asserted).
 
 use kubelife_engine::time::format_go_duration;
-use kubelife_engine::{parse_go_duration, run, Config, EventKind, Millis, Outcome, RunOptions, Scenario, ZoneState};
+use kubelife_engine::{
+    parse_go_duration, run, Cause, Config, EventKind, Millis, Outcome, RunOptions, Scenario, ZoneState,
+};
 use kubelife_figures::aggregate::{Aggregate, EvictionRates, NodeState, PodState};
 use kubelife_figures::areas::{draw_aggregate, AggregateFigure, AggregateTexts, RowKind};
 use kubelife_figures::lanes::{lanes, lanes_of, Lane, LaneState};
@@ -415,9 +417,12 @@ fn the_spread_names_the_first_and_last_taints_and_evictions() {
         .flat_map(|c| c.pods.iter())
         .filter(|p| p.name.starts_with("web-"))
         .count();
-    assert_eq!(s.pods_evicted, on_b);
+    assert_eq!(s.pods_deleted, on_b);
+    let taint_eviction = Cause::new("ui.deleter.taint_eviction");
+    assert_eq!(s.deleted_by, vec![(taint_eviction.clone(), on_b)]);
     let toleration = cfg.api_server.default_unreachable_toleration_seconds * 1000;
-    let (fe, le) = (s.first_evicted.expect("evicted"), s.last_evicted.expect("evicted"));
+    let (fe, le) = (s.first_deleted.expect("evicted"), s.last_deleted.expect("evicted"));
+    assert_eq!(fe.by, Some(taint_eviction));
     assert!(
         fe.at >= first.at + toleration && le.at >= last.at + toleration,
         "{fe:?} {le:?}"
@@ -437,7 +442,7 @@ fn the_spread_names_the_first_and_last_taints_and_evictions() {
 }
 
 #[test]
-fn a_drain_evicts_nothing_but_its_workloads_dip_and_come_back() {
+fn a_drain_is_the_fault_and_its_evictions_count_by_kubectl_drain() {
     let (_, o, agg) = build(&cluster(&[3], true, 5, &on("60s", "Drain", [1])));
     let s = spread(&o, &agg);
     let deleted = o
@@ -446,13 +451,38 @@ fn a_drain_evicts_nothing_but_its_workloads_dip_and_come_back() {
         .filter(|e| e.kind == EventKind::PodDeletionRequested)
         .count();
     assert!(deleted > 0);
+    let by = Cause::new("ui.deleter.drain");
     assert_eq!(
-        (s.fault, s.nodes_tainted, s.pods_evicted, &s.first_evicted),
-        (None, 0, 0, &None)
+        (s.fault, s.nodes_tainted, s.pods_deleted, &s.deleted_by),
+        (Some(60_000), 0, deleted, &vec![(by.clone(), deleted)])
     );
+    assert_eq!(s.first_deleted.and_then(|d| d.by), Some(by));
     let web = &s.workloads[0];
     let (short, back) = (web.short_at.expect("short"), web.back_at.expect("back"));
     assert!(60_000 <= short && short < back, "{web:?}");
+}
+
+/// A MachineHealthCheck drains the crashed nodes before their pods' 300s tolerations run out:
+/// its drain's evictions are the outage's deletions, counted and named as the remediator's.
+#[test]
+fn a_machine_health_checks_drain_counts_as_the_outages_deletions() {
+    let json = cluster(&[3, 3], true, 15, &on("60s", "NodeCrash", [1, 2])).replace(
+        r#""events":["#,
+        r#""remediation":[{"kind":"MachineHealthCheck"}],"events":["#,
+    );
+    let (_, o, agg) = build(&json);
+    let s = spread(&o, &agg);
+    let per_node: u32 = o.summary.nodes.iter().map(|n| n.pods_deleted).sum();
+    assert!(per_node > 0, "{:?}", o.summary.nodes);
+    assert_eq!(s.pods_deleted, per_node as usize);
+    let drain = Cause::new("ui.deleter.remediator_drain").text("remediator", "MachineHealthCheck");
+    assert!(
+        s.deleted_by.iter().any(|(by, n)| *by == drain && *n > 0),
+        "{:?}",
+        s.deleted_by
+    );
+    let first = s.first_deleted.expect("a deletion");
+    assert!(first.at > 60_000 && first.by.is_some(), "{first:?}");
 }
 
 fn texts() -> AggregateTexts {

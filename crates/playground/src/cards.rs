@@ -218,7 +218,7 @@ mod tests {
             Option<(&'static str, &'static str, Option<&'static str>)>,
         );
         const HELD: &str = "remediation=mhc&max-unhealthy=40%25&fault-nodes=2";
-        let cases: [Case; 7] = [
+        let cases: [Case; 11] = [
             // Without a volume there is no database card.
             ("db-volume=none", "milestone-database-ready", None),
             // A crash nobody repairs: db-0 stays on node-1, so the database never comes back.
@@ -242,6 +242,30 @@ mod tests {
                 "remediation=mhc",
                 "milestone-remediation",
                 Some(("ui.milestone.remediation", "5m45.5s", None)),
+            ),
+            // An operator's drain is the fault: kubectl drain evicts at once, the web pod's
+            // replacement is Ready 5.1s later (podStartup 5s).
+            (
+                "fault=node-1:Drain:30",
+                "milestone-eviction",
+                Some(("ui.milestone.eviction", "0s", None)),
+            ),
+            (
+                "fault=node-1:Drain:30",
+                "milestone-replacement",
+                Some(("ui.milestone.replacement", "5.1s", None)),
+            ),
+            (
+                "fault=node-1:Drain:30",
+                "milestone-database-ready",
+                Some(("ui.milestone.database_ready", "23.6s", None)),
+            ),
+            // Two nodes down, both repaired: the MachineHealthCheck's drains are the outage's
+            // deletions.
+            (
+                "remediation=mhc&fault-nodes=2",
+                "milestone-eviction",
+                Some(("ui.milestone.evictions", "5m45.5s – 8m11.2s", None)),
             ),
             // Two nodes of three down, at most 40% (one) allowed: the repair is held back.
             (

@@ -10,6 +10,7 @@
 use crate::explain::milestone_text;
 use crate::i18n::{count, tr, trf, Lang};
 use crate::model::Run;
+use kubelife_engine::scenario::Faulted;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
 
@@ -55,13 +56,13 @@ impl Origin {
 }
 
 /// When the scenario set off the fault that began at `fault` on the run's first faulted node:
-/// the latest fault action on that node at or before it, ms.
+/// the latest action that faults that node by name (`ActionKind::faulted`) at or before it, ms.
 fn fault_action(cfg: &Config, o: &Outcome, fault: Millis) -> Option<Millis> {
     let name = &o.summary.nodes.first()?.node;
     let node = cfg.nodes.iter().position(|n| &n.name == name)?;
     cfg.actions
         .iter()
-        .filter(|a| a.action.is_fault() && a.node == Some(node) && a.at <= fault)
+        .filter(|a| a.action.faulted() != Faulted::Nothing && a.node == Some(node) && a.at <= fault)
         .map(|a| a.at)
         .max()
 }

@@ -20,7 +20,8 @@ pub struct Outage {
     pub unknown: (Option<Millis>, Option<Millis>),
     /// The first and the last NoExecute taint.
     pub taint: (Option<Millis>, Option<Millis>),
-    /// The first and the last pod evicted.
+    /// The first and the last pod deleted from a faulted node (by any controller, remediator or
+    /// operator: `kubelife_figures::spread::deleter`).
     pub eviction: (Option<Millis>, Option<Millis>),
     /// Every workload that went short whole again: when the last one was.
     pub replaced: Restored,
@@ -49,7 +50,7 @@ pub fn outage(o: &Outcome, spread: &kubelife_figures::spread::Spread) -> Option<
         nodes: nodes.len(),
         unknown: (rel(unknown.iter().copied().min()), rel(unknown.iter().copied().max())),
         taint: (at(&spread.first_tainted), at(&spread.last_tainted)),
-        eviction: (at(&spread.first_evicted), at(&spread.last_evicted)),
+        eviction: (at(&spread.first_deleted), at(&spread.last_deleted)),
         replaced,
     })
 }
@@ -207,6 +208,31 @@ mod tests {
         assert_eq!(m.service_restored, Restored::At(bar.total()));
         let label = bar.segments[3].label(&|k| crate::i18n::lookup(crate::i18n::Lang::En, k));
         assert!(label.contains("tolerationSeconds 300"), "{label}");
+    }
+
+    /// A drain is the fault the bars start from, as a crash is: the web pod's chain runs from
+    /// kubectl drain's eviction to the Service whole again, and db-0's to its Ready again.
+    #[test]
+    fn a_drains_bars_walk_from_the_drain() {
+        let run = crate::model::Run::simulate(crate::link::decode("fault=node-1:Drain:30").settings);
+        let all = bars(&run.outcome, &run.cfg);
+        assert_eq!(run.milestones.fault, Some(30_000));
+        let goals: Vec<&Goal> = all.iter().map(|b| &b.goal).collect();
+        assert_eq!(goals, [&Goal::ServiceRestored, &Goal::Database("db-0".into())]);
+        assert!(all.iter().all(Bar::reached), "{all:?}");
+        assert_eq!(
+            keys(&all[0])[..4],
+            [
+                "cause.drain.evict",
+                "cause.rs.replacement",
+                "cause.sched.bound",
+                "cause.pod_ready.started"
+            ]
+        );
+        assert_eq!(all[1].total(), 23_600);
+        // The fault's own event is the drain's cordon.
+        let cordon = run.milestones.events.fault.map(|i| run.outcome.events[i].cause.key);
+        assert_eq!(cordon, Some("cause.drain.cordon"));
     }
 
     #[test]

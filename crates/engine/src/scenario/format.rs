@@ -457,18 +457,31 @@ impl ActionKind {
         )
     }
 
-    /// Whether the action is a fault of its node (one the milestones are measured from).
+    /// Whether the action is a fault of the node itself: its machine, kubelet or network fails,
+    /// and the run records a `FaultStarted` for it.
     pub fn is_fault(self) -> bool {
-        matches!(
-            self,
+        self.faulted() == Faulted::Itself
+    }
+
+    /// Which node the action faults: the node whose milestones are measured from it, unless a
+    /// fault of that node came first. A zone outage is one fault per node of its zone.
+    pub fn faulted(self) -> Faulted {
+        match self {
             ActionKind::NodeCrash
-                | ActionKind::KubeletStop
-                | ActionKind::NetworkPartition
-                | ActionKind::NodeShutdown
-                | ActionKind::InstanceTerminated
-                | ActionKind::InstanceStopped
-                | ActionKind::SpotInterruption
-        )
+            | ActionKind::KubeletStop
+            | ActionKind::NetworkPartition
+            | ActionKind::NodeShutdown
+            | ActionKind::InstanceTerminated
+            | ActionKind::InstanceStopped
+            | ActionKind::SpotInterruption => Faulted::Itself,
+            ActionKind::Drain | ActionKind::OutOfServiceTaint | ActionKind::DeleteNode => Faulted::Named,
+            ActionKind::ForceDeletePod => Faulted::PodsNode,
+            ActionKind::NodeRecover
+            | ActionKind::NodeJoin
+            | ActionKind::ControllerManagerRestart
+            | ActionKind::PatchTolerations
+            | ActionKind::ApiServerLatency => Faulted::Nothing,
+        }
     }
 
     /// Whether the action names a node.
@@ -481,6 +494,21 @@ impl ActionKind {
                 | ActionKind::PatchTolerations
         )
     }
+}
+
+/// The node an action faults ([`ActionKind::faulted`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Faulted {
+    /// The node it names fails (a crash, a kubelet stop, a partition, a graceful shutdown, an
+    /// instance terminated, stopped or reclaimed): the run records its `FaultStarted`.
+    Itself,
+    /// The node it names, by an operator's action on it (`kubectl drain`, the out-of-service
+    /// taint, the Node deleted), from the action's first event.
+    Named,
+    /// The node of the pod an operator force-deletes, from the pod's removal.
+    PodsNode,
+    /// No node: a recovery, a join, or an action on the whole cluster or a workload.
+    Nothing,
 }
 
 /// One scheduled action.

@@ -79,10 +79,9 @@ impl Simulation {
                 self.push_for(Owner::Kubelet(n), self.w.now + step, Wake::Register { node: n, step });
             }
             ActionKind::ControllerManagerRestart => self.restart_controller_manager(a.duration),
-            ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
-            ActionKind::DeleteNode => self.delete_node(a.node.expect("validated")),
-            ActionKind::ForceDeletePod => self.force_delete(i, a.pod.as_deref().unwrap_or_default()),
-            ActionKind::Drain => self.drain(a.node.expect("validated")),
+            ActionKind::OutOfServiceTaint | ActionKind::DeleteNode | ActionKind::ForceDeletePod | ActionKind::Drain => {
+                self.operator_action(i, &a)
+            }
             ActionKind::PatchTolerations => {
                 self.patch_tolerations(a.workload.expect("validated"), a.toleration_seconds)
             }
@@ -113,6 +112,29 @@ impl Simulation {
                     .log
                     .push(Event::new(self.w.now, EventKind::ApiServerLatencyChanged, cause));
             }
+        }
+    }
+
+    /// An operator's action on a node (a drain, the out-of-service taint, the Node deleted, a
+    /// pod force-deleted): it faults the node it acts on ([`ActionKind::faulted`]), the node
+    /// named or the force-deleted pod's, which the log notes for the milestones.
+    fn operator_action(&mut self, i: usize, a: &ActionSpec) {
+        let logged = self.w.log.events.len();
+        match a.action {
+            ActionKind::OutOfServiceTaint => self.out_of_service(a.node.expect("validated"), a.effect),
+            ActionKind::DeleteNode => self.delete_node(a.node.expect("validated")),
+            ActionKind::ForceDeletePod => self.force_delete(i, a.pod.as_deref().unwrap_or_default()),
+            _ => self.drain(a.node.expect("validated")),
+        }
+        let node = match a.action.faulted() {
+            crate::scenario::Faulted::Named => a.node,
+            _ => self.w.log.events[logged..]
+                .iter()
+                .find(|e| e.kind == EventKind::PodRemoved)
+                .and_then(|e| e.node),
+        };
+        if let Some(n) = node.filter(|_| self.w.log.wants(self.w.now, EventKind::FaultStarted)) {
+            self.w.log.faults.push((n, self.w.now));
         }
     }
 

@@ -124,6 +124,60 @@ fn drain_cordons_and_evicts_all_but_daemon_pods() {
         .all(|e| e.node.as_deref() != Some("a")));
 }
 
+/// Each operator action faults the node it acts on (`ActionKind::faulted`) unless a fault of
+/// that node came first: the summary lists the node with its fault, and the milestones start at
+/// the action's first event. Each case: the scenario's events, the faulted nodes with their
+/// fault (ms), and the cause key of the first node's fault event.
+#[test]
+fn an_operator_action_faults_its_node() {
+    let at = |t: &str, action: &str, node: &str| format!(r#"{{"at":"{t}","action":"{action}","node":"{node}"}}"#);
+    let force = r#"{"at":"40s","action":"ForceDeletePod","pod":"db-0"}"#.to_string();
+    type Case = (Vec<String>, &'static [(&'static str, i64)], &'static str);
+    let cases: [Case; 6] = [
+        (vec![at("10s", "Drain", "a")], &[("a", 10_000)], "cause.drain.cordon"),
+        (
+            vec![at("20s", "OutOfServiceTaint", "b")],
+            &[("b", 20_000)],
+            "cause.out_of_service",
+        ),
+        (
+            vec![at("30s", "DeleteNode", "c")],
+            &[("c", 30_000)],
+            "cause.node_deleted",
+        ),
+        (vec![force], &[(DB_NODE, 40_000)], "cause.force_deleted"),
+        // A crash first: the drain that follows is no new fault of the node.
+        (
+            vec![at("10s", "NodeCrash", "a"), at("50s", "Drain", "a")],
+            &[("a", 10_000)],
+            "cause.fault.crash",
+        ),
+        // Two nodes, each faulted by its own: the first in the cluster's order heads the list.
+        (
+            vec![at("5s", "Drain", "b"), at("10s", "NodeCrash", "a")],
+            &[("a", 10_000), ("b", 5_000)],
+            "cause.fault.crash",
+        ),
+    ];
+    for (actions, want, key) in cases {
+        let o = run_ok(&format!(
+            r#"{{"version":"1.32","durationSeconds":120,{CLUSTER},"events":[{}]}}"#,
+            actions.join(",")
+        ));
+        let got: Vec<(&str, Option<i64>)> = o
+            .summary
+            .nodes
+            .iter()
+            .map(|n| (n.node.as_str(), n.fault_at_ms))
+            .collect();
+        let want: Vec<(&str, Option<i64>)> = want.iter().map(|&(n, t)| (n, Some(t))).collect();
+        assert_eq!(got, want, "{actions:?}");
+        let m = kubelife_engine::milestones::milestones(&o);
+        let first = m.events.fault.map(|i| o.events[i].cause.key);
+        assert_eq!(first, Some(key), "{actions:?}");
+    }
+}
+
 #[test]
 fn node_join_registers_and_gets_its_daemon_pod() {
     let o = run_ok(
