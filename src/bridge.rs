@@ -238,7 +238,7 @@ fn later(queue: Weak<RefCell<Queue>>, asked: Asked, stage: Stage, onarrive: Call
         if queue.upgrade().is_none_or(|q| q.borrow().superseded(asked.slot)) {
             return;
         }
-        match step(&asked, stage) {
+        match step(&asked, stage, &js_sys::Date::now) {
             Ok(Stage::Ready(landed)) => onarrive.emit(Arrived { asked, landed }),
             Ok(next) => later(queue, asked, next, onarrive),
             Err(why) => unreadable(&why),
@@ -247,17 +247,18 @@ fn later(queue: Weak<RefCell<Queue>>, asked: Asked, stage: Stage, onarrive: Call
     .forget();
 }
 
-/// One stage of an answer's way to the page: what the task of [`later`] does.
-fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
+/// One stage of an answer's way to the page: what the task of [`later`] does. `now` is the
+/// page's clock, ms, which slices the reading.
+fn step(asked: &Asked, stage: Stage, now: &dyn Fn() -> f64) -> Result<Stage, String> {
     Ok(match stage {
         Stage::Received(bytes) => Stage::Reading(Box::new(kubelife_engine::wire::Decoder::new(bytes)?)),
         Stage::Reading(mut d) => {
-            let until = js_sys::Date::now() + READ_MS_PER_TASK;
+            let until = now() + READ_MS_PER_TASK;
             loop {
                 if d.step(READ_PER_LOOK)? {
                     break Stage::Read(Box::new(d.finish()?));
                 }
-                if js_sys::Date::now() >= until {
+                if now() >= until {
                     break Stage::Reading(d);
                 }
             }
@@ -296,7 +297,7 @@ fn step(asked: &Asked, stage: Stage) -> Result<Stage, String> {
 pub fn landed_now(asked: &Asked, answer: Vec<u8>) -> Result<Landed, String> {
     let mut stage = Stage::Received(answer);
     loop {
-        match step(asked, stage)? {
+        match step(asked, stage, &|| 0.0)? {
             Stage::Ready(landed) => return Ok(landed),
             next => stage = next,
         }
