@@ -647,3 +647,20 @@ fn further_remediator_settings_round_trip_and_bad_ones_are_named() {
         assert!(text.contains(why), "{q}: {text}");
     }
 }
+
+/// A version the engine does not model is refused with the range its version table holds, so the
+/// notice never goes stale when a version is added.
+#[test]
+fn an_unknown_version_names_the_range_of_the_version_table() {
+    use kubelife_engine::version::{NEWEST_MINOR, OLDEST_MINOR};
+    let range = format!("(1.{OLDEST_MINOR} to 1.{NEWEST_MINOR})");
+    for bad in ["k=1.99", "k=1.11", "k=2.0"] {
+        let d = decode(bad);
+        assert_eq!(d.settings.minor, Settings::default().minor, "{bad}");
+        assert!(
+            d.notices[0].english().contains(&range),
+            "{bad}: {}",
+            d.notices[0].english()
+        );
+    }
+}
