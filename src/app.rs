@@ -98,12 +98,9 @@ pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
     let mut m = old.clone();
     match msg {
         Msg::Settings(edit) => {
-            let mut s = m.asked().clone();
-            edit.apply(&mut s);
-            if s == *m.asked() {
+            if !m.edit(edit) {
                 return None;
             }
-            m.ask(s);
         }
         Msg::Arrived(arrived) => m = m.take_in(*arrived),
         Msg::Transport(a) => m.play(a),
@@ -267,6 +264,7 @@ fn opening_model() -> Model {
         view.speed_exp = e;
     }
     view.notices = decoded.notices;
+    view.preset = decoded.preset;
     view.lang = opening_lang(&decoded.display);
     view.playing = decoded.display.autoplay;
     view.display = decoded.display;
@@ -395,7 +393,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
             .map(|k| knob_slider(view.lang, k, &side, &on.edit))
             .collect::<Html>()
     });
-    let open_link = format!("./?{}", m.link(view.t).replace("embed=1", "embed=0"));
+    let open_link = format!("./?{}", m.open_link());
     let head = html! { <>
         { notices(view.lang, m.run.error.as_ref(), &view.notices, &on.dismiss) }
         { running(m) }
@@ -417,7 +415,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     let header = html! {
         <Header tagline={tr(lang, "ui.tagline")}>
             { version_picker(lang, m.asked().minor, &on.edit) }
-            { preset_picker(lang, &on.edit) }
+            { preset_picker(lang, view.preset, &on.edit) }
             { language_picker(lang, &on.lang) }
             { share(lang, format!("{page}?{}", m.link(view.t)), embed_code(&page, &m.embed_link())) }
             <WorkshopNav exercise={view.display.exercise} onexercise={on.exercise.clone()} ontour={on.tour.clone()} />
