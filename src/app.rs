@@ -339,7 +339,10 @@ pub fn app() -> Html {
     let view = &model.view;
     // The address bar follows the state, but not every playback frame.
     use_address_bar(model.link(if view.playing { 0 } else { view.t }));
-    use_embed_height();
+    // The full page's root element, whose height it posts to its parent in a frame (an embed's
+    // layout posts its own).
+    let root = use_node_ref();
+    use_embed_height(root.clone());
     use_playback_clock(FRAME, view.playing, to(&model.dispatcher(), Msg::Tick));
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
@@ -352,7 +355,7 @@ pub fn app() -> Html {
     } else if view.display.embed {
         embed_page(m, &on)
     } else {
-        full_page(m, &on)
+        full_page(m, &on, root)
     };
     html! { <ContextProvider<Lang> context={view.lang}>{page}</ContextProvider<Lang>> }
 }
@@ -408,7 +411,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
 }
 
 /// The whole playground.
-fn full_page(m: &Model, on: &Handlers) -> Html {
+fn full_page(m: &Model, on: &Handlers, root: NodeRef) -> Html {
     let (run, view) = (&m.run, &m.view);
     let lang = view.lang;
     let page = crate::browser::page_address();
@@ -472,7 +475,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     // The short layout: the header and banners above two columns, controls beside the results
     // (the results first on narrow screens).
     html! {
-        <div class="app">
+        <div class="app" ref={root}>
             {header}
             {banners}
             <main class="app-main">
