@@ -450,6 +450,8 @@ fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
 }
 
 #[cfg(test)]
+mod defaults_tests;
+#[cfg(test)]
 mod preset_tests;
 #[cfg(test)]
 mod tests;
