@@ -207,3 +207,20 @@ test('an embed\'s frame follows a resize from 360 to 900 px: the copied snippet\
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('"open in kubelife" from an embed of one view opens the full page on the same settings', async () => {
+  const { page, errors, context } = await open('?embed=1&view=timeline&node-monitor-grace-period=20s&t=1m30s', { ready: '.timeline-canvas' });
+  const href = await page.getByRole('link', { name: 'open in kubelife' }).getAttribute('href');
+  const query = new URL(href, page.url()).searchParams;
+  for (const embedOnly of ['embed', 'view', 'controls']) assert.equal(query.get(embedOnly), null, `${embedOnly}= in ${href}`);
+  assert.equal(query.get('node-monitor-grace-period'), '20s');
+  assert.equal(query.get('t'), '1m30s');
+  const full = await open(`?${query}`);
+  assert.equal(await full.page.locator('header.header').count(), 1, 'the full page, with its header');
+  assert.ok(await full.page.getByTestId('milestone-eviction').isVisible(), 'and its milestone cards');
+  assert.ok(await full.page.getByTestId('playhead').isVisible(), 'and its time controls');
+  assert.equal(await full.page.getByTestId('playhead').textContent(), '1m30s');
+  assert.deepEqual([...errors, ...full.errors], []);
+  await context.close();
+  await full.context.close();
+});
