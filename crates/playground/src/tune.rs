@@ -246,13 +246,13 @@ pub fn apply(base: &Settings, settings: &BTreeMap<String, String>) -> (Settings,
     (s, left)
 }
 
-/// `s` without the knob settings that change nothing: each one whose removal leaves the
-/// configuration as it resolves (the version's default, where no other setting leans on it, as a
-/// kubelet file's `nodeStatusReportFrequency` leans on `nodeStatusUpdateFrequency`). A point
-/// applied this way puts into the link only what differs from the defaults, as a slider does.
+/// `s` without the knob settings that change nothing: each one whose removal leaves every knob
+/// as it resolves (the version's default, where no other setting leans on it, as a kubelet
+/// file's `nodeStatusReportFrequency` leans on `nodeStatusUpdateFrequency`). A point applied
+/// this way puts into the link only what differs from the defaults.
 pub fn without_defaults(s: &Settings) -> Settings {
     // The knobs do not depend on the cluster: resolve them on the first visit's, which is small.
-    let resolved = |overrides: &BTreeMap<String, f64>| {
+    let resolved = |overrides: &BTreeMap<String, f64>| -> Option<Vec<f64>> {
         let probe = Settings {
             minor: s.minor,
             overrides: overrides.clone(),
@@ -261,7 +261,8 @@ pub fn without_defaults(s: &Settings) -> Settings {
             disable_force_detach: s.disable_force_detach,
             ..Settings::default()
         };
-        probe.scenario().resolve().ok()
+        let cfg = probe.scenario().resolve().ok()?;
+        Some(KNOBS.iter().map(|k| (k.read)(&cfg)).collect())
     };
     let Some(want) = resolved(&s.overrides) else {
         return s.clone();
