@@ -130,3 +130,97 @@ test('"Copy embed code" gives an embed of what is on screen: its views, the chan
   await context.close();
   await embed.context.close();
 });
+
+/**
+ * A page at `width` CSS px holding `code` (an embed snippet as "Copy embed code" gives it) as its
+ * whole body, served beside the playground; its listener is the snippet's own.
+ */
+async function host(code, width) {
+  const context = await fx.browser.newContext({ locale: 'en-US', reducedMotion: 'reduce', viewport: { width, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const address = `${fx.server.url}embed-host.html`;
+  await page.route(address, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="margin:0">${code}</body></html>`,
+  }));
+  await page.goto(address);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('.timeline-canvas').waitFor({ timeout: 120_000 });
+  return { page, frame, errors, context };
+}
+
+/** The snippet "Copy embed code" gives on the page at `query`. */
+async function copiedSnippet(query) {
+  const { page, errors, context } = await open(query);
+  await page.getByText('Copy embed code').click();
+  const code = await page.getByTestId('embed-code').inputValue();
+  assert.deepEqual(errors, []);
+  await context.close();
+  return code;
+}
+
+/**
+ * Waits until the iframe is as tall as the embed's content (to a pixel) and stays so, and
+ * returns both heights: the frame's `height` as the snippet's listener set it, and the content's.
+ */
+async function fitted(page, frame) {
+  let last = null;
+  for (let i = 0; i < 100; i++) {
+    const framed = Number(await page.locator('iframe').getAttribute('height'));
+    const content = await frame.locator('main.layout-embed').evaluate((el) => el.getBoundingClientRect().height);
+    if (Math.abs(framed - content) <= 1 && last && last.framed === framed) return { framed, content };
+    last = { framed, content };
+    await page.waitForTimeout(100);
+  }
+  assert.fail(`the frame never fitted its content: ${JSON.stringify(last)}`);
+}
+
+test('an embed of the timeline alone shrinks its frame to its content at 360 px, through the copied snippet\'s own listener', async () => {
+  // The writer edits the copied snippet down to the timeline (the field is there to edit).
+  const copied = await copiedSnippet('');
+  const code = copied.replace(/view=[^&"]*/, 'view=timeline').replace(/controls=[^&"]*/, 'controls=');
+  assert.match(code, /kubelife:height/);
+  const { page, frame, errors, context } = await host(code, 360);
+  const { framed, content } = await fitted(page, frame);
+  // It was never less than the frame's own 600 px (183 px of blank at 360 px).
+  assert.ok(framed < 600, `the frame is ${framed} px tall for ${content} px of content`);
+  const inner = await frame.locator('html').evaluate((el) => el.clientHeight);
+  assert.ok(Math.abs(inner - content) <= 1, `no blank below the content: ${inner} px of frame, ${content} px of content`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an embed\'s frame follows a resize from 360 to 900 px: the copied snippet\'s frame shrinks as its content does', async () => {
+  const code = await copiedSnippet('');
+  const { page, frame, errors, context } = await host(code, 360);
+  const narrow = await fitted(page, frame);
+  await page.setViewportSize({ width: 900, height: 800 });
+  await page.waitForFunction((before) => Number(document.querySelector('iframe').height) < before, narrow.framed, { timeout: 10_000 });
+  const wide = await fitted(page, frame);
+  assert.ok(wide.framed < narrow.framed, `360 px: ${narrow.framed} px tall; 900 px: ${wide.framed} px`);
+  // And back: it grows again.
+  await page.setViewportSize({ width: 360, height: 800 });
+  const again = await fitted(page, frame);
+  assert.ok(Math.abs(again.framed - narrow.framed) <= 2, `back at 360 px: ${again.framed} px, first ${narrow.framed} px`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('"open in kubelife" from an embed of one view opens the full page on the same settings', async () => {
+  const { page, errors, context } = await open('?embed=1&view=timeline&node-monitor-grace-period=20s&t=1m30s', { ready: '.timeline-canvas' });
+  const href = await page.getByRole('link', { name: 'open in kubelife' }).getAttribute('href');
+  const query = new URL(href, page.url()).searchParams;
+  for (const embedOnly of ['embed', 'view', 'controls']) assert.equal(query.get(embedOnly), null, `${embedOnly}= in ${href}`);
+  assert.equal(query.get('node-monitor-grace-period'), '20s');
+  assert.equal(query.get('t'), '1m30s');
+  const full = await open(`?${query}`);
+  assert.equal(await full.page.locator('header.header').count(), 1, 'the full page, with its header');
+  assert.ok(await full.page.getByTestId('milestone-eviction').isVisible(), 'and its milestone cards');
+  assert.ok(await full.page.getByTestId('playhead').isVisible(), 'and its time controls');
+  assert.equal(await full.page.getByTestId('playhead').textContent(), '1m30s');
+  assert.deepEqual([...errors, ...full.errors], []);
+  await context.close();
+  await full.context.close();
+});

@@ -77,3 +77,19 @@ test('a link with garbage opens a working page and says what it ignored', async 
   assert.deepEqual([...errors, ...newer.errors], []);
   await context.close();
 });
+
+test('after ?preset=… the preset picker names the preset until one of its settings changes, and names one picked', async () => {
+  const context = await fx.browser.newContext();
+  const { page, errors } = await open(context, `${fx.server.url}?preset=eks-instance-terminated`);
+  const picker = page.locator('select[aria-label=preset]');
+  assert.equal(await picker.inputValue(), 'eks-instance-terminated', 'named, not "choose a preset…"');
+  await page.getByRole('slider', { name: /node-monitor-grace-period/ }).fill('20');
+  await page.waitForFunction(() => document.querySelector('select[aria-label=preset]').value === '');
+  await picker.selectOption('upstream-1.31');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'));
+  assert.equal(await picker.inputValue(), 'upstream-1.31', 'a preset picked stays named');
+  await page.getByRole('slider', { name: /default-unreachable-toleration-seconds/ }).fill('45');
+  await page.waitForFunction(() => document.querySelector('select[aria-label=preset]').value === '');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

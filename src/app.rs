@@ -98,12 +98,9 @@ pub fn reduce(old: &Model, msg: Msg) -> Option<Model> {
     let mut m = old.clone();
     match msg {
         Msg::Settings(edit) => {
-            let mut s = m.asked().clone();
-            edit.apply(&mut s);
-            if s == *m.asked() {
+            if !m.edit(edit) {
                 return None;
             }
-            m.ask(s);
         }
         Msg::Arrived(arrived) => m = m.take_in(*arrived),
         Msg::Transport(a) => m.play(a),
@@ -267,6 +264,7 @@ fn opening_model() -> Model {
         view.speed_exp = e;
     }
     view.notices = decoded.notices;
+    view.preset = decoded.preset;
     view.lang = opening_lang(&decoded.display);
     view.playing = decoded.display.autoplay;
     view.display = decoded.display;
@@ -341,7 +339,10 @@ pub fn app() -> Html {
     let view = &model.view;
     // The address bar follows the state, but not every playback frame.
     use_address_bar(model.link(if view.playing { 0 } else { view.t }));
-    use_embed_height();
+    // The full page's root element, whose height it posts to its parent in a frame (an embed's
+    // layout posts its own).
+    let root = use_node_ref();
+    use_embed_height(root.clone());
     use_playback_clock(FRAME, view.playing, to(&model.dispatcher(), Msg::Tick));
     let transport = |a: TransportAction| on.transport.reform(move |()| a);
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
@@ -354,7 +355,7 @@ pub fn app() -> Html {
     } else if view.display.embed {
         embed_page(m, &on)
     } else {
-        full_page(m, &on)
+        full_page(m, &on, root)
     };
     html! { <ContextProvider<Lang> context={view.lang}>{page}</ContextProvider<Lang>> }
 }
@@ -395,7 +396,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
             .map(|k| knob_slider(view.lang, k, &side, &on.edit))
             .collect::<Html>()
     });
-    let open_link = format!("./?{}", m.link(view.t).replace("embed=1", "embed=0"));
+    let open_link = format!("./?{}", m.open_link());
     let head = html! { <>
         { notices(view.lang, m.run.error.as_ref(), &view.notices, &on.dismiss) }
         { running(m) }
@@ -410,14 +411,14 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
 }
 
 /// The whole playground.
-fn full_page(m: &Model, on: &Handlers) -> Html {
+fn full_page(m: &Model, on: &Handlers, root: NodeRef) -> Html {
     let (run, view) = (&m.run, &m.view);
     let lang = view.lang;
     let page = crate::browser::page_address();
     let header = html! {
         <Header tagline={tr(lang, "ui.tagline")}>
             { version_picker(lang, m.asked().minor, &on.edit) }
-            { preset_picker(lang, &on.edit) }
+            { preset_picker(lang, view.preset, &on.edit) }
             { language_picker(lang, &on.lang) }
             { share(lang, format!("{page}?{}", m.link(view.t)), embed_code(&page, &m.embed_link())) }
             <WorkshopNav exercise={view.display.exercise} onexercise={on.exercise.clone()} ontour={on.tour.clone()} />
@@ -474,7 +475,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
     // The short layout: the header and banners above two columns, controls beside the results
     // (the results first on narrow screens).
     html! {
-        <div class="app">
+        <div class="app" ref={root}>
             {header}
             {banners}
             <main class="app-main">

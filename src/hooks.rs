@@ -31,27 +31,41 @@ pub fn use_address_bar(query: String) {
 }
 
 /// Inside an iframe, posts `{type: "kubelife:height", height}` to the parent page whenever the
-/// content's height changes, so the embedding page can fit the frame.
+/// height of the page's root element (`root`, CSS px) changes, so the embedding page can fit the
+/// frame: its content's own height, which shrinks below the frame's and follows a resize (a
+/// `ResizeObserver`, not a re-render).
 #[hook]
-pub fn use_embed_height() {
-    let last = use_mut_ref(|| 0i32);
-    use_effect(move || {
-        let Some(w) = web_sys::window() else { return };
-        let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
-        let height = w
-            .document()
-            .and_then(|d| d.document_element())
-            .map_or(0, |e| e.scroll_height());
-        if framed && height != *last.borrow() {
-            *last.borrow_mut() = height;
-            let msg = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kubelife:height".into());
-            let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
-            if let Ok(Some(parent)) = w.parent() {
-                let _ = parent.post_message(&msg, "*");
+pub fn use_embed_height(root: NodeRef) {
+    use_effect_with((), move |_| {
+        let held = observe_height(&root);
+        move || {
+            if let Some((observer, _post)) = held {
+                observer.disconnect();
             }
         }
     });
+}
+
+/// Observes `root`'s size inside an iframe, posting its height to the parent when it changes:
+/// the observer and its callback, which live as long as it observes. `None` outside a frame.
+fn observe_height(root: &NodeRef) -> Option<(web_sys::ResizeObserver, Closure<dyn Fn()>)> {
+    let w = web_sys::window()?;
+    let parent = w.parent().ok().flatten().filter(|p| *p != w)?;
+    let el = root.cast::<web_sys::Element>()?;
+    let last = std::cell::Cell::new(0);
+    let measured = el.clone();
+    let post = Closure::<dyn Fn()>::new(move || {
+        let height = measured.get_bounding_client_rect().height().ceil() as i32;
+        if height != last.replace(height) {
+            let msg = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kubelife:height".into());
+            let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+            let _ = parent.post_message(&msg, "*");
+        }
+    });
+    let observer = web_sys::ResizeObserver::new(post.as_ref().unchecked_ref()).ok()?;
+    observer.observe(&el);
+    Some((observer, post))
 }
 
 /// Calls `ontick` with the wall-clock ms elapsed every `frame` ms while `playing`: a paused page

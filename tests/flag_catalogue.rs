@@ -117,11 +117,13 @@ fn written(name: &str) -> Vec<String> {
     }
     files.sort();
     let mut at = Vec::new();
-    // A test module in a file of its own (`link/tests.rs`) is a test too. The page's preset
-    // table (`settings/preset_table.rs`) is data derived from the engine's presets, which a test
-    // keeps equal to them, so its links declare no flag either.
-    let derived =
-        |p: &Path| p.ends_with("tests.rs") || p.ends_with("preset_tests.rs") || p.ends_with("preset_table.rs");
+    // A test module in a file of its own (`link/tests.rs`, `link/preset_tests.rs`: a name ending
+    // in `tests.rs`) is a test too. The page's preset table (`settings/preset_table.rs`) is data
+    // derived from the engine's presets, which a test keeps equal to them, so its links declare
+    // no flag either.
+    let derived = |p: &Path| {
+        p.file_name().is_some_and(|n| n.to_string_lossy().ends_with("tests.rs")) || p.ends_with("preset_table.rs")
+    };
     for path in files.into_iter().filter(|p| !derived(p)) {
         let code = code_of(&std::fs::read_to_string(&path).expect("readable"));
         for (i, line) in code.lines().enumerate().filter(|(_, l)| l.contains(name)) {

@@ -174,11 +174,11 @@ fn operator_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
     let spike_ms = spike.map_or_else(|| tr(lang, "ui.off").to_string(), |l| format!("{}ms", l.ms));
     let patch_to = patch.map_or_else(|| tr(lang, "ui.off").to_string(), |p| secs(p.seconds));
     html! { <>
-        { range(lang, Range { key: "ui.ops.out_of_service", testid: "ops-out-of-service", value: o.out_of_service_at_seconds.unwrap_or(0),
-            max: 900, step: 5, shown: secs_or_off(lang, o.out_of_service_at_seconds) },
+        { typed(lang, Range { key: "ui.ops.out_of_service", testid: "ops-out-of-service", value: o.out_of_service_at_seconds.unwrap_or(0),
+            max: 900, step: 1, shown: secs_or_off(lang, o.out_of_service_at_seconds) },
             onedit, Field::OutOfService) }
-        { range(lang, Range { key: "ui.ops.force_delete_db", testid: "ops-force-delete-db", value: o.force_delete_db_at_seconds.unwrap_or(0),
-            max: 900, step: 5, shown: secs_or_off(lang, o.force_delete_db_at_seconds) },
+        { typed(lang, Range { key: "ui.ops.force_delete_db", testid: "ops-force-delete-db", value: o.force_delete_db_at_seconds.unwrap_or(0),
+            max: 900, step: 1, shown: secs_or_off(lang, o.force_delete_db_at_seconds) },
             onedit, Field::ForceDeleteDb) }
         { range(lang, Range { key: "ui.ops.kcm_restart", testid: "ops-kcm-restart", value: o.kcm_restart_at_seconds.unwrap_or(0),
             max: 900, step: 5, shown: secs_or_off(lang, o.kcm_restart_at_seconds) },
@@ -212,17 +212,35 @@ struct Range {
 
 /// A labelled range input whose value sets `field`.
 fn range(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field) -> Html {
+    range_and_number(lang, r, onedit, field, false)
+}
+
+/// A labelled range input with a number field beside it to type the value in, as a flag's slider
+/// has (`crate::components::slider`).
+fn typed(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field) -> Html {
+    range_and_number(lang, r, onedit, field, true)
+}
+
+/// A labelled range input, and a number field when `number`, whose value sets `field`.
+fn range_and_number(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field, number: bool) -> Html {
     let max = r.max;
-    let oninput = filtered(onedit, move |e: InputEvent| {
-        let v = e
-            .target_unchecked_into::<HtmlInputElement>()
-            .value()
-            .parse::<u32>()
-            .ok()?;
-        Some(Edit::Number(field, v.min(max)))
-    });
+    let read =
+        move |input: HtmlInputElement| Some(Edit::Number(field, input.value().trim().parse::<u32>().ok()?.min(max)));
+    let oninput = filtered(onedit, move |e: InputEvent| read(e.target_unchecked_into()));
+    let onchange = filtered(onedit, move |e: Event| read(e.target_unchecked_into()));
+    let (label, max, step, value) = (
+        tr(lang, r.key),
+        r.max.to_string(),
+        r.step.to_string(),
+        r.value.to_string(),
+    );
     html! {
-        <label class="faults-range" data-testid={r.testid}>{tr(lang, r.key)}{" "}<strong>{r.shown}</strong>
-            <input type="range" min="0" max={r.max.to_string()} step={r.step.to_string()} value={r.value.to_string()} aria-label={tr(lang, r.key)} {oninput} /></label>
+        <label class="faults-range" data-testid={r.testid}>{label}{" "}<strong>{r.shown}</strong>
+            <input type="range" min="0" max={max.clone()} step={step.clone()} value={value.clone()} aria-label={label} {oninput} />
+            if number {
+                <input type="number" class="faults-number" min="0" {max} {step} {value}
+                    aria-label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} />
+            }
+        </label>
     }
 }

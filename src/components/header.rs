@@ -78,13 +78,14 @@ pub fn version_picker(lang: Lang, minor: u32, onedit: &Callback<Edit>) -> Html {
     .view()
 }
 
-/// The preset picker; it always reads "choose a preset…", since a preset only starts a set-up.
-pub fn preset_picker(lang: Lang, onedit: &Callback<Edit>) -> Html {
+/// The preset picker: it names the preset the settings are while they are unchanged since it was
+/// chosen (`named`), and reads "choose a preset…" otherwise.
+pub fn preset_picker(lang: Lang, named: Option<&'static str>, onedit: &Callback<Edit>) -> Html {
     Picker {
         name: tr(lang, "ui.preset_label").into(),
         lead: tr(lang, "ui.preset").into(),
         choices: preset_choices(lang, "ui.preset.choose"),
-        selected: AttrValue::default(),
+        selected: AttrValue::from(named.unwrap_or_default()),
         testid: None,
         onpick: filtered(onedit, preset_edit),
     }

@@ -19,12 +19,14 @@ pub struct EmbedLayoutProps {
 }
 
 /// An embed: no header or side panels, the panels and sliders its link asks for, and a link to
-/// the full playground.
+/// the full playground. It posts its height to the embedding page whenever it changes.
 #[function_component(EmbedLayout)]
 pub fn embed_layout(p: &EmbedLayoutProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    let root = use_node_ref();
+    crate::hooks::use_embed_height(root.clone());
     html! {
-        <main class="layout layout-embed">
+        <main class="layout layout-embed" ref={root}>
             <h1 class="visually-hidden">{"kubelife"}</h1>
             {p.head.clone()}
             if let Some(controls) = &p.controls { <div class="layout-controls">{controls.clone()}</div> }

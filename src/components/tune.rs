@@ -9,7 +9,7 @@ use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, truncate, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
-use crate::tune::{apply, setting_text, Field, Found, Question, DEFAULT_BLIP, MAX_TARGETS};
+use crate::tune::{apply, setting_text, without_defaults, Field, Found, Question, DEFAULT_BLIP, MAX_TARGETS};
 use kubelife_engine::stats::MILESTONES;
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
@@ -294,15 +294,15 @@ fn front(lang: Lang, found: &Found, p: &TuneProps) -> Html {
             let (s, left) = apply(settings, &point.settings);
             let onclick = {
                 let onedit = onedit.clone();
-                Callback::from(move |_: MouseEvent| onedit.emit(Edit::Import(Rc::new(s.clone()))))
+                Callback::from(move |_: MouseEvent| onedit.emit(Edit::Import(Rc::new(without_defaults(&s)))))
             };
             let best = found.best.as_ref() == Some(point);
             let both = p.b_settings.as_ref().map(|b| {
-                let (a, b) = (Rc::new(apply(settings, &point.settings).0), Rc::new(apply(b, &point.settings).0));
+                let (a, b) = (apply(settings, &point.settings).0, apply(b, &point.settings).0);
                 let (onedit, onedit_b) = (onedit.clone(), p.onedit_b.clone());
                 Callback::from(move |_: MouseEvent| {
-                    onedit.emit(Edit::Import(a.clone()));
-                    onedit_b.emit(Edit::Import(b.clone()));
+                    onedit.emit(Edit::Import(Rc::new(without_defaults(&a))));
+                    onedit_b.emit(Edit::Import(Rc::new(without_defaults(&b))));
                 })
             });
             html! {

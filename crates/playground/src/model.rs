@@ -191,6 +191,9 @@ pub struct View {
     pub display: Display,
     /// What the opening link could not apply, and why.
     pub notices: Vec<Cause>,
+    /// The preset side A's settings are, while they are unchanged since it was chosen (by the
+    /// picker or a link's `preset=`): the preset picker shows it.
+    pub preset: Option<&'static str>,
 }
 
 impl Default for View {
@@ -204,6 +207,7 @@ impl Default for View {
             tour: None,
             display: Display::default(),
             notices: Vec::new(),
+            preset: None,
         }
     }
 }
@@ -493,9 +497,29 @@ impl Model {
 
     /// Asks for a run of `s` as side A (nothing to run when the page already shows it).
     pub fn ask(&mut self, s: Settings) {
+        self.view.preset = self.view.preset.and_then(|name| crate::link::named_preset(&s, name));
         let shown = self.loaded.then_some(&*self.run);
         Pending::ask(&mut self.pending.a, shown, Some(&self.run), s);
         self.spreads = None;
+    }
+
+    /// Applies `edit` to side A's settings and asks for them; `false` when nothing changes. A
+    /// preset chosen is named from then on, while the settings stay what it gives.
+    pub fn edit(&mut self, edit: Edit) -> bool {
+        let chosen = match &edit {
+            Edit::Preset(name) => crate::settings::preset_link(name).map(|p| p.name),
+            _ => None,
+        };
+        let mut s = self.asked().clone();
+        edit.apply(&mut s);
+        if s == *self.asked() {
+            let named = chosen.is_some() && chosen != self.view.preset;
+            self.view.preset = chosen.or(self.view.preset);
+            return named;
+        }
+        self.view.preset = chosen.or(self.view.preset);
+        self.ask(s);
+        true
     }
 
     /// Asks for a run of `s` as side B.
@@ -569,6 +593,23 @@ impl Model {
             speed_exp: (self.view.speed_exp != 1.0).then_some(self.view.speed_exp),
         };
         encode_all(self.asked(), self.asked_b(), playback, &self.view.display)
+    }
+
+    /// The link that opens this state in the full playground (an embed's "open in kubelife"):
+    /// the same settings, side B, playhead, speed, language, exercise and targets, without what
+    /// only an embed reads (`embed=`, `view=`, `controls=`).
+    pub fn open_link(&self) -> String {
+        let display = Display {
+            embed: false,
+            views: Vec::new(),
+            controls: Vec::new(),
+            ..self.view.display.clone()
+        };
+        let playback = Playback {
+            t: self.view.t,
+            speed_exp: (self.view.speed_exp != 1.0).then_some(self.view.speed_exp),
+        };
+        encode_all(self.asked(), self.asked_b(), playback, &display)
     }
 
     /// The link of what is on screen as an embed: the same settings (and side B), playhead,

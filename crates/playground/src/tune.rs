@@ -246,6 +246,38 @@ pub fn apply(base: &Settings, settings: &BTreeMap<String, String>) -> (Settings,
     (s, left)
 }
 
+/// `s` without the knob settings that change nothing: each one whose removal leaves every knob
+/// as it resolves (the version's default, where no other setting leans on it, as a kubelet
+/// file's `nodeStatusReportFrequency` leans on `nodeStatusUpdateFrequency`). A point applied
+/// this way puts into the link only what differs from the defaults.
+pub fn without_defaults(s: &Settings) -> Settings {
+    // The knobs do not depend on the cluster: resolve them on the first visit's, which is small.
+    let resolved = |overrides: &BTreeMap<String, f64>| -> Option<Vec<f64>> {
+        let probe = Settings {
+            minor: s.minor,
+            overrides: overrides.clone(),
+            enable_taint_manager: s.enable_taint_manager,
+            taint_based_evictions: s.taint_based_evictions,
+            disable_force_detach: s.disable_force_detach,
+            ..Settings::default()
+        };
+        let cfg = probe.scenario().resolve().ok()?;
+        Some(KNOBS.iter().map(|k| (k.read)(&cfg)).collect())
+    };
+    let Some(want) = resolved(&s.overrides) else {
+        return s.clone();
+    };
+    let mut out = s.clone();
+    for flag in s.overrides.keys() {
+        let mut fewer = out.overrides.clone();
+        fewer.remove(flag);
+        if resolved(&fewer).as_ref() == Some(&want) {
+            out.overrides = fewer;
+        }
+    }
+    out
+}
+
 /// How a point's setting reads: a flag as its command line writes it (`--node-monitor-grace-period=20s`),
 /// a file's field as the file does (`nodeStatusUpdateFrequency: 4s`).
 pub fn setting_text(key: &str, value: &str) -> String {

@@ -111,6 +111,9 @@ pub struct Decoded {
     pub notices: Vec<Cause>,
     /// Whether the link set anything of side A (else an exercise may supply its start).
     pub has_settings: bool,
+    /// The preset `preset=` named, while the link's other parameters leave its settings as they
+    /// are ([`named_preset`]).
+    pub preset: Option<&'static str>,
 }
 
 fn encode_component(s: &str) -> String {
@@ -316,6 +319,10 @@ pub fn decode(query: &str) -> Decoded {
     let has_settings = !a_pairs.is_empty();
     let settings = decode_settings(&a_pairs, "", &mut notices);
     let b = (has_b || !b_pairs.is_empty()).then(|| decode_settings(&b_pairs, "b.", &mut notices));
+    let preset = a_pairs
+        .iter()
+        .find(|(k, _)| k == "preset")
+        .and_then(|(_, name)| named_preset(&settings, name));
     Decoded {
         settings,
         b,
@@ -323,7 +330,16 @@ pub fn decode(query: &str) -> Decoded {
         display,
         notices,
         has_settings,
+        preset,
     }
+}
+
+/// The preset named `name` when `s` are its settings: applying it to `s` again changes nothing
+/// (what a preset keeps of the page, such as the seed, may differ). The preset picker keeps a
+/// preset named while its settings are unchanged.
+pub fn named_preset(s: &Settings, name: &str) -> Option<&'static str> {
+    let p = preset_link(name)?;
+    (preset(s, name).as_ref() == Some(s)).then_some(p.name)
 }
 
 /// The settings `base` becomes with the preset named `name`: the preset's link query
@@ -433,6 +449,8 @@ fn reconcile(s: &mut Settings, prefix: &str, notices: &mut Vec<Cause>) {
     }
 }
 
+#[cfg(test)]
+mod defaults_tests;
 #[cfg(test)]
 mod preset_tests;
 #[cfg(test)]

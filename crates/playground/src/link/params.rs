@@ -54,6 +54,13 @@ fn number(v: &str, min: u64, max: u64) -> Result<u64, Cause> {
     }
 }
 
+/// `why` with the versions kubelife models, oldest and newest, from the engine's version table.
+fn version_range(why: Cause) -> Cause {
+    use kubelife_engine::version::{NEWEST_MINOR, OLDEST_MINOR};
+    why.text("oldest", format!("1.{OLDEST_MINOR}"))
+        .text("newest", format!("1.{NEWEST_MINOR}"))
+}
+
 /// A time of the run, whole seconds from 0 to the longest run the page offers.
 fn seconds(v: &str) -> Result<u32, Cause> {
     number(v, 0, u64::from(MAX_OP_SECONDS)).map(|n| n as u32)
@@ -167,7 +174,8 @@ const CLUSTER: [Param; 7] = [
         early: true,
         write: |_, s, d| differs(s.minor, d.minor, |m| format!("1.{m}")),
         read: |_, s, v| {
-            let version = kubelife_engine::Version::parse(v).map_err(|_| Cause::new("link.why.version"))?;
+            let version =
+                kubelife_engine::Version::parse(v).map_err(|_| version_range(Cause::new("link.why.version")))?;
             s.minor = version.minor;
             Ok(())
         },

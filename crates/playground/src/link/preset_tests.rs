@@ -138,3 +138,22 @@ fn a_preset_failing_one_node_opens_as_that_nodes_fault() {
     }
     assert!(single >= 8, "the cloud and remediator presets fail one node each");
 }
+
+/// A link's `preset=` names its preset (the picker shows it) while the link's other parameters
+/// leave the preset's settings as they are, and names none once they change them.
+#[test]
+fn a_preset_link_names_its_preset_until_its_settings_change() {
+    for p in presets() {
+        let link = format!("preset={}", p.name);
+        assert_eq!(decode(&link).preset, Some(p.name), "{link}");
+        assert_eq!(
+            decode(&format!("{link}&seed=9")).preset,
+            Some(p.name),
+            "{link}: the seed is the page's"
+        );
+        let changed = format!("{link}&node-monitor-grace-period=37s");
+        assert_eq!(decode(&changed).preset, None, "{changed}");
+    }
+    assert_eq!(decode("preset=no-such-preset").preset, None);
+    assert_eq!(decode("v=1").preset, None);
+}

@@ -124,3 +124,66 @@ fn the_embed_code_shows_what_is_on_screen() {
     assert_eq!(shown("embed=1&view=timeline&controls=playback"), (false, true));
     assert_eq!(shown("embed=1"), (true, true));
 }
+
+/// "open in kubelife" from a one-view embed opens the full playground on the same state: the
+/// settings, side B, playhead, language and targets stay; what only an embed reads goes.
+#[test]
+fn an_embeds_open_link_opens_the_full_page_on_the_same_state() {
+    let mut s = Settings::default();
+    s.set("node-monitor-grace-period", 20.0);
+    let mut m = simulate(s.clone());
+    m.view.t = 90_000;
+    m.view.display = crate::link::decode(
+        "embed=1&view=timeline&controls=playback,pod-eviction-timeout&lang=zh&target=firstReplacementReady:60s:p95",
+    )
+    .display;
+    let mut b = s.clone();
+    b.minor = 31;
+    m.ask_b(b.clone());
+    let q = m.open_link();
+    let d = crate::link::decode(&q);
+    assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+    assert!(
+        !d.display.embed && d.display.views.is_empty() && d.display.controls.is_empty(),
+        "{q}"
+    );
+    assert!(
+        !q.contains("embed=") && !q.contains("view=") && !q.contains("controls="),
+        "{q}"
+    );
+    assert_eq!((d.settings, d.b), (s, Some(b)), "{q}");
+    assert_eq!(d.playback.t, 90_000);
+    assert_eq!(d.display.lang, Some(Lang::Zh));
+    assert_eq!(d.display.question, m.view.display.question, "{q}");
+    assert!(
+        d.display.shows_cards() && d.display.shows_playback(),
+        "the whole page shows"
+    );
+}
+
+/// The preset picker names the preset chosen while its settings are unchanged: after the
+/// picker's choice (or a link's `preset=`), through an edit of what the preset keeps of the page
+/// (the seed), until an edit of its own settings.
+#[test]
+fn a_chosen_preset_stays_named_while_its_settings_are_unchanged() {
+    let mut m = simulate(Settings::default());
+    assert_eq!(m.view.preset, None);
+    assert!(m.edit(Edit::Preset("upstream-1.31".into())));
+    assert_eq!(m.view.preset, Some("upstream-1.31"));
+    assert!(
+        !m.edit(Edit::Preset("upstream-1.31".into())),
+        "chosen again: nothing changes"
+    );
+    assert!(m.edit(Edit::Number(Field::Seed, 7)));
+    assert_eq!(m.view.preset, Some("upstream-1.31"), "a preset keeps the page's seed");
+    assert!(m.edit(Edit::Knob("node-monitor-grace-period", 20.0)));
+    assert_eq!(m.view.preset, None, "its settings changed");
+    assert!(m.edit(Edit::Reset("node-monitor-grace-period")));
+    assert_eq!(m.view.preset, None, "named again only when chosen again");
+    assert!(!m.edit(Edit::Preset("no-such-preset".into())));
+    assert_eq!(m.view.preset, None);
+    assert!(m.edit(Edit::Preset("scale-1000-zone-b-outage".into())));
+    assert_eq!(m.view.preset, Some("scale-1000-zone-b-outage"));
+    assert!(m.edit(Edit::Version(30)));
+    assert_eq!(m.view.preset, None, "another version");
+}

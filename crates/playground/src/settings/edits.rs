@@ -204,9 +204,15 @@ impl Settings {
         }
     }
 
-    /// The zone outage's zone (0 for none, a new one starting at 2m0s), start and end.
+    /// The zone outage's zone (0 for none, a new one starting at 2m0s), start and end. A zone
+    /// outage chosen where the page had only its default single-node fault replaces that fault:
+    /// the zone's nodes are what fails. A fault chosen besides (another node, kind or time)
+    /// stays.
     fn set_outage(&mut self, field: Field, v: u32) {
         if field == Field::OutageZone {
+            if v > 0 && self.zone_outage.is_none() && self.fault == Settings::default().fault {
+                self.fault.count = 0;
+            }
             self.zone_outage = v.checked_sub(1).map(|zone| ZoneOutage {
                 zone,
                 ..self.zone_outage.unwrap_or(ZoneOutage {
@@ -319,5 +325,37 @@ mod tests {
         s.set_number(Field::FaultCount, 0);
         s.set_fault_kind(ActionKind::Drain);
         assert_eq!((s.fault.kind, s.fault.count), (ActionKind::Drain, 1));
+    }
+
+    /// A zone outage chosen on the page replaces the default node-1 crash, unless a fault was
+    /// chosen too; moving the outage to another zone leaves the fault as it is.
+    #[test]
+    fn a_zone_outage_chosen_replaces_only_the_default_fault() {
+        let zones = |s: &Settings| Settings {
+            zones: 3,
+            nodes: 6,
+            ..s.clone()
+        };
+        let mut s = zones(&Settings::default());
+        s.set_number(Field::OutageZone, 2);
+        assert!(!s.has_fault(), "the default crash goes: {:?}", s.fault);
+        assert_eq!(s.down_nodes(), s.outage_nodes());
+        assert_eq!(s.down_nodes(), vec![1, 4]);
+        s.set_fault_kind(ActionKind::KubeletStop);
+        s.set_number(Field::OutageZone, 3);
+        assert_eq!(
+            (s.fault.kind, s.fault.count),
+            (ActionKind::KubeletStop, 1),
+            "chosen after: it stays"
+        );
+        for chosen in [Field::FaultNode, Field::FaultAt] {
+            let mut s = zones(&Settings::default());
+            s.set_number(chosen, 2);
+            s.set_number(Field::OutageZone, 1);
+            assert!(s.has_fault(), "{chosen:?} chosen first: the fault stays");
+        }
+        let mut s = zones(&Settings::default());
+        s.set_number(Field::OutageZone, 0);
+        assert!(s.has_fault(), "no zone chosen: the default fault stays");
     }
 }
