@@ -1419,3 +1419,79 @@ fn an_imported_spot_node_is_drained_on_its_notice() {
     // On-Demand: no drain; the instance is terminated at the notice's end (2m30s), and replaced.
     assert_eq!(drained_and_replaced(&mut s, &names[0]), (None, Some(240_000)));
 }
+
+/// What the page shows of a large report (`Report::summarised`): of each kind and message, the
+/// first three lines, then one line counting the rest that quotes the last shown and names the
+/// files they are in; nothing is lost (the counts add up) and the order of what is shown holds.
+#[test]
+fn a_report_of_thousands_of_alike_lines_is_summarised_with_counts_and_files() {
+    let doc = |i: usize| {
+        format!(
+            "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: {}s\n",
+            i % 9 + 1
+        )
+    };
+    let big: String = (0..10_000).map(doc).collect::<Vec<_>>().join("---\n");
+    let (_, report) = import(&[("big.yaml", big.as_str())], None);
+    assert_eq!(
+        report.entries.len(),
+        30_002,
+        "a line per document and setting, as issue 36 measured"
+    );
+    let summary = report.summarised(3);
+    let lines: Vec<String> = summary.iter().map(|e| e.cause.english()).collect();
+    assert!(summary.len() <= 20, "{lines:#?}");
+    let more: Vec<&String> = lines.iter().filter(|l| l.contains(" more like ")).collect();
+    assert_eq!(more.len(), 3, "one line for each kind and message repeated: {lines:#?}");
+    assert!(
+        more[0].starts_with("9,997 more like big.yaml: read as KubeletConfiguration, in big.yaml:"),
+        "{lines:#?}"
+    );
+    // Shown and counted, every entry is accounted for.
+    let counted: usize = summary
+        .iter()
+        .filter(|e| e.cause.key == "import.more")
+        .map(|e| match e.cause.arg("count") {
+            Some(kubelife_engine::cause::Arg::Text(n)) => n.replace(',', "").parse::<usize>().unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .sum();
+    assert_eq!(summary.len() - more.len() + counted, report.entries.len());
+    // The lines shown are the report's own, in its order.
+    let shown: Vec<_> = summary.iter().filter(|e| e.cause.key != "import.more").collect();
+    let mut rest = report.entries.iter();
+    assert!(shown.iter().all(|s| rest.any(|e| e == *s)), "{lines:#?}");
+}
+
+/// A summary line names at most five files, then counts the others; a short report is left as
+/// it is.
+#[test]
+fn a_summary_line_names_the_files_of_what_it_counts() {
+    let texts: Vec<(String, String)> = (0..9)
+        .map(|i| {
+            (
+                format!("cm-{i}.yaml"),
+                format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let (_, report) = import(&files, None);
+    let summary = report.summarised(3);
+    let more: Vec<String> = summary
+        .iter()
+        .filter(|e| e.cause.key == "import.more")
+        .map(|e| e.cause.english())
+        .collect();
+    assert_eq!(
+        more,
+        ["6 more like cm-2.yaml: ConfigMap c2 is neither kubeadm-config nor kubelet-config, in cm-3.yaml, cm-4.yaml, \
+          cm-5.yaml, cm-6.yaml, cm-7.yaml and 1 other files: kubelife import prints every one"]
+    );
+    assert_eq!(
+        summary.iter().find(|e| e.cause.key == "import.more").map(|e| e.kind),
+        Some(EntryKind::Ignored)
+    );
+    let (_, short) = import(&files[..3], None);
+    assert_eq!(short.summarised(3), short.entries);
+}
