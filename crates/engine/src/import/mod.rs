@@ -98,6 +98,9 @@ pub fn import<T: AsRef<[u8]>>(files: &[(&str, T)], reader: Reader) -> Imported {
                 if let Some(note) = note {
                     c.push(EntryKind::Note, note);
                 }
+                if let Some(nul) = input::nul_bytes(name, &text) {
+                    c.push(EntryKind::Unreadable, nul);
+                }
                 read_file(&mut c, name, &text);
             }
             Err(refused) => c.push(EntryKind::Unreadable, refused),
