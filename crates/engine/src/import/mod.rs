@@ -77,7 +77,8 @@ pub enum Reader<'a> {
 pub struct Imported {
     /// The scenario. It always runs: where the files give no nodes it has the default cluster's
     /// (`presets::default_cluster`, the page's first visit), and that cluster's workloads too
-    /// where they give none either.
+    /// where they give none either; and, as no file gives a fault, that cluster's fault on its
+    /// first node.
     pub scenario: Scenario,
     /// What was recognised, ignored, refused and filled in, and why.
     pub report: Report,
