@@ -109,7 +109,8 @@ test('Download as SVG and as PNG save the timeline and the breakdown', async () 
     const png = await save(`download-${figure}-png`);
     assert.equal(png.name, `kubelife-${figure}.png`);
     assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${figure}: a PNG`);
-    assert.equal(png.body.readUInt32BE(16), 900, `${figure}: 900 px wide`);
+    // The 900 px figure at twice its size (the screen's device pixel ratio when higher).
+    assert.equal(png.body.readUInt32BE(16), 1800, `${figure}: 1800 px wide`);
   }
   assert.deepEqual(errors, []);
   await context.close();
