@@ -119,6 +119,12 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
             (Note, r"MachineHealthCheck mhc\x1b[2J lists no node conditions"),
             (Ignored, "MachineHealthCheck wrong-spec spec is text where a map belongs"),
         ]),
+        ("node-blocks-wrong-types.json", vec![
+            (Ignored, "node n-1: status is a list where a map belongs"),
+            (Ignored, "node n-1: spec is a list where a map belongs"),
+            (Ignored, "node n-2: status.allocatable is a list where a map belongs"),
+            (Ignored, "node n-2: status.nodeInfo is text where a map belongs"),
+        ]),
         ("nul-bytes-kubelet-config.yaml", vec![(Unreadable, r"nul-bytes-kubelet-config.yaml line 5: NUL bytes (\x00), 4 in all, which no format kubelife reads allows")]),
         ("provider-id-escapes.json", vec![
             (Ignored, r"spec.providerID names a cloud kubelife does not model: \x1b]0;owned\a (1), xxxx"),
@@ -126,6 +132,7 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
             (Recognised, "cloud.provider = aws: spec.providerID names it on 1 of the nodes (n-4)"),
             (Note, "karpenter.sh/nodepool on 1 of the nodes (n-1)"),
         ]),
+        ("rke-services-list.yaml", vec![(Ignored, "rke-services-list.yaml: services is a list where a map belongs")]),
         ("snr-config-alone.yaml", vec![(Note, "no NodeHealthCheck in the files remediates with Self Node Remediation, so SelfNodeRemediationConfig self-node-remediation-config sets nothing")]),
         ("static-pod-wrong-shapes.yaml", vec![
             (Ignored, "static-pod-wrong-shapes.yaml: spec.containers is a map where a list belongs"),
