@@ -17,7 +17,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Width of a downloaded picture, px (`kubelife render`'s default).
+/// Width of a downloaded picture, px (`kubelife render`'s default); a PNG has two or more
+/// pixels to each of these.
 const WIDTH: u32 = 900;
 
 /// The figure the buttons save.
@@ -103,19 +104,21 @@ impl<'a> Picture<'a> {
         Some(svg)
     }
 
-    /// The picture as a PNG `data:` address, drawn on a canvas that is never shown.
+    /// The picture as a PNG `data:` address, drawn on a canvas that is never shown, at twice its
+    /// size or the screen's device pixel ratio if higher (rounded up), so that it stays sharp on
+    /// a dense screen or a slide: the figure is laid out at its own size and the canvas scaled.
     fn png(&self) -> Option<String> {
-        let canvas: web_sys::HtmlCanvasElement = web_sys::window()?
-            .document()?
-            .create_element("canvas")
-            .ok()?
-            .dyn_into()
-            .ok()?;
+        let window = web_sys::window()?;
+        let canvas: web_sys::HtmlCanvasElement = window.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
         let (w, h) = self.size();
-        canvas.set_width(w);
-        canvas.set_height(h);
+        let scale = window.device_pixel_ratio().max(2.0).ceil();
+        canvas.set_width((f64::from(w) * scale) as u32);
+        canvas.set_height((f64::from(h) * scale) as u32);
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        // plotters' canvas backend draws through this context and keeps its transform.
+        context.scale(scale, scale).ok()?;
         let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-        self.paint(&root)?;
+        self.paint(&root.shrink((0, 0), (w, h)))?;
         canvas.to_data_url_with_type("image/png").ok()
     }
 }

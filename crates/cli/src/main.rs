@@ -17,6 +17,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 mod explain;
+mod fonts;
 mod render;
 mod tune;
 
@@ -311,6 +312,14 @@ fn render_command(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Without a font for Chinese a PNG cannot be drawn: the message says how to get one (the
+    // usage would not help).
+    if opts.png && opts.zh {
+        if let Err(why) = fonts::cjk() {
+            eprintln!("kubelife: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let cfg = match load(&opts.file) {
         Ok(cfg) => cfg,
         Err(code) => return code,

@@ -17,8 +17,9 @@ use std::sync::OnceLock;
 const MAX_LANES: usize = 60;
 /// Width of a picture, px, unless `--width` says otherwise.
 const WIDTH: u32 = 900;
-/// The font PNG text is drawn with (DejaVu Sans; its licence is beside it). SVG names the
-/// family and lets the viewer pick the font.
+/// The font PNG text is drawn with (DejaVu Sans; its licence is beside it), in English; Chinese
+/// takes a CJK font the system has (`fonts::cjk`). SVG names the family and lets the viewer pick
+/// the font.
 static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 
 /// The figures `--view` chooses from.
@@ -105,9 +106,6 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         Some(f) => return Err(format!("unknown format {f:?}; formats: svg, png")),
         None => return Err("render needs --format svg or --format png".into()),
     };
-    if o.png && o.zh {
-        return Err("PNG figures have no CJK font yet: use --format svg for --lang zh".into());
-    }
     Ok(o)
 }
 
@@ -200,8 +198,9 @@ pub fn figure(cfg: &Config, o: &Options) -> Result<Vec<u8>, String> {
         cluster,
     };
     if o.png {
-        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
-            .map_err(|_| "the bundled font does not load".to_string())?;
+        let font = if o.zh { crate::fonts::cjk()? } else { FONT };
+        plotters::style::register_font("sans-serif", FontStyle::Normal, font)
+            .map_err(|_| "the font does not load".to_string())?;
         let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
         {
             let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();

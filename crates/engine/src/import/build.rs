@@ -363,7 +363,35 @@ pub fn build(c: &mut Collector, version: Option<Version>, reader: Reader) -> Sce
     sources.workloads.resize(s.workloads.len(), None);
     max_pods(c, &mut s);
     validate(c, &mut s, &mut sources);
+    default_fault(c, &mut s, v, reader);
     s
+}
+
+/// No file gives a fault (a real cluster's files never do), so the scenario gets the page's
+/// default one, `presets::default_cluster`'s (the page's first visit and any link that names no
+/// fault): its first node crashes at 30s. Without it `kubelife run` would show an idle cluster
+/// and `kubelife tune` would have nothing to measure from. The CLI's report says so; the page
+/// keeps its own fault.
+fn default_fault(c: &mut Collector, s: &mut Scenario, v: Version, reader: Reader) {
+    let Some(first) = s.nodes.first().filter(|_| s.events.is_empty()) else {
+        return;
+    };
+    let Some(mut fault) = crate::presets::default_cluster(&v.to_string())
+        .events
+        .into_iter()
+        .next()
+    else {
+        return;
+    };
+    fault.node = Some(first.name.clone());
+    if matches!(reader, Reader::Cli(_)) {
+        let cause = Cause::new("import.default_fault")
+            .shown("node", &first.name)
+            .time("at", fault.at.0)
+            .text("action", format!("{:?}", fault.action));
+        c.push(EntryKind::Note, cause);
+    }
+    s.events.push(fault);
 }
 
 /// The file each of the scenario's nodes and workloads came from, in the scenario's order.

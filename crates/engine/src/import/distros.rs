@@ -81,6 +81,11 @@ const fn kubespray_var(var: &'static str, f: &'static CatalogueFlag) -> (&'stati
 pub fn read(c: &mut Collector, file: &str, map: &Map<String, Json>) -> bool {
     if let Some(services) = map.get("services").and_then(Json::as_object) {
         rke(c, file, map, services);
+    } else if map.contains_key("services") && map.get("nodes").is_some_and(Json::is_array) {
+        // An rke cluster.yml (its `nodes` list) whose `services` is not a map: said so, not
+        // taken for a document nobody recognises.
+        c.recognise_format(file, "rke cluster.yml");
+        c.map(file, "services", map.get("services"));
     } else if K3S_ARGS.iter().any(|(k, _)| map.contains_key(*k)) {
         k3s(c, file, map);
     } else if KUBESPRAY.iter().any(|(k, _, _)| map.contains_key(*k)) || map.contains_key("kube_version") {

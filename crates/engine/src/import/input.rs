@@ -44,6 +44,22 @@ pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Text<'a>, Cause> {
     }
 }
 
+/// What a text holding NUL characters (`\0`) is told: where the first is (line, from 1) and
+/// how many there are. Neither YAML 1.2 (its printable character set) nor JSON (RFC 8259, control
+/// characters only escaped in strings) allows one, so the parser that reads the file next refuses
+/// it at that place; this names the byte, which a parser's position does not.
+pub fn nul_bytes(file: &str, text: &str) -> Option<Cause> {
+    let first = text.find('\0')?;
+    let line = text[..first].matches('\n').count() + 1;
+    let count = text.matches('\0').count();
+    Some(
+        Cause::new("import.encoding.nul")
+            .shown("file", file)
+            .text("line", line)
+            .text("count", super::shown::thousands(count)),
+    )
+}
+
 /// The refusal of bytes that are not UTF-8, at the first byte that is not.
 fn not_utf8(file: &str, bytes: &[u8], at: usize) -> Cause {
     Cause::new("import.encoding.not_utf8")

@@ -77,7 +77,8 @@ pub enum Reader<'a> {
 pub struct Imported {
     /// The scenario. It always runs: where the files give no nodes it has the default cluster's
     /// (`presets::default_cluster`, the page's first visit), and that cluster's workloads too
-    /// where they give none either.
+    /// where they give none either; and, as no file gives a fault, that cluster's fault on its
+    /// first node.
     pub scenario: Scenario,
     /// What was recognised, ignored, refused and filled in, and why.
     pub report: Report,
@@ -97,6 +98,9 @@ pub fn import<T: AsRef<[u8]>>(files: &[(&str, T)], reader: Reader) -> Imported {
             Ok((text, note)) => {
                 if let Some(note) = note {
                     c.push(EntryKind::Note, note);
+                }
+                if let Some(nul) = input::nul_bytes(name, &text) {
+                    c.push(EntryKind::Unreadable, nul);
                 }
                 read_file(&mut c, name, &text);
             }

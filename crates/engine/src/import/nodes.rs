@@ -76,6 +76,13 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
             section.labels.insert(key.to_string(), v);
         }
     }
+    // The blocks read below are core/v1 Node's maps; one of another type is reported, as the
+    // look-ups below would find nothing in it and say nothing.
+    let status = c.map(file, &at("status"), doc.get("status"));
+    for key in ["allocatable", "nodeInfo"] {
+        c.map(file, &at(&format!("status.{key}")), status.and_then(|s| s.get(key)));
+    }
+    c.map(file, &at("spec"), doc.get("spec"));
     let pods = doc.pointer("/status/allocatable/pods").and_then(scalar);
     match pods.as_deref().map(str::parse::<u32>) {
         Some(Ok(n)) if n > 0 => section.max_pods = Some(n),

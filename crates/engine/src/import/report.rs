@@ -1,8 +1,9 @@
 //! The import report: one message per thing recognised, overridden, ignored, invalid or
 //! unreadable, each a [`Cause`] so that the page shows it in the reader's language.
 
-use super::shown::escaped;
-use crate::cause::Cause;
+use super::shown::{escaped, thousands};
+use crate::cause::{Arg, Cause};
+use std::collections::BTreeMap;
 
 /// What an entry of the report is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -93,4 +94,82 @@ impl Report {
     pub fn text(&self) -> String {
         self.text_in(&|k| crate::cause::english(k))
     }
+
+    /// The report for a reader who cannot take thousands of lines at once (the page's Import
+    /// panel): of the entries of one kind and one message (one catalogue key), the first `shown`
+    /// as they are, then one line (`import.more`, of that kind, where the last of them was) that
+    /// counts the rest, quotes the last one shown and names every file the rest are in (at most
+    /// [`MORE_FILES`] of them, then how many others). `kubelife import` prints every entry.
+    pub fn summarised(&self, shown: usize) -> Vec<Entry> {
+        let shown = shown.max(1);
+        // For each kind and key: entries seen, where its summary goes, and the files of the rest.
+        let mut groups: BTreeMap<(EntryKind, &str), Group> = BTreeMap::new();
+        let mut out: Vec<Entry> = Vec::new();
+        for e in &self.entries {
+            let g = groups.entry((e.kind, e.cause.key)).or_default();
+            g.seen += 1;
+            if g.seen <= shown {
+                out.push(e.clone());
+                g.last = out.len() - 1;
+            } else {
+                let file = match e.cause.arg("file") {
+                    Some(Arg::Text(f)) => f.clone(),
+                    _ => String::new(),
+                };
+                if !g.files.contains(&file) {
+                    g.files.push(file);
+                }
+            }
+        }
+        // Summaries go in after the line they quote, from the end so that positions hold.
+        let mut more: Vec<(usize, Entry)> = groups
+            .into_values()
+            .filter(|g| g.seen > shown)
+            .map(|g| {
+                let last = &out[g.last];
+                (
+                    g.last,
+                    Entry {
+                        kind: last.kind,
+                        cause: more_line(g.seen - shown, &last.cause, &g.files),
+                    },
+                )
+            })
+            .collect();
+        more.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+        for (at, entry) in more {
+            out.insert(at + 1, entry);
+        }
+        out
+    }
+}
+
+/// How many files a summary line names before it counts the others.
+pub const MORE_FILES: usize = 5;
+
+/// One kind and key's entries while [`Report::summarised`] reads them.
+#[derive(Default)]
+struct Group {
+    seen: usize,
+    last: usize,
+    files: Vec<String>,
+}
+
+/// The line standing for `count` entries like `like`, in `files` (names; empty where an entry
+/// names no file).
+fn more_line(count: usize, like: &Cause, files: &[String]) -> Cause {
+    let named: Vec<&str> = files.iter().map(String::as_str).filter(|f| !f.is_empty()).collect();
+    let listed = named.iter().take(MORE_FILES).copied().collect::<Vec<_>>().join(", ");
+    let others = named.len().saturating_sub(MORE_FILES);
+    let files = if others > 0 {
+        Cause::new("import.more.files_and_others")
+            .text("files", listed)
+            .text("others", thousands(others))
+    } else {
+        Cause::new("import.more.files").text("files", listed)
+    };
+    Cause::new("import.more")
+        .text("count", thousands(count))
+        .sub("like", like.clone())
+        .sub("files", files)
 }

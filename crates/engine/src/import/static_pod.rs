@@ -12,8 +12,32 @@ use serde_json::Value as Json;
 
 /// The component a Pod's first container runs, if it runs one.
 pub fn component(doc: &Json) -> Option<Component> {
-    let first = doc.pointer("/spec/containers/0/command/0").and_then(Json::as_str)?;
-    Component::by_binary(first)
+    if let Some(first) = doc.pointer("/spec/containers/0/command/0").and_then(Json::as_str) {
+        return Component::by_binary(first);
+    }
+    // Containers, or the first one's command, of another type than core/v1's lists: still a
+    // component's manifest when its name says so (kubeadm names a static pod
+    // `<component>-<node name>`, and its mirror pod keeps the name), so that `read` reports the
+    // block it drops rather than the pod being taken for a workload.
+    let containers = doc.pointer("/spec/containers")?;
+    let command = containers.pointer("/0/command");
+    if containers.is_array() && command.is_none_or(Json::is_array) {
+        return None;
+    }
+    let name = doc.pointer("/metadata/name").and_then(Json::as_str)?;
+    let binary = [
+        "kube-apiserver",
+        "kube-controller-manager",
+        "kube-scheduler",
+        "kube-proxy",
+        "etcd",
+    ]
+    .into_iter()
+    .find(|b| {
+        name.strip_prefix(b)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    })?;
+    Component::by_binary(binary)
 }
 
 /// Reads the flags of every container that runs a component.

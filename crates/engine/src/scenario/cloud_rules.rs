@@ -240,6 +240,23 @@ fn resolve_remediator(
     })
 }
 
+/// Karpenter listed without `nodeRepair: true`: its node health controller runs only behind the
+/// `NodeRepair` feature gate (alpha, off by default; karpenter's `--feature-gates`), so the entry
+/// repairs nothing. Said unless the entry is there for its interruption queue and sets no repair
+/// policy of its own.
+fn karpenter_repair_off(r: &RemediationSection, field: &str) -> Option<Cause> {
+    let RemediationSection::KarpenterNodeRepair(k) = r else {
+        return None;
+    };
+    let repairs = switch(&table::KARPENTER_NODE_REPAIR, k.node_repair);
+    let for_interruptions =
+        switch(&table::KARPENTER_INTERRUPTION_QUEUE, k.interruption_queue) && k.unhealthy_conditions.is_none();
+    (!repairs && !for_interruptions).then(|| {
+        Cause::new("warn.karpenter_node_repair_off")
+            .text("field", format!("{field}.{}", table::KARPENTER_NODE_REPAIR.name))
+    })
+}
+
 /// The remediators, checked: each kind at most once, each managed service's on its own cloud.
 /// Karpenter's `interruptionQueue` is AWS's (an SQS queue fed by EventBridge): on Azure it is
 /// kept with a warning that nothing reads it.
@@ -270,6 +287,9 @@ pub(super) fn resolve_remediation(
             ));
         }
         out.push(resolve_remediator(r, &field, provider)?);
+        if let Some(w) = karpenter_repair_off(r, &field) {
+            warnings.push(w);
+        }
     }
     // Karpenter's interruption handling (§5.4) is karpenter-provider-aws's.
     let queue = out.iter().any(|r| {

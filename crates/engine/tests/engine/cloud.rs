@@ -264,3 +264,38 @@ fn a_slow_termination_holds_the_node_until_the_provider_reports_it_gone() {
     let said = of_kind(&o, EventKind::NodeDeleted)[0].cause.english();
     assert!(said.contains("terminated since t=4m0s"), "{said}");
 }
+
+/// Karpenter listed without `nodeRepair: true` repairs nothing (its NodeRepair feature gate is
+/// off): a warning names the field, unless the entry is there only for its interruption queue.
+#[test]
+fn karpenter_listed_without_node_repair_is_warned_about_by_its_field() {
+    let warned = |remediation: &str| -> Vec<String> {
+        let cfg = resolve(&format!(
+            r#"{{"nodes": [{{"name": "n1"}}], "cloud": {{"provider": "aws"}}, "remediation": [{{"kind": "MachineHealthCheck"}}, {remediation}]}}"#
+        ));
+        cfg.warnings
+            .iter()
+            .filter(|w| w.key == "warn.karpenter_node_repair_off")
+            .map(|w| w.english())
+            .collect()
+    };
+    let off = [
+        r#"{"kind": "KarpenterNodeRepair"}"#,
+        r#"{"kind": "KarpenterNodeRepair", "nodeRepair": false}"#,
+        r#"{"kind": "KarpenterNodeRepair", "interruptionQueue": true, "unhealthyConditions": [{"type": "Ready", "status": "False", "timeout": "5m"}]}"#,
+    ];
+    for r in off {
+        let said = warned(r);
+        assert_eq!(said.len(), 1, "{r}: {said:?}");
+        assert!(
+            said[0].contains("remediation[1].nodeRepair is not true"),
+            "{r}: {said:?}"
+        );
+    }
+    for r in [
+        r#"{"kind": "KarpenterNodeRepair", "nodeRepair": true}"#,
+        r#"{"kind": "KarpenterNodeRepair", "interruptionQueue": true}"#,
+    ] {
+        assert_eq!(warned(r), Vec::<String>::new(), "{r}");
+    }
+}

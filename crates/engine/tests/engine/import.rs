@@ -97,10 +97,22 @@ fn on_default_cluster(mut expected: Value, max_pods: Option<u32>) -> Value {
 /// What a report must say: the kinds of entry it must have, and words each of those has.
 type Says<'a> = &'a [(EntryKind, &'a str)];
 
+/// `expected` with the page's default fault on its first node where it has no events of its
+/// own, as every import gives it (no file gives a fault).
+fn with_default_fault(mut expected: Value) -> Value {
+    let first = expected["nodes"][0]["name"].as_str().map(str::to_string);
+    if let (Some(first), None) = (first, expected.get("events")) {
+        let mut fault = kubelife_engine::presets::default_cluster("1.31").events.remove(0);
+        fault.node = Some(first);
+        expected["events"] = json!([fault]);
+    }
+    expected
+}
+
 fn check(label: &str, (got, report): (Scenario, Report), expected: Value, says: Says) {
     assert_eq!(
         got,
-        scenario(expected),
+        scenario(with_default_fault(expected)),
         "{label}: scenario differs\nreport:\n{}",
         report.text()
     );
@@ -1418,4 +1430,124 @@ fn an_imported_spot_node_is_drained_on_its_notice() {
     assert_eq!(drained_and_replaced(&mut s, &names[1]), (Some(30_000), Some(120_000)));
     // On-Demand: no drain; the instance is terminated at the notice's end (2m30s), and replaced.
     assert_eq!(drained_and_replaced(&mut s, &names[0]), (None, Some(240_000)));
+}
+
+/// What the page shows of a large report (`Report::summarised`): of each kind and message, the
+/// first three lines, then one line counting the rest that quotes the last shown and names the
+/// files they are in; nothing is lost (the counts add up) and the order of what is shown holds.
+#[test]
+fn a_report_of_thousands_of_alike_lines_is_summarised_with_counts_and_files() {
+    let doc = |i: usize| {
+        format!(
+            "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: {}s\n",
+            i % 9 + 1
+        )
+    };
+    let big: String = (0..10_000).map(doc).collect::<Vec<_>>().join("---\n");
+    let (_, report) = import(&[("big.yaml", big.as_str())], None);
+    assert_eq!(
+        report.entries.len(),
+        30_003,
+        "a line per document and setting (30,002, as issue 36 measured) and the default fault's"
+    );
+    let summary = report.summarised(3);
+    let lines: Vec<String> = summary.iter().map(|e| e.cause.english()).collect();
+    assert!(summary.len() <= 20, "{lines:#?}");
+    let more: Vec<&String> = lines.iter().filter(|l| l.contains(" more like ")).collect();
+    assert_eq!(more.len(), 3, "one line for each kind and message repeated: {lines:#?}");
+    assert!(
+        more[0].starts_with("9,997 more like big.yaml: read as KubeletConfiguration, in big.yaml:"),
+        "{lines:#?}"
+    );
+    // Shown and counted, every entry is accounted for.
+    let counted: usize = summary
+        .iter()
+        .filter(|e| e.cause.key == "import.more")
+        .map(|e| match e.cause.arg("count") {
+            Some(kubelife_engine::cause::Arg::Text(n)) => n.replace(',', "").parse::<usize>().unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .sum();
+    assert_eq!(summary.len() - more.len() + counted, report.entries.len());
+    // The lines shown are the report's own, in its order.
+    let shown: Vec<_> = summary.iter().filter(|e| e.cause.key != "import.more").collect();
+    let mut rest = report.entries.iter();
+    assert!(shown.iter().all(|s| rest.any(|e| e == *s)), "{lines:#?}");
+}
+
+/// A summary line names at most five files, then counts the others; a short report is left as
+/// it is.
+#[test]
+fn a_summary_line_names_the_files_of_what_it_counts() {
+    let texts: Vec<(String, String)> = (0..9)
+        .map(|i| {
+            (
+                format!("cm-{i}.yaml"),
+                format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let (_, report) = import(&files, None);
+    let summary = report.summarised(3);
+    let more: Vec<String> = summary
+        .iter()
+        .filter(|e| e.cause.key == "import.more")
+        .map(|e| e.cause.english())
+        .collect();
+    assert_eq!(
+        more,
+        ["6 more like cm-2.yaml: ConfigMap c2 is neither kubeadm-config nor kubelet-config, in cm-3.yaml, cm-4.yaml, \
+          cm-5.yaml, cm-6.yaml, cm-7.yaml and 1 other files: kubelife import prints every one"]
+    );
+    assert_eq!(
+        summary.iter().find(|e| e.cause.key == "import.more").map(|e| e.kind),
+        Some(EntryKind::Ignored)
+    );
+    let (_, short) = import(&files[..3], None);
+    assert_eq!(short.summarised(3), short.entries);
+}
+
+/// Issue 36: `kubelife import` then `kubelife run` showed an idle cluster, and `kubelife tune`
+/// refused the scenario. An import gets the page's default fault, on its first node, and the
+/// report says so; a run of it follows the fault.
+#[test]
+fn an_import_gets_the_pages_default_fault_on_its_first_node_and_says_so() {
+    let nodes = r#"{"apiVersion": "v1", "kind": "NodeList", "items": [
+        {"kind": "Node", "metadata": {"name": "worker-a", "labels": {"topology.kubernetes.io/zone": "z1"}}},
+        {"kind": "Node", "metadata": {"name": "worker-b", "labels": {"topology.kubernetes.io/zone": "z2"}}}]}"#;
+    let kcm = "--node-monitor-grace-period=20s\n";
+    for (files, node) in [
+        (vec![("kcm.txt", kcm)], "node-1"),
+        (vec![("kcm.txt", kcm), ("nodes.json", nodes)], "worker-a"),
+    ] {
+        let (s, report) = import(&files, None);
+        let page = kubelife_engine::presets::default_cluster("1.31").events.remove(0);
+        assert_eq!(s.events.len(), 1, "{}", report.text());
+        assert_eq!((s.events[0].at, s.events[0].action), (page.at, page.action));
+        assert_eq!(s.events[0].node.as_deref(), Some(node));
+        let note = format!("no file gives a fault: the scenario has the page's default one, {node} (NodeCrash) at 30s");
+        assert!(
+            report.of(EntryKind::Note).any(|c| c.english().starts_with(&note)),
+            "{}",
+            report.text()
+        );
+        let o = crate::common::run_seed(&s, 1);
+        let faulted = crate::common::of_kind(&o, kubelife_engine::EventKind::FaultStarted);
+        assert_eq!(faulted.len(), 1, "{}", report.text());
+        let deleted = o
+            .summary
+            .nodes
+            .iter()
+            .find(|n| n.node == node)
+            .and_then(|n| n.unknown_at_ms);
+        assert!(deleted.is_some(), "the crashed node turns Unknown\n{}", report.text());
+    }
+    // The page keeps its own fault: its report has no such note.
+    let read = kubelife_engine::import::import(&[("kcm.txt", kcm)], Reader::Page(Version::default()));
+    assert!(read
+        .report
+        .entries
+        .iter()
+        .all(|e| e.cause.key != "import.default_fault"));
 }

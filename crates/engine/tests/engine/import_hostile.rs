@@ -95,7 +95,11 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
             (Ignored, "kube-controller-manager-arg[1] is a list where text belongs"),
             (Recognised, "nodeMonitorGracePeriod = 20s"),
         ]),
-        ("kubeadm-flags-nul.env", vec![(Unreadable, r#"--node-status-update-frequency "4s\x00": the character \x00 at character 3"#), (Recognised, "maxPods = 50")]),
+        ("kubeadm-flags-nul.env", vec![
+            (Unreadable, r"kubeadm-flags-nul.env line 1: NUL bytes (\x00), 1 in all"),
+            (Unreadable, r#"--node-status-update-frequency "4s\x00": the character \x00 at character 3"#),
+            (Recognised, "maxPods = 50"),
+        ]),
         ("kubeadm-wrong-section-types.yaml", vec![
             (Ignored, "controllerManager is a list where a map belongs"),
             (Ignored, "apiServer is a boolean where a map belongs"),
@@ -115,13 +119,25 @@ fn expectations() -> Vec<(&'static str, Vec<(EntryKind, &'static str)>)> {
             (Note, r"MachineHealthCheck mhc\x1b[2J lists no node conditions"),
             (Ignored, "MachineHealthCheck wrong-spec spec is text where a map belongs"),
         ]),
+        ("node-blocks-wrong-types.json", vec![
+            (Ignored, "node n-1: status is a list where a map belongs"),
+            (Ignored, "node n-1: spec is a list where a map belongs"),
+            (Ignored, "node n-2: status.allocatable is a list where a map belongs"),
+            (Ignored, "node n-2: status.nodeInfo is text where a map belongs"),
+        ]),
+        ("nul-bytes-kubelet-config.yaml", vec![(Unreadable, r"nul-bytes-kubelet-config.yaml line 5: NUL bytes (\x00), 4 in all, which no format kubelife reads allows")]),
         ("provider-id-escapes.json", vec![
             (Ignored, r"spec.providerID names a cloud kubelife does not model: \x1b]0;owned\a (1), xxxx"),
             (Ignored, "node n-3: spec.providerID is a list where text belongs"),
             (Recognised, "cloud.provider = aws: spec.providerID names it on 1 of the nodes (n-4)"),
             (Note, "karpenter.sh/nodepool on 1 of the nodes (n-1)"),
         ]),
+        ("rke-services-list.yaml", vec![(Ignored, "rke-services-list.yaml: services is a list where a map belongs")]),
         ("snr-config-alone.yaml", vec![(Note, "no NodeHealthCheck in the files remediates with Self Node Remediation, so SelfNodeRemediationConfig self-node-remediation-config sets nothing")]),
+        ("static-pod-wrong-shapes.yaml", vec![
+            (Ignored, "static-pod-wrong-shapes.yaml: spec.containers is a map where a list belongs"),
+            (Ignored, "static-pod-wrong-shapes.yaml: spec.containers[0].command is a map where a list belongs"),
+        ]),
         ("tab-in-duration.yaml", vec![(Unreadable, r#"nodeStatusUpdateFrequency "\t5s": the character \t at character 1"#), (Unreadable, r#"shutdownGracePeriod "30s ": a space at character 4"#)]),
         ("tags-kubelet-config.yaml", vec![
             (Ignored, "line 3: YAML tag !!python/object/new:str ignored"),

@@ -123,6 +123,7 @@ const WARNED: &[&str] = &[
     r#""cloud": {"provider": "azure"}, "remediation": [{"kind": "KarpenterNodeRepair", "interruptionQueue": true}]"#,
     r#""events": [{"at": "1s", "action": "InstanceTerminated", "node": "n1"}]"#,
     r#""cloud": {"provider": "gcp"}, "events": [{"at": "1s", "action": "SpotInterruption", "node": "n1"}]"#,
+    r#""cloud": {"provider": "aws"}, "remediation": [{"kind": "KarpenterNodeRepair"}]"#,
 ];
 
 /// Files an import reads, each with a problem of its own (the fixtures add more).
@@ -397,6 +398,20 @@ fn imports(found: &mut Found, cats: &Catalogues) {
         .map(|(n, t)| (*n, t.as_bytes()))
         .collect();
     report("skew", &skew, Reader::Cli(None));
+    // The page's summary of a report whose lines repeat (`Report::summarised`): in one file, and
+    // in more files than a summary line names.
+    let config_map = |i: usize| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n");
+    let repeated: Vec<(String, String)> = (0..9).map(|i| (format!("cm-{i}.yaml"), config_map(i))).collect();
+    let twice = [config_map(0), config_map(1)].join("---\n");
+    let batches: [Vec<(&str, &str)>; 2] = [
+        vec![("twice.yaml", twice.as_str())],
+        repeated.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect(),
+    ];
+    for batch in &batches {
+        for e in import(batch, Reader::Cli(None)).report.summarised(1) {
+            check(found, cats, "summarised", &e.cause);
+        }
+    }
     // Limits the files here would take long to reach, and the names of every type a value has.
     let mut direct = vec![limits::too_many_nodes(), limits::too_many_yaml_nodes(1)];
     direct.extend([Some(200 << 20), None].map(|size| limits::too_large("big.json", size)));

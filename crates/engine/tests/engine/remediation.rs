@@ -371,7 +371,9 @@ fn karpenter_node_repair_is_off_by_default() {
         2400,
         &crash("KubeletStop", "a"),
     ));
-    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    // Issue 36: listed without `nodeRepair: true` it did nothing and said nothing; it now warns.
+    let warned: Vec<&str> = o.warnings.iter().map(|w| w.key).collect();
+    assert_eq!(warned, ["warn.karpenter_node_repair_off"], "{:?}", o.warnings);
     assert!(
         of_kind(&o, EventKind::RemediationStarted).is_empty(),
         "karpenter#2967: never"

@@ -31,15 +31,37 @@ fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base
     let refusals = too_large
         .iter()
         .map(|(name, size)| (tag(EntryKind::Unreadable), refused(name, *size)));
+    let summarised = read.report.summarised(ALIKE_SHOWN);
     let entries: Vec<(u8, Cause)> = refusals
-        .chain(read.report.entries.iter().map(|e| (tag(e.kind), escaped(&e.cause))))
+        .chain(summarised.iter().map(|e| (tag(e.kind), escaped(&e.cause))))
         .collect();
+    let entries = cut(entries, tag(EntryKind::Note));
     let page: Vec<(u8, Cause)> = page.iter().map(|c| (0, escaped(c))).collect();
     FilesAnswer::Imported {
         settings: Box::new(applied),
         report: Bytes(encode_messages(&entries)),
         page: Bytes(encode_messages(&page)),
     }
+}
+
+/// How many entries of one kind and message the Import panel shows before one line counts the
+/// rest (`Report::summarised`): a file of 10,000 documents gives a few lines, not 30,000.
+pub const ALIKE_SHOWN: usize = 3;
+
+/// The most lines of the engine's report the Import panel shows; a line after them counts the
+/// rest, which `kubelife import` prints. The page renders every line it is sent in one task, so
+/// this bounds that task whatever the files.
+pub const MAX_SHOWN: usize = 300;
+
+/// `entries` cut to [`MAX_SHOWN`], the last line (tagged `note`) counting those left out.
+fn cut(mut entries: Vec<(u8, Cause)>, note: u8) -> Vec<(u8, Cause)> {
+    if entries.len() > MAX_SHOWN {
+        let left = entries.len() - (MAX_SHOWN - 1);
+        entries.truncate(MAX_SHOWN - 1);
+        let count = kubelife_engine::import::shown::thousands(left);
+        entries.push((note, Cause::new("import.more.cut").text("count", count)));
+    }
+    entries
 }
 
 /// Every export format of `s`'s configuration.
@@ -140,6 +162,55 @@ mod tests {
             "{lines:#?}"
         );
         assert_eq!(settings.minor, Settings::default().minor);
+    }
+
+    /// Issue 36: 10,000 documents gave the page 30,002 lines to render in one task; the worker
+    /// now sends a few, each repeated message counted once.
+    #[test]
+    fn an_import_of_ten_thousand_documents_answers_a_few_lines() {
+        use kubelife_engine::wire::decode_messages;
+        let doc =
+            "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 4s\n";
+        let big = vec![doc; 10_000].join("---\n");
+        let job = FilesJob::Import {
+            files: vec![("big.yaml".to_string(), Bytes(big.into_bytes()))],
+            too_large: Vec::new(),
+            base: Box::default(),
+        };
+        let FilesAnswer::Imported { report, .. } = answer_files(&job) else {
+            panic!("an import");
+        };
+        let lines: Vec<String> = decode_messages(&report.0)
+            .unwrap()
+            .into_iter()
+            .map(|(_, c)| c.english())
+            .collect();
+        assert!(lines.len() <= 20, "{lines:#?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("9,997 more like big.yaml: read as KubeletConfiguration")),
+            "{lines:#?}"
+        );
+    }
+
+    /// However many kinds of line a report has, the page gets at most `MAX_SHOWN`, the last one
+    /// counting the others.
+    #[test]
+    fn a_report_is_cut_to_what_the_page_shows_and_says_how_many_it_left_out() {
+        let entries: Vec<(u8, Cause)> = (0..1_000)
+            .map(|i| (2, Cause::new("import.empty").text("file", i)))
+            .collect();
+        let cut = cut(entries.clone(), 6);
+        assert_eq!(cut.len(), MAX_SHOWN);
+        assert_eq!(cut[..MAX_SHOWN - 1], entries[..MAX_SHOWN - 1]);
+        let last = &cut[MAX_SHOWN - 1];
+        assert_eq!(last.0, 6);
+        assert_eq!(
+            last.1.english(),
+            "701 more lines not shown here: kubelife import prints every one"
+        );
+        assert_eq!(super::cut(entries[..MAX_SHOWN].to_vec(), 6), entries[..MAX_SHOWN]);
     }
 
     #[test]
