@@ -234,6 +234,7 @@ mod tests {
             blip_safe,
             meets: false,
             seeds: 1,
+            warnings: Vec::new(),
         }
     }
 
