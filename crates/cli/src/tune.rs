@@ -151,6 +151,7 @@ pub fn scatter_svg(t: &Tuned, goal: &Goal) -> Result<String, String> {
         references: &references,
         first: goal.targets.first().copied(),
         max_writes: goal.max_writes_per_minute,
+        floor: t.unmet.iter().find_map(|u| u.floor),
         y_axis: crate::render::Texts::new(false)
             .get("ui.tune.y_axis")
             .unwrap_or("ui.tune.y_axis"),
