@@ -124,8 +124,12 @@ pub fn estimate(done: u32, total: u32, elapsed: f64) -> Option<Millis> {
 
 /// What a search is measured on, as the Tune panel says it: the cluster size its writes are
 /// counted at, the fault its targets' milestones are measured from (and on which node, when)
-/// and the blip that must leave the node alone; `None` without a fault (the search refuses it).
+/// and the blip that must leave the node alone; `None` without a target or a fault (the search
+/// refuses both).
 pub fn measured_on(cfg: &Config, q: &Question) -> Option<Cause> {
+    if q.targets.is_empty() {
+        return None;
+    }
     let fault = kubelife_engine::tune::blip::fault(cfg)?;
     let node = fault
         .node
@@ -542,6 +546,7 @@ mod tests {
             writes_nodes: Some(5_000),
             ..Question::default()
         };
+        assert!(measured_on(&cfg, &Question::default()).is_none(), "no target yet");
         let on = measured_on(&cfg, &q).expect("the default crash").english();
         for part in [
             "counted at 5000 nodes",
