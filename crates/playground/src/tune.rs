@@ -489,7 +489,9 @@ mod tests {
             ],
             ..Question::default()
         };
-        let rows: &[(Field, &str, &[(Field, &str)])] = &[
+        /// A field, the text typed, and the fields refused after it with their text.
+        type Row = (Field, &'static str, &'static [(Field, &'static str)]);
+        let rows: &[Row] = &[
             (Field::Blip, "soon", &[(Field::Blip, "soon")]),
             (Field::Writes, "lots", &[(Field::Blip, "soon"), (Field::Writes, "lots")]),
             (
