@@ -7,7 +7,7 @@
 
 use crate::i18n::{Lang, Part};
 use crate::jobs::{EngineAnswer, EngineJob};
-use crate::tune::{estimate, Ask, Found, LONG_SEARCH};
+use crate::tune::{time_left, Ask, Found, LONG_SEARCH};
 use kubelife_engine::{Cause, Config, Millis};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -197,10 +197,10 @@ pub enum Search {
         /// About how long is left, ms.
         left: Option<Millis>,
     },
-    /// Stopped at its first report, its estimate being over `tune::LONG_SEARCH`: it waits to be
-    /// asked again, confirmed.
+    /// Stopped once its pace is known, the time left being over `tune::LONG_SEARCH`: it waits
+    /// to be asked again, confirmed.
     Long {
-        /// The whole search's estimate, ms.
+        /// The time it would take, ms.
         estimate: Millis,
         /// Its runs known so far.
         total: u32,
@@ -230,8 +230,9 @@ fn now() -> f64 {
 }
 
 /// The Tune panel's search, in a worker of its own (`worker_line::listen`). Answers to a search
-/// that a newer one replaced are dropped. Unless confirmed, a search whose first report
-/// estimates it over `tune::LONG_SEARCH` is stopped there, to be confirmed.
+/// that a newer one replaced are dropped. Unless confirmed, a search whose pace (timed from its
+/// first report to its second) leaves it over `tune::LONG_SEARCH` to go is stopped there, to be
+/// confirmed.
 #[hook]
 pub fn use_search() -> Searching {
     let state = use_state(|| Search::Idle);
@@ -249,26 +250,33 @@ pub fn use_search() -> Searching {
                 total: 0,
                 left: None,
             });
-            let (set, generation, start) = (set.clone(), generation.clone(), now());
+            let (set, generation) = (set.clone(), generation.clone());
+            // The first report's time and runs: the pace is timed from there.
+            let mut first: Option<(f64, u32)> = None;
             let mut asked = confirmed;
             crate::worker_line::listen(EngineJob::tune(Config::clone(&cfg), ask), move |a| {
                 if *generation.borrow() != mine {
                     return;
                 }
-                let elapsed = now() - start;
-                if let (false, EngineAnswer::TuneProgress { done, total }) = (asked, &a) {
-                    asked = true;
-                    if let Some(estimate) = estimate(*done, *total, elapsed).filter(|e| *e > LONG_SEARCH) {
-                        *generation.borrow_mut() = mine.wrapping_add(1);
-                        crate::worker_line::send(EngineJob::StopTune, |_| ());
-                        set.set(Search::Long {
-                            estimate,
-                            total: *total,
-                        });
-                        return;
+                let mut next = searched(a);
+                if let Search::Running { done, total, left } = &mut next {
+                    let at = now();
+                    let (t0, from) = *first.get_or_insert((at, *done));
+                    *left = time_left(from, *done, *total, at - t0);
+                    if let (false, Some(l)) = (asked, *left) {
+                        asked = true;
+                        if l > LONG_SEARCH {
+                            *generation.borrow_mut() = mine.wrapping_add(1);
+                            crate::worker_line::send(EngineJob::StopTune, |_| ());
+                            set.set(Search::Long {
+                                estimate: l,
+                                total: *total,
+                            });
+                            return;
+                        }
                     }
                 }
-                set.set(searched(a, elapsed));
+                set.set(next);
             });
         })
     };
@@ -280,13 +288,13 @@ pub fn use_search() -> Searching {
     }
 }
 
-/// A search's state after an answer of its worker, `elapsed` ms after it started.
-fn searched(a: EngineAnswer, elapsed: f64) -> Search {
+/// A search's state after an answer of its worker (the time left not known yet).
+fn searched(a: EngineAnswer) -> Search {
     match a {
         EngineAnswer::TuneProgress { done, total } => Search::Running {
             done,
             total,
-            left: estimate(done, total, elapsed).map(|e| (e - elapsed as Millis).max(0)),
+            left: None,
         },
         EngineAnswer::Tuned(found) => Search::Found(Rc::new(*found)),
         EngineAnswer::TuneRefused(why) => kubelife_engine::wire::decode_messages(&why.0)

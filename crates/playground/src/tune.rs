@@ -116,10 +116,12 @@ fn row(f: Field) -> Option<usize> {
 /// A search whose estimate is over this, ms, asks to be confirmed before it goes on.
 pub const LONG_SEARCH: Millis = MINUTE;
 
-/// How long a whole search takes, ms, from `done` of `total` runs known so far taking
-/// `elapsed` ms (the front's re-runs, not known yet, come on top); `None` before any run.
-pub fn estimate(done: u32, total: u32, elapsed: f64) -> Option<Millis> {
-    (done > 0).then(|| (elapsed * f64::from(total) / f64::from(done)) as Millis)
+/// How long is left of a search of `total` runs known so far (the front's re-runs, not known
+/// yet, come on top), ms, at the pace of its runs from the `from`-th to the `done`-th, which
+/// took `elapsed` ms; `None` before that pace is known. Timed between two reports of the search,
+/// so that starting its worker and planning it are not counted as runs.
+pub fn time_left(from: u32, done: u32, total: u32, elapsed: f64) -> Option<Millis> {
+    (done > from).then(|| (elapsed * f64::from(total.saturating_sub(done)) / f64::from(done - from)) as Millis)
 }
 
 /// What a search is measured on, as the Tune panel says it: the cluster size its writes are
@@ -538,10 +540,11 @@ mod tests {
             seeds.contains("each candidate runs on 25 seeds, and those on the front run again on 200"),
             "{seeds}"
         );
-        // 10 runs of 11,150 in 2s: about 37 minutes, over a minute.
-        assert_eq!(estimate(10, 11_150, 2_000.0), Some(2_230_000));
-        assert!(estimate(10, 11_150, 2_000.0) > Some(LONG_SEARCH));
-        assert_eq!(estimate(0, 11_150, 2_000.0), None);
+        // Runs 10 to 20 of 11,150 in 2s: about 37 minutes left, over a minute.
+        assert_eq!(time_left(10, 20, 11_150, 2_000.0), Some(2_226_000));
+        assert!(time_left(10, 20, 11_150, 2_000.0) > Some(LONG_SEARCH));
+        assert_eq!(time_left(10, 10, 11_150, 2_000.0), None, "no pace yet");
+        assert_eq!(time_left(0, 400, 400, 900.0), Some(0));
         let cfg = Settings::default().resolve().0;
         let q = Question {
             targets: vec![Target::parse_link("firstReplacementReady:60s:p95").unwrap()],
