@@ -202,25 +202,6 @@ async fn results_read_the_playhead_against_the_fault() {
 /// The page reads numbers with the browser's `parseFloat` (`browser::decimal`); it gives the
 /// same bits as Rust's parser, which the page's native tests and the CLI use, on the cases where
 /// a sloppy parser rounds wrongly.
-#[wasm_bindgen_test]
-fn the_browsers_number_parser_agrees_with_rusts() {
-    for text in [
-        "0.1",
-        "0.30000000000000004",
-        "9007199254740993",
-        "2.2250738585072011e-308",
-        "4.9e-324",
-        "1.7976931348623157e308",
-        "123456789012345678901234567890e-20",
-        "0.000001",
-        "-7.5e+2",
-    ] {
-        let rust: f64 = text.parse().unwrap();
-        let page = kubelife::browser::decimal(text).unwrap();
-        assert_eq!(page.to_bits(), rust.to_bits(), "{text}");
-    }
-}
-
 /// Issue 36, item 12: a second bad value in the Tune panel keeps the first field's text, its
 /// invalid mark and its message.
 #[wasm_bindgen_test]
@@ -258,4 +239,23 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
     assert_eq!(messages.length(), 2);
     let first = messages.item(0).unwrap().text_content().unwrap();
     assert!(first.contains("“soon” was not used"), "{first}");
+}
+
+#[wasm_bindgen_test]
+fn the_browsers_number_parser_agrees_with_rusts() {
+    for text in [
+        "0.1",
+        "0.30000000000000004",
+        "9007199254740993",
+        "2.2250738585072011e-308",
+        "4.9e-324",
+        "1.7976931348623157e308",
+        "123456789012345678901234567890e-20",
+        "0.000001",
+        "-7.5e+2",
+    ] {
+        let rust: f64 = text.parse().unwrap();
+        let page = kubelife::browser::decimal(text).unwrap();
+        assert_eq!(page.to_bits(), rust.to_bits(), "{text}");
+    }
 }
