@@ -58,13 +58,20 @@ test('the constraints come from the link and stay in it; a value the search cann
     ['tune-writes-nodes', '0', /“0” was not used: .*1 or more, not 0\. The search keeps 5000\./],
     ['tune-within', '40', /taint: “40” was not used: missing unit.*The search keeps 40s\./],
   ]) {
+    const before = await refused.count();
     await page.getByTestId(field).fill(typed);
     await page.getByTestId(field).press('Enter');
-    await refused.waitFor();
-    assert.match(await refused.textContent(), said);
+    await refused.nth(before).waitFor();
+    assert.match(await refused.last().textContent(), said);
     assert.equal(await page.getByTestId(field).getAttribute('aria-invalid'), 'true');
     // What was typed stays in the field to correct.
     assert.equal(await page.getByTestId(field).inputValue(), typed);
+  }
+  // Issue 36, item 12: each bad value keeps its field and its message while the next is typed.
+  assert.equal(await refused.count(), 4);
+  for (const [field, typed] of [['tune-blip', 'soon'], ['tune-max-writes', 'lots'], ['tune-writes-nodes', '0'], ['tune-within', '40']]) {
+    assert.equal(await page.getByTestId(field).inputValue(), typed, field);
+    assert.equal(await page.getByTestId(field).getAttribute('aria-invalid'), 'true', field);
   }
   let q = await query(page);
   assert.deepEqual([q.get('max-writes-per-min'), q.get('writes-at-nodes'), q.get('blip'), q.getAll('target')], ['600', '5000', null, ['taint:40s:p95']]);
@@ -72,8 +79,9 @@ test('the constraints come from the link and stay in it; a value the search cann
   await page.getByTestId('tune-blip').fill('45s');
   await page.getByTestId('tune-blip').press('Enter');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('blip') === '45s');
-  assert.equal(await refused.count(), 0);
+  assert.equal(await refused.count(), 3, "only the blip's refusal goes");
   assert.equal(await page.getByTestId('tune-blip').getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByTestId('tune-writes-nodes').inputValue(), '0');
   await page.getByTestId('tune-max-writes').fill('');
   await page.getByTestId('tune-max-writes').press('Enter');
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('max-writes-per-min'));
@@ -157,6 +165,60 @@ test('a search can be stopped, and the page keeps working meanwhile', async () =
   await page.getByText('Search stopped.').waitFor();
   assert.equal(await page.getByTestId('tune-progress').count(), 0);
   assert.ok(await page.getByTestId('tune-run').isEnabled());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the panel says what it does: seeds, runs, what the writes and failover are measured on (issue 36, item 3)', async () => {
+  for (const [lang, seeds, on] of [
+    ['en', /each candidate runs on 25 seeds, and those on the front run again on 200/, /Writes are counted at 3 nodes\. Failover is measured from NodeCrash on node-1 at .* \(firstReplacementReady\); the blip is a 20s network partition of node-1/],
+    ['zh', /每个候选先跑 25 个种子，前沿上的点再跑满 200 个/, /写入次数按 3 个节点计算。故障转移从 .* node-1 上的 NodeCrash 算起/],
+  ]) {
+    const { page, errors } = await open(`${fx.server.url}?lang=${lang}&target=firstReplacementReady:60s:p95`);
+    assert.match(await page.locator('.tune-intro').textContent(), seeds, lang);
+    assert.match(await page.getByTestId('tune-measured-on').textContent(), on, lang);
+    await page.getByTestId('tune-run').click();
+    await page.getByTestId('tune-count').waitFor();
+    // Progress counts runs, as it says, not candidates.
+    if (lang === 'en') assert.match(await page.getByTestId('tune-count').textContent(), /^\d+ of \d+ runs so far \(a run is one seed of one candidate, with its blip\)/);
+    await page.getByTestId('tune-cancel').click();
+    assert.deepEqual(errors, [], lang);
+    await page.close();
+  }
+  // At 5,000 nodes the first runs show a search of more than a minute: it stops to be confirmed.
+  const { page, errors } = await open(`${fx.server.url}?nodes=5000&target=firstReplacementReady:60s:p95`);
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-long').waitFor({ timeout: 300_000 });
+  assert.match(await page.getByTestId('tune-long').textContent(), /^This search would take about (\d+h)?(\d+m)?\d+s \(\d+ runs, more once the front runs again\)\. Search anyway\?$/);
+  assert.equal(await page.getByTestId('tune-run-anyway').count(), 1);
+  assert.equal(await page.getByTestId('tune-progress').count(), 0, 'nothing runs until it is confirmed');
+  assert.ok(await page.getByTestId('tune-run').isEnabled());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the points carry the page's warnings, and a ceiling no candidate meets is named with its floor (issue 36, items 1 and 2)", async () => {
+  const { page, errors } = await open(`${fx.server.url}?target=firstReplacementReady:60s:p95&max-writes-per-min=600&writes-at-nodes=5000`);
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
+  const unmet = page.getByTestId('tune-unmet');
+  assert.equal(await unmet.count(), 1, 'only the ceiling: the 60s target is met');
+  assert.match(await unmet.textContent(), /^No candidate meets the writes ceiling: the cheapest writes 30,\d{3} a minute at 5,000 nodes, and none can go under 29,412 \(the Lease renewals alone\)\.$/);
+  assert.equal(await page.locator('.tune-point-best').count(), 0);
+  // The front's faster points carry the warnings the page shows once they are applied.
+  const warned = page.getByTestId('tune-warns');
+  assert.ok((await warned.count()) >= 1);
+  assert.match(await page.locator('.tune-front').textContent(), /since 1\.32 upstream wants the grace period above/);
+  // Without the ceiling a point is best, and its warnings (the 1.32 grace period's, on the
+  // newest version, when grace 40s is what meets the target) are shown in the page's words.
+  await page.getByTestId('tune-max-writes').fill('');
+  await page.getByTestId('tune-max-writes').press('Enter');
+  await page.getByTestId('tune-run').click();
+  await page.locator('.tune-point-best').waitFor({ timeout: 600_000 });
+  assert.equal(await unmet.count(), 0);
+  const best = page.locator('.tune-point-best');
+  const grace = (await best.textContent()).match(/--node-monitor-grace-period=(\d+)s/)[1];
+  assert.equal((await best.locator('.tune-warn').allTextContents()).some((t) => /since 1\.32/.test(t)), Number(grace) < 45, await best.textContent());
   assert.deepEqual(errors, []);
   await page.close();
 });

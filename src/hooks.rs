@@ -7,8 +7,8 @@
 
 use crate::i18n::{Lang, Part};
 use crate::jobs::{EngineAnswer, EngineJob};
-use crate::tune::{Ask, Found};
-use kubelife_engine::{Cause, Config};
+use crate::tune::{time_left, Ask, Found, LONG_SEARCH};
+use kubelife_engine::{Cause, Config, Millis};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -201,11 +201,22 @@ fn watch(el: &web_sys::Element, seen: UseStateSetter<bool>) -> Option<Watch> {
 pub enum Search {
     /// Not asked yet.
     Idle,
-    /// Under way: candidates measured, of how many (0 of 0 until the worker has planned it).
+    /// Under way: runs done, of how many known so far (0 of 0 until the worker has planned it),
+    /// and about how long is left, ms.
     Running {
-        /// Measured.
+        /// Done.
         done: u32,
-        /// In all.
+        /// Known so far.
+        total: u32,
+        /// About how long is left, ms.
+        left: Option<Millis>,
+    },
+    /// Stopped once its pace is known, the time left being over `tune::LONG_SEARCH`: it waits
+    /// to be asked again, confirmed.
+    Long {
+        /// The time it would take, ms.
+        estimate: Millis,
+        /// Its runs known so far.
         total: u32,
     },
     /// What it found.
@@ -220,32 +231,66 @@ pub enum Search {
 pub struct Searching {
     /// Where it stands.
     pub state: Search,
-    /// Starts a search of a configuration (a new one ends the one under way).
-    pub run: Callback<(Rc<Config>, Ask)>,
+    /// Starts a search of a configuration (a new one ends the one under way); `true`: go on
+    /// whatever its estimate.
+    pub run: Callback<(Rc<Config>, Ask, bool)>,
     /// Stops the search under way.
     pub stop: Callback<()>,
 }
 
+/// The page's clock, ms.
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
 /// The Tune panel's search, in a worker of its own (`worker_line::listen`). Answers to a search
-/// that a newer one replaced are dropped.
+/// that a newer one replaced are dropped. Unless confirmed, a search whose pace (timed from its
+/// first report to its second) leaves it over `tune::LONG_SEARCH` to go is stopped there, to be
+/// confirmed.
 #[hook]
 pub fn use_search() -> Searching {
     let state = use_state(|| Search::Idle);
     let generation = use_mut_ref(|| 0u32);
     let run = {
         let (set, generation) = (state.setter(), generation.clone());
-        Callback::from(move |(cfg, ask): (Rc<Config>, Ask)| {
+        Callback::from(move |(cfg, ask, confirmed): (Rc<Config>, Ask, bool)| {
             let mine = {
                 let mut g = generation.borrow_mut();
                 *g = g.wrapping_add(1);
                 *g
             };
-            set.set(Search::Running { done: 0, total: 0 });
+            set.set(Search::Running {
+                done: 0,
+                total: 0,
+                left: None,
+            });
             let (set, generation) = (set.clone(), generation.clone());
+            // The first report's time and runs: the pace is timed from there.
+            let mut first: Option<(f64, u32)> = None;
+            let mut asked = confirmed;
             crate::worker_line::listen(EngineJob::tune(Config::clone(&cfg), ask), move |a| {
-                if *generation.borrow() == mine {
-                    set.set(searched(a));
+                if *generation.borrow() != mine {
+                    return;
                 }
+                let mut next = searched(a);
+                if let Search::Running { done, total, left } = &mut next {
+                    let at = now();
+                    let (t0, from) = *first.get_or_insert((at, *done));
+                    *left = time_left(from, *done, *total, at - t0);
+                    if let (false, Some(l)) = (asked, *left) {
+                        asked = true;
+                        if l > LONG_SEARCH {
+                            *generation.borrow_mut() = mine.wrapping_add(1);
+                            crate::worker_line::send(EngineJob::StopTune, |_| ());
+                            set.set(Search::Long {
+                                estimate: l,
+                                total: *total,
+                            });
+                            return;
+                        }
+                    }
+                }
+                set.set(next);
             });
         })
     };
@@ -257,10 +302,14 @@ pub fn use_search() -> Searching {
     }
 }
 
-/// A search's state after an answer of its worker.
+/// A search's state after an answer of its worker (the time left not known yet).
 fn searched(a: EngineAnswer) -> Search {
     match a {
-        EngineAnswer::TuneProgress { done, total } => Search::Running { done, total },
+        EngineAnswer::TuneProgress { done, total } => Search::Running {
+            done,
+            total,
+            left: None,
+        },
         EngineAnswer::Tuned(found) => Search::Found(Rc::new(*found)),
         EngineAnswer::TuneRefused(why) => kubelife_engine::wire::decode_messages(&why.0)
             .ok()

@@ -766,13 +766,29 @@ fn blip_safe_failover_facts() -> Vec<Fact> {
         fact("goal check.3", "20s", "the blip", |_| {
             Some(secs(exercises::BLIP_SECONDS))
         }),
-        fact("solution", "4s", "the solution's nodeStatusUpdateFrequency", |r| {
-            Some(time(r.solution.cfg.kubelet.node_status_update_frequency))
+        fact("solution", "2s", "the solution's --node-monitor-period", |r| {
+            Some(time(r.solution.cfg.controller_manager.node_monitor_period))
         }),
-        fact("solution", "30s", "the solution's grace period", |r| {
+        fact("explain solution", "45s", "the solution's grace period", |r| {
             Some(time(r.solution.cfg.controller_manager.node_monitor_grace_period))
         }),
-        fact("solution", "10 seconds", "the solution's default tolerations", |r| {
+        fact(
+            "explain",
+            "45s",
+            "the grace period the page warns under since 1.32",
+            |_| Some(time(kubelife_engine::advice::HTTP2_HEALTH_CHECK)),
+        ),
+        fact(
+            "explain",
+            "1.32",
+            "the first version whose grace period covers HTTP/2's health check",
+            |_| {
+                let first = (12..=kubelife_engine::version::NEWEST_MINOR)
+                    .find(|&m| Version { minor: m }.profile().grace_covers_http2_health_check)?;
+                Some(Num::Version(first))
+            },
+        ),
+        fact("solution", "5 seconds", "the solution's default tolerations", |r| {
             let api = &r.solution.cfg.api_server;
             (api.default_unreachable_toleration_seconds == api.default_not_ready_toleration_seconds)
                 .then(|| secs(api.default_unreachable_toleration_seconds))

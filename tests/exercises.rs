@@ -181,4 +181,10 @@ fn blip_safe_failover() {
     assert_eq!(results(12, &fast, Some(&blip)), [true, false, true]);
     // B must be A's settings with the blip: tuning B alone does not count.
     assert!(!results(12, &a, Some(&Settings::default()))[2]);
+    // The documented solution is one the page does not warn about (issue 36): not the 1.32
+    // grace period's warning, nor a toleration of 0.
+    for side in [&a, b.as_ref().unwrap()] {
+        let warnings = kubelife::explain::tuning_warnings(&simulate(side.clone()).cfg);
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
 }

@@ -202,6 +202,45 @@ async fn results_read_the_playhead_against_the_fault() {
 /// The page reads numbers with the browser's `parseFloat` (`browser::decimal`); it gives the
 /// same bits as Rust's parser, which the page's native tests and the CLI use, on the cases where
 /// a sloppy parser rounds wrongly.
+/// Issue 36, item 12: a second bad value in the Tune panel keeps the first field's text, its
+/// invalid mark and its message.
+#[wasm_bindgen_test]
+async fn the_tune_panels_second_bad_value_keeps_the_first() {
+    use kubelife::components::tune::{TunePanel, TuneProps};
+    use wasm_bindgen::JsCast;
+    let settings = Settings::default();
+    let props = yew::props!(TuneProps {
+        question: kubelife::tune::Question::default(),
+        cfg: std::rc::Rc::new(settings.resolve().0),
+        settings,
+        b_settings: None,
+        onquestion: Callback::noop(),
+        onedit: Callback::noop(),
+        onedit_b: Callback::noop(),
+    });
+    let root = mount::<TunePanel>(props);
+    settle().await;
+    let field = |id: &str| -> web_sys::HtmlInputElement {
+        let selector = format!("[data-testid={id}]");
+        root.query_selector(&selector).unwrap().unwrap().dyn_into().unwrap()
+    };
+    for (id, typed) in [("tune-blip", "soon"), ("tune-max-writes", "lots")] {
+        field(id).set_value(typed);
+        field(id)
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        settle().await;
+    }
+    for (id, typed) in [("tune-blip", "soon"), ("tune-max-writes", "lots")] {
+        assert_eq!(field(id).value(), typed, "{id}");
+        assert_eq!(field(id).get_attribute("aria-invalid").as_deref(), Some("true"), "{id}");
+    }
+    let messages = root.query_selector_all("[data-testid=tune-refused]").unwrap();
+    assert_eq!(messages.length(), 2);
+    let first = messages.item(0).unwrap().text_content().unwrap();
+    assert!(first.contains("“soon” was not used"), "{first}");
+}
+
 #[wasm_bindgen_test]
 fn the_browsers_number_parser_agrees_with_rusts() {
     for text in [

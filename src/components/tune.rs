@@ -9,11 +9,14 @@ use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, truncate, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
-use crate::tune::{apply, setting_text, without_defaults, Field, Found, Question, DEFAULT_BLIP, MAX_TARGETS};
+use crate::tune::{
+    apply, measured_on, seeds_text, setting_text, unmet_text, without_defaults, Field, Found, Question, Refusals,
+    Refused, DEFAULT_BLIP, MAX_TARGETS,
+};
 use kubelife_engine::stats::MILESTONES;
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
-use kubelife_engine::{Cause, Config};
+use kubelife_engine::Config;
 use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -43,14 +46,6 @@ pub struct TuneProps {
     pub onedit_b: Callback<Edit>,
 }
 
-/// Text typed into a field that was not used, and why: shown until the next accepted edit.
-#[derive(Debug, Clone, PartialEq)]
-struct Refused {
-    field: Field,
-    typed: String,
-    why: Cause,
-}
-
 /// The value of the input or select an event came from.
 fn value_of(e: &Event) -> String {
     let target = e.target();
@@ -67,12 +62,13 @@ fn value_of(e: &Event) -> String {
         .unwrap_or_default()
 }
 
-/// An edit of a field: the question with the typed text read in, or the text refused with why.
+/// An edit of a field: the question with the typed text read in, or the text refused with why
+/// (`Refusals`: each field keeps its own until it takes a value).
 #[derive(Clone)]
 struct Editor {
     question: Question,
     onquestion: Callback<Question>,
-    refused: UseStateHandle<Option<Refused>>,
+    refused: UseStateHandle<Refusals>,
 }
 
 impl Editor {
@@ -80,37 +76,33 @@ impl Editor {
     fn on(&self, field: Field) -> Callback<Event> {
         let me = self.clone();
         Callback::from(move |e: Event| {
-            let typed = value_of(&e);
-            let mut q = me.question.clone();
-            match q.set(field, &typed) {
-                Ok(()) => {
-                    me.refused.set(None);
-                    me.onquestion.emit(q);
-                }
-                Err(why) => me.refused.set(Some(Refused { field, typed, why })),
+            let mut r = (*me.refused).clone();
+            let q = r.typed(&me.question, field, &value_of(&e));
+            me.refused.set(r);
+            if let Some(q) = q {
+                me.onquestion.emit(q);
             }
         })
     }
 
-    fn set(&self, q: Question) {
-        self.refused.set(None);
+    /// A new question from a button (a target added, or row `removed` taken out).
+    fn set(&self, q: Question, removed: Option<usize>) {
+        let mut r = (*self.refused).clone();
+        if let Some(i) = removed {
+            r.remove_row(i);
+        }
+        self.refused.set(r);
         self.onquestion.emit(q);
     }
 
     /// What a field shows: the text refused, while it is, so it stays there to correct; else
     /// the question's value.
     fn shown(&self, field: Field, value: String) -> String {
-        match self.refused.as_ref() {
-            Some(r) if r.field == field => r.typed.clone(),
-            _ => value,
-        }
+        self.refused.get(field).map_or(value, |r| r.typed.clone())
     }
 
     fn invalid(&self, field: Field) -> Option<&'static str> {
-        self.refused
-            .as_ref()
-            .is_some_and(|r| r.field == field)
-            .then_some("true")
+        self.refused.get(field).map(|_| "true")
     }
 }
 
@@ -118,16 +110,16 @@ impl Editor {
 #[function_component(TunePanel)]
 pub fn tune_panel(p: &TuneProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let refused = use_state(|| None::<Refused>);
+    let refused = use_state(Refusals::default);
     let Searching {
         state: search,
         run,
         stop,
     } = use_search();
     let running = matches!(search, Search::Running { .. });
-    let onrun = {
+    let onrun = |confirmed: bool| {
         let (cfg, ask) = (p.cfg.clone(), p.question.ask());
-        run.reform(move |_: MouseEvent| (cfg.clone(), ask.clone()))
+        run.reform(move |_: MouseEvent| (cfg.clone(), ask.clone(), confirmed))
     };
     let ed = Editor {
         question: p.question.clone(),
@@ -137,7 +129,7 @@ pub fn tune_panel(p: &TuneProps) -> Html {
     let q = &p.question;
     html! {
         <section class="tune" data-testid="tune-panel" aria-label={tr(lang, "ui.tune.title")}>
-            <p class="tune-intro">{tr(lang, "ui.tune.intro")}</p>
+            <p class="tune-intro">{cause(lang, &seeds_text())}</p>
             { targets(lang, &ed) }
             <div class="tune-limits">
                 <label>{tr(lang, "ui.tune.max_writes")}
@@ -152,20 +144,32 @@ pub fn tune_panel(p: &TuneProps) -> Html {
                     <input type="text" size="6" value={ed.shown(Field::Blip, format_go_duration(q.blip.unwrap_or(DEFAULT_BLIP)))} onchange={ed.on(Field::Blip)}
                         aria-invalid={ed.invalid(Field::Blip)} data-testid="tune-blip" /></label>
             </div>
-            if let Some(r) = &*refused {
-                <p class="tune-refused" role="alert" data-testid="tune-refused">{ refused_text(lang, r, q, p.cfg.nodes.len()) }</p>
+            if let Some(on) = measured_on(&p.cfg, q) {
+                <p class="tune-on" data-testid="tune-measured-on">{cause(lang, &on)}</p>
             }
+            { for refused.0.iter().map(|r| html! {
+                <p class="tune-refused" role="alert" data-testid="tune-refused">{ refused_text(lang, r, q, p.cfg.nodes.len()) }</p>
+            }) }
             <div class="tune-actions">
-                <button class="tune-run" data-testid="tune-run" onclick={onrun} disabled={running || q.targets.is_empty()}>{tr(lang, "ui.tune.run")}</button>
-                if let Search::Running { done, total } = search {
+                <button class="tune-run" data-testid="tune-run" onclick={onrun(false)} disabled={running || q.targets.is_empty()}>{tr(lang, "ui.tune.run")}</button>
+                if let Search::Running { done, total, left } = search {
                     <progress class="tune-progress" data-testid="tune-progress" aria-label={tr(lang, "ui.tune.progress")}
                         max={total.max(1).to_string()} value={done.to_string()}></progress>
-                    <span class="tune-count">{trf(lang, "ui.tune.count", &[("done", &done), ("total", &total)])}</span>
+                    <span class="tune-count" data-testid="tune-count">{trf(lang, "ui.tune.count", &[("done", &done), ("total", &total)])}
+                        { for left.map(|l| format!(" · {}", trf(lang, "ui.tune.eta", &[("left", &format_go_duration(l / 1000 * 1000))]))) }</span>
                     <button class="tune-stop" data-testid="tune-cancel" onclick={stop.reform(|_: MouseEvent| ())}>{tr(lang, "ui.tune.cancel")}</button>
+                }
+                if let Search::Long { estimate, total } = search {
+                    <span class="tune-count" data-testid="tune-long">{trf(lang, "ui.tune.long", &[("time", &format_go_duration(estimate / 1000 * 1000)), ("total", &total)])}</span>
+                    <button class="tune-run" data-testid="tune-run-anyway" onclick={onrun(true)}>{tr(lang, "ui.tune.run_anyway")}</button>
                 }
             </div>
             <p class="tune-status" aria-live="polite">{ status(lang, &search) }</p>
             if let Search::Found(found) = &search {
+                { for found.unmet.iter().map(|u| html! { <p class="tune-unmet" data-testid="tune-unmet">{cause(lang, &unmet_text(u, found.nodes))}</p> }) }
+                if !found.forced_warnings.is_empty() {
+                    <div class="tune-forced" data-testid="tune-forced">{tr(lang, "ui.tune.forced")}{ warnings(lang, found.forced()) }</div>
+                }
                 <Scatter found={found.clone()} first={q.targets.first().copied()} max_writes={q.max_writes} />
                 { front(lang, found, p) }
             }
@@ -215,7 +219,7 @@ fn refused_text(lang: Lang, r: &Refused, q: &Question, scenario_nodes: usize) ->
 /// What the status line says.
 fn status(lang: Lang, search: &Search) -> String {
     match search {
-        Search::Idle | Search::Running { .. } => String::new(),
+        Search::Idle | Search::Running { .. } | Search::Long { .. } => String::new(),
         Search::Found(f) if f.best.is_some() => trf(
             lang,
             "ui.tune.found",
@@ -244,7 +248,7 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
         Callback::from(move |_: MouseEvent| {
             let mut q = ed.question.clone();
             q.targets.push(next);
-            ed.set(q);
+            ed.set(q, None);
         })
     };
     html! {
@@ -256,7 +260,7 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
                     Callback::from(move |_: MouseEvent| {
                         let mut q = ed.question.clone();
                         q.targets.remove(i);
-                        ed.set(q);
+                        ed.set(q, Some(i));
                     })
                 };
                 html! {
@@ -314,6 +318,9 @@ fn front(lang: Lang, found: &Found, p: &TuneProps) -> Html {
                         <span class="tune-settings">{ for point.settings.iter().map(|(k, v)| html! { <code>{setting_text(k, v)}</code> }) }</span>
                         <span class="tune-measured">{ measured(lang, point) }</span>
                         if !left.is_empty() { <span class="tune-left">{ trf(lang, "ui.tune.left", &[("names", &left.join(", "))]) }</span> }
+                        if !point.warnings.is_empty() {
+                            <span class="tune-warns" data-testid="tune-warns">{tr(lang, "ui.tune.warns")}{ warnings(lang, point.warnings.iter().map(|w| &w.0).collect()) }</span>
+                        }
                     </button>
                     if let Some(onclick) = both {
                         <button class="tune-both" data-testid="tune-point-both" {onclick}
@@ -324,6 +331,13 @@ fn front(lang: Lang, found: &Found, p: &TuneProps) -> Html {
         }) }
         </ol>
     }
+}
+
+/// The page's warnings, each in a span of its own.
+fn warnings(lang: Lang, list: Vec<&kubelife_engine::Cause>) -> Html {
+    list.into_iter()
+        .map(|w| html! { <span class="tune-warn">{cause(lang, w)}</span> })
+        .collect()
 }
 
 /// A point's measurements: each target's percentile, writes per minute, blip safety.
@@ -417,6 +431,7 @@ fn draw(canvas: HtmlCanvasElement, p: &ScatterProps, width: u32, lang: Lang) -> 
         references: &f.references,
         first: p.first,
         max_writes: p.max_writes,
+        floor: f.floor(),
         y_axis: tr(lang, "ui.tune.y_axis"),
     };
     draw_scatter(&root, &figure).ok()?;

@@ -65,15 +65,21 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
   --width N      width in pixels (default 900)
   tune FILE      search the settings that move the chain (nodeStatusUpdateFrequency,
                  --node-monitor-period, --node-monitor-grace-period, the default tolerations)
-                 for the Pareto front of the targets, heartbeat writes and blip safety, and
-                 print it with the version's defaults and kubespray's profiles
+                 for the Pareto front of the targets, heartbeat writes, blip safety and the
+                 page's warnings, and print it with the version's defaults and kubespray's
+                 profiles; each point with the warnings the page shows for its settings. Best
+                 meets the goal with the fewest warnings, then the fewest writes; the answer
+                 names the warnings every point meeting the goal has, and each target or the
+                 writes ceiling no candidate meets, with the closest one came (and the writes
+                 no candidate can go under: with Leases, their renewals alone)
   --target T     MILESTONE=DURATION[@pNN], repeatable: the milestone (as --runs names it)
                  within DURATION of the fault in NN% of the seeds (default p95)
   --max-writes-per-min N   at most N Lease updates and status patches per minute at
                  --nodes N nodes (default: the scenario's)
   --blip D       a partition of D on the faulted node must not taint or evict (default 20s;
                  0 checks nothing)
-  --seeds N      seeds per candidate (default 200)
+  --seeds N      seeds for the front and the references (default 200); every candidate
+                 first runs on 25 of them, and those on the front then run on all
   --out FILE     write the best point as a scenario kubelife run reads
   --svg FILE     draw the candidates, the front and the references as the page's Tune panel
                  does, with the first target and the writes limit as lines, as SVG

@@ -5,7 +5,8 @@
 
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths, parse_go_duration};
 use kubelife_engine::tune::goal::MAX_SEEDS;
-use kubelife_engine::tune::{apply, Goal, Point, Target, Tuned};
+use kubelife_engine::tune::unmet::MAX_WRITES;
+use kubelife_engine::tune::{apply, Goal, Point, Target, Tuned, SCREEN_SEEDS};
 use kubelife_engine::{Millis, Scenario};
 use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
 use plotters::prelude::*;
@@ -150,6 +151,7 @@ pub fn scatter_svg(t: &Tuned, goal: &Goal) -> Result<String, String> {
         references: &references,
         first: goal.targets.first().copied(),
         max_writes: goal.max_writes_per_minute,
+        floor: t.unmet.iter().find_map(|u| u.floor),
         y_axis: crate::render::Texts::new(false)
             .get("ui.tune.y_axis")
             .unwrap_or("ui.tune.y_axis"),
@@ -203,6 +205,44 @@ fn point_text(p: &Point, goal: &Goal) -> String {
         p.seeds,
         if p.meets { "; meets the goal" } else { "" }
     ));
+    for w in &p.warnings {
+        out.push_str(&format!("    warning ({}): {}\n", w.key(), w.0.english()));
+    }
+    out
+}
+
+/// What the answer says of the goal as a whole: the warnings it forces, and each target or
+/// ceiling no candidate meets with the closest any came (and the writes floor).
+fn goal_text(t: &Tuned) -> String {
+    let mut out = String::new();
+    if !t.forced_warnings.is_empty() {
+        out.push_str(&format!(
+            "every point that meets the goal has the warnings: {}\n",
+            t.forced_warnings.join(", ")
+        ));
+    }
+    for u in &t.unmet {
+        let closest = |v: f64| {
+            if u.name == MAX_WRITES {
+                format!("{v:.1} writes/min")
+            } else {
+                format_go_duration_tenths(v as Millis)
+            }
+        };
+        let mut line = format!(
+            "no candidate meets {}: the closest is {}",
+            u.name,
+            u.closest.map_or_else(|| "never".to_string(), closest)
+        );
+        if let Some(f) = u.floor {
+            line.push_str(&format!(
+                "; none can go under {f:.1} writes/min at {} nodes (the least its heartbeats write: with Leases, their renewals alone)",
+                t.nodes
+            ));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -210,10 +250,12 @@ fn point_text(p: &Point, goal: &Goal) -> String {
 pub fn render(t: &Tuned, goal: &Goal) -> String {
     let targets: Vec<String> = goal.targets.iter().map(Target::cli_text).collect();
     let mut out = format!(
-        "targets {}; {} candidates, the front on {} seeds each\n\nfront ({} points, fewest writes first):\n",
+        "targets {}; {} candidates on {} seeds each, the front on {}; writes counted at {} nodes\n\nfront ({} points, fewest writes first):\n",
         targets.join(", "),
         t.candidates.len(),
+        SCREEN_SEEDS.min(goal.seeds),
         goal.seeds,
+        t.nodes,
         t.front.len()
     );
     for p in &t.front {
@@ -226,10 +268,11 @@ pub fn render(t: &Tuned, goal: &Goal) -> String {
     }
     match &t.best {
         Some(b) => {
-            out.push_str("\nbest (meets the goal with the fewest writes):\n");
+            out.push_str("\nbest (meets the goal with the fewest warnings, then the fewest writes):\n");
             out.push_str(&point_text(b, goal));
         }
         None => out.push_str("\nbest: no candidate meets every target and limit\n"),
     }
+    out.push_str(&goal_text(t));
     out
 }

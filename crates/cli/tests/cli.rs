@@ -735,6 +735,7 @@ fn tune_prints_the_pinned_json_and_writes_the_best_point_as_a_scenario_that_meet
         v["references"][0]["writesPerMinute"].is_number(),
         "a reference is a point too"
     );
+    check_warnings(&v);
     // The scenario it wrote runs, and on the same seeds meets the target.
     let (code, runs, err) = kubelife(&["run", out.to_str().unwrap(), "--runs", "5", "--json"], "");
     assert_eq!(code, 0, "{err}");
@@ -749,6 +750,89 @@ fn tune_prints_the_pinned_json_and_writes_the_best_point_as_a_scenario_that_meet
     assert!(spread["p95"].as_i64().unwrap() <= 60_000, "{spread}");
     assert_eq!(spread["p95"], v["best"]["milestones"]["firstReplacementReady"]["p95"]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every point carries the page's warnings as `{"key", "text"}`; best has the fewest warnings
+/// of the front's points that meet the goal, and every one the goal forces.
+fn check_warnings(v: &serde_json::Value) {
+    let keys = |p: &serde_json::Value| -> Vec<String> {
+        let list = p["warnings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no warnings list: {p}"));
+        list.iter()
+            .map(|w| {
+                let (key, text) = (w["key"].as_str().unwrap(), w["text"].as_str().unwrap());
+                assert!(
+                    key.starts_with("ui.warn.") && !text.is_empty() && !text.contains('{'),
+                    "{w}"
+                );
+                key.to_string()
+            })
+            .collect()
+    };
+    let refs = v["references"].as_array().unwrap().iter();
+    let front = v["front"].as_array().unwrap();
+    for p in front
+        .iter()
+        .chain(refs)
+        .chain([&v["best"]].into_iter().filter(|b| !b.is_null()))
+    {
+        keys(p);
+    }
+    let forced: Vec<String> = serde_json::from_value(v["forcedWarnings"].clone()).expect("forcedWarnings");
+    let meeting: Vec<Vec<String>> = front.iter().filter(|p| p["meets"] == true).map(keys).collect();
+    if v["best"].is_null() {
+        assert!(forced.is_empty() && meeting.is_empty(), "{v}");
+        return;
+    }
+    let best = keys(&v["best"]);
+    assert_eq!(Some(best.len()), meeting.iter().map(Vec::len).min(), "{v}");
+    assert!(
+        forced.iter().all(|k| meeting.iter().all(|m| m.contains(k))),
+        "{forced:?}"
+    );
+    assert!(forced.iter().all(|k| best.contains(k)), "{forced:?} {best:?}");
+}
+
+/// Issue 36, item 2: at 5,000 nodes the Lease renewals alone are over a ceiling of 600 writes
+/// a minute; the answer names the ceiling, the closest candidate and the floor, and so does the
+/// text; the 60s target is met.
+#[test]
+fn tune_names_the_ceiling_no_candidate_meets_and_its_floor() {
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "firstReplacementReady=60s@p95",
+        "--max-writes-per-min",
+        "600",
+        "--nodes",
+        "5000",
+        "--seeds",
+        "2",
+    ];
+    let (code, stdout, err) = kubelife(&[&args[..], &["--json"]].concat(), &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let unmet = v["unmet"].as_array().expect("unmet");
+    assert_eq!(unmet.len(), 1, "only the ceiling: {unmet:?}");
+    assert_eq!(unmet[0]["name"], "maxWritesPerMinute");
+    let closest = unmet[0]["closest"].as_f64().unwrap();
+    let floor = unmet[0]["floor"].as_f64().unwrap();
+    // Lease renewals every 10s, jittered 2% longer, at 5,000 nodes.
+    assert!((floor - 5_000.0 * 60.0 / 10.2).abs() < 0.01, "{floor}");
+    assert!(closest >= floor && closest < 31_000.0, "{closest}");
+    assert!(v["best"].is_null());
+    check_warnings(&v);
+    let (code, text, err) = kubelife(&args, &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    for part in [
+        "writes counted at 5000 nodes",
+        "no candidate meets maxWritesPerMinute: the closest is 30392.2 writes/min",
+        "none can go under 29411.8 writes/min at 5000 nodes",
+    ] {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
+    }
 }
 
 #[test]

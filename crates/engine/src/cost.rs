@@ -32,3 +32,15 @@ pub fn heartbeat_writes_per_minute(cfg: &Config, nodes: u32) -> f64 {
     let (lease, status) = writes_per_minute(cfg, nodes);
     lease + status
 }
+
+/// The fewest heartbeat writes per minute any of a tuning search's candidates has at `nodes`
+/// nodes: with Leases, the Lease renewals alone at the configuration's renew interval (the
+/// kubelet's `nodeLeaseDurationSeconds` / 4, which the search does not vary); without them,
+/// status patches at `longest`, the least frequent `nodeStatusUpdateFrequency` it tries (ms).
+pub fn writes_floor(cfg: &Config, nodes: u32, longest: i64) -> f64 {
+    if cfg.kubelet.node_lease {
+        return writes_per_minute(cfg, nodes).0;
+    }
+    let jitter = if cfg.profile.status_jitter { 1.02 } else { 1.0 };
+    f64::from(nodes) * MINUTE as f64 / (longest.max(1) as f64 * jitter)
+}

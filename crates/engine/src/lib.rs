@@ -24,6 +24,7 @@
 // durations, presets and spreads. The model itself (the apiserver's objects, the controllers,
 // the kubelet, the scheduler) is the crate's own. This file only declares modules and
 // re-exports: what a run gives lives in `outcome`, running in `run`.
+pub mod advice;
 pub mod calibration;
 pub mod cause;
 pub mod chain;

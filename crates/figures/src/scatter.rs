@@ -1,7 +1,9 @@
 //! The Tune panel's scatter: every candidate a search measured (x: the first target's
 //! percentile, y: heartbeat writes per minute; blip-safe points are dots, the others crosses),
 //! the front ringed and numbered as its list is, the reference profiles as triangles with their
-//! names, the first target's duration and the writes ceiling as lines. The page draws it on its
+//! names, the first target's duration and the writes ceiling as lines (the ceiling labelled with
+//! its number, and when no candidate meets it the floor no candidate can go under, in grey). The
+//! page draws it on its
 //! canvas and `kubelife tune --svg` writes it as SVG, from [`draw_scatter`].
 
 use kubelife_engine::time::format_go_duration_tenths;
@@ -29,6 +31,8 @@ pub struct ScatterFigure<'a> {
     pub first: Option<Target>,
     /// The writes ceiling (a line), if any.
     pub max_writes: Option<f64>,
+    /// The writes no candidate can go under (a grey line), when no candidate meets the ceiling.
+    pub floor: Option<f64>,
     /// The y axis's name, already translated (`ui.tune.y_axis`).
     pub y_axis: &'a str,
 }
@@ -47,7 +51,11 @@ pub fn draw_scatter<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Scatt
     let Some((x_lo, x_hi)) = span(xs.chain(within).map(|x| x as f64)) else {
         return Ok(());
     };
-    let ys = all.iter().map(|pt| pt.writes_per_minute).chain(f.max_writes);
+    let ys = all
+        .iter()
+        .map(|pt| pt.writes_per_minute)
+        .chain(f.max_writes)
+        .chain(f.floor);
     let Some((y_lo, y_hi)) = span(ys) else {
         return Ok(());
     };
@@ -116,7 +124,7 @@ fn axes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Scat
         .map(|t| format!("p{} {} →", t.percentile, t.milestone))
         .unwrap_or_default();
     root.draw(&Text::new(axis, (l + 60, b + 18), font.clone()))?;
-    root.draw(&Text::new(f.y_axis, (4, t + 16), font))?;
+    root.draw(&Text::new(f.y_axis, (4, t + 16), font.clone()))?;
     let purple = RGBColor(0x7a, 0x1f, 0xa2);
     if let Some(t) = f.first {
         let (x, _) = plot.at(t.within as f64, plot.y.0);
@@ -125,12 +133,17 @@ fn axes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Scat
             purple.stroke_width(2),
         ))?;
     }
-    if let Some(w) = f.max_writes {
+    let grey = RGBColor(0x6b, 0x72, 0x80);
+    for (w, colour, sign) in [(f.max_writes, purple, '≤'), (f.floor, grey, '≥')] {
+        let Some(w) = w else { continue };
         let (_, y) = plot.at(plot.x.0, w);
         root.draw(&PathElement::new(
             vec![(plot.left, y), (plot.right, y)],
-            purple.stroke_width(1),
+            colour.stroke_width(1),
         ))?;
+        let label = format!("{sign} {w:.0}");
+        let at = (plot.right - 7 * label.chars().count() as i32, (y - 13).max(plot.top));
+        root.draw(&Text::new(label, at, font.clone().color(&colour)))?;
     }
     Ok(())
 }
@@ -234,6 +247,7 @@ mod tests {
             blip_safe,
             meets: false,
             seeds: 1,
+            warnings: Vec::new(),
         }
     }
 
@@ -267,6 +281,7 @@ mod tests {
             references: &references,
             first: Some(first),
             max_writes: Some(500.0),
+            floor: None,
             y_axis: "writes/min",
         };
         let drawn = svg(&f);
@@ -282,6 +297,20 @@ mod tests {
         let purple: Vec<&str> = drawn.lines().filter(|l| l.contains(r##"stroke="#7A1FA2""##)).collect();
         assert_eq!(purple.len(), 2, "{drawn}");
         assert!(purple[0].contains(r#"stroke-width="2""#), "{purple:?}");
+        assert!(drawn.contains(">\n≤ 500\n</text>"), "the ceiling is labelled: {drawn}");
+        // Issue 36, item 2: a ceiling no candidate meets comes with the floor, in grey.
+        let under = ScatterFigure {
+            max_writes: Some(100.0),
+            floor: Some(110.0),
+            ..f
+        };
+        let drawn = svg(&under);
+        assert!(drawn.contains(">\n≥ 110\n</text>"), "{drawn}");
+        assert_eq!(
+            drawn.lines().filter(|l| l.contains(r##"stroke="#6B7280""##)).count(),
+            1,
+            "{drawn}"
+        );
         // With no point measured, the figure is blank.
         let none = ScatterFigure {
             candidates: &[],

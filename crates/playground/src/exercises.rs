@@ -436,11 +436,14 @@ fn ex13_start() -> (Settings, Option<Settings>) {
     (a, Some(b))
 }
 fn ex13_solution() -> (Settings, Option<Settings>) {
+    // The grace period stays at the least the page does not warn about since 1.32
+    // (`advice::HTTP2_HEALTH_CHECK`); the time comes back from the monitor period and the
+    // tolerations.
     let a = default_with(|s| {
-        s.set(flags::NODE_STATUS_UPDATE_FREQUENCY.name, 4.0);
-        s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 30.0);
-        s.set(flags::DEFAULT_NOT_READY_TOLERATION_SECONDS.name, 10.0);
-        s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 10.0);
+        s.set(flags::NODE_MONITOR_PERIOD.name, 2.0);
+        s.set(flags::NODE_MONITOR_GRACE_PERIOD.name, 45.0);
+        s.set(flags::DEFAULT_NOT_READY_TOLERATION_SECONDS.name, 5.0);
+        s.set(flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name, 5.0);
     });
     let b = ex13_blip(&a);
     (a, Some(b))

@@ -2,7 +2,7 @@
 //! warnings about the settings. Pure functions of the run and its configuration.
 
 use kubelife_engine::time::{format_go_duration_tenths, SECOND};
-use kubelife_engine::{Cause, Config, Millis, Outcome};
+use kubelife_engine::{Cause, Millis, Outcome};
 
 pub use kubelife_figures::explain::{
     bars, figure_bars, milestones, segments, Bar, Goal, Milestones, Restored, Segment,
@@ -84,36 +84,9 @@ pub fn milestone_text(lang: crate::i18n::Lang, v: Option<Millis>) -> String {
 /// Heartbeat writes per minute for `nodes` nodes: the engine's (`kubelife_engine::cost`).
 pub use kubelife_engine::cost::writes_per_minute;
 
-/// Warnings about the settings, beyond those the engine gives.
-pub fn tuning_warnings(cfg: &Config) -> Vec<Cause> {
-    let mut w = Vec::new();
-    let k = &cfg.kubelet;
-    let kcm = &cfg.controller_manager;
-    let heartbeat = if k.node_lease {
-        k.lease_renew_interval.min(k.node_status_report_frequency)
-    } else {
-        k.node_status_update_frequency
-    };
-    if kcm.node_monitor_grace_period < 4 * heartbeat {
-        w.push(
-            Cause::new("ui.warn.flapping")
-                .time("grace", kcm.node_monitor_grace_period)
-                .time("heartbeat", heartbeat),
-        );
-    }
-    if cfg.api_server.default_unreachable_toleration_seconds == 0
-        || cfg.api_server.default_not_ready_toleration_seconds == 0
-    {
-        w.push(Cause::new("ui.warn.zero_toleration"));
-    }
-    if kcm.node_monitor_period > kcm.node_monitor_grace_period {
-        w.push(Cause::new("ui.warn.period_over_grace"));
-    }
-    if kcm.node_monitor_grace_period < 45 * SECOND && cfg.profile.grace_covers_http2_health_check {
-        w.push(Cause::new("ui.warn.grace_1_32"));
-    }
-    w
-}
+/// Warnings about the settings, beyond those the engine gives: the engine's own, which its
+/// tuner reports on every point (`kubelife_engine::advice`).
+pub use kubelife_engine::advice::tuning_warnings;
 
 /// A fingerprint of a run's JSON (FNV-1a, 64 bits), to check that the browser and native builds
 /// produce the same timeline.

@@ -6,9 +6,10 @@
 use crate::i18n::truncate;
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
-use kubelife_engine::time::{format_go_duration, parse_go_duration};
-use kubelife_engine::tune::{Goal, Point, Target, Tuned};
-use kubelife_engine::{Cause, Millis};
+use kubelife_engine::time::{format_go_duration, parse_go_duration, MINUTE};
+use kubelife_engine::tune::unmet::MAX_WRITES;
+use kubelife_engine::tune::{Goal, Point, Target, Tuned, Unmet, SCREEN_SEEDS};
+use kubelife_engine::{Cause, Config, Millis};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -47,6 +48,129 @@ pub enum Field {
     Blip,
     Writes,
     Nodes,
+}
+
+/// Text typed into a field that was not used, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// The field.
+    pub field: Field,
+    /// The text typed, kept in the field to correct.
+    pub typed: String,
+    /// Why it was not used.
+    pub why: Cause,
+}
+
+/// Every field whose typed text was not used: each keeps its text and message until that field
+/// takes a value, whatever is typed elsewhere meanwhile.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Refusals(pub Vec<Refused>);
+
+impl Refusals {
+    /// Text typed into `field` of `q`: the question it sets, or `None` when the text is refused
+    /// (and kept here with why).
+    pub fn typed(&mut self, q: &Question, field: Field, text: &str) -> Option<Question> {
+        let mut q = q.clone();
+        self.0.retain(|r| r.field != field);
+        match q.set(field, text) {
+            Ok(()) => Some(q),
+            Err(why) => {
+                self.0.push(Refused {
+                    field,
+                    typed: text.to_string(),
+                    why,
+                });
+                None
+            }
+        }
+    }
+
+    /// The refusal of `field`, if its text was refused.
+    pub fn get(&self, field: Field) -> Option<&Refused> {
+        self.0.iter().find(|r| r.field == field)
+    }
+
+    /// After target row `i` is removed: its refusals go, and those of later rows move up with
+    /// them.
+    pub fn remove_row(&mut self, i: usize) {
+        self.0.retain(|r| row(r.field) != Some(i));
+        for r in &mut self.0 {
+            r.field = match r.field {
+                Field::Milestone(j) if j > i => Field::Milestone(j - 1),
+                Field::Within(j) if j > i => Field::Within(j - 1),
+                Field::Percentile(j) if j > i => Field::Percentile(j - 1),
+                f => f,
+            };
+        }
+    }
+}
+
+/// The target row a field belongs to.
+fn row(f: Field) -> Option<usize> {
+    match f {
+        Field::Milestone(i) | Field::Within(i) | Field::Percentile(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// A search whose estimate is over this, ms, asks to be confirmed before it goes on.
+pub const LONG_SEARCH: Millis = MINUTE;
+
+/// How long is left of a search of `total` runs known so far (the front's re-runs, not known
+/// yet, come on top), ms, at the pace of its runs from the `from`-th to the `done`-th, which
+/// took `elapsed` ms; `None` before that pace is known. Timed between two reports of the search,
+/// so that starting its worker and planning it are not counted as runs.
+pub fn time_left(from: u32, done: u32, total: u32, elapsed: f64) -> Option<Millis> {
+    (done > from).then(|| (elapsed * f64::from(total.saturating_sub(done)) / f64::from(done - from)) as Millis)
+}
+
+/// What a search is measured on, as the Tune panel says it: the cluster size its writes are
+/// counted at, the fault its targets' milestones are measured from (and on which node, when)
+/// and the blip that must leave the node alone; `None` without a target or a fault (the search
+/// refuses both).
+pub fn measured_on(cfg: &Config, q: &Question) -> Option<Cause> {
+    if q.targets.is_empty() {
+        return None;
+    }
+    let fault = kubelife_engine::tune::blip::fault(cfg)?;
+    let node = fault
+        .node
+        .and_then(|i| cfg.nodes.get(i))
+        .map_or("", |n| n.name.as_str());
+    let milestones: Vec<&str> = q.targets.iter().map(|t| t.milestone).collect();
+    Some(
+        Cause::new("ui.tune.measured_on")
+            .text("nodes", q.writes_nodes.unwrap_or(cfg.nodes.len() as u32))
+            .text("fault", format!("{:?}", fault.action))
+            .text("node", node)
+            .time("at", fault.at)
+            .text("milestones", milestones.join(", "))
+            .time("blip", q.blip.unwrap_or(DEFAULT_BLIP)),
+    )
+}
+
+/// What the Tune panel says of how many seeds a search runs: every candidate on the first
+/// [`SCREEN_SEEDS`], the front and the references on all of `seeds`.
+pub fn seeds_text() -> Cause {
+    Cause::new("ui.tune.intro")
+        .text("screen", SCREEN_SEEDS.min(DEFAULT_SEEDS))
+        .text("seeds", DEFAULT_SEEDS)
+}
+
+/// What the Tune panel says of a target or the ceiling no candidate meets: the closest one came
+/// (a Go duration, or writes per minute at `nodes` nodes, with the floor none can go under).
+pub fn unmet_text(u: &Unmet, nodes: u32) -> Cause {
+    let rate = |w: f64| crate::i18n::thousands(w.round() as u64);
+    match (u.name == MAX_WRITES, u.closest) {
+        (true, closest) => Cause::new("ui.tune.unmet_writes")
+            .text("closest", rate(closest.unwrap_or(0.0)))
+            .text("floor", rate(u.floor.unwrap_or(0.0)))
+            .text("nodes", crate::i18n::thousands(u64::from(nodes))),
+        (false, Some(ms)) => Cause::new("ui.tune.unmet_target")
+            .text("name", &u.name)
+            .time("closest", ms as Millis),
+        (false, None) => Cause::new("ui.tune.unmet_never").text("name", &u.name),
+    }
 }
 
 impl Question {
@@ -198,6 +322,12 @@ pub struct Found {
     pub references: Vec<(String, Point)>,
     /// Every candidate measured.
     pub candidates: Vec<Point>,
+    /// The warning keys every point meeting the targets carries.
+    pub forced_warnings: Vec<String>,
+    /// The targets and the writes ceiling no candidate meets.
+    pub unmet: Vec<Unmet>,
+    /// The cluster size the writes were counted at.
+    pub nodes: u32,
 }
 
 impl From<Tuned> for Found {
@@ -207,7 +337,26 @@ impl From<Tuned> for Found {
             best: t.best,
             references: t.references.into_iter().map(|r| (r.name, r.point)).collect(),
             candidates: t.candidates,
+            forced_warnings: t.forced_warnings,
+            unmet: t.unmet,
+            nodes: t.nodes,
         }
+    }
+}
+
+impl Found {
+    /// The warnings the targets force, in the page's words (read off the best point, which
+    /// carries them all).
+    pub fn forced(&self) -> Vec<&Cause> {
+        let best = self.best.iter().flat_map(|b| &b.warnings);
+        best.filter(|w| self.forced_warnings.iter().any(|k| k == w.key()))
+            .map(|w| &w.0)
+            .collect()
+    }
+
+    /// Where the writes floor of an unmet ceiling is, for the scatter.
+    pub fn floor(&self) -> Option<f64> {
+        self.unmet.iter().find_map(|u| u.floor)
     }
 }
 
@@ -360,6 +509,113 @@ mod tests {
             }
             assert_eq!(got.as_deref().map_err(|c| c.key), *want, "{field:?} {text:?}");
         }
+    }
+
+    /// Issue 36, item 12: a second field's bad text leaves the first's text and message where
+    /// they are; each goes only when its own field takes a value. Each row: the field, the text,
+    /// then the fields refused (with their text) after it.
+    #[test]
+    fn a_second_bad_value_keeps_the_first() {
+        let mut q = Question {
+            targets: vec![
+                Target::parse_link("taint:40s").unwrap(),
+                Target::parse_link("unknown:40s").unwrap(),
+            ],
+            ..Question::default()
+        };
+        /// A field, the text typed, and the fields refused after it with their text.
+        type Row = (Field, &'static str, &'static [(Field, &'static str)]);
+        let rows: &[Row] = &[
+            (Field::Blip, "soon", &[(Field::Blip, "soon")]),
+            (Field::Writes, "lots", &[(Field::Blip, "soon"), (Field::Writes, "lots")]),
+            (
+                Field::Within(1),
+                "1",
+                &[(Field::Blip, "soon"), (Field::Writes, "lots"), (Field::Within(1), "1")],
+            ),
+            (
+                Field::Blip,
+                "later",
+                &[(Field::Writes, "lots"), (Field::Within(1), "1"), (Field::Blip, "later")],
+            ),
+            (
+                Field::Nodes,
+                "50",
+                &[(Field::Writes, "lots"), (Field::Within(1), "1"), (Field::Blip, "later")],
+            ),
+            (Field::Writes, "600", &[(Field::Within(1), "1"), (Field::Blip, "later")]),
+        ];
+        let mut r = Refusals::default();
+        for (field, text, want) in rows {
+            if let Some(next) = r.typed(&q, *field, text) {
+                q = next;
+            }
+            let got: Vec<(Field, &str)> = r.0.iter().map(|x| (x.field, x.typed.as_str())).collect();
+            assert_eq!(got, *want, "after {field:?} {text:?}");
+            assert!(r.0.iter().all(|x| !x.why.key.is_empty()));
+        }
+        assert_eq!((q.max_writes, q.writes_nodes), (Some(600.0), Some(50)));
+        assert_eq!(r.get(Field::Blip).map(|x| x.why.key), Some("link.why.blip"));
+        // Removing the first target moves the second row's refusal up with it.
+        r.remove_row(0);
+        assert!(r.get(Field::Within(0)).is_some() && r.get(Field::Within(1)).is_none());
+        r.remove_row(0);
+        assert!(r.get(Field::Within(0)).is_none() && r.get(Field::Blip).is_some());
+    }
+
+    /// Issue 36, item 3: what the panel says of the search's seeds, its estimate, what it is
+    /// measured on, and (item 2) what no candidate meets.
+    #[test]
+    fn the_panel_says_what_the_search_does() {
+        let seeds = seeds_text().english();
+        assert!(
+            seeds.contains("each candidate runs on 25 seeds, and those on the front run again on 200"),
+            "{seeds}"
+        );
+        // Runs 10 to 20 of 11,150 in 2s: about 37 minutes left, over a minute.
+        assert_eq!(time_left(10, 20, 11_150, 2_000.0), Some(2_226_000));
+        assert!(time_left(10, 20, 11_150, 2_000.0) > Some(LONG_SEARCH));
+        assert_eq!(time_left(10, 10, 11_150, 2_000.0), None, "no pace yet");
+        assert_eq!(time_left(0, 400, 400, 900.0), Some(0));
+        let cfg = Settings::default().resolve().0;
+        let q = Question {
+            targets: vec![Target::parse_link("firstReplacementReady:60s:p95").unwrap()],
+            writes_nodes: Some(5_000),
+            ..Question::default()
+        };
+        assert!(measured_on(&cfg, &Question::default()).is_none(), "no target yet");
+        let on = measured_on(&cfg, &q).expect("the default crash").english();
+        for part in [
+            "counted at 5000 nodes",
+            "from NodeCrash on node-1 at ",
+            "(firstReplacementReady)",
+            "a 20s network partition of node-1",
+        ] {
+            assert!(on.contains(part), "{part:?} in {on}");
+        }
+        let writes = Unmet {
+            name: MAX_WRITES.into(),
+            closest: Some(30_392.2),
+            floor: Some(29_411.8),
+        };
+        let text = unmet_text(&writes, 5_000).english();
+        assert!(
+            text.contains("30,392 a minute at 5,000 nodes") && text.contains("under 29,412"),
+            "{text}"
+        );
+        let target = Unmet {
+            name: "firstReplacementReady".into(),
+            closest: Some(61_500.0),
+            floor: None,
+        };
+        assert!(unmet_text(&target, 3)
+            .english()
+            .contains("firstReplacementReady target: the closest came in 1m1.5s"));
+        let never = Unmet {
+            closest: None,
+            ..target
+        };
+        assert_eq!(unmet_text(&never, 3).key, "ui.tune.unmet_never");
     }
 
     /// Each row: the reader, the text typed, what it reads (as Debug text) or the cause's key.

@@ -3,7 +3,8 @@
 //! is what a search is asked for, `space` the settings it varies and the relations between
 //! them, `blip` the short partition fast settings must shrug off, `point` what one set of
 //! settings measures, `pareto` the front, `reference` the version's defaults and kubespray's
-//! profiles, and `search` the search itself, in steps a page can interleave with its own work.
+//! profiles, `search` the search itself, in steps a page can interleave with its own work, and
+//! `unmet` what its answer says of the goal as a whole.
 
 pub mod blip;
 pub mod goal;
@@ -13,12 +14,14 @@ pub(crate) mod reference;
 pub(crate) mod search;
 pub mod space;
 pub(crate) mod target;
+pub mod unmet;
 
 pub use goal::Goal;
-pub use point::{Percentiles, Point};
+pub use point::{Percentiles, Point, Warning};
 pub use reference::Reference;
-pub use search::{Search, Tuned};
+pub use search::{Search, Tuned, SCREEN_SEEDS};
 pub use target::{Target, Verdict};
+pub use unmet::Unmet;
 
 use crate::cause::Cause;
 use crate::scenario::{Config, Scenario};

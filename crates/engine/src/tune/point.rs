@@ -1,11 +1,15 @@
 //! What a search reports of one set of settings: its milestones over seeds, its targets'
-//! percentiles, its heartbeat cost and whether a blip leaves it alone.
+//! percentiles, its heartbeat cost, whether a blip leaves it alone and the warnings the page
+//! shows for it.
 
 use super::goal::Goal;
 use super::target::percentile;
+use crate::cause::Cause;
 use crate::stats::Spread;
 use crate::time::Millis;
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// A milestone's percentiles over every run (nearest rank, a run without it counted as later
@@ -53,6 +57,73 @@ pub struct Point {
     /// The seeds it was measured on (the goal's, or fewer for a candidate a first pass left
     /// behind).
     pub seeds: u32,
+    /// The warnings the page shows for these settings (`advice::tuning_warnings`).
+    pub warnings: Vec<Warning>,
+}
+
+/// A warning the page shows for a point's settings. In JSON it is `{"key", "text"}`: the
+/// catalogue's key and the English text; between the page's workers (bincode) it keeps its
+/// arguments in the engine's wire form, so the page can show it in its own language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning(pub Cause);
+
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if !s.is_human_readable() {
+            return s.serialize_bytes(&crate::wire::encode_messages(&[(0, self.0.clone())]));
+        }
+        let mut st = s.serialize_struct("Warning", 2)?;
+        st.serialize_field("key", self.0.key)?;
+        st.serialize_field("text", &self.0.english())?;
+        st.end()
+    }
+}
+
+/// Read back only from the workers' form: the JSON form's text cannot give the arguments back.
+impl<'de> Deserialize<'de> for Warning {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Warning, D::Error> {
+        if d.is_human_readable() {
+            return Err(D::Error::custom(
+                "a warning reads back only from the engine's wire form",
+            ));
+        }
+        let bytes = serde_bytes_vec(d)?;
+        let mut messages = crate::wire::decode_messages(&bytes).map_err(D::Error::custom)?;
+        match messages.pop() {
+            Some((_, c)) if messages.is_empty() => Ok(Warning(c)),
+            _ => Err(D::Error::custom("a warning is one message")),
+        }
+    }
+}
+
+/// The bytes a serializer wrote with `serialize_bytes`.
+fn serde_bytes_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    struct Bytes;
+    impl serde::de::Visitor<'_> for Bytes {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("bytes")
+        }
+        fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+            Ok(v.to_vec())
+        }
+        fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+            Ok(v)
+        }
+    }
+    d.deserialize_byte_buf(Bytes)
+}
+
+impl Warning {
+    /// The warnings the page shows for `cfg`'s settings.
+    pub fn of(cfg: &crate::scenario::Config) -> Vec<Warning> {
+        crate::advice::tuning_warnings(cfg).into_iter().map(Warning).collect()
+    }
+
+    /// Its catalogue key (`ui.warn.grace_1_32`).
+    pub fn key(&self) -> &'static str {
+        self.0.key
+    }
 }
 
 impl Point {
@@ -65,5 +136,31 @@ impl Point {
             .all(|(t, v)| v.is_some_and(|v| v <= t.within));
         let writes = goal.max_writes_per_minute.is_none_or(|w| self.writes_per_minute <= w);
         targets && writes && (goal.blip.is_none() || self.blip_safe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_is_key_and_text_in_json_and_whole_between_workers() {
+        let w = Warning(
+            Cause::new("ui.warn.flapping")
+                .time("grace", 20_000)
+                .time("heartbeat", 10_000),
+        );
+        let json = serde_json::to_value(&w).unwrap();
+        assert_eq!(json["key"], "ui.warn.flapping");
+        assert!(
+            json["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("--node-monitor-grace-period 20s is under"),
+            "{json}"
+        );
+        let back: Warning = bincode::deserialize(&bincode::serialize(&w).unwrap()).unwrap();
+        assert_eq!(back, w);
+        assert!(serde_json::from_value::<Warning>(json).is_err());
     }
 }

@@ -9,11 +9,12 @@
 use super::blip::{blip_config, disrupted, fault};
 use super::goal::Goal;
 use super::pareto::{cheaper_first, front};
-use super::point::{Percentiles, Point};
+use super::point::{Percentiles, Point, Warning};
 use super::reference::{configs, Reference};
-use super::space::Space;
+use super::space::{Knob, Space};
+use super::unmet::{forced_warnings, unmet, Unmet};
 use crate::cause::Cause;
-use crate::cost::heartbeat_writes_per_minute;
+use crate::cost::{heartbeat_writes_per_minute, writes_floor};
 use crate::outcome::RunOptions;
 use crate::scenario::Config;
 use crate::stats::{offered, run_milestones, Spread, MILESTONES};
@@ -102,6 +103,7 @@ impl Measured {
                 blip_safe,
                 meets: false,
                 seeds: runs,
+                warnings: Warning::of(cfg),
             };
             p.meets = p.meets_goal(goal);
             p
@@ -126,21 +128,34 @@ pub struct Search {
     queue: VecDeque<Work>,
     total: u32,
     done: u32,
+    /// The writes no candidate can go under (`cost::writes_floor`).
+    floor: f64,
 }
 
-/// The measured front, the best point, the references and every candidate.
+/// The measured front, the best point, the references and every candidate; the warnings the
+/// goal forces and what of it no candidate meets.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Tuned {
     /// The points no candidate dominates, fewest writes first; each measured on all the goal's
     /// seeds.
     pub front: Vec<Point>,
-    /// Among the points that meet the goal, the one with the fewest writes (then the earliest
-    /// first target); `None` when none meets it.
+    /// Among the points that meet the goal, one with the fewest warnings, and among those the
+    /// one with the fewest writes (then the earliest first target); `None` when none meets it.
+    /// A point with a warning is never best while a warning-free one meets the goal.
     pub best: Option<Point>,
     /// The version's defaults and kubespray's profiles, measured the same way.
     pub references: Vec<Reference>,
     /// Every candidate of the space, in the space's order, as far as it was measured.
     pub candidates: Vec<Point>,
+    /// The warning keys every point of the front that meets the goal carries: those the goal
+    /// forces (none when no point meets it).
+    pub forced_warnings: Vec<String>,
+    /// The targets (by milestone) and the writes ceiling no candidate meets, each with the
+    /// closest a candidate came.
+    pub unmet: Vec<Unmet>,
+    /// The cluster size the writes are counted at.
+    pub nodes: u32,
 }
 
 impl Search {
@@ -181,8 +196,12 @@ impl Search {
         let mut queue: VecDeque<Work> = (0..references.len()).map(|i| Work::Reference(i, goal.seeds)).collect();
         queue.extend((0..candidates.len()).map(|i| Work::Candidate(i, screen)));
         let total = goal.seeds * references.len() as u32 + screen * candidates.len() as u32;
+        let nodes = goal.nodes_for(cfg);
+        let longest = space.axes.iter().filter(|(k, _)| *k == Knob::UpdateFrequency);
+        let longest = longest.flat_map(|(_, v)| v.iter().copied()).max();
         Ok(Search {
-            nodes: goal.nodes_for(cfg),
+            floor: writes_floor(cfg, nodes, longest.unwrap_or(cfg.kubelet.node_status_update_frequency)),
+            nodes,
             goal,
             candidates,
             references,
@@ -258,7 +277,12 @@ impl Search {
         let best = on_front
             .iter()
             .filter(|p| p.meets)
-            .min_by(|a, b| cheaper_first(a, b))
+            .min_by(|a, b| {
+                a.warnings
+                    .len()
+                    .cmp(&b.warnings.len())
+                    .then_with(|| cheaper_first(a, b))
+            })
             .cloned();
         let references = self
             .references
@@ -269,6 +293,9 @@ impl Search {
             })
             .collect();
         Tuned {
+            forced_warnings: forced_warnings(&on_front),
+            unmet: unmet(goal, &candidates, self.floor),
+            nodes,
             front: on_front,
             best,
             references,

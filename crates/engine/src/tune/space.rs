@@ -19,10 +19,9 @@ use crate::scenario::{Config, Scenario};
 use crate::time::{parse_go_duration, Millis, SECOND};
 use std::collections::BTreeMap;
 
-/// `--node-monitor-grace-period` must be N times `nodeStatusUpdateFrequency`, N the kubelet's
-/// retries (kube-controller-manager's flag help); kubelife takes N = 4, the defaults' 40s over
-/// 10s and the ratio the page warns of flapping under.
-pub const GRACE_PER_UPDATE: i64 = 4;
+/// The ratio of grace period to update frequency the search keeps to, the page's (see
+/// [`crate::advice::GRACE_PER_UPDATE`]).
+pub use crate::advice::GRACE_PER_UPDATE;
 
 /// The name of the pod spec's own field, for the workloads' `tolerationSeconds`.
 pub const TOLERATION_SECONDS: &str = "tolerationSeconds";

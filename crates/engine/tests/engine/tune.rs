@@ -7,6 +7,7 @@
 //! stay quick in a debug build; the whole space of the default cluster is the benchmark's
 //! (`cargo bench -p kubelife-cli --bench throughput -- tune`) and the CLI's tests'.
 
+use kubelife_engine::advice::tuning_warnings;
 use kubelife_engine::presets::default_cluster;
 use kubelife_engine::time::SECOND;
 use kubelife_engine::tune::blip::{blip_config, disrupted, fault};
@@ -30,6 +31,10 @@ struct Case {
     values: &'static [(Knob, &'static [i64])],
     /// Fresh seeds per front point.
     fresh: u32,
+    /// The warning keys the goal forces (`forcedWarnings`).
+    forced: &'static [&'static str],
+    /// The targets' milestones and the ceiling (`maxWritesPerMinute`) no candidate meets.
+    unmet: &'static [&'static str],
 }
 
 /// Whether a reported percentile `v` (of `n` runs, at `q`) is where the fresh runs put that
@@ -132,6 +137,7 @@ fn check(case: &Case) {
         }
         problems.extend(fresh_runs(case, p, case.goal.seeds));
     }
+    problems.extend(warnings_and_unmet(case, &cfg, &tuned));
     if let Some(b) = &tuned.best {
         let meets = case
             .goal
@@ -145,6 +151,58 @@ fn check(case: &Case) {
         }
     }
     assert!(problems.is_empty(), "{}:\n{}", case.name, problems.join("\n"));
+}
+
+/// Every point carries the page's warnings for its settings (those of its applied scenario);
+/// best is warning-free whenever a warning-free point meets the goal, and has no more warnings
+/// than any meeting point; the forced warnings and the unmet targets are the case's, each unmet
+/// one with the closest a candidate came and the writes with their floor.
+fn warnings_and_unmet(case: &Case, cfg: &Config, tuned: &kubelife_engine::tune::Tuned) -> Vec<String> {
+    let mut problems = Vec::new();
+    let keys = |p: &Point| p.warnings.iter().map(|w| w.key()).collect::<Vec<_>>();
+    let refs = tuned.references.iter().map(|r| &r.point);
+    for p in tuned.front.iter().chain(refs).chain(&tuned.best) {
+        let page = tuning_warnings(&apply(&case.scenario, p).resolve().expect("resolves"));
+        if keys(p) != page.iter().map(|w| w.key).collect::<Vec<_>>() {
+            problems.push(format!(
+                "{:?} reports {:?}, the page warns {page:?}",
+                p.settings,
+                keys(p)
+            ));
+        }
+    }
+    let fewest = tuned.front.iter().filter(|p| p.meets).map(|p| p.warnings.len()).min();
+    let clean = tuned.candidates.iter().any(|p| p.meets && p.warnings.is_empty());
+    if let Some(b) = &tuned.best {
+        if Some(b.warnings.len()) != fewest || (clean && !b.warnings.is_empty()) {
+            problems.push(format!(
+                "best {:?} warns {:?} while another meeting point warns less",
+                b.settings,
+                keys(b)
+            ));
+        }
+    }
+    if tuned.forced_warnings != case.forced {
+        problems.push(format!("forced {:?}, not {:?}", tuned.forced_warnings, case.forced));
+    }
+    let names: Vec<&str> = tuned.unmet.iter().map(|u| u.name.as_str()).collect();
+    if names != case.unmet {
+        problems.push(format!("unmet {names:?}, not {:?}", case.unmet));
+    }
+    let nodes = case.goal.nodes_for(cfg);
+    for u in &tuned.unmet {
+        let floor = u.floor.unwrap_or(0.0);
+        if u.name == "maxWritesPerMinute" && !(floor > 0.0 && u.closest.is_some_and(|c| c >= floor)) {
+            problems.push(format!("{u:?}: the writes floor must be under the cheapest candidate"));
+        }
+        if u.name == "maxWritesPerMinute" && cfg.kubelet.node_lease {
+            let lease = kubelife_engine::cost::writes_per_minute(cfg, nodes).0;
+            if (floor - lease).abs() > 1e-6 {
+                problems.push(format!("{u:?}: the floor is the Lease renewals alone, {lease}"));
+            }
+        }
+    }
+    problems
 }
 
 fn short_cluster(version: &str, seconds: i64) -> Scenario {
@@ -171,6 +229,8 @@ fn fresh_seeds_agree_with_the_front() {
                 (Knob::Tolerations, &[0, 30]),
             ],
             fresh: 1_000,
+            forced: &[],
+            unmet: &[],
         },
         Case {
             name: "1.12 without Leases: the eviction timeout, two targets, a writes limit",
@@ -189,6 +249,67 @@ fn fresh_seeds_agree_with_the_front() {
                 (Knob::EvictionTimeout, &[30 * SECOND]),
             ],
             fresh: 400,
+            forced: &[],
+            unmet: &[],
+        },
+        // Issue 36, item 1: grace 40s and tolerations of 0 are faster at the same writes, but
+        // the page warns about both on 1.37; a warning-free point meets the target, and best is
+        // it.
+        Case {
+            name: "1.37: within 95s, the page's warnings",
+            scenario: short_cluster("1.37", 180),
+            goal: Goal {
+                seeds: 40,
+                ..Goal::new(vec![target("firstReplacementReady=95s@p95")])
+            },
+            values: &[
+                (Knob::UpdateFrequency, &[KEEP]),
+                (Knob::MonitorPeriod, &[5 * SECOND]),
+                (Knob::GracePeriod, &[40 * SECOND, 50 * SECOND]),
+                (Knob::Tolerations, &[0, 30]),
+            ],
+            fresh: 200,
+            forced: &[],
+            unmet: &[],
+        },
+        // Issue 36, item 1: within 65s only tolerations of 0 meet the target (the page warns
+        // of them); grace 50s meets it with no other warning, so it is best over grace 40s.
+        Case {
+            name: "1.37: within 65s, a forced warning",
+            scenario: short_cluster("1.37", 180),
+            goal: Goal {
+                seeds: 40,
+                ..Goal::new(vec![target("firstReplacementReady=65s@p95")])
+            },
+            values: &[
+                (Knob::UpdateFrequency, &[KEEP]),
+                (Knob::MonitorPeriod, &[5 * SECOND]),
+                (Knob::GracePeriod, &[40 * SECOND, 50 * SECOND]),
+                (Knob::Tolerations, &[0, 30]),
+            ],
+            fresh: 200,
+            forced: &["ui.warn.zero_toleration"],
+            unmet: &[],
+        },
+        // Issue 36, item 2: at 5,000 nodes the Lease renewals alone are over the ceiling.
+        Case {
+            name: "1.37: a writes ceiling under the Lease renewals",
+            scenario: short_cluster("1.37", 180),
+            goal: Goal {
+                seeds: 40,
+                max_writes_per_minute: Some(600.0),
+                nodes: Some(5_000),
+                ..Goal::new(vec![target("firstReplacementReady=100s@p95")])
+            },
+            values: &[
+                (Knob::UpdateFrequency, &[KEEP]),
+                (Knob::MonitorPeriod, &[5 * SECOND]),
+                (Knob::GracePeriod, &[50 * SECOND]),
+                (Knob::Tolerations, &[30]),
+            ],
+            fresh: 200,
+            forced: &[],
+            unmet: &["maxWritesPerMinute"],
         },
     ];
     for case in &cases {
@@ -300,6 +421,7 @@ fn the_space_follows_the_version_and_upstream_relations() {
         blip_safe: true,
         meets: true,
         seeds: 0,
+        warnings: Vec::new(),
     };
     let mut applied = apply(&default_cluster("1.37"), &p).resolve().unwrap();
     (applied.warnings, c.warnings) = (vec![], vec![]);

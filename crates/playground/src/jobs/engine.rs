@@ -170,6 +170,10 @@ mod tests {
         assert!(progress.len() > 3, "{progress:?}");
         assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0), "{progress:?}");
         assert!(!found.front.is_empty() && !found.candidates.is_empty());
+        // The writes are counted at the scenario's nodes; every point carries its warnings
+        // across the workers' codec, and the targets are met.
+        assert_eq!(found.nodes as usize, cfg.nodes.len());
+        assert!(found.unmet.is_empty(), "{:?}", found.unmet);
         assert!(
             found.references.iter().any(|(name, _)| name == "defaults"),
             "{:?}",
