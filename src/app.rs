@@ -170,7 +170,14 @@ impl Reduced for Model {
                 edit.apply(&mut b);
                 self.ask_b(b);
             }
-            CompareAction::Compare(true) | CompareAction::CopyAToB => self.ask_b(self.asked().clone()),
+            CompareAction::Compare(true) => self.ask_b(self.asked().clone()),
+            CompareAction::CopyAToB => {
+                let a = self.asked();
+                let b = self
+                    .asked_b()
+                    .map_or_else(|| a.clone(), |b| crate::compare::copy_a_to_b(a, b));
+                self.ask_b(b);
+            }
             CompareAction::Compare(false) => self.close_b(),
             CompareAction::Swap => {
                 let Some(b) = self.asked_b().cloned() else { return self };

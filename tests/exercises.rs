@@ -183,4 +183,8 @@ fn blip_safe_failover() {
     assert_eq!(results(12, &fast, Some(&blip)), [true, false, true, true]);
     // B must be A's settings with the blip: tuning B alone does not count.
     assert!(!results(12, &a, Some(&Settings::default()))[2]);
+    // As the goal says: tune A with its sliders, then "copy A to B", which keeps B's blip.
+    let (_, start_b) = (EXERCISES[12].start)();
+    let copied = kubelife::compare::copy_a_to_b(&a, &start_b.unwrap());
+    assert_eq!(results(12, &a, Some(&copied)), [true, true, true, true]);
 }
