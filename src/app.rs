@@ -229,6 +229,8 @@ impl Reduced for Model {
         let (a, b) = (ex.start)();
         self.view.display.exercise = n;
         self.view.display.instructor = false;
+        // Opened in its start, the exercise is the participant's to solve again.
+        self.view.display.solution = false;
         self.ask(a);
         match b {
             Some(b) => self.ask_b(b),
@@ -451,7 +453,7 @@ fn full_page(m: &Model, on: &Handlers) -> Html {
         html! { <>
             { running(m) }
             if let Some(n) = exercise {
-                <ExercisePanel {n} a={run.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
+                <ExercisePanel {n} a={run.clone()} b={m.b.clone()} solution={view.display.solution} onopen={on.exercise.clone()} />
             }
             { results(m, on) }
             <Slo targets={view.display.question.targets.clone()} run={run.clone()} spreads={m.spreads.clone().filter(|_| m.b.is_none())} />

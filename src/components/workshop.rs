@@ -1,6 +1,7 @@
 //! The workshop: the header's tour button and exercise picker, the open exercise's goal as a
 //! checklist that turns green, progressive hints, a revealable explanation, progress kept in
-//! local storage, and the instructor's list of links.
+//! local storage (a page opened from a solution link counts nothing), and the instructor's list
+//! of links with each exercise's explanation and solution.
 
 use crate::browser::{page_address, storage};
 use crate::components::copy::CopyButton;
@@ -59,12 +60,14 @@ pub fn title(lang: Lang, ex: &Exercise) -> &'static str {
     text(lang, ex, "title")
 }
 
-/// The link (query string) that opens exercise `n` in its starting state, or in its solution.
+/// The link (query string) that opens exercise `n` in its starting state, or in its solution
+/// (marked `solution=1`, so that opening it does not count as solving the exercise).
 pub fn exercise_query(n: u32, solution: bool, lang: Lang) -> String {
     let Some(ex) = exercise(n) else { return String::new() };
     let display = Display {
         exercise: Some(n),
         lang: Some(lang),
+        solution,
         ..Display::default()
     };
     if solution {
@@ -133,6 +136,9 @@ pub struct ExerciseProps {
     pub a: Rc<Run>,
     /// Side B's run, when comparing.
     pub b: Option<Rc<Run>>,
+    /// Whether the page was opened from the exercise's solution link: nothing is marked solved.
+    #[prop_or_default]
+    pub solution: bool,
     /// Open another exercise (or close with `None`).
     pub onopen: Callback<Option<u32>>,
 }
@@ -163,15 +169,17 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
         })
     });
     let done = results.iter().all(|&r| r);
+    // The documented solution opened from its link is the instructor's, not the participant's.
+    let counts = done && !p.solution;
     // Remember a solved exercise once, not on every render.
-    use_effect_with((ex.id, done), |&(id, done)| {
-        if done {
+    use_effect_with((ex.id, counts), |&(id, counts)| {
+        if counts {
             mark_solved(id);
         }
     });
     // The effect runs after this render, so count this exercise now if it is newly solved.
     let stored = solved();
-    let progress = stored.len() + usize::from(done && !stored.contains(ex.id));
+    let progress = stored.len() + usize::from(counts && !stored.contains(ex.id));
     let open = |to: Option<u32>| {
         let cb = p.onopen.clone();
         Callback::from(move |_| cb.emit(to))
@@ -199,7 +207,8 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 </li>
             }) }
             </ul>
-            if done { <p class="workshop-well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
+            if p.solution { <p class="workshop-help" data-testid="exercise-solution-shown">{tr(lang, "ui.exercise.solution_shown")}</p> }
+            else if done { <p class="workshop-well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
             <ol class="workshop-hints">
             { for (1..=*hints).map(|h| html! { <li data-testid={format!("hint-{h}")}>{text(lang, ex, &format!("hint.{h}"))}</li> }) }
             </ol>
@@ -231,7 +240,7 @@ pub struct InstructorProps {
     pub onopen: Callback<Option<u32>>,
 }
 
-/// Every exercise with its goal and links to copy.
+/// Every exercise with its goal, its explanation and documented solution, and links to copy.
 #[function_component(Instructor)]
 pub fn instructor(p: &InstructorProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
@@ -253,6 +262,10 @@ pub fn instructor(p: &InstructorProps) -> Html {
                     <li data-testid={format!("instructor-{n}")}>
                         <h3>{title(lang, ex)}{ if done.contains(ex.id) { " ✓" } else { "" } }</h3>
                         <p>{text(lang, ex, "goal")}</p>
+                        <div class="workshop-explanation" data-testid={format!("instructor-explanation-{n}")}>
+                            <p>{text(lang, ex, "explain")}</p>
+                            <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}</p>
+                        </div>
                         <p class="workshop-links">
                             <input class="workshop-link" readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
                             <CopyButton text={start} label={tr(lang, "ui.copy_link")} />
@@ -270,6 +283,17 @@ pub fn instructor(p: &InstructorProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The solution links say `solution=1`, which the page reads back; the start links do not.
+    #[test]
+    fn a_solution_link_is_marked_so_that_it_counts_nothing() {
+        for n in 1..=EXERCISES.len() as u32 {
+            let solution = crate::link::decode(&exercise_query(n, true, Lang::Zh));
+            assert_eq!((solution.display.exercise, solution.display.solution), (Some(n), true));
+            let start = crate::link::decode(&exercise_query(n, false, Lang::Zh));
+            assert_eq!((start.display.exercise, start.display.solution), (Some(n), false));
+        }
+    }
 
     #[test]
     fn solved_exercises_are_stored_as_a_json_array() {
