@@ -171,12 +171,12 @@ impl Reduced for Model {
                 self.ask_b(b);
             }
             CompareAction::Compare(true) => self.ask_b(self.asked().clone()),
+            // The button shows only while B is open.
             CompareAction::CopyAToB => {
-                let a = self.asked();
-                let b = self
-                    .asked_b()
-                    .map_or_else(|| a.clone(), |b| crate::compare::copy_a_to_b(a, b));
-                self.ask_b(b);
+                if let Some(b) = self.asked_b() {
+                    let b = crate::compare::copy_a_to_b(self.asked(), b);
+                    self.ask_b(b);
+                }
             }
             CompareAction::Compare(false) => self.close_b(),
             CompareAction::Swap => {

@@ -4,11 +4,12 @@
 //! a histogram of each milestone card for both sides ([`Seeds`]).
 
 use crate::compare::{delta_rows, from_origin, origin};
-use crate::components::controls::ControlPanel;
+use crate::components::controls::control_groups;
 use crate::components::filtered;
 use crate::components::header::{preset_choices, preset_edit, version_choices, version_edit};
 use crate::components::picker::Picker;
 use crate::components::seeds::Seeds;
+use crate::components::slider::KnobSide;
 use crate::components::timeline::Timeline;
 use crate::i18n::{tr, Lang};
 use crate::model::{Edit, Run};
@@ -96,6 +97,12 @@ fn same_origin(s: &Spreads, a: &Run, b: &Run) -> Spreads {
 /// side A has, for B's settings.
 fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> Html {
     let onedit = onaction.reform(CompareAction::EditB);
+    let side = KnobSide {
+        settings: &b.settings,
+        cfg: &b.cfg,
+        defaults: &b.defaults,
+        b: true,
+    };
     let on_version = filtered(onaction, |v: String| version_edit(&v).map(CompareAction::EditB));
     let on_preset = filtered(onaction, |name: String| preset_edit(name).map(CompareAction::EditB));
     let copy = onaction.reform(|_: MouseEvent| CompareAction::CopyAToB);
@@ -110,7 +117,7 @@ fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> H
             <button onclick={swap}>{tr(lang, "ui.swap")}</button>
             <h3 class="compare-side">{tr(lang, "ui.compare.b_settings")}</h3>
             <div class="compare-knobs" data-testid="compare-b-controls">
-                <ControlPanel settings={b.settings.clone()} cfg={b.cfg.clone()} defaults={b.defaults.clone()} {onedit} b=true />
+                { control_groups(lang, &side, &onedit) }
             </div>
         </div>
     }

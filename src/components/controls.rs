@@ -29,12 +29,9 @@ pub struct ControlPanelProps {
     pub defaults: Rc<Config>,
     /// Called with each change.
     pub onedit: Callback<Edit>,
-    /// Whether it sets compare side B.
-    #[prop_or_default]
-    pub b: bool,
 }
 
-/// The groups of controls, each a disclosure (the cluster group starts closed).
+/// Side A's groups of controls.
 #[function_component(ControlPanel)]
 pub fn control_panel(p: &ControlPanelProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
@@ -42,16 +39,22 @@ pub fn control_panel(p: &ControlPanelProps) -> Html {
         settings: &p.settings,
         cfg: &p.cfg,
         defaults: &p.defaults,
-        b: p.b,
+        b: false,
     };
+    control_groups(lang, &side, &p.onedit)
+}
+
+/// One side's groups of controls, each a disclosure (the cluster group starts closed); side B's
+/// (in compare mode) are the same controls for its settings.
+pub fn control_groups(lang: Lang, side: &KnobSide, onedit: &Callback<Edit>) -> Html {
     // The tour points at side A's groups.
-    let tour = |g: Group| (!p.b).then(|| format!("group-{}", g.slug()));
+    let tour = |g: Group| (!side.b).then(|| format!("group-{}", g.slug()));
     html! {
         { for Group::ALL.iter().map(|&g| html! {
             <details open={g != Group::Cluster} class="controls-group" data-tour={tour(g)}>
                 <summary class="controls-title">{g.title(lang)}</summary>
-                { for KNOBS.iter().filter(|k| k.group == g).map(|k| knob_slider(lang, k, &side, &p.onedit)) }
-                { extras(lang, g, &side, &p.onedit) }
+                { for KNOBS.iter().filter(|k| k.group == g).map(|k| knob_slider(lang, k, side, onedit)) }
+                { extras(lang, g, side, onedit) }
             </details>
         }) }
     }

@@ -207,8 +207,11 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 </li>
             }) }
             </ul>
-            if p.solution { <p class="workshop-help" data-testid="exercise-solution-shown">{tr(lang, "ui.exercise.solution_shown")}</p> }
-            else if done { <p class="workshop-well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
+            // Opened from the solution link, the panel says why nothing counts instead of "solved".
+            if done || p.solution {
+                <p class="workshop-well-done" data-testid={if p.solution { "exercise-solution-shown" } else { "exercise-solved" }}>
+                    {tr(lang, if p.solution { "ui.exercise.solution_shown" } else { "ui.exercise.solved" })}</p>
+            }
             <ol class="workshop-hints">
             { for (1..=*hints).map(|h| html! { <li data-testid={format!("hint-{h}")}>{text(lang, ex, &format!("hint.{h}"))}</li> }) }
             </ol>
@@ -223,13 +226,22 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 <button onclick={open(None)}>{tr(lang, "ui.exercise.close")}</button>
             </div>
             if *explained {
-                <div class="workshop-explanation" data-testid="explanation">
-                    <p>{text(lang, ex, "explain")}</p>
-                    <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}
-                        <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a></p>
-                </div>
+                { explanation(lang, ex, "explanation".into(), html! {
+                    <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a>
+                }) }
             }
         </section>
+    }
+}
+
+/// An exercise's explanation and documented solution, followed by `after` (the panel's link to
+/// the solution; nothing in the instructor's list).
+fn explanation(lang: Lang, ex: &Exercise, testid: String, after: Html) -> Html {
+    html! {
+        <div class="workshop-explanation" data-testid={testid}>
+            <p>{text(lang, ex, "explain")}</p>
+            <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}{after}</p>
+        </div>
     }
 }
 
@@ -262,10 +274,7 @@ pub fn instructor(p: &InstructorProps) -> Html {
                     <li data-testid={format!("instructor-{n}")}>
                         <h3>{title(lang, ex)}{ if done.contains(ex.id) { " ✓" } else { "" } }</h3>
                         <p>{text(lang, ex, "goal")}</p>
-                        <div class="workshop-explanation" data-testid={format!("instructor-explanation-{n}")}>
-                            <p>{text(lang, ex, "explain")}</p>
-                            <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}</p>
-                        </div>
+                        { explanation(lang, ex, format!("instructor-explanation-{n}"), html! {}) }
                         <p class="workshop-links">
                             <input class="workshop-link" readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
                             <CopyButton text={start} label={tr(lang, "ui.copy_link")} />
