@@ -8,7 +8,7 @@ import { openState, horizontalOverflow, coveredExerciseText, charactersWithoutGl
 
 const fx = await setup();
 
-for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'seeds-zh-360', 'import-360', 'embed-timeline-360', 'cloud-zh-360', 'cloud-mhc-zh-360', 'cloud-snr-360', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-360', 'tune-360', 'tune-zh-360', 'tune-refused-360', 'tune-both-zh-360']) {
+for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'compare-b-zh-360', 'instructor-zh-360', 'seeds-zh-360', 'import-360', 'embed-timeline-360', 'cloud-zh-360', 'cloud-mhc-zh-360', 'cloud-snr-360', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-360', 'tune-360', 'tune-zh-360', 'tune-refused-360', 'tune-both-zh-360']) {
   test(`at 360 px nothing is wider than the screen: ${name}`, async () => {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
     const o = await horizontalOverflow(page);
@@ -52,7 +52,7 @@ test('the instructor view keeps a page margin', async () => {
 });
 
 test('every character the page shows has a glyph in the installed fonts', async () => {
-  for (const name of ['default-1440', 'zh-1440', 'exercise-4', 'instructor', 'cloud-mhc-zh-360', 'cloud-snr-zh-1440', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-zh-1440', 'tune-zh-1440']) {
+  for (const name of ['default-1440', 'zh-1440', 'exercise-4', 'instructor', 'instructor-zh-360', 'compare-b-zh-360', 'cloud-mhc-zh-360', 'cloud-snr-zh-1440', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-zh-1440', 'tune-zh-1440']) {
     const { page, close } = await openState(fx.browser, fx.server.url, name);
     const { checked, missing } = await charactersWithoutGlyphs(page);
     assert.ok(checked > 40, `${name}: checked ${checked} characters`);

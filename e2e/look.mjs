@@ -38,6 +38,11 @@ export const STATES = {
   // The default page's timeline on a HiDPI screen (two device pixels per CSS pixel).
   'default-1440-dpr2': { query: '', width: 1440, height: 900, scale: 2 },
   'instructor': { query: '?instructor=1', width: 1440, height: 900 },
+  // Each exercise with its explanation and documented solution inline, in Chinese on a phone.
+  'instructor-zh-360': { query: '?instructor=1&lang=zh', width: 360, height: 800 },
+  // Exercise 13 opens side B (the blip): B's panel has every control of A's, under the real flag names.
+  'compare-b-1440': { query: '?exercise=13', width: 1440, height: 900 },
+  'compare-b-zh-360': { query: '?exercise=13&lang=zh', width: 360, height: 800 },
   // A Service, and a database whose volume moves after the out-of-service taint at 7m0s.
   'volumes-1440': { query: '?out-of-service=420&t=12m', width: 1440, height: 900 },
   'volumes-360': { query: '?out-of-service=420&t=12m', width: 360, height: 800 },

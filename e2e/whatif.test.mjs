@@ -25,7 +25,7 @@ const row = async (page, name) => (await page.locator(`[data-testid=compare-delt
 test('compare mode shows both sides with correct deltas and spreads', async () => {
   const { page, errors } = await open(fx.server.url);
   await page.getByRole('button', { name: 'compare with B' }).click();
-  await page.getByRole('slider', { name: /b-default-unreachable-toleration-seconds/ }).fill('200');
+  await page.getByRole('slider', { name: /^B --default-unreachable-toleration-seconds/ }).fill('200');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-deltas] td.compare-delta')].some((td) => td.textContent === '−1m40s'));
   const [a, b, delta] = await row(page, 'eviction');
   assert.equal(delta, '−1m40s', `A ${a}, B ${b}`);

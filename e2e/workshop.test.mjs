@@ -40,7 +40,7 @@ test('the tour walks seven steps, can be left and resumed, and finishes', async 
   await ctx.close();
 });
 
-test('every exercise opens unsolved and its documented solution turns the checklist green', async () => {
+test('every exercise opens unsolved, its documented solution turns the checklist green, and a solution link counts nothing', async () => {
   const ctx = await fx.browser.newContext({ locale: 'en-US' });
   for (let n = 1; n <= 13; n++) {
     const { page, errors } = await openPage(ctx, `${fx.server.url}?exercise=${n}`);
@@ -50,26 +50,34 @@ test('every exercise opens unsolved and its documented solution turns the checkl
     assert.equal(await page.getByTestId('hint-1').count(), 1);
     await page.getByTestId('explain').click();
     await page.getByTestId('solution-link').click();
-    await page.getByTestId('exercise-solved').waitFor();
-    assert.ok((await checklist(page)).every(Boolean), `exercise ${n} solved`);
+    await page.getByTestId('exercise-solution-shown').waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=exercise] .workshop-checklist li')].every((e) => e.dataset.ok === 'true'));
+    assert.equal(await page.getByTestId('exercise-solved').count(), 0, `exercise ${n}: the solution link is not the participant's`);
     assert.deepEqual(errors, [], `exercise ${n}`);
     await page.close();
   }
-  // Progress is kept in the browser, and the instructor view shows it beside links to copy.
+  // Opening the solution links solved nothing in this browser; the instructor view shows each
+  // exercise's explanation and solution inline, beside the links to copy.
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.match(await page.locator('.workshop-count').textContent(), /13 solved/);
+  assert.match(await page.locator('.workshop-count').textContent(), /0 solved/);
   await page.goto(`${fx.server.url}?instructor=1`);
   await page.getByTestId('instructor').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=instructor]').getAttribute('aria-busy') === 'false');
   assert.equal(await page.locator('[data-testid=instructor] > ol > li').count(), 13);
-  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 13);
+  assert.equal(await page.locator('[data-testid=instructor] h3', { hasText: '✓' }).count(), 0);
   assert.match(await page.locator('[data-testid=instructor-4] input').inputValue(), /exercise=4/);
+  assert.match(await page.getByTestId('instructor-explanation-4').textContent(), /out-of-service/);
+  // Started over and solved by hand, it counts.
+  await page.goto(`${fx.server.url}?exercise=1&default-unreachable-toleration-seconds=30`);
+  await page.getByTestId('exercise-solved').waitFor();
+  assert.match(await page.locator('.workshop-count').textContent(), /1 solved/);
   await ctx.close();
 });
 
 test('one exercise solved by hand through the controls', async () => {
   const ctx = await fx.browser.newContext({ locale: 'en-US' });
   const { page } = await openPage(ctx, `${fx.server.url}?exercise=1`);
-  assert.deepEqual(await checklist(page), [false, false, true]);
+  assert.deepEqual(await checklist(page), [false, false, true, true]);
   await page.getByRole('spinbutton', { name: /default-unreachable-toleration-seconds/ }).fill('30');
   await page.getByRole('spinbutton', { name: /default-unreachable-toleration-seconds/ }).press('Enter');
   await page.getByTestId('exercise-solved').waitFor();
@@ -167,11 +175,11 @@ test('Chinese is fetched when first picked, and the page switches whole', async 
 test('exercise 12 solved by hand: the cluster runs on AWS, in English and in Chinese', async () => {
   for (const [lang, aws] of [['en', 'AWS'], ['zh', 'AWS']]) {
     const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=12&lang=${lang}`);
-    assert.deepEqual(await checklist(page), [false, false, false], `${lang}: bare metal keeps the Node and db-0`);
+    assert.deepEqual(await checklist(page), [false, false, false, true], `${lang}: bare metal keeps the Node and db-0`);
     assert.equal(await page.getByLabel(lang === 'en' ? 'fault kind' : '故障类型').inputValue(), 'InstanceTerminated');
     await page.getByTestId('cloud-provider').selectOption({ label: aws });
     await page.getByTestId('exercise-solved').waitFor();
-    assert.deepEqual(await checklist(page), [true, true, true], lang);
+    assert.deepEqual(await checklist(page), [true, true, true, true], lang);
     assert.deepEqual(errors, [], lang);
     await page.close();
   }
@@ -180,7 +188,7 @@ test('exercise 12 solved by hand: the cluster runs on AWS, in English and in Chi
 test('exercise 13 solved with the Tune panel: the best point applied to A and B', async () => {
   const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=13&target=firstReplacementReady:60s:p95`);
   // The defaults ride out the blip but replace the crashed node's pods after minutes.
-  assert.deepEqual(await checklist(page), [false, true, true]);
+  assert.deepEqual(await checklist(page), [false, true, true, true]);
   // With side B open, each front point can be applied to both sides at once.
   await page.getByTestId('tune-run').click();
   await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
@@ -191,7 +199,7 @@ test('exercise 13 solved with the Tune panel: the best point applied to A and B'
   const grace = (await best.textContent()).match(/--node-monitor-grace-period=(\w+)/)[1];
   await both.click();
   await page.getByTestId('exercise-solved').waitFor();
-  assert.deepEqual(await checklist(page), [true, true, true]);
+  assert.deepEqual(await checklist(page), [true, true, true, true]);
   // Both sides carry the point's settings in the link, where they differ from the defaults (a
   // grace of 1.37's default 50s is left out); B keeps its own fault, the 20s blip.
   const q = new URL(page.url()).searchParams;
@@ -201,4 +209,40 @@ test('exercise 13 solved with the Tune panel: the best point applied to A and B'
   assert.match(q.get('b.fault') ?? '', /NetworkPartition/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('exercise 13 solved by hand: A tuned with its sliders, then "copy A to B" keeps B\'s blip', async () => {
+  const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=13`);
+  assert.deepEqual(await checklist(page), [false, true, true, true]);
+  // B's panel has every control of A's under the real flag names, the not-ready toleration too.
+  const b = page.getByTestId('compare-b-controls');
+  assert.equal(await b.getByRole('slider', { name: /^B --default-not-ready-toleration-seconds/ }).count(), 1);
+  assert.equal(await b.getByText(/--b-/).count(), 0);
+  const set = async (flag, value) => {
+    const field = page.getByRole('spinbutton', { name: new RegExp(`^${flag} `) });
+    await field.fill(value);
+    await field.press('Enter');
+  };
+  await set('node-status-update-frequency', '4');
+  await set('node-monitor-grace-period', '30');
+  await set('default-not-ready-toleration-seconds', '10');
+  await set('default-unreachable-toleration-seconds', '10');
+  await page.getByRole('button', { name: 'copy A to B' }).click();
+  await page.getByTestId('exercise-solved').waitFor();
+  assert.deepEqual(await checklist(page), [true, true, true, true]);
+  assert.match(new URL(page.url()).searchParams.get('b.fault') ?? '', /NetworkPartition/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('exercise 9 is not solved by another fault: a drain, or an Azure stop', async () => {
+  for (const fault of ['fault=node-1:Drain:30', 'cloud=azure&fault=node-1:InstanceStopped:30']) {
+    const { page, errors } = await openPage(fx.browser, `${fx.server.url}?exercise=9&${fault}&force-delete-db=390&out-of-service=390`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=exercise] .workshop-checklist li').length === 5);
+    const list = await checklist(page);
+    assert.equal(list[4], false, `${fault}: the premise check`);
+    assert.equal(await page.getByTestId('exercise-solved').count(), 0, fault);
+    assert.deepEqual(errors, [], fault);
+    await page.close();
+  }
 });

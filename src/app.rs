@@ -167,7 +167,14 @@ impl Reduced for Model {
                 edit.apply(&mut b);
                 self.ask_b(b);
             }
-            CompareAction::Compare(true) | CompareAction::CopyAToB => self.ask_b(self.asked().clone()),
+            CompareAction::Compare(true) => self.ask_b(self.asked().clone()),
+            // The button shows only while B is open.
+            CompareAction::CopyAToB => {
+                if let Some(b) = self.asked_b() {
+                    let b = crate::compare::copy_a_to_b(self.asked(), b);
+                    self.ask_b(b);
+                }
+            }
             CompareAction::Compare(false) => self.close_b(),
             CompareAction::Swap => {
                 let Some(b) = self.asked_b().cloned() else { return self };
@@ -219,6 +226,8 @@ impl Reduced for Model {
         let (a, b) = (ex.start)();
         self.view.display.exercise = n;
         self.view.display.instructor = false;
+        // Opened in its start, the exercise is the participant's to solve again.
+        self.view.display.solution = false;
         self.ask(a);
         match b {
             Some(b) => self.ask_b(b),
@@ -445,7 +454,7 @@ fn full_page(m: &Model, on: &Handlers, root: NodeRef) -> Html {
         html! { <>
             { running(m) }
             if let Some(n) = exercise {
-                <ExercisePanel {n} a={run.clone()} b={m.b.clone()} onopen={on.exercise.clone()} />
+                <ExercisePanel {n} a={run.clone()} b={m.b.clone()} solution={view.display.solution} onopen={on.exercise.clone()} />
             }
             { results(m, on) }
             <Slo targets={view.display.question.targets.clone()} run={run.clone()} spreads={m.spreads.clone().filter(|_| m.b.is_none())} />

@@ -1,5 +1,7 @@
 //! The engine checks behind every exercise: the starting state leaves at least one check open,
 //! the documented solution satisfies all of them, and each check fails on a state made to break it.
+//! The last check of each is its premise, the exercise's own fault (`tests/exercise_props.rs`
+//! tries the wrong ones).
 
 use kubelife::exercises::{Ctx, Run, EXERCISES};
 use kubelife::model::simulate;
@@ -44,17 +46,17 @@ fn check(n: usize, start_expect: &[bool]) {
 
 #[test]
 fn why_5m50s() {
-    check(0, &[false, false, true]);
+    check(0, &[false, false, true, true]);
     // Two changes are one too many, even when fast.
     let mut s = Settings::default();
     s.set("default-unreachable-toleration-seconds", 30.0);
     s.set("node-monitor-period", 2.0);
-    assert_eq!(results(0, &s, None), [true, false, true]);
+    assert_eq!(results(0, &s, None), [true, false, true, true]);
 }
 
 #[test]
 fn fast_failover() {
-    check(1, &[true, false, true]);
+    check(1, &[true, false, true, true]);
     let (mut s, _) = (EXERCISES[1].solution)();
     s.ops.latency = None;
     assert!(!results(1, &s, None)[2], "dropping the spike is not a solution");
@@ -62,14 +64,14 @@ fn fast_failover() {
 
 #[test]
 fn cost_of_speed() {
-    check(2, &[true, false, true]);
+    check(2, &[true, false, true, true]);
     // Defaults are cheap but slow.
-    assert_eq!(results(2, &Settings::default(), None), [false, true, true]);
+    assert_eq!(results(2, &Settings::default(), None), [false, true, true, true]);
 }
 
 #[test]
 fn stuck_statefulset() {
-    check(3, &[false, false, true]);
+    check(3, &[false, false, true, true]);
     let (mut s, _) = (EXERCISES[3].solution)();
     s.fault.recover_at_seconds = Some(400);
     assert!(!results(3, &s, None)[2]);
@@ -77,15 +79,15 @@ fn stuck_statefulset() {
 
 #[test]
 fn legacy_vs_taints() {
-    check(4, &[false, false, false]);
+    check(4, &[false, false, false, false]);
     // The same version on both sides is not the comparison asked for.
     let (a, _) = (EXERCISES[4].solution)();
-    assert_eq!(results(4, &a, Some(&a)), [false, true, false]);
+    assert_eq!(results(4, &a, Some(&a)), [false, true, false, true]);
 }
 
 #[test]
 fn zone_outage() {
-    check(5, &[true, false, true]);
+    check(5, &[true, false, true, true]);
     let (mut s, _) = (EXERCISES[5].solution)();
     s.fault.count = 5;
     assert!(!results(5, &s, None)[0]);
@@ -93,32 +95,32 @@ fn zone_outage() {
 
 #[test]
 fn lengthen_toleration() {
-    check(6, &[true, false, true]);
+    check(6, &[true, false, true, true]);
     // In time but too short: the patch counts, and the pods still leave within the run.
     let (mut s, _) = (EXERCISES[6].solution)();
     s.ops.toleration_patch = s
         .ops
         .toleration_patch
         .map(|p| kubelife::settings::TolerationPatch { seconds: 200, ..p });
-    assert_eq!(results(6, &s, None), [false, false, true]);
+    assert_eq!(results(6, &s, None), [false, false, true, true]);
 }
 
 #[test]
 fn kcm_restart() {
-    check(7, &[false, false, true]);
+    check(7, &[false, false, true, true]);
     // A restart before the taint does not delay the eviction past 8 minutes.
     let mut s = Settings::default();
     s.ops.kcm_restart_at_seconds = Some(40);
-    assert_eq!(results(7, &s, None), [false, false, true]);
+    assert_eq!(results(7, &s, None), [false, false, true, true]);
 }
 
 #[test]
 fn twelve_minute_database() {
-    check(8, &[false, false, true, true]);
+    check(8, &[false, false, true, true, true]);
     // Without the force delete, the out-of-service taint alone also frees the volume.
     let mut s = Settings::default();
     s.ops.out_of_service_at_seconds = Some(120);
-    assert_eq!(results(8, &s, None), [true, true, true, true]);
+    assert_eq!(results(8, &s, None), [true, true, true, true, true]);
     // Dropping the volume is not a solution.
     let (mut s, _) = (EXERCISES[8].start)();
     s.db.volume = kubelife::settings::VolumeChoice::None;
@@ -127,7 +129,7 @@ fn twelve_minute_database() {
 
 #[test]
 fn shut_down_dont_crash() {
-    check(9, &[false, false, true]);
+    check(9, &[false, false, true, true]);
     // Crashing instead is not a solution.
     let (mut s, _) = (EXERCISES[9].solution)();
     s.fault.kind = kubelife_engine::scenario::ActionKind::NodeCrash;
@@ -136,7 +138,7 @@ fn shut_down_dont_crash() {
 
 #[test]
 fn zone_outage_at_scale() {
-    check(10, &[false, true, true]);
+    check(10, &[false, true, true, true]);
     let (start, _) = (EXERCISES[10].start)();
     // The secondary rate is for a zone that is partly down; zone-b has no Ready node.
     let mut secondary = start.clone();
@@ -145,7 +147,7 @@ fn zone_outage_at_scale() {
     // A fault in zone-a taints a node outside zone-b.
     let (mut elsewhere, _) = (EXERCISES[10].solution)();
     elsewhere.fault.node = 0;
-    assert_eq!(results(10, &elsewhere, None), [true, false, true]);
+    assert_eq!(results(10, &elsewhere, None), [true, false, true, false]);
     // A smaller cluster is no solution.
     let small = kubelife::settings::Settings { nodes: 99, ..start };
     assert!(!results(10, &small, None)[2]);
@@ -153,7 +155,7 @@ fn zone_outage_at_scale() {
 
 #[test]
 fn cloud_two_and_eight() {
-    check(11, &[false, false, false]);
+    check(11, &[false, false, false, true]);
     let (solved, _) = (EXERCISES[11].solution)();
     // A stopped instance keeps its Node: nothing deletes it, and nothing moves in two minutes.
     let mut s = solved.clone();
@@ -162,13 +164,13 @@ fn cloud_two_and_eight() {
     // Without its volume db-0 has no force detach to wait for.
     let mut s = solved;
     s.db.volume = kubelife::settings::VolumeChoice::None;
-    assert_eq!(results(11, &s, None), [true, true, false]);
+    assert_eq!(results(11, &s, None), [true, true, false, true]);
 }
 
 #[test]
 fn blip_safe_failover() {
     // The defaults ride out the blip but fail over in minutes; the settings are the same on both sides.
-    check(12, &[false, true, true]);
+    check(12, &[false, true, true, true]);
     let (a, b) = (EXERCISES[12].solution)();
     // Fast alone is not enough: a grace period far shorter than the blip taints the node in it.
     let faster = |s: &Settings| {
@@ -178,7 +180,7 @@ fn blip_safe_failover() {
         s
     };
     let (fast, blip) = (faster(&a), faster(&b.clone().unwrap()));
-    assert_eq!(results(12, &fast, Some(&blip)), [true, false, true]);
+    assert_eq!(results(12, &fast, Some(&blip)), [true, false, true, true]);
     // B must be A's settings with the blip: tuning B alone does not count.
     assert!(!results(12, &a, Some(&Settings::default()))[2]);
     // The documented solution is one the page does not warn about (issue 36): not the 1.32
@@ -187,4 +189,8 @@ fn blip_safe_failover() {
         let warnings = kubelife::explain::tuning_warnings(&simulate(side.clone()).cfg);
         assert!(warnings.is_empty(), "{warnings:?}");
     }
+    // As the goal says: tune A with its sliders, then "copy A to B", which keeps B's blip.
+    let (_, start_b) = (EXERCISES[12].start)();
+    let copied = kubelife::compare::copy_a_to_b(&a, &start_b.unwrap());
+    assert_eq!(results(12, &a, Some(&copied)), [true, true, true, true]);
 }

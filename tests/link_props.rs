@@ -238,7 +238,7 @@ proptest! {
         let exercise = (views.len() as u32).checked_sub(1).map(|n| n + 1);
         let targets = views.iter().map(|v| kubelife_engine::tune::Target::parse_link(&format!("{}:{}s:p{}", kubelife_engine::stats::MILESTONES[v.len() % 11], v.len() * 7, 50 + v.len())).unwrap()).collect();
         let question = Question { targets, blip: autoplay.then_some(30_000), max_writes: embed.then_some(controls.len() as f64 * 150.5), writes_nodes: (views.len() > 1).then_some(5000) };
-        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect(), lang, exercise, instructor: controls.len() == 2, question };
+        let display = Display { embed, autoplay, views: views.iter().map(|v| v.to_string()).collect(), controls: controls.iter().map(|c| c.to_string()).collect(), lang, exercise, instructor: controls.len() == 2, solution: views.len() == 1, question };
         let q = encode_all(&a, Some(&b), p, &display);
         let d = decode(&q);
         prop_assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);

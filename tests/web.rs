@@ -287,3 +287,131 @@ async fn the_outage_spread_counts_a_machine_health_checks_drain_and_names_it() {
         "{text}"
     );
 }
+
+/// Compare side B's panel has every control of side A's, labelled with the real flag names; the
+/// side shows in the ids and the accessible names only (issue 36, item 11).
+#[wasm_bindgen_test]
+async fn side_b_has_every_control_of_side_a_under_the_real_flag_names() {
+    use kubelife::components::controls::{control_groups, ControlPanel, ControlPanelProps};
+    use kubelife::components::slider::KnobSide;
+    /// Side B's groups for the default run, as compare mode draws them.
+    #[function_component(SideB)]
+    fn side_b() -> Html {
+        let run = default_run();
+        let side = KnobSide {
+            settings: &run.settings,
+            cfg: &run.cfg,
+            defaults: &run.defaults,
+            b: true,
+        };
+        control_groups(Lang::En, &side, &Callback::noop())
+    }
+    let run = default_run();
+    let a = mount::<ControlPanel>(yew::props!(ControlPanelProps {
+        settings: run.settings.clone(),
+        cfg: run.cfg.clone(),
+        defaults: run.defaults.clone(),
+        onedit: Callback::noop(),
+    }));
+    let b = mount::<SideB>(());
+    settle().await;
+    let names = |root: &web_sys::Element, selector: &str| -> Vec<String> {
+        let list = root.query_selector_all(selector).unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            .filter_map(|e| match e.tag_name().as_str() {
+                "LABEL" => e.text_content(),
+                _ => e.get_attribute("aria-label"),
+            })
+            .collect()
+    };
+    for selector in ["input[type=range]", "input[type=checkbox]", "label.slider-flag"] {
+        let (on_a, on_b) = (names(&a, selector), names(&b, selector));
+        assert_eq!(on_a.len(), on_b.len(), "{selector}: as many on B as on A");
+        for (x, y) in on_a.iter().zip(&on_b) {
+            let want = if selector.starts_with("label") {
+                x.clone()
+            } else {
+                format!("B {x}")
+            };
+            assert_eq!(y, &want, "{selector}");
+        }
+    }
+    let b_text = b.text_content().unwrap();
+    assert!(b_text.contains("--default-not-ready-toleration-seconds"));
+    assert!(!b_text.contains("--b-"), "no flag that does not exist");
+    assert!(b
+        .query_selector("#knob-b-default-not-ready-toleration-seconds")
+        .unwrap()
+        .is_some());
+    assert!(
+        b.query_selector("[data-tour]").unwrap().is_none(),
+        "the tour points at A's groups"
+    );
+}
+
+/// Exercise `n`'s documented solution (side A), laid out as the page lays out a run.
+fn solution_run(n: u32) -> std::rc::Rc<Run> {
+    let (a, _) = (kubelife::exercises::exercise(n).unwrap().solution)();
+    let p = prepare(a);
+    let o = kubelife_engine::run(&p.cfg, &kubelife_engine::RunOptions::default());
+    std::rc::Rc::new(Run::from_run(p, o))
+}
+
+/// Opened from its solution link, an exercise's checks are green but nothing counts as solved;
+/// reached by the participant, it does (issue 36, item 16).
+#[wasm_bindgen_test]
+async fn a_solution_link_does_not_count_as_solving_the_exercise() {
+    use kubelife::components::workshop::{solved, ExercisePanel, ExerciseProps};
+    kubelife::i18n::install(Lang::En, Part::Exercises, include_str!("../i18n/exercises-en.json")).unwrap();
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item("kubelife.solved").unwrap();
+    let props = |solution: bool| {
+        yew::props!(ExerciseProps {
+            n: 1,
+            a: solution_run(1),
+            b: None,
+            solution,
+            onopen: Callback::noop(),
+        })
+    };
+    let shown = mount::<ExercisePanel>(props(true));
+    settle().await;
+    assert!(shown
+        .query_selector("[data-testid=exercise-solution-shown]")
+        .unwrap()
+        .is_some());
+    assert!(shown.query_selector("[data-testid=exercise-solved]").unwrap().is_none());
+    assert!(!solved().contains("why-5m50s"), "the solution link counts nothing");
+    let reached = mount::<ExercisePanel>(props(false));
+    settle().await;
+    assert!(reached
+        .query_selector("[data-testid=exercise-solved]")
+        .unwrap()
+        .is_some());
+    assert!(solved().contains("why-5m50s"));
+    storage.remove_item("kubelife.solved").unwrap();
+}
+
+/// The instructor view shows each exercise's explanation and documented solution inline.
+#[wasm_bindgen_test]
+async fn the_instructor_view_explains_each_exercise_inline() {
+    use kubelife::components::workshop::{Instructor, InstructorProps};
+    kubelife::i18n::install(Lang::En, Part::Exercises, include_str!("../i18n/exercises-en.json")).unwrap();
+    let root = mount::<Instructor>(yew::props!(InstructorProps {
+        onopen: Callback::noop()
+    }));
+    settle().await;
+    for (i, ex) in kubelife::exercises::EXERCISES.iter().enumerate() {
+        let shown = root
+            .query_selector(&format!("[data-testid=instructor-explanation-{}]", i + 1))
+            .unwrap()
+            .expect("an explanation per exercise")
+            .text_content()
+            .unwrap();
+        let explain = kubelife::i18n::lookup(Lang::En, &format!("ex.{}.explain", ex.id)).unwrap();
+        let solution = kubelife::i18n::lookup(Lang::En, &format!("ex.{}.solution", ex.id)).unwrap();
+        assert!(shown.contains(explain) && shown.contains(solution), "{}", ex.id);
+    }
+}

@@ -1,18 +1,18 @@
-//! Compare mode: a second configuration B beside A, with its own version, preset and main
-//! sliders; milestone deltas between the sides, counted from one origin that the table names
+//! Compare mode: a second configuration B beside A, with its own version, preset and every
+//! control of A's panel (under the same flag names, below a heading "B"); milestone deltas between the sides, counted from one origin that the table names
 //! ([`crate::compare`]); both timelines on one axis; and, over 200 seeds,
 //! a histogram of each milestone card for both sides ([`Seeds`]).
 
 use crate::compare::{delta_rows, from_origin, origin};
+use crate::components::controls::control_groups;
 use crate::components::filtered;
 use crate::components::header::{preset_choices, preset_edit, version_choices, version_edit};
 use crate::components::picker::Picker;
 use crate::components::seeds::Seeds;
-use crate::components::slider::{knob_slider, KnobSide};
+use crate::components::slider::KnobSide;
 use crate::components::timeline::Timeline;
 use crate::i18n::{tr, Lang};
 use crate::model::{Edit, Run};
-use kubelife_engine::flags;
 use kubelife_engine::Millis;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -23,7 +23,7 @@ pub enum CompareAction {
     Compare(bool),
     /// A on 1.12's legacy path, B on the newest version, same cluster and fault.
     Classic,
-    /// Make B a copy of A.
+    /// Give B A's settings; B keeps its own fault and zone outage ([`crate::compare::copy_a_to_b`]).
     CopyAToB,
     /// Exchange A and B.
     Swap,
@@ -93,14 +93,9 @@ fn same_origin(s: &Spreads, a: &Run, b: &Run) -> Spreads {
     Rc::new((from_origin(&s.0, a.milestones.fault, origin), b_side))
 }
 
-/// B's own version, preset and main sliders, and the copy and swap buttons.
+/// B's own version and preset, the copy and swap buttons, and B's control panel: every control
+/// side A has, for B's settings.
 fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> Html {
-    const B_KNOBS: [&str; 4] = [
-        flags::NODE_STATUS_UPDATE_FREQUENCY.name,
-        flags::NODE_MONITOR_PERIOD.name,
-        flags::NODE_MONITOR_GRACE_PERIOD.name,
-        flags::DEFAULT_UNREACHABLE_TOLERATION_SECONDS.name,
-    ];
     let onedit = onaction.reform(CompareAction::EditB);
     let side = KnobSide {
         settings: &b.settings,
@@ -120,8 +115,9 @@ fn side_b_controls(lang: Lang, b: &Run, onaction: &Callback<CompareAction>) -> H
                 selected: AttrValue::default(), testid: None, onpick: on_preset }.view() }
             <button onclick={copy}>{tr(lang, "ui.copy_a_to_b")}</button>
             <button onclick={swap}>{tr(lang, "ui.swap")}</button>
-            <div class="compare-knobs">
-            { for B_KNOBS.iter().filter_map(|f| crate::knobs::knob(f)).map(|k| knob_slider(lang, k, &side, &onedit)) }
+            <h3 class="compare-side">{tr(lang, "ui.compare.b_settings")}</h3>
+            <div class="compare-knobs" data-testid="compare-b-controls">
+                { control_groups(lang, &side, &onedit) }
             </div>
         </div>
     }

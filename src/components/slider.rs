@@ -1,5 +1,6 @@
 //! A labelled slider with a number field, its unit, the version's default, a "changed" mark and
-//! a reset button. The range input's accessible name contains the flag name.
+//! a reset button. The range input's accessible name contains the flag name, after "B " on
+//! compare side B (its label shows the flag as it is; the side is its section's heading).
 
 use crate::i18n::{tr, Lang};
 use kubelife_engine::time::format_go_duration;
@@ -35,6 +36,10 @@ pub struct SliderProps {
     /// Why the control is disabled, if it is.
     #[prop_or_default]
     pub disabled: Option<AttrValue>,
+    /// Whether it sets compare side B: its id starts with `knob-b-` and its accessible names
+    /// with "B ".
+    #[prop_or_default]
+    pub b: bool,
     /// Called with a new value.
     pub onchange: Callback<f64>,
     /// Called to go back to the default.
@@ -64,7 +69,11 @@ pub fn slider(p: &SliderProps) -> Html {
             }
         })
     };
-    let id = format!("knob-{}", p.flag);
+    let (id, side) = if p.b {
+        (format!("knob-b-{}", p.flag), "B ")
+    } else {
+        (format!("knob-{}", p.flag), "")
+    };
     let disabled = p.disabled.is_some();
     let reset = {
         let cb = p.onreset.clone();
@@ -79,15 +88,15 @@ pub fn slider(p: &SliderProps) -> Html {
             </div>
             <div class="slider-row">
                 <input id={id.clone()} class="slider-range" type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
-                    value={p.value.to_string()} aria-label={format!("--{} ({})", p.flag, p.field)} disabled={disabled}
+                    value={p.value.to_string()} aria-label={format!("{side}--{} ({})", p.flag, p.field)} disabled={disabled}
                     oninput={read(p.onchange.clone())} />
                 <input type="number" class="slider-number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
-                    value={p.value.to_string()} aria-label={format!("{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
+                    value={p.value.to_string()} aria-label={format!("{side}{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
                     onchange={Callback::from({ let cb = p.onchange.clone(); move |e: Event| {
                         let input: HtmlInputElement = e.target_unchecked_into();
                         if let Some(v) = crate::browser::decimal(input.value().trim()) { cb.emit(v) }
                     }})} />
-                <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
+                <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {side}{}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
             </div>
             <div class="slider-meta">
                 <code>{p.field.clone()}</code>{tr(lang, "ui.slider.default")}{show(p.unit, p.default)}
@@ -106,7 +115,7 @@ pub struct KnobSide<'a> {
     pub cfg: &'a Config,
     /// The version's defaults.
     pub defaults: &'a Config,
-    /// Compare side B: its sliders' ids and names start with `b-` and `B `.
+    /// Compare side B: its controls' ids start with `b-` and their accessible names with `B `.
     pub b: bool,
 }
 
@@ -116,13 +125,8 @@ pub fn knob_slider(lang: Lang, k: &'static Knob, side: &KnobSide, onedit: &Callb
     let minor = side.settings.minor;
     let onchange = onedit.reform(move |v: f64| Edit::Knob(flag, v));
     let onreset = onedit.reform(move |_| Edit::Reset(flag));
-    let (flag_shown, field) = if side.b {
-        (format!("b-{flag}"), format!("B {}", k.field()))
-    } else {
-        (flag.to_string(), k.field())
-    };
     html! {
-        <Slider flag={flag_shown} {field} help={k.help(lang)} unit={k.unit} value={side.settings.value(flag, side.cfg)}
+        <Slider flag={flag} field={k.field()} b={side.b} help={k.help(lang)} unit={k.unit} value={side.settings.value(flag, side.cfg)}
             default={(k.read)(side.defaults)} min={k.min} max={k.max} step={k.step}
             disabled={k.unavailable(lang, minor).map(AttrValue::from)} {onchange} {onreset} />
     }

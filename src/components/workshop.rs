@@ -1,6 +1,7 @@
 //! The workshop: the header's tour button and exercise picker, the open exercise's goal as a
 //! checklist that turns green, progressive hints, a revealable explanation, progress kept in
-//! local storage, and the instructor's list of links.
+//! local storage (a page opened from a solution link counts nothing), and the instructor's list
+//! of links with each exercise's explanation and solution.
 
 use crate::browser::{page_address, storage};
 use crate::components::copy::CopyButton;
@@ -59,12 +60,14 @@ pub fn title(lang: Lang, ex: &Exercise) -> &'static str {
     text(lang, ex, "title")
 }
 
-/// The link (query string) that opens exercise `n` in its starting state, or in its solution.
+/// The link (query string) that opens exercise `n` in its starting state, or in its solution
+/// (marked `solution=1`, so that opening it does not count as solving the exercise).
 pub fn exercise_query(n: u32, solution: bool, lang: Lang) -> String {
     let Some(ex) = exercise(n) else { return String::new() };
     let display = Display {
         exercise: Some(n),
         lang: Some(lang),
+        solution,
         ..Display::default()
     };
     if solution {
@@ -133,6 +136,9 @@ pub struct ExerciseProps {
     pub a: Rc<Run>,
     /// Side B's run, when comparing.
     pub b: Option<Rc<Run>>,
+    /// Whether the page was opened from the exercise's solution link: nothing is marked solved.
+    #[prop_or_default]
+    pub solution: bool,
     /// Open another exercise (or close with `None`).
     pub onopen: Callback<Option<u32>>,
 }
@@ -163,15 +169,17 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
         })
     });
     let done = results.iter().all(|&r| r);
+    // The documented solution opened from its link is the instructor's, not the participant's.
+    let counts = done && !p.solution;
     // Remember a solved exercise once, not on every render.
-    use_effect_with((ex.id, done), |&(id, done)| {
-        if done {
+    use_effect_with((ex.id, counts), |&(id, counts)| {
+        if counts {
             mark_solved(id);
         }
     });
     // The effect runs after this render, so count this exercise now if it is newly solved.
     let stored = solved();
-    let progress = stored.len() + usize::from(done && !stored.contains(ex.id));
+    let progress = stored.len() + usize::from(counts && !stored.contains(ex.id));
     let open = |to: Option<u32>| {
         let cb = p.onopen.clone();
         Callback::from(move |_| cb.emit(to))
@@ -199,7 +207,11 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 </li>
             }) }
             </ul>
-            if done { <p class="workshop-well-done" data-testid="exercise-solved">{tr(lang, "ui.exercise.solved")}</p> }
+            // Opened from the solution link, the panel says why nothing counts instead of "solved".
+            if done || p.solution {
+                <p class="workshop-well-done" data-testid={if p.solution { "exercise-solution-shown" } else { "exercise-solved" }}>
+                    {tr(lang, if p.solution { "ui.exercise.solution_shown" } else { "ui.exercise.solved" })}</p>
+            }
             <ol class="workshop-hints">
             { for (1..=*hints).map(|h| html! { <li data-testid={format!("hint-{h}")}>{text(lang, ex, &format!("hint.{h}"))}</li> }) }
             </ol>
@@ -214,13 +226,22 @@ pub fn exercise_panel(p: &ExerciseProps) -> Html {
                 <button onclick={open(None)}>{tr(lang, "ui.exercise.close")}</button>
             </div>
             if *explained {
-                <div class="workshop-explanation" data-testid="explanation">
-                    <p>{text(lang, ex, "explain")}</p>
-                    <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}
-                        <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a></p>
-                </div>
+                { explanation(lang, ex, "explanation".into(), html! {
+                    <a href={format!("?{}", exercise_query(n, true, lang))} data-testid="solution-link">{tr(lang, "ui.exercise.solution_link")}</a>
+                }) }
             }
         </section>
+    }
+}
+
+/// An exercise's explanation and documented solution, followed by `after` (the panel's link to
+/// the solution; nothing in the instructor's list).
+fn explanation(lang: Lang, ex: &Exercise, testid: String, after: Html) -> Html {
+    html! {
+        <div class="workshop-explanation" data-testid={testid}>
+            <p>{text(lang, ex, "explain")}</p>
+            <p><strong>{tr(lang, "ui.exercise.solution")}</strong>{" "}{text(lang, ex, "solution")}{" "}{after}</p>
+        </div>
     }
 }
 
@@ -231,7 +252,7 @@ pub struct InstructorProps {
     pub onopen: Callback<Option<u32>>,
 }
 
-/// Every exercise with its goal and links to copy.
+/// Every exercise with its goal, its explanation and documented solution, and links to copy.
 #[function_component(Instructor)]
 pub fn instructor(p: &InstructorProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
@@ -253,6 +274,7 @@ pub fn instructor(p: &InstructorProps) -> Html {
                     <li data-testid={format!("instructor-{n}")}>
                         <h3>{title(lang, ex)}{ if done.contains(ex.id) { " ✓" } else { "" } }</h3>
                         <p>{text(lang, ex, "goal")}</p>
+                        { explanation(lang, ex, format!("instructor-explanation-{n}"), html! {}) }
                         <p class="workshop-links">
                             <input class="workshop-link" readonly=true value={start.clone()} aria-label={trf(lang, "ui.instructor.start_label", &[("n", &n)])} size="40" />
                             <CopyButton text={start} label={tr(lang, "ui.copy_link")} />
@@ -270,6 +292,17 @@ pub fn instructor(p: &InstructorProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The solution links say `solution=1`, which the page reads back; the start links do not.
+    #[test]
+    fn a_solution_link_is_marked_so_that_it_counts_nothing() {
+        for n in 1..=EXERCISES.len() as u32 {
+            let solution = crate::link::decode(&exercise_query(n, true, Lang::Zh));
+            assert_eq!((solution.display.exercise, solution.display.solution), (Some(n), true));
+            let start = crate::link::decode(&exercise_query(n, false, Lang::Zh));
+            assert_eq!((start.display.exercise, start.display.solution), (Some(n), false));
+        }
+    }
 
     #[test]
     fn solved_exercises_are_stored_as_a_json_array() {

@@ -10,6 +10,7 @@
 use crate::explain::milestone_text;
 use crate::i18n::{count, tr, trf, Lang};
 use crate::model::Run;
+use crate::settings::Settings;
 use kubelife_engine::scenario::Faulted;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{Config, Distribution, Millis, Outcome};
@@ -180,13 +181,48 @@ pub fn delta_rows(lang: Lang, a: &Run, b: &Run, origin: Origin, nodes: u32) -> V
     rows
 }
 
+/// What "copy A to B" makes of side B: A's settings (flags, cluster, workloads, cloud and
+/// remediation, operator actions) with B's own fault and zone outage, so that two sides that
+/// compare two faults (a crash against a network blip) still do after the copy.
+pub fn copy_a_to_b(a: &Settings, b: &Settings) -> Settings {
+    Settings {
+        fault: b.fault.clone(),
+        zone_outage: b.zone_outage,
+        ..a.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Settings;
 
     fn run(query: &str) -> Run {
         Run::simulate(crate::link::decode(query).settings)
+    }
+
+    /// B keeps its fault and zone outage, and takes everything else of A's.
+    #[test]
+    fn copying_a_to_b_copies_settings_not_faults() {
+        let mut a = Settings::default();
+        a.set("node-monitor-grace-period", 30.0);
+        a.set("default-not-ready-toleration-seconds", 10.0);
+        a.nodes = 5;
+        a.ops.out_of_service_at_seconds = Some(120);
+        let mut b = Settings {
+            minor: 30,
+            ..Settings::default()
+        };
+        b.fault.kind = kubelife_engine::scenario::ActionKind::NetworkPartition;
+        b.fault.recover_at_seconds = Some(50);
+        b.zone_outage = Some(crate::settings::ZoneOutage {
+            zone: 1,
+            at_seconds: 60,
+            end_seconds: None,
+        });
+        let copy = copy_a_to_b(&a, &b);
+        assert_eq!((&copy.fault, copy.zone_outage), (&b.fault, b.zone_outage));
+        assert_eq!(copy_a_to_b(&copy, &a), a, "the rest is A's");
+        assert_ne!(copy.fault, a.fault);
     }
 
     #[test]

@@ -463,6 +463,27 @@ fn ex13_same_settings(c: &Ctx) -> bool {
     c.b.is_some_and(|b| *b.settings == ex13_blip(c.a.settings))
 }
 
+/// The premise every exercise checks: each side's fault and zone outage are the ones its
+/// documented solution has (the exercise's own: no exercise is solved by changing them), so
+/// another fault kind, another node or no fault at all never passes. `N` is the exercise's
+/// index in [`EXERCISES`]; the work is one function for all of them, so that the page carries
+/// one copy.
+fn keeps_fault<const N: usize>(c: &Ctx) -> bool {
+    keeps_fault_of(&EXERCISES[N], c)
+}
+
+#[inline(never)]
+fn keeps_fault_of(ex: &Exercise, c: &Ctx) -> bool {
+    let same = |s: &Settings, want: &Settings| s.fault == want.fault && s.zone_outage == want.zone_outage;
+    let (a, b) = (ex.solution)();
+    same(c.a.settings, &a)
+        && match (b, c.b) {
+            (Some(want), Some(side)) => same(side.settings, &want),
+            (Some(_), None) => false,
+            (None, _) => true,
+        }
+}
+
 /// The exercise `?exercise=n` opens (1-based).
 pub fn exercise(n: u32) -> Option<&'static Exercise> {
     EXERCISES.get((n as usize).checked_sub(1)?)

@@ -26,6 +26,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.why-5m50s.check.3",
                 holds: ex1_grace,
             },
+            Check {
+                key: "ex.why-5m50s.check.4",
+                holds: keeps_fault::<0>,
+            },
         ],
         hints: 3,
     },
@@ -65,6 +69,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.fast-failover.check.3",
                 holds: ex2_spike_kept,
             },
+            Check {
+                key: "ex.fast-failover.check.4",
+                holds: keeps_fault::<1>,
+            },
         ],
         hints: 3,
     },
@@ -102,6 +110,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.cost-of-speed.check.3",
                 holds: ex3_no_flapping,
             },
+            Check {
+                key: "ex.cost-of-speed.check.4",
+                holds: keeps_fault::<2>,
+            },
         ],
         hints: 3,
     },
@@ -121,6 +133,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
             Check {
                 key: "ex.stuck-statefulset.check.3",
                 holds: node_stays_down,
+            },
+            Check {
+                key: "ex.stuck-statefulset.check.4",
+                holds: keeps_fault::<3>,
             },
         ],
         hints: 3,
@@ -161,6 +177,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.legacy-vs-taints.check.3",
                 holds: ex5_apart,
             },
+            Check {
+                key: "ex.legacy-vs-taints.check.4",
+                holds: keeps_fault::<4>,
+            },
         ],
         hints: 3,
     },
@@ -184,6 +204,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
             Check {
                 key: "ex.zone-outage.check.3",
                 holds: ex6_healthy_untouched,
+            },
+            Check {
+                key: "ex.zone-outage.check.4",
+                holds: keeps_fault::<5>,
             },
         ],
         hints: 3,
@@ -225,6 +249,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.lengthen-toleration.check.3",
                 holds: no_flag_changed,
             },
+            Check {
+                key: "ex.lengthen-toleration.check.4",
+                holds: keeps_fault::<6>,
+            },
         ],
         hints: 3,
     },
@@ -244,6 +272,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
             Check {
                 key: "ex.kcm-restart.check.3",
                 holds: no_flag_changed,
+            },
+            Check {
+                key: "ex.kcm-restart.check.4",
+                holds: keeps_fault::<7>,
             },
         ],
         hints: 3,
@@ -277,6 +309,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.twelve-minute-database.check.4",
                 holds: node_stays_down,
             },
+            Check {
+                key: "ex.twelve-minute-database.check.5",
+                holds: keeps_fault::<8>,
+            },
         ],
         hints: 3,
     },
@@ -306,6 +342,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.shut-down-dont-crash.check.3",
                 holds: ex10_shutdown,
             },
+            Check {
+                key: "ex.shut-down-dont-crash.check.4",
+                holds: keeps_fault::<9>,
+            },
         ],
         hints: 3,
     },
@@ -330,6 +370,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.zone-outage-at-scale.check.3",
                 holds: ex11_shape,
             },
+            Check {
+                key: "ex.zone-outage-at-scale.check.4",
+                holds: keeps_fault::<10>,
+            },
         ],
         hints: 3,
     },
@@ -350,6 +394,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
                 key: "ex.cloud-two-and-eight.check.3",
                 holds: ex12_db_waited,
             },
+            Check {
+                key: "ex.cloud-two-and-eight.check.4",
+                holds: keeps_fault::<11>,
+            },
         ],
         hints: 3,
     },
@@ -369,6 +417,10 @@ pub static EXERCISES: [Exercise; crate::link::EXERCISE_COUNT] = [
             Check {
                 key: "ex.blip-safe-failover.check.3",
                 holds: ex13_same_settings,
+            },
+            Check {
+                key: "ex.blip-safe-failover.check.4",
+                holds: keeps_fault::<12>,
             },
         ],
         hints: 3,

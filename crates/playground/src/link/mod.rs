@@ -66,6 +66,9 @@ pub struct Display {
     pub exercise: Option<u32>,
     /// `instructor=1`: the list of every exercise with links to copy.
     pub instructor: bool,
+    /// `solution=1`: the exercise opened in its documented solution, from its solution link; a
+    /// run of it does not count as the participant solving the exercise.
+    pub solution: bool,
     /// `target=firstReplacementReady:60s:p95` (repeatable): the SLO targets the page judges runs
     /// by and the Tune panel searches for; `blip=20s`, `max-writes-per-min=600` and
     /// `writes-at-nodes=5000`: the search's constraints.
@@ -191,6 +194,9 @@ pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, displa
     if display.instructor {
         pairs.push(("instructor".into(), "1".into()));
     }
+    if display.solution {
+        pairs.push(("solution".into(), "1".into()));
+    }
     let q = &display.question;
     for t in &q.targets {
         pairs.push(("target".into(), t.link_text()));
@@ -256,6 +262,7 @@ pub fn decode(query: &str) -> Decoded {
             },
             "embed" => display.embed = on,
             "instructor" => display.instructor = on,
+            "solution" => display.solution = on,
             "lang" => match Lang::parse(&v) {
                 Some(l) => display.lang = Some(l),
                 None => notices.push(bad(Cause::new("link.why.lang"))),

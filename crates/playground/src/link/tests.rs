@@ -139,11 +139,15 @@ fn compare_side_and_layout_round_trip() {
         lang: Some(Lang::Zh),
         exercise: Some(3),
         instructor: false,
+        solution: true,
         ..Display::default()
     };
     let q = encode_all(&a, Some(&b), Playback::default(), &display);
     assert!(
-        q.contains("b.web=6") && q.contains("view=timeline,breakdown") && q.contains("embed=1"),
+        q.contains("b.web=6")
+            && q.contains("view=timeline,breakdown")
+            && q.contains("embed=1")
+            && q.contains("solution=1"),
         "{q}"
     );
     let d = decode(&q);
