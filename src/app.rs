@@ -31,7 +31,7 @@ use crate::components::warnings::Warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
 use crate::hooks::{
     use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
-    use_playback_clock,
+    use_later_texts, use_playback_clock,
 };
 use crate::i18n::{tr, Lang, Part};
 use crate::model::{prepare, Edit, Model, Run, FRAME, GRID_ABOVE};
@@ -357,14 +357,15 @@ pub fn app() -> Html {
     use_keyboard_shortcuts(transport(TransportAction::Toggle), transport(TransportAction::Next));
     use_document_lang(view.lang);
     use_first_view_removed();
+    let later = use_later_texts(view.lang);
     use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
     let m: &Model = &model;
     let page = if view.display.instructor && !view.display.embed {
         instructor_page(view.lang, &on)
     } else if view.display.embed {
-        embed_page(m, &on)
+        embed_page(m, &on, later)
     } else {
-        full_page(m, &on, root)
+        full_page(m, &on, root, later)
     };
     html! { <ContextProvider<Lang> context={view.lang}>{page}</ContextProvider<Lang>> }
 }
@@ -384,7 +385,7 @@ fn instructor_page(lang: Lang, on: &Handlers) -> Html {
 /// An embed: what its link asks for and nothing else: the panels its `view=` names, the
 /// milestone cards and the time controls when it names `milestones` or `controls=playback` (or
 /// names no view), and the sliders its `controls=` names.
-fn embed_page(m: &Model, on: &Handlers) -> Html {
+fn embed_page(m: &Model, on: &Handlers, later: bool) -> Html {
     let view = &m.view;
     let (cfg, defaults) = m.asked_cfg();
     let side = KnobSide {
@@ -407,7 +408,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
     });
     let open_link = format!("./?{}", m.open_link());
     let head = html! { <>
-        { notices(view.lang, m.run.error.as_ref(), &view.notices, &on.dismiss) }
+        { notices(view.lang, later, m.run.error.as_ref(), &view.notices, &on.dismiss) }
         { running(m) }
         if m.loaded && view.display.shows_results() { { results(m, on) } }
     </> };
@@ -420,7 +421,7 @@ fn embed_page(m: &Model, on: &Handlers) -> Html {
 }
 
 /// The whole playground.
-fn full_page(m: &Model, on: &Handlers, root: NodeRef) -> Html {
+fn full_page(m: &Model, on: &Handlers, root: NodeRef, later: bool) -> Html {
     let (run, view) = (&m.run, &m.view);
     let lang = view.lang;
     let page = crate::browser::page_address();
@@ -434,7 +435,7 @@ fn full_page(m: &Model, on: &Handlers, root: NodeRef) -> Html {
         </Header>
     };
     let banners = html! { <>
-        { notices(lang, run.error.as_ref(), &view.notices, &on.dismiss) }
+        { notices(lang, later, run.error.as_ref(), &view.notices, &on.dismiss) }
         <Tour step={view.tour} ontour={on.tour.clone()} />
     </> };
     let (cfg, defaults) = m.asked_cfg();

@@ -319,6 +319,25 @@ fn searched(a: EngineAnswer) -> Search {
     }
 }
 
+/// Whether the texts off the first view's path (`Part::Later`) are at hand, or could not be
+/// fetched (then their keys show, and the console says why). They are fetched once the page is
+/// live, in a task of their own, so that they are not on the page's first download; the page
+/// renders again when they are in.
+#[hook]
+pub fn use_later_texts(lang: Lang) -> bool {
+    let tried = use_state(|| false);
+    {
+        let tried = tried.setter();
+        use_effect_with(lang, move |&lang| {
+            gloo_timers::callback::Timeout::new(0, move || {
+                crate::browser::with_catalogue(lang, Part::Later, move || tried.set(true));
+            })
+            .forget();
+        });
+    }
+    *tried || crate::i18n::has(lang, Part::Later)
+}
+
 /// Whether `lang`'s `part` of the catalogue is at hand: once it is `wanted`, it is fetched
 /// (`browser::with_catalogue`) and the component renders again when it is in.
 #[hook]

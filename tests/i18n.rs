@@ -205,6 +205,7 @@ fn product_text_uses_no_words_from_our_research_notes() {
         "i18n/zh.json",
         "i18n/exercises-en.json",
         "i18n/import-en.json",
+        "i18n/later-en.json",
         "README.md",
         "ARCHITECTURE.md",
     ]

@@ -16,6 +16,8 @@ use yew::prelude::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount<C: BaseComponent>(props: C::Properties) -> web_sys::Element {
+    // The page fetches these texts once it is live; here they are at hand from the start.
+    kubelife::i18n::install(Lang::En, Part::Later, include_str!("../i18n/later-en.json")).unwrap();
     let doc = web_sys::window().unwrap().document().unwrap();
     let root = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();

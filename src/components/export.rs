@@ -5,8 +5,8 @@
 //! fetches that worker.
 
 use crate::components::copy::CopyButton;
-use crate::hooks::use_seen;
-use crate::i18n::{cause, tr, Lang};
+use crate::hooks::{use_catalogue_part, use_seen};
+use crate::i18n::{cause, tr, Lang, Part};
 use crate::jobs::{FilesAnswer, FilesJob};
 use crate::model::Run;
 use crate::settings::Settings;
@@ -41,6 +41,9 @@ fn title(f: Format) -> &'static str {
 #[function_component(ExportPanel)]
 pub fn export_panel(p: &ExportProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // Its notes (`note.*`, `oos.*`) are among the texts fetched once the page is live: the panel
+    // renders again when they are in.
+    use_catalogue_part(lang, Part::Later, true);
     // The files worker is fetched only once the panel comes near the viewport.
     let node = use_node_ref();
     let seen = use_seen(node.clone());

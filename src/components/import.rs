@@ -188,6 +188,8 @@ pub fn import_panel(p: &ImportProps) -> Html {
     let imported = use_state(|| None::<Rc<Imported>>);
     // The report's texts come in their own part of the catalogue, fetched with the first import.
     let texts = use_catalogue_part(lang, Part::Import, imported.is_some());
+    // The validation's messages (`scenario.*`) are among the texts fetched once the page is live.
+    let texts = use_catalogue_part(lang, Part::Later, imported.is_some()) && texts;
     // The settings an import applies to: the newest, though only a change of files re-imports.
     let base = use_mut_ref(Settings::default);
     *base.borrow_mut() = p.settings.clone();

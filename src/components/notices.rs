@@ -5,8 +5,18 @@ use kubelife_engine::{Cause, ScenarioError};
 use yew::prelude::*;
 
 /// The banners, if any: the engine's reason for refusing the settings, and the link's notices
-/// with a button that dismisses them.
-pub fn notices(lang: Lang, error: Option<&ScenarioError>, notices: &[Cause], ondismiss: &Callback<()>) -> Html {
+/// with a button that dismisses them. Their texts are fetched once the page is live (`later`:
+/// they are at hand): until then the banners wait, so that they never show a key.
+pub fn notices(
+    lang: Lang,
+    later: bool,
+    error: Option<&ScenarioError>,
+    notices: &[Cause],
+    ondismiss: &Callback<()>,
+) -> Html {
+    if !later {
+        return html! {};
+    }
     let dismiss = ondismiss.reform(|_: MouseEvent| ());
     html! { <>
         if let Some(e) = error { <div class="notices" role="alert">{trf(lang, "ui.refused", &[("error", &scenario_error(lang, e))])}</div> }

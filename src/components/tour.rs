@@ -4,7 +4,8 @@
 
 use crate::browser::storage;
 use crate::explain::Milestones;
-use crate::i18n::{tr, trf, Lang};
+use crate::hooks::use_catalogue_part;
+use crate::i18n::{tr, trf, Lang, Part};
 use kubelife_engine::flags::{self, Flag};
 use kubelife_engine::Millis;
 use yew::prelude::*;
@@ -123,6 +124,8 @@ pub struct TourProps {
 #[function_component(Tour)]
 pub fn tour(p: &TourProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // Its texts are among those fetched once the page is live: it renders again when they are in.
+    use_catalogue_part(lang, Part::Later, p.step.is_some());
     // Highlight the target while the step shows, and remember the step.
     use_effect_with(p.step, |step| {
         let target = step.and_then(|s| STEPS.get(s)).and_then(|s| {

@@ -4,7 +4,8 @@
 //! its values as named arguments: names, flags and numbers stay as they are, times print as Go
 //! durations, and a nested message is itself translated. The templates live in one catalogue per
 //! language at the repository's `i18n/`; the engine renders English from `i18n/en.json` and, for
-//! the import's report, `i18n/import-en.json`, and the web app renders whichever language the
+//! the import's report and the texts the page fetches once it is live, `i18n/import-en.json` and
+//! `i18n/later-en.json`, and the web app renders whichever language the
 //! reader picked from the same files.
 
 use crate::time::{format_go_duration, DurationError, Millis};
@@ -19,6 +20,9 @@ pub const ENGLISH_CATALOGUE: &str = include_str!("../../../i18n/en.json");
 /// The English texts of the import's report, a catalogue of their own (the page fetches them when
 /// it first shows an import).
 pub const ENGLISH_IMPORT_CATALOGUE: &str = include_str!("../../../i18n/import-en.json");
+/// The English texts the page fetches once it is live: among them the scenario's validation
+/// messages (`scenario.*`), which the engine gives.
+pub const ENGLISH_LATER_CATALOGUE: &str = include_str!("../../../i18n/later-en.json");
 
 /// One value filled into a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -254,6 +258,7 @@ pub fn english(key: &str) -> Option<&'static str> {
         .get_or_init(|| {
             let mut all = parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default();
             all.extend(parse_catalogue(ENGLISH_IMPORT_CATALOGUE).unwrap_or_default());
+            all.extend(parse_catalogue(ENGLISH_LATER_CATALOGUE).unwrap_or_default());
             all
         })
         .get(key)

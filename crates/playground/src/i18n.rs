@@ -17,8 +17,8 @@ use std::sync::OnceLock;
 #[cfg(not(target_arch = "wasm32"))]
 pub const CHINESE_CATALOGUE: &str = include_str!("../../../i18n/zh.json");
 
-/// The English catalogues, written from `i18n/en.json`, `i18n/exercises-en.json` and
-/// `i18n/import-en.json` at build time (`build.rs`).
+/// The English catalogues, written from `i18n/en.json`, `i18n/exercises-en.json`,
+/// `i18n/import-en.json` and `i18n/later-en.json` at build time (`build.rs`).
 mod english {
     include!(concat!(env!("OUT_DIR"), "/en_catalogue.rs"));
 }
@@ -26,9 +26,12 @@ mod english {
 /// The parts of the English catalogue: what the page shows; the exercises' goals, checks, hints,
 /// explanations and solutions (their titles are the page's), which only an open exercise or the
 /// instructor's list shows; and the import's report (the engine's `import.*` messages), which
-/// only the Import panel shows once the files worker has read a cluster's files. The page's wasm
-/// carries only the first: it fetches the others when first wanted, so they are not on its first
-/// download. Chinese is one file with every part, fetched when a reader picks Chinese (split, its
+/// only the Import panel shows once the files worker has read a cluster's files; and the texts
+/// the default page's first view and first interaction never show: what a link could not apply
+/// (`link.*`), the settings' validation (`scenario.*`), the tour (`tour.*`), the presets'
+/// descriptions (`preset.*`) and the Apply panel's notes (`note.*`, `oos.*`). The page's wasm
+/// carries only the first: it fetches the others when first wanted (the last once it is live),
+/// so they are not on its first download. Chinese is one file with every part, fetched when a reader picks Chinese (split, its
 /// parts compressed 2.4 KB worse in all and took nothing off the first download).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
@@ -38,11 +41,13 @@ pub enum Part {
     Exercises,
     /// `import-en.json`; Chinese's are in `zh.json`.
     Import,
+    /// `later-en.json`; Chinese's are in `zh.json`.
+    Later,
 }
 
 impl Part {
     /// Every part, in the order a lookup reads them.
-    pub const ALL: [Part; 3] = [Part::Page, Part::Exercises, Part::Import];
+    pub const ALL: [Part; 4] = [Part::Page, Part::Exercises, Part::Import, Part::Later];
 }
 
 /// Where the page finds a catalogue part it fetches, relative to the page (Trunk copies it
@@ -52,6 +57,7 @@ pub fn catalogue_file(lang: Lang, part: Part) -> Option<&'static str> {
         (Lang::En, Part::Page) => None,
         (Lang::En, Part::Exercises) => Some("exercises-en.json"),
         (Lang::En, Part::Import) => Some("import-en.json"),
+        (Lang::En, Part::Later) => Some("later-en.json"),
         (Lang::Zh, _) => Some("zh.json"),
     }
 }
@@ -122,6 +128,7 @@ static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static EN_EXERCISES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 static EN_IMPORT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+static EN_LATER: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 #[cfg(target_arch = "wasm32")]
 static EMPTY: BTreeMap<String, String> = BTreeMap::new();
 
@@ -141,6 +148,7 @@ fn slot(lang: Lang, part: Part) -> &'static OnceLock<BTreeMap<String, String>> {
         (Lang::En, Part::Page) => &EN,
         (Lang::En, Part::Exercises) => &EN_EXERCISES,
         (Lang::En, Part::Import) => &EN_IMPORT,
+        (Lang::En, Part::Later) => &EN_LATER,
         (Lang::Zh, _) => &ZH,
     }
 }
@@ -156,6 +164,7 @@ fn catalogue(lang: Lang, part: Part) -> &'static BTreeMap<String, String> {
     return slot.get_or_init(|| match (lang, part) {
         (Lang::Zh, _) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
         (Lang::En, Part::Import) => english_catalogue(english::ENGLISH_IMPORT),
+        (Lang::En, Part::Later) => english_catalogue(english::ENGLISH_LATER),
         _ => english_catalogue(english::ENGLISH_EXERCISES),
     });
     // Until the page has fetched it, every lookup falls back to English (or to the key).

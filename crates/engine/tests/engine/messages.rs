@@ -186,7 +186,7 @@ impl Catalogues {
         let read = |lang: &str| {
             let mut all = BTreeMap::new();
             let files = match lang {
-                "en" => vec!["en.json", "import-en.json"],
+                "en" => vec!["en.json", "import-en.json", "later-en.json"],
                 _ => vec!["zh.json"],
             };
             for file in files {
