@@ -230,3 +230,22 @@ fn product_text_uses_no_words_from_our_research_notes() {
         }
     }
 }
+
+/// The Tune panel's target picker labels every milestone the engine measures, in both languages.
+#[test]
+fn every_milestone_has_a_label_in_both_languages() {
+    use kubelife::slo::{milestone_label, MILESTONE_LABELS};
+    use kubelife_engine::stats::MILESTONES;
+    let named: Vec<&str> = MILESTONE_LABELS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        named, MILESTONES,
+        "the labels' milestones are not the engine's, in its order"
+    );
+    for m in MILESTONES {
+        let key = milestone_label(m).unwrap_or_else(|| panic!("{m}: no label"));
+        for lang in [Lang::En, Lang::Zh] {
+            let text = kubelife::i18n::lookup(lang, key).unwrap_or_else(|| panic!("{m}: {key} missing in {lang:?}"));
+            assert!(!text.trim().is_empty(), "{m}: {key} is empty in {lang:?}");
+        }
+    }
+}
