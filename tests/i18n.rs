@@ -249,3 +249,59 @@ fn every_milestone_has_a_label_in_both_languages() {
         }
     }
 }
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// `text` without its code spans (`…`), URLs and flags (`--x=a,b`), whose punctuation is theirs.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let skip = if let Some(code) = rest.strip_prefix('`') {
+            code.find('`').map(|j| j + 2)
+        } else if rest.starts_with("--") || rest.starts_with("http://") || rest.starts_with("https://") {
+            Some(
+                rest.find(|c: char| c.is_whitespace() || is_cjk(c))
+                    .unwrap_or(rest.len()),
+            )
+        } else {
+            None
+        };
+        let n = skip.unwrap_or_else(|| rest.chars().next().map_or(1, char::len_utf8));
+        if skip.is_none() {
+            out.push_str(&rest[..n]);
+        } else {
+            out.push(' ');
+        }
+        rest = &rest[n..];
+    }
+    out
+}
+
+/// Chinese sentences use full-width punctuation: no ASCII comma, colon or semicolon next to a
+/// Chinese character or full-width mark (directly, or across one space).
+#[test]
+fn chinese_texts_use_full_width_punctuation() {
+    let mut found = Vec::new();
+    for key in keys(Lang::Zh) {
+        let text = prose(kubelife::i18n::lookup(Lang::Zh, key).unwrap());
+        let chars: Vec<char> = text.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            // The nearest character on either side, past one space.
+            let before = chars[..i].iter().rev().take(2).find(|&&b| b != ' ');
+            let after = chars[i + 1..].iter().take(2).find(|&&a| a != ' ');
+            let next_to_cjk = before.is_some_and(|&b| is_cjk(b)) || after.is_some_and(|&a| is_cjk(a));
+            if ",:;".contains(c) && next_to_cjk {
+                let at: String = chars[i.saturating_sub(6)..(i + 7).min(chars.len())].iter().collect();
+                found.push(format!("{key}: {c:?} in …{at}…"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "ASCII punctuation in Chinese sentences:\n{}",
+        found.join("\n")
+    );
+}
