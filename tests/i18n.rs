@@ -250,6 +250,149 @@ fn every_milestone_has_a_label_in_both_languages() {
     }
 }
 
+/// One Chinese term per concept: the term the catalogue uses, and the variants that must not
+/// appear (outside the phrases in `except`, where the variant is the right word for another thing).
+struct Term {
+    concept: &'static str,
+    term: &'static str,
+    variants: &'static [&'static str],
+    except: &'static [&'static str],
+}
+
+/// The Chinese glossary. Kubernetes names stay English: `Ready` names the Ready condition of a
+/// node or pod (Ready=True, NodeReady, 不 Ready); 就绪 is only the readiness probe (就绪探针)
+/// and an EndpointSlice endpoint's `ready` condition.
+const GLOSSARY: &[Term] = &[
+    Term {
+        concept: "detach (a volume)",
+        term: "卸离",
+        variants: &["分离"],
+        except: &[],
+    },
+    Term {
+        concept: "attach (a volume)",
+        term: "挂接",
+        variants: &["附加"],
+        except: &[],
+    },
+    Term {
+        concept: "unmount",
+        term: "卸载",
+        variants: &["解除挂载", "取消挂载"],
+        except: &[],
+    },
+    Term {
+        concept: "the attach-detach controller",
+        term: "attach-detach 控制器",
+        variants: &["挂接/卸离控制器", "挂载/卸载控制器", "挂接/分离控制器"],
+        except: &[],
+    },
+    Term {
+        concept: "Ready (the node's or pod's condition)",
+        term: "Ready",
+        variants: &["就绪"],
+        except: &["就绪探针", "就绪端点", "端点标为就绪", "端点标为未就绪"],
+    },
+    Term {
+        concept: "graceful",
+        term: "体面",
+        variants: &["优雅"],
+        except: &[],
+    },
+    Term {
+        concept: "grace period",
+        term: "宽限期",
+        variants: &["宽限", "grace 0"],
+        except: &["宽限期"],
+    },
+    Term {
+        concept: "crash",
+        term: "宕机",
+        variants: &["崩溃"],
+        except: &[],
+    },
+    Term {
+        concept: "evict",
+        term: "驱逐",
+        variants: &["逐出"],
+        except: &[],
+    },
+    Term {
+        concept: "taint",
+        term: "污点",
+        variants: &["污染"],
+        except: &[],
+    },
+    Term {
+        concept: "toleration",
+        term: "容忍",
+        variants: &["容许", "容限"],
+        except: &[],
+    },
+    Term {
+        concept: "replica",
+        term: "副本",
+        variants: &["复本", "复制品"],
+        except: &[],
+    },
+    Term {
+        concept: "drain",
+        term: "排空",
+        variants: &["驱散", "腾空"],
+        except: &[],
+    },
+    Term {
+        concept: "zone",
+        term: "可用区",
+        variants: &["区域", "地区"],
+        except: &[],
+    },
+    Term {
+        concept: "Lease",
+        term: "Lease",
+        variants: &["租约"],
+        except: &[],
+    },
+    Term {
+        concept: "replacement pod",
+        term: "替代 Pod",
+        variants: &["替换 Pod"],
+        except: &[],
+    },
+    Term {
+        concept: "the node lifecycle controller",
+        term: "节点生命周期控制器",
+        variants: &["节点生命期控制器"],
+        except: &[],
+    },
+    Term {
+        concept: "remediator",
+        term: "修复器",
+        variants: &["修复程序", "补救"],
+        except: &[],
+    },
+];
+
+/// Every Chinese text keeps to the glossary's one term per concept.
+#[test]
+fn chinese_texts_keep_one_term_per_concept() {
+    let mut found = Vec::new();
+    for key in keys(Lang::Zh) {
+        let text = kubelife::i18n::lookup(Lang::Zh, key).unwrap();
+        for t in GLOSSARY {
+            let rest = t.except.iter().fold(text.to_string(), |s, e| s.replace(e, ""));
+            for v in t.variants.iter().filter(|v| rest.contains(**v)) {
+                found.push(format!("{key}: {v} (write {} for {})", t.term, t.concept));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Chinese texts off the glossary:\n{}",
+        found.join("\n")
+    );
+}
+
 fn is_cjk(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
 }
