@@ -231,3 +231,221 @@ fn product_text_uses_no_words_from_our_research_notes() {
         }
     }
 }
+
+/// The Tune panel's target picker labels every milestone the engine measures, in both languages.
+#[test]
+fn every_milestone_has_a_label_in_both_languages() {
+    use kubelife::slo::{milestone_label, MILESTONE_LABELS};
+    use kubelife_engine::stats::MILESTONES;
+    let named: Vec<&str> = MILESTONE_LABELS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        named, MILESTONES,
+        "the labels' milestones are not the engine's, in its order"
+    );
+    for m in MILESTONES {
+        let key = milestone_label(m).unwrap_or_else(|| panic!("{m}: no label"));
+        for lang in [Lang::En, Lang::Zh] {
+            let text = kubelife::i18n::lookup(lang, key).unwrap_or_else(|| panic!("{m}: {key} missing in {lang:?}"));
+            assert!(!text.trim().is_empty(), "{m}: {key} is empty in {lang:?}");
+        }
+    }
+}
+
+/// One Chinese term per concept: the term the catalogue uses, and the variants that must not
+/// appear (outside the phrases in `except`, where the variant is the right word for another thing).
+struct Term {
+    concept: &'static str,
+    term: &'static str,
+    variants: &'static [&'static str],
+    except: &'static [&'static str],
+}
+
+/// The Chinese glossary. Kubernetes names stay English: `Ready` names the Ready condition of a
+/// node or pod (Ready=True, NodeReady, 不 Ready); 就绪 is only the readiness probe (就绪探针)
+/// and an EndpointSlice endpoint's `ready` condition.
+const GLOSSARY: &[Term] = &[
+    Term {
+        concept: "detach (a volume)",
+        term: "卸离",
+        variants: &["分离"],
+        except: &[],
+    },
+    Term {
+        concept: "attach (a volume)",
+        term: "挂接",
+        variants: &["附加"],
+        except: &[],
+    },
+    Term {
+        concept: "unmount",
+        term: "卸载",
+        variants: &["解除挂载", "取消挂载"],
+        except: &[],
+    },
+    Term {
+        concept: "the attach-detach controller",
+        term: "attach-detach 控制器",
+        variants: &["挂接/卸离控制器", "挂载/卸载控制器", "挂接/分离控制器"],
+        except: &[],
+    },
+    Term {
+        concept: "Ready (the node's or pod's condition)",
+        term: "Ready",
+        variants: &["就绪"],
+        except: &["就绪探针", "就绪端点", "端点标为就绪", "端点标为未就绪"],
+    },
+    Term {
+        concept: "graceful",
+        term: "体面",
+        variants: &["优雅"],
+        except: &[],
+    },
+    Term {
+        concept: "grace period",
+        term: "宽限期",
+        variants: &["宽限", "grace 0"],
+        except: &["宽限期"],
+    },
+    Term {
+        concept: "crash",
+        term: "宕机",
+        variants: &["崩溃"],
+        except: &[],
+    },
+    Term {
+        concept: "evict",
+        term: "驱逐",
+        variants: &["逐出"],
+        except: &[],
+    },
+    Term {
+        concept: "taint",
+        term: "污点",
+        variants: &["污染"],
+        except: &[],
+    },
+    Term {
+        concept: "toleration",
+        term: "容忍",
+        variants: &["容许", "容限"],
+        except: &[],
+    },
+    Term {
+        concept: "replica",
+        term: "副本",
+        variants: &["复本", "复制品"],
+        except: &[],
+    },
+    Term {
+        concept: "drain",
+        term: "排空",
+        variants: &["驱散", "腾空"],
+        except: &[],
+    },
+    Term {
+        concept: "zone",
+        term: "可用区",
+        variants: &["区域", "地区"],
+        except: &[],
+    },
+    Term {
+        concept: "Lease",
+        term: "Lease",
+        variants: &["租约"],
+        except: &[],
+    },
+    Term {
+        concept: "replacement pod",
+        term: "替代 Pod",
+        variants: &["替换 Pod"],
+        except: &[],
+    },
+    Term {
+        concept: "the node lifecycle controller",
+        term: "节点生命周期控制器",
+        variants: &["节点生命期控制器"],
+        except: &[],
+    },
+    Term {
+        concept: "remediator",
+        term: "修复器",
+        variants: &["修复程序", "补救"],
+        except: &[],
+    },
+];
+
+/// Every Chinese text keeps to the glossary's one term per concept.
+#[test]
+fn chinese_texts_keep_one_term_per_concept() {
+    let mut found = Vec::new();
+    for key in keys(Lang::Zh) {
+        let text = kubelife::i18n::lookup(Lang::Zh, key).unwrap();
+        for t in GLOSSARY {
+            let rest = t.except.iter().fold(text.to_string(), |s, e| s.replace(e, ""));
+            for v in t.variants.iter().filter(|v| rest.contains(**v)) {
+                found.push(format!("{key}: {v} (write {} for {})", t.term, t.concept));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Chinese texts off the glossary:\n{}",
+        found.join("\n")
+    );
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// `text` without its code spans (`…`), URLs and flags (`--x=a,b`), whose punctuation is theirs.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let skip = if let Some(code) = rest.strip_prefix('`') {
+            code.find('`').map(|j| j + 2)
+        } else if rest.starts_with("--") || rest.starts_with("http://") || rest.starts_with("https://") {
+            Some(
+                rest.find(|c: char| c.is_whitespace() || is_cjk(c))
+                    .unwrap_or(rest.len()),
+            )
+        } else {
+            None
+        };
+        let n = skip.unwrap_or_else(|| rest.chars().next().map_or(1, char::len_utf8));
+        if skip.is_none() {
+            out.push_str(&rest[..n]);
+        } else {
+            out.push(' ');
+        }
+        rest = &rest[n..];
+    }
+    out
+}
+
+/// Chinese sentences use full-width punctuation: no ASCII comma, colon or semicolon next to a
+/// Chinese character or full-width mark (directly, or across one space).
+#[test]
+fn chinese_texts_use_full_width_punctuation() {
+    let mut found = Vec::new();
+    for key in keys(Lang::Zh) {
+        let text = prose(kubelife::i18n::lookup(Lang::Zh, key).unwrap());
+        let chars: Vec<char> = text.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            // The nearest character on either side, past one space.
+            let before = chars[..i].iter().rev().take(2).find(|&&b| b != ' ');
+            let after = chars[i + 1..].iter().take(2).find(|&&a| a != ' ');
+            let next_to_cjk = before.is_some_and(|&b| is_cjk(b)) || after.is_some_and(|&a| is_cjk(a));
+            if ",:;".contains(c) && next_to_cjk {
+                let at: String = chars[i.saturating_sub(6)..(i + 7).min(chars.len())].iter().collect();
+                found.push(format!("{key}: {c:?} in …{at}…"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "ASCII punctuation in Chinese sentences:\n{}",
+        found.join("\n")
+    );
+}

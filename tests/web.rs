@@ -99,7 +99,7 @@ fn durations_read_like_go() {
     }
     kubelife::i18n::install(Lang::Zh, Part::Page, include_str!("../i18n/zh.json")).unwrap();
     assert!(kubelife::i18n::has(Lang::Zh, Part::Page));
-    assert_eq!(milestone_text(Lang::Zh, None), "从未发生");
+    assert_eq!(milestone_text(Lang::Zh, None), "始终未发生");
     assert!(kubelife::i18n::install(Lang::Zh, Part::Page, "not json").is_err());
     // An exercise's texts come in their own part, fetched when an exercise opens.
     assert!(!kubelife::i18n::has(Lang::En, Part::Exercises));

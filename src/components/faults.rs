@@ -97,7 +97,7 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
     };
     let recover = f
         .recover_at_seconds
-        .map_or_else(|| tr(lang, "ui.never").to_string(), secs);
+        .map_or_else(|| tr(lang, "ui.fault.never").to_string(), secs);
     html! { <>
         if listed {
             <label class="faults-field">{tr(lang, "ui.fault.node")}<select aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node}>
@@ -161,7 +161,7 @@ fn outage_fields(lang: Lang, s: &Settings, onedit: &Callback<Edit>) -> Html {
             { range(lang, Range { key: "ui.outage.at", testid: "outage-at", value: z.at_seconds, max: MAX_OP_SECONDS, step: 10, shown: secs(z.at_seconds) },
                 onedit, Field::OutageAt) }
             { range(lang, Range { key: "ui.outage.end", testid: "outage-end", value: z.end_seconds.unwrap_or(0), max: MAX_OP_SECONDS, step: 10,
-                shown: z.end_seconds.map_or_else(|| tr(lang, "ui.never").to_string(), secs) },
+                shown: z.end_seconds.map_or_else(|| tr(lang, "ui.fault.never").to_string(), secs) },
                 onedit, Field::OutageEnd) }
         }
     </> }

@@ -9,11 +9,11 @@ use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, truncate, Lang};
 use crate::model::Edit;
 use crate::settings::Settings;
+use crate::slo::MILESTONE_LABELS;
 use crate::tune::{
     apply, measured_on, seeds_text, setting_text, unmet_text, without_defaults, Field, Found, Question, Refusals,
     Refused, DEFAULT_BLIP, MAX_TARGETS,
 };
-use kubelife_engine::stats::MILESTONES;
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
 use kubelife_engine::Config;
@@ -266,7 +266,7 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
                 html! {
                     <div class="tune-target" data-testid="tune-target">
                         <select aria-label={tr(lang, "ui.tune.milestone")} onchange={ed.on(Field::Milestone(i))} data-testid="tune-milestone">
-                            { for MILESTONES.iter().map(|m| html! { <option value={*m} selected={*m == t.milestone}>{*m}</option> }) }
+                            { for MILESTONE_LABELS.iter().map(|&(m, k)| html! { <option value={m} selected={m == t.milestone}>{format!("{m} · {}", tr(lang, k))}</option> }) }
                         </select>
                         <span aria-hidden="true">{"≤"}</span>
                         <input type="text" size="6" aria-label={tr(lang, "ui.tune.within")} value={ed.shown(Field::Within(i), format_go_duration(t.within))}

@@ -9,6 +9,29 @@ use kubelife_engine::tune::{Target, Verdict};
 use kubelife_engine::{Distribution, Millis, Outcome, Spread};
 use std::borrow::Cow;
 
+/// Each milestone of [`MILESTONES`], in its order, with the catalogue key of the label the page
+/// shows beside its name (the Tune panel's target picker), as the milestone cards word it.
+pub const MILESTONE_LABELS: [(&str, &str); MILESTONES.len()] = [
+    ("unknown", "ui.milestone.unknown"),
+    ("podsNotReady", "ui.milestone.pods_not_ready"),
+    ("taint", "ui.milestone.taint"),
+    ("firstDeletion", "ui.milestone.eviction"),
+    ("lastDeletion", "ui.milestone.last_deletion"),
+    ("firstReplacementReady", "ui.milestone.replacement"),
+    ("replacementsReady", "ui.milestone.all_replaced"),
+    ("nodeDeleted", "ui.milestone.node_deleted"),
+    ("remediationStarted", "ui.milestone.remediation"),
+    ("trafficStopped", "ui.milestone.traffic_stopped"),
+    ("serviceRestored", "ui.milestone.service_restored"),
+    ("volumeFree", "ui.milestone.volume_free"),
+    ("databaseReady", "ui.milestone.database_ready"),
+];
+
+/// The catalogue key of milestone `name`'s label, if `name` is one of [`MILESTONES`].
+pub fn milestone_label(name: &str) -> Option<&'static str> {
+    MILESTONE_LABELS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+}
+
 /// What a verdict was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Basis {
