@@ -32,6 +32,17 @@ test('at 360 px a long taint wraps inside its node card', async () => {
   await close();
 });
 
+test('at 360 px the Tune panel\'s target, with its milestone\'s label, stays inside its panel', async () => {
+  const { page, errors, close } = await openState(fx.browser, fx.server.url, 'tune-zh-360');
+  const { select, box } = await page.locator('[data-testid=tune-milestone]').first().evaluate((el) => ({
+    select: el.getBoundingClientRect().right,
+    box: el.closest('section.tune').getBoundingClientRect().right,
+  }));
+  assert.ok(select <= box, `the select ends at ${select} px, its panel at ${box} px`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('nothing covers the text of the exercise panel', async () => {
   for (const name of ['exercise-4', 'exercise-4-360']) {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
