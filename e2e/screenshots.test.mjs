@@ -82,12 +82,13 @@ async function topOf(page, section, maxHeight) {
 for (const shot of SHOTS) {
   test(`the page looks as its reference: ${shot.name}`, async () => {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, shot.state ?? shot.name);
-    // The share link holds the test server's port, which changes from run to run. A whole-page
+    // The share link and the instructor's links hold the test server's port, which changes from
+    // run to run. A whole-page
     // picture also masks the phone's sticky milestone strip: it is drawn where the last scroll
     // left it, its text anti-aliased as Chromium happened to composite it (layout.test.mjs checks
     // where it sits and what it says).
     const sticky = shot.fullPage ? [page.locator('.strip')] : [];
-    const options = { animations: 'disabled', caret: 'hide', mask: [page.getByTestId('share-link'), ...sticky] };
+    const options = { animations: 'disabled', caret: 'hide', mask: [page.getByTestId('share-link'), page.locator('.workshop-link'), ...sticky] };
     const png = shot.maxHeight
       ? await page.screenshot({ ...options, fullPage: true, clip: await topOf(page, shot.section, shot.maxHeight) })
       : shot.section
