@@ -5,20 +5,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn kubelife(args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kubelife"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    kubelife_with(&[], args, stdin)
 }
 
 /// Three nodes, one crash.
@@ -231,11 +218,11 @@ fn the_cluster_view_draws_nodes_by_zone_with_states_in_words() {
     assert!(err.contains("timeline, breakdown, cluster"), "{err}");
 }
 
-/// `kubelife` with one environment variable set.
-fn kubelife_with(var: (&str, &str), args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
+/// `kubelife` with these environment variables set.
+fn kubelife_with(vars: &[(&str, &str)], args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kubelife"))
         .args(args)
-        .env(var.0, var.1)
+        .envs(vars.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -256,7 +243,7 @@ fn kubelife_with(var: (&str, &str), args: &[&str], stdin: &str) -> (i32, Vec<u8>
 #[test]
 fn a_chinese_png_is_drawn_with_the_systems_cjk_font_or_says_how_to_get_one() {
     let args = ["render", "-", "--format", "png", "--lang", "zh"];
-    let (code, out, err) = kubelife_with(("KUBELIFE_CJK_FONT", "/nonexistent/cjk.ttc"), &args, SMALL);
+    let (code, out, err) = kubelife_with(&[("KUBELIFE_CJK_FONT", "/nonexistent/cjk.ttc")], &args, SMALL);
     assert_eq!(code, 2, "{err}");
     assert!(out.is_empty());
     assert!(
@@ -274,7 +261,7 @@ fn a_chinese_png_is_drawn_with_the_systems_cjk_font_or_says_how_to_get_one() {
     for (variable, view) in [(debian, "breakdown"), ("", "timeline")] {
         // An empty variable looks where fontconfig and the packages put a font.
         let (code, png, err) = kubelife_with(
-            ("KUBELIFE_CJK_FONT", variable),
+            &[("KUBELIFE_CJK_FONT", variable)],
             &[&args[..], &["--view", view]].concat(),
             SMALL,
         );
