@@ -79,6 +79,15 @@ fn exported(s: &Settings) -> FilesAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An import report's lines, in English.
+    fn english_lines(report: &Bytes) -> Vec<String> {
+        kubelife_engine::wire::decode_messages(&report.0)
+            .unwrap()
+            .into_iter()
+            .map(|(_, c)| c.english())
+            .collect()
+    }
     #[test]
     fn an_import_job_applies_the_files_as_the_panel_did() {
         use kubelife_engine::import::{import, EntryKind, Reader};
@@ -120,7 +129,6 @@ mod tests {
     /// limit named without being sent.
     #[test]
     fn an_import_job_escapes_what_it_quotes_and_names_what_it_refused() {
-        use kubelife_engine::wire::decode_messages;
         let ansi = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: \"4s\\e]0;owned\\a\\e[2J\"\n";
         let utf16: Vec<u8> = [0xff, 0xfe]
             .into_iter()
@@ -141,11 +149,7 @@ mod tests {
         let FilesAnswer::Imported { report, settings, .. } = answer_files(&job) else {
             panic!("an import");
         };
-        let lines: Vec<String> = decode_messages(&report.0)
-            .unwrap()
-            .into_iter()
-            .map(|(_, c)| c.english())
-            .collect();
+        let lines = english_lines(&report);
         assert!(lines[0].starts_with("big.yaml is 3 GiB"), "{lines:#?}");
         assert!(lines.iter().all(|l| !l.chars().any(char::is_control)), "{lines:#?}");
         assert!(
@@ -168,7 +172,6 @@ mod tests {
     /// now sends a few, each repeated message counted once.
     #[test]
     fn an_import_of_ten_thousand_documents_answers_a_few_lines() {
-        use kubelife_engine::wire::decode_messages;
         let doc =
             "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 4s\n";
         let big = vec![doc; 10_000].join("---\n");
@@ -180,11 +183,7 @@ mod tests {
         let FilesAnswer::Imported { report, .. } = answer_files(&job) else {
             panic!("an import");
         };
-        let lines: Vec<String> = decode_messages(&report.0)
-            .unwrap()
-            .into_iter()
-            .map(|(_, c)| c.english())
-            .collect();
+        let lines = english_lines(&report);
         assert!(lines.len() <= 20, "{lines:#?}");
         assert!(
             lines
