@@ -62,9 +62,10 @@ test('a 5,000-node zone outage re-simulates in the worker without blocking the p
   console.log(`dragging a slider on 5,000 nodes: ${span.toFixed(0)} ms until the last result; longest main-thread task ${longest.toFixed(0)} ms, ${(longest / floor).toFixed(2)} times the calibration loop's ${floor.toFixed(1)} ms (long tasks: ${tasks.map((t) => `${(t.start - window0).toFixed(0)}+${t.duration.toFixed(0)}`).join(', ')} ms from the first step)`);
   // A ratio, not a time, so that a slower or busier machine passes: the longest task stays under
   // five times the engine's calibration loop timed in the same page, which is 100 ms where that
-  // loop takes 20 ms (a 2-core machine, with other builds running: the longest task was 54 ms
-  // there, and 988 ms before the page dropped superseded answers half-way and read events in
-  // time slices).
+  // loop takes 20 ms. On a 2-core machine no task reached 50 ms; the longest were about 27 ms
+  // (the run laid out in stages, shown in a task of its own, the old run freed in another and
+  // the event log a page of 100 rows); before that the last stage took up to 74 ms, and 988 ms
+  // before the page dropped superseded answers half-way and read events in time slices.
   assert.ok(longest <= 5 * floor, `longest task ${longest.toFixed(0)} ms, calibration ${floor.toFixed(1)} ms`);
   const after = await page.getByTestId('spread-last-tainted').textContent();
   assert.notEqual(after, before, 'the new result arrived: a higher --node-eviction-rate taints zone-b sooner');
@@ -92,7 +93,7 @@ test('a large run\'s event log shows the page at the playhead, where late Unknow
   await page.getByTestId('nodes-unknown').waitFor({ timeout: 120_000 });
   const window = page.getByTestId('events-window');
   const [, from, to, total] = (await window.textContent()).match(/^Events ([\d,]+)–([\d,]+) of ([\d,]+):/).map((s) => Number(s.replaceAll(',', '')));
-  assert.ok(from > 1 && to - from + 1 === 400 && total > to, `a middle page of the log: ${from}–${to} of ${total}`);
+  assert.ok(from > 1 && to - from + 1 === 100 && total > to, `a middle page of the log: ${from}–${to} of ${total}`);
   const late = page.locator('.events-row', { hasText: 'the mark comes' });
   assert.ok(await late.count() > 0, 'the late marks are on the page at the playhead');
   assert.match(await late.first().textContent(), /NodeUnknown.*late: the pass before this one, at t=1m44\.812s.*--kube-api-qps 20, --kube-api-burst 30/);

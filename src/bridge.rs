@@ -12,6 +12,7 @@ use crate::worker::EngineWorker;
 use gloo_worker::{Spawnable, WorkerBridge};
 use kubelife_engine::{Config, Distribution, Outcome};
 use kubelife_figures::aggregate::Aggregate;
+use kubelife_figures::spread::spread;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
@@ -224,7 +225,8 @@ enum Stage {
     Counted(Box<(Prepared, Outcome, Aggregate)>),
     /// Counted, with the timeline's lanes.
     Laned(Box<(Prepared, Outcome, Aggregate, Vec<Lane>)>),
-    /// Counted, with the lanes and the milestones: the rest is laid out in one task.
+    /// Counted, with the lanes, the milestones and the spread: the rest is laid out in one task,
+    /// and shown in the next.
     Marked(Box<(Prepared, Outcome, Aggregate, Laid)>),
     /// Ready to show.
     Ready(Landed),
@@ -238,8 +240,11 @@ fn later(queue: Weak<RefCell<Queue>>, asked: Asked, stage: Stage, onarrive: Call
         if queue.upgrade().is_none_or(|q| q.borrow().superseded(asked.slot)) {
             return;
         }
+        // Shown in a task of its own: the page's render is the longest part of the last stage.
+        if let Stage::Ready(landed) = stage {
+            return onarrive.emit(Arrived { asked, landed });
+        }
         match step(&asked, stage, &js_sys::Date::now) {
-            Ok(Stage::Ready(landed)) => onarrive.emit(Arrived { asked, landed }),
             Ok(next) => later(queue, asked, next, onarrive),
             Err(why) => unreadable(&why),
         }
@@ -278,7 +283,8 @@ fn step(asked: &Asked, stage: Stage, now: &dyn Fn() -> f64) -> Result<Stage, Str
         Stage::Laned(parts) => {
             let (p, outcome, counted, lanes) = *parts;
             let milestones = milestones(&outcome);
-            Stage::Marked(Box::new((p, outcome, counted, Laid { lanes, milestones })))
+            let spread = spread(&outcome, &counted);
+            Stage::Marked(Box::new((p, outcome, counted, Laid { lanes, milestones, spread })))
         }
         Stage::Marked(parts) => {
             let (p, outcome, counted, laid) = *parts;

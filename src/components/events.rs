@@ -33,7 +33,7 @@ fn warning(kind: EventKind) -> bool {
 }
 
 /// Rows the log shows at once; a larger run's log is shown a page at a time.
-pub const PAGE: usize = 400;
+pub const PAGE: usize = 100;
 
 /// The page of the log's events, given their `times` (ms, in order), to show with the playhead
 /// at `now`: the one shown so far, starting at `shown`, while its rows' times still span the
@@ -129,22 +129,24 @@ mod tests {
 
     #[test]
     fn the_log_shows_the_page_at_the_playhead() {
+        // Row k is at k / 2 * 2 s: row PAGE, the first of the second page, at PAGE s.
+        let (n, s) = (10 * PAGE, |row: usize| (row / 2 * 2000) as Millis);
         for (count, now, shown, expect) in [
             (0, 0, 0, 0..0),
             (10, 0, 0, 0..10),
             (10, 99_000, 0, 0..10),
             (PAGE, 0, 0, 0..PAGE),
-            (1000, 0, 0, 0..PAGE),
-            // Row 400 is the first at 400s or later: the second page.
-            (1000, 400_000, 0, PAGE..2 * PAGE),
-            (1000, 399_000, 0, PAGE..2 * PAGE),
-            (1000, 398_000, 0, 0..PAGE),
-            // A click on the last row of the second page (798s) keeps it.
-            (1000, 798_000, PAGE, PAGE..2 * PAGE),
+            (n, 0, 0, 0..PAGE),
+            // Row PAGE is the first at PAGE s or later: the second page.
+            (n, s(PAGE), 0, PAGE..2 * PAGE),
+            (n, s(PAGE) - 1000, 0, PAGE..2 * PAGE),
+            (n, s(PAGE) - 2000, 0, 0..PAGE),
+            // A click on the last row of the second page keeps it.
+            (n, s(2 * PAGE - 1), PAGE, PAGE..2 * PAGE),
             // Playback past a page's last row moves on.
-            (1000, 799_000, PAGE, 2 * PAGE..1000),
-            // Past the end: the last page, which is shorter.
-            (1000, 5_000_000, 0, 2 * PAGE..1000),
+            (n, s(2 * PAGE - 1) + 1000, PAGE, 2 * PAGE..3 * PAGE),
+            // Past the end: the last page.
+            (n + PAGE / 2, Millis::MAX, 0, n..n + PAGE / 2),
             // A page shown before a shorter run came is not kept.
             (10, 0, PAGE, 0..10),
         ] {

@@ -101,16 +101,16 @@ impl Run {
         let laid = Laid {
             lanes: run_lanes(&p, &outcome),
             milestones: milestones(&outcome),
+            spread: spread(&outcome, &aggregate),
         };
         Run::from_laid(p, outcome, aggregate, laid)
     }
 
-    /// `p`'s run, whose counts over time are `aggregate` and whose lanes and milestones are
-    /// `laid`, laid out: the page's worker bridge makes each part in a task of its own, so that
+    /// `p`'s run, whose counts over time are `aggregate` and whose lanes, milestones and spread
+    /// are `laid`, laid out: the page's worker bridge makes each part in a task of its own, so that
     /// none blocks the page for long on a large run.
     pub fn from_laid(p: Prepared, outcome: Outcome, aggregate: Aggregate, laid: Laid) -> Run {
-        let Laid { lanes, milestones } = laid;
-        let spread = spread(&outcome, &aggregate);
+        let Laid { lanes, milestones, spread } = laid;
         let bars = bars(&outcome, &p.cfg);
         let mut warnings = outcome.warnings.clone();
         warnings.extend(tuning_warnings(&p.cfg));
@@ -400,6 +400,8 @@ pub struct Laid {
     pub lanes: Vec<Lane>,
     /// The milestones ([`milestones`]).
     pub milestones: Milestones,
+    /// The outage across nodes ([`spread`], from the counts over time).
+    pub spread: Spread,
 }
 
 /// The timeline's lanes of `p`'s run: at most [`MAX_LANES`].
