@@ -284,7 +284,16 @@ fn step(asked: &Asked, stage: Stage, now: &dyn Fn() -> f64) -> Result<Stage, Str
             let (p, outcome, counted, lanes) = *parts;
             let milestones = milestones(&outcome);
             let spread = spread(&outcome, &counted);
-            Stage::Marked(Box::new((p, outcome, counted, Laid { lanes, milestones, spread })))
+            Stage::Marked(Box::new((
+                p,
+                outcome,
+                counted,
+                Laid {
+                    lanes,
+                    milestones,
+                    spread,
+                },
+            )))
         }
         Stage::Marked(parts) => {
             let (p, outcome, counted, laid) = *parts;

@@ -1,25 +1,20 @@
 //! "Download as SVG" and "Download as PNG" for the timeline and for "where does the time go?":
-//! the same kubelife-figures functions as `kubelife render`, on plotters' SVG backend or on an
-//! offscreen canvas, saved through a temporary `<a download>`.
+//! the same kubelife-figures functions as `kubelife render`, drawn as SVG by the files worker
+//! (`kubelife_figures::picture`), saved through a temporary `<a download>`; the PNG is that SVG
+//! drawn on a canvas that is never shown.
 
 use crate::explain::figure_bars;
 use crate::i18n::{lookup, tr, Lang};
+use crate::jobs::{FilesAnswer, FilesJob};
 use crate::model::Run;
 use crate::replay::Lane;
 use kubelife_engine::Millis;
-use kubelife_figures::{
-    breakdown_height, draw_breakdown, draw_timeline, Bar, BreakdownTexts, Legend, LegendTexts, TimelineFigure,
-};
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use kubelife_figures::picture::{DrawnLane, Picture};
+use kubelife_figures::{BreakdownTexts, Legend, LegendTexts};
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// Width of a downloaded picture, px (`kubelife render`'s default); a PNG has two or more
-/// pixels to each of these.
-const WIDTH: u32 = 900;
 
 /// The figure the buttons save.
 #[derive(Clone, PartialEq)]
@@ -45,6 +40,24 @@ impl Figure {
             Figure::Breakdown(_) => ("breakdown", "ui.breakdown.title"),
         }
     }
+
+    /// The figure with its texts in the reader's language, as the files worker draws it.
+    fn picture(&self, lang: Lang) -> Picture {
+        match self {
+            Figure::Timeline { lanes, duration, now } => Picture::Timeline {
+                lanes: lanes.iter().map(DrawnLane::from).collect(),
+                duration: *duration,
+                now: Some(*now),
+                legend: legend(lang),
+            },
+            Figure::Breakdown(run) => Picture::Breakdown {
+                bars: figure_bars(&run.bars, &run.outcome.events, &|k| lookup(lang, k)),
+                texts: BreakdownTexts {
+                    title: tr(lang, "ui.breakdown.title").to_string(),
+                },
+            },
+        }
+    }
 }
 
 /// Properties of [`Download`].
@@ -52,75 +65,6 @@ impl Figure {
 pub struct DownloadProps {
     /// What to save.
     pub figure: Figure,
-}
-
-/// A figure with its texts in the reader's language, ready for any backend.
-enum Picture<'a> {
-    Timeline(TimelineFigure<'a>),
-    Breakdown(Vec<Bar>, BreakdownTexts),
-}
-
-impl<'a> Picture<'a> {
-    fn new(lang: Lang, figure: &'a Figure, legend: &'a Legend) -> Picture<'a> {
-        match figure {
-            Figure::Timeline { lanes, duration, now } => Picture::Timeline(TimelineFigure {
-                lanes,
-                duration: *duration,
-                now: Some(*now),
-                legend: Some(legend),
-            }),
-            Figure::Breakdown(run) => {
-                let drawn = figure_bars(&run.bars, &run.outcome.events, &|k| lookup(lang, k));
-                let texts = BreakdownTexts {
-                    title: tr(lang, "ui.breakdown.title").to_string(),
-                };
-                Picture::Breakdown(drawn, texts)
-            }
-        }
-    }
-
-    fn size(&self) -> (u32, u32) {
-        match self {
-            Picture::Timeline(t) => (WIDTH, t.height()),
-            Picture::Breakdown(bars, _) => (WIDTH, breakdown_height(bars, WIDTH)),
-        }
-    }
-
-    fn paint<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Option<()> {
-        match self {
-            Picture::Timeline(t) => draw_timeline(root, t).ok()?,
-            Picture::Breakdown(bars, texts) => draw_breakdown(root, bars, texts).ok()?,
-        }
-        root.present().ok()
-    }
-
-    /// The picture as SVG text.
-    fn svg(&self) -> Option<String> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, self.size()).into_drawing_area();
-            self.paint(&root)?;
-        }
-        Some(svg)
-    }
-
-    /// The picture as a PNG `data:` address, drawn on a canvas that is never shown, at twice its
-    /// size or the screen's device pixel ratio if higher (rounded up), so that it stays sharp on
-    /// a dense screen or a slide: the figure is laid out at its own size and the canvas scaled.
-    fn png(&self) -> Option<String> {
-        let window = web_sys::window()?;
-        let canvas: web_sys::HtmlCanvasElement = window.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
-        let (w, h) = self.size();
-        let scale = window.device_pixel_ratio().max(2.0).ceil();
-        canvas.set_width((f64::from(w) * scale) as u32);
-        canvas.set_height((f64::from(h) * scale) as u32);
-        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        // plotters' canvas backend draws through this context and keeps its transform.
-        context.scale(scale, scale).ok()?;
-        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-        self.paint(&root.shrink((0, 0), (w, h)))?;
-        canvas.to_data_url_with_type("image/png").ok()
-    }
 }
 
 /// Saves `href` as `file` through a temporary `<a download>`.
@@ -137,19 +81,52 @@ fn save(href: &str, file: &str) -> Option<()> {
     Some(())
 }
 
-/// The SVG as a Blob's object address, freed once the download has started.
-fn save_svg(svg: &str, file: &str) -> Option<()> {
+/// The SVG as a Blob's object address, freed ten seconds later (once a download or an image
+/// has read it).
+fn svg_address(svg: &str) -> Option<String> {
     let parts = js_sys::Array::of1(&svg.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("image/svg+xml");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
-    save(&url, file);
+    let freed = url.clone();
     gloo_timers::callback::Timeout::new(10_000, move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
+        let _ = web_sys::Url::revoke_object_url(&freed);
     })
     .forget();
+    Some(url)
+}
+
+/// Saves the SVG as a PNG: drawn on a canvas that is never shown, at twice its size or the
+/// screen's device pixel ratio if higher (rounded up), so that it stays sharp on a dense screen or
+/// a slide. The browser draws the SVG as vectors at that size.
+fn save_png(svg: &str, file: String) -> Option<()> {
+    let url = svg_address(svg)?;
+    let image = web_sys::HtmlImageElement::new().ok()?;
+    let loaded = image.clone();
+    let onload = Closure::once_into_js(move || {
+        if drawn_png(&loaded).and_then(|href| save(&href, &file)).is_none() {
+            web_sys::console::error_1(&"kubelife could not draw the PNG".into());
+        }
+    });
+    image.set_onload(Some(onload.unchecked_ref()));
+    image.set_src(&url);
     Some(())
+}
+
+/// `image` (loaded) drawn on a new canvas at the scale of [`save_png`], as a PNG `data:` address.
+fn drawn_png(image: &web_sys::HtmlImageElement) -> Option<String> {
+    let window = web_sys::window()?;
+    let canvas: web_sys::HtmlCanvasElement = window.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+    let (w, h) = (f64::from(image.natural_width()), f64::from(image.natural_height()));
+    let scale = window.device_pixel_ratio().max(2.0).ceil();
+    canvas.set_width((w * scale) as u32);
+    canvas.set_height((h * scale) as u32);
+    let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    context
+        .draw_image_with_html_image_element_and_dw_and_dh(image, 0.0, 0.0, w * scale, h * scale)
+        .ok()?;
+    canvas.to_data_url_with_type("image/png").ok()
 }
 
 /// The legend of a saved timeline: the page's own, in the reader's language.
@@ -170,15 +147,23 @@ pub fn download(p: &DownloadProps) -> Html {
     let button = |png: bool| {
         let figure = p.figure.clone();
         Callback::from(move |_: MouseEvent| {
-            let legend = legend(lang);
-            let picture = Picture::new(lang, &figure, &legend);
-            if png {
-                if let Some(href) = picture.png() {
-                    save(&href, &format!("kubelife-{name}.png"));
+            let job = FilesJob::Svg(Box::new(figure.picture(lang)));
+            crate::worker_line::send(job, move |answer| {
+                let saved = match answer {
+                    FilesAnswer::Svg(Ok(svg)) if png => save_png(&svg, format!("kubelife-{name}.png")),
+                    FilesAnswer::Svg(Ok(svg)) => {
+                        svg_address(&svg).and_then(|url| save(&url, &format!("kubelife-{name}.svg")))
+                    }
+                    FilesAnswer::Svg(Err(why)) => {
+                        web_sys::console::error_1(&format!("kubelife could not draw the figure: {why}").into());
+                        Some(())
+                    }
+                    _ => None,
+                };
+                if saved.is_none() {
+                    web_sys::console::error_1(&"kubelife could not save the figure".into());
                 }
-            } else if let Some(svg) = picture.svg() {
-                save_svg(&svg, &format!("kubelife-{name}.svg"));
-            }
+            });
         })
     };
     html! {

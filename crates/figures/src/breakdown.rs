@@ -10,7 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One segment, its label already translated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Piece {
     /// What happens in it.
     pub label: String,
@@ -19,7 +19,7 @@ pub struct Piece {
 }
 
 /// One bar, its texts already translated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Bar {
     /// What it reaches.
     pub title: String,
@@ -32,7 +32,7 @@ pub struct Bar {
 }
 
 /// The figure's own texts, already translated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BreakdownTexts {
     /// The title.
     pub title: String,

@@ -8,7 +8,7 @@ use kubelife_engine::summary::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
 
 /// A state a lane is in over an interval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LaneState {
     /// Node Ready / pod Running and Ready.
     Ok,
@@ -37,7 +37,7 @@ impl LaneState {
 }
 
 /// What a lane shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum LaneKind {
     /// A node: Ready, Unknown or NotReady.
     Node,

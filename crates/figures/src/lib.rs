@@ -17,6 +17,7 @@ pub mod grid;
 pub mod lanes;
 mod names;
 mod patterns;
+pub mod picture;
 pub mod scatter;
 pub mod spread;
 pub mod timeline;

@@ -226,7 +226,14 @@ fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot, f: &Sca
     }
     for (name, pt) in f.references {
         if let Some(at) = place(pt) {
-            root.draw(&TriangleMarker::new(at, 6, ink.filled()))?;
+            // plotters' TriangleMarker of size 6, its corners worked out once (rounded up, as it
+            // rounds them): it computes them with sine and cosine, which would bring a sine of
+            // their own into the page's wasm.
+            let corner = |dx: i32, dy: i32| (at.0 + dx, at.1 + dy);
+            root.draw(&Polygon::new(
+                vec![corner(0, -6), corner(-5, 3), corner(6, 3)],
+                ink.filled(),
+            ))?;
             label(root, &mut placed, at, name)?;
         }
     }

@@ -31,7 +31,7 @@ const NARROW_CHAR: f64 = 5.5;
 const LEGEND: i32 = 66;
 
 /// What a standalone picture's legend says, already translated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Legend {
     /// The states, in the order of [`LaneState::ALL`].
     pub states: [String; 6],

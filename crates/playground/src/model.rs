@@ -110,7 +110,11 @@ impl Run {
     /// are `laid`, laid out: the page's worker bridge makes each part in a task of its own, so that
     /// none blocks the page for long on a large run.
     pub fn from_laid(p: Prepared, outcome: Outcome, aggregate: Aggregate, laid: Laid) -> Run {
-        let Laid { lanes, milestones, spread } = laid;
+        let Laid {
+            lanes,
+            milestones,
+            spread,
+        } = laid;
         let bars = bars(&outcome, &p.cfg);
         let mut warnings = outcome.warnings.clone();
         warnings.extend(tuning_warnings(&p.cfg));

@@ -1,6 +1,7 @@
 //! The files worker's jobs (`kubelife-files`): a cluster's files read with the engine's import and
-//! applied to the page's settings, the configuration in every export format, and the scenario
-//! JSON. Only that worker calls them, so that the YAML parser and serializer are in no other wasm.
+//! applied to the page's settings, the configuration in every export format, the scenario JSON,
+//! and the figures the page saves, as SVG. Only that worker calls them, so that the YAML parser
+//! and serializer and plotters' SVG backend are in no other wasm.
 
 use super::{Bytes, FilesAnswer, FilesJob};
 use crate::settings::Settings;
@@ -12,6 +13,7 @@ pub fn answer_files(job: &FilesJob) -> FilesAnswer {
         FilesJob::Import { files, too_large, base } => imported(files, too_large, base),
         FilesJob::Export(s) => exported(s),
         FilesJob::ScenarioJson(s) => FilesAnswer::Text(s.scenario().to_json()),
+        FilesJob::Svg(picture) => FilesAnswer::Svg(kubelife_figures::picture::svg(picture)),
     }
 }
 

@@ -12,8 +12,9 @@
 //!   no simulation, import or export, so the page links none.
 //! - [`engine`]: the engine's worker's jobs (a run, the seeds' spreads, the calibration loop, the
 //!   Tune panel's search in slices). Only the engine's worker (`kubelife-worker`) calls it.
-//! - [`files`]: the files worker's jobs (import, export, the scenario JSON). Only the files worker
-//!   (`kubelife-files`) calls it, so that the YAML parser and serializer are in no other wasm.
+//! - [`files`]: the files worker's jobs (import, export, the scenario JSON, a saved figure as
+//!   SVG). Only the files worker (`kubelife-files`) calls it, so that the YAML parser and
+//!   serializer and plotters' SVG backend are in no other wasm.
 //!
 //! A run's resolved configuration crosses (the page resolves each change of its settings once,
 //! and the worker runs what the page resolved), spreads as themselves, a run in the engine's wire
@@ -26,6 +27,7 @@ pub mod files;
 use crate::settings::Settings;
 use crate::tune::{Ask, Found};
 use kubelife_engine::{Config, Distribution};
+use kubelife_figures::picture::Picture;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +80,8 @@ pub enum FilesJob {
     Export(Box<Settings>),
     /// The scenario JSON (the CLI's input) of these settings.
     ScenarioJson(Box<Settings>),
+    /// A figure the page saves, drawn as SVG (`kubelife_figures::picture::svg`).
+    Svg(Box<Picture>),
 }
 
 /// What the engine's worker answers.
@@ -121,6 +125,8 @@ pub enum FilesAnswer {
     Exported(Vec<(String, Bytes)>),
     /// A text (the scenario JSON).
     Text(String),
+    /// A figure as SVG text, or why plotters could not draw it.
+    Svg(Result<String, String>),
 }
 
 /// A worker's job with what it is answered: the protocol of one worker, which its line on the
