@@ -29,6 +29,7 @@ use crate::components::tour::{Tour, STEPS};
 use crate::components::tune::TunePanel;
 use crate::components::warnings::Warnings;
 use crate::components::workshop::{ExercisePanel, Instructor, WorkshopNav};
+use crate::components::Same;
 use crate::hooks::{
     use_address_bar, use_document_lang, use_embed_height, use_first_view_removed, use_keyboard_shortcuts,
     use_later_texts, use_playback_clock,
@@ -454,7 +455,7 @@ fn full_page(m: &Model, on: &Handlers, root: NodeRef, later: bool) -> Html {
     let (cfg, defaults) = m.asked_cfg();
     let side = html! { <>
         if m.loaded { <crate::components::strip::Strip run={m.run.clone()} /> }
-        <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={cfg.clone()} defaults={defaults.clone()} onedit={on.edit.clone()} />
+        <crate::components::controls::ControlPanel settings={m.asked().clone()} cfg={Same(cfg.clone())} defaults={Same(defaults.clone())} onedit={on.edit.clone()} />
         <FaultPanel settings={m.asked().clone()} nodes={cfg.nodes.len() as u32} onedit={on.edit.clone()} />
         <crate::components::cloud::CloudPanel settings={m.asked().clone()} onedit={on.edit.clone()} />
     </> };
@@ -479,14 +480,14 @@ fn full_page(m: &Model, on: &Handlers, root: NodeRef, later: bool) -> Html {
                     targets={view.display.question.targets.clone()} />
             }
             <h2>{tr(lang, "ui.h.tune")}</h2>
-            <TunePanel question={view.display.question.clone()} cfg={cfg.clone()} settings={m.asked().clone()}
+            <TunePanel question={view.display.question.clone()} cfg={Same(cfg.clone())} settings={m.asked().clone()}
                 b_settings={m.asked_b().cloned()} onquestion={on.question.clone()} onedit={on.edit.clone()}
                 onedit_b={on.compare.reform(CompareAction::EditB)} />
             <h2>{tr(lang, "ui.h.compare")}</h2>
             { compare(m, on) }
             <Warnings run={run.clone()} />
             <h2>{tr(lang, "ui.h.cost")}</h2>
-            <Cost cfg={cfg.clone()} defaults={defaults.clone()} nodes={view.cost_nodes} onnodes={on.cost_nodes.clone()} />
+            <Cost cfg={Same(cfg.clone())} defaults={Same(defaults.clone())} nodes={view.cost_nodes} onnodes={on.cost_nodes.clone()} />
             <h2>{tr(lang, "ui.h.export")}</h2>
             <ExportPanel settings={m.asked().clone()} run={m.run.clone()} />
             <h2>{tr(lang, "ui.h.import")}</h2>

@@ -215,7 +215,7 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
     let settings = Settings::default();
     let props = yew::props!(TuneProps {
         question: kubelife::tune::Question::default(),
-        cfg: std::rc::Rc::new(settings.resolve().0),
+        cfg: kubelife::components::Same(std::rc::Rc::new(settings.resolve().0)),
         settings,
         b_settings: None,
         onquestion: Callback::noop(),
@@ -313,8 +313,8 @@ async fn side_b_has_every_control_of_side_a_under_the_real_flag_names() {
     let run = default_run();
     let a = mount::<ControlPanel>(yew::props!(ControlPanelProps {
         settings: run.settings.clone(),
-        cfg: run.cfg.clone(),
-        defaults: run.defaults.clone(),
+        cfg: kubelife::components::Same(run.cfg.clone()),
+        defaults: kubelife::components::Same(run.defaults.clone()),
         onedit: Callback::noop(),
     }));
     let b = mount::<SideB>(());

@@ -14,7 +14,6 @@ use crate::settings::{
     PAGE_MAX_WEB, TOGGLES, ZONES,
 };
 use kubelife_engine::{Config, Version};
-use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -24,9 +23,9 @@ pub struct ControlPanelProps {
     /// What the user set.
     pub settings: Settings,
     /// The resolved configuration.
-    pub cfg: Rc<Config>,
+    pub cfg: super::Same<Config>,
     /// The version's defaults.
-    pub defaults: Rc<Config>,
+    pub defaults: super::Same<Config>,
     /// Called with each change.
     pub onedit: Callback<Edit>,
 }
@@ -37,8 +36,8 @@ pub fn control_panel(p: &ControlPanelProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let side = KnobSide {
         settings: &p.settings,
-        cfg: &p.cfg,
-        defaults: &p.defaults,
+        cfg: &p.cfg.0,
+        defaults: &p.defaults.0,
         b: false,
     };
     control_groups(lang, &side, &p.onedit)

@@ -4,7 +4,6 @@
 use crate::explain::writes_per_minute;
 use crate::i18n::{tr, Lang};
 use kubelife_engine::Config;
-use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -12,9 +11,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq, Clone)]
 pub struct CostProps {
     /// The current configuration.
-    pub cfg: Rc<Config>,
+    pub cfg: super::Same<Config>,
     /// The version's defaults.
-    pub defaults: Rc<Config>,
+    pub defaults: super::Same<Config>,
     /// Cluster size to price.
     pub nodes: u32,
     /// Called with a new size.

@@ -35,7 +35,34 @@ pub mod tune;
 pub mod warnings;
 pub mod workshop;
 
+use std::rc::Rc;
 use yew::Callback;
+
+/// A value the page resolved once and its components share, such as a configuration: two are
+/// equal when they are the same one. Comparing a component's props then costs a pointer
+/// comparison, not a walk over a configuration (and the page's wasm carries no code for that
+/// walk); a component whose props hold one also holds the settings it was resolved from.
+#[derive(Debug)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> Clone for Same<T> {
+    fn clone(&self) -> Self {
+        Same(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Same<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// A callback that passes on `f` of its value to `to`, when `f` gives one (a field that does not
 /// parse changes nothing).

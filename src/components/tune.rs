@@ -33,7 +33,7 @@ pub struct TuneProps {
     /// The targets and constraints (the link's).
     pub question: Question,
     /// The configuration shown, which the search varies.
-    pub cfg: Rc<Config>,
+    pub cfg: super::Same<Config>,
     /// The settings shown, which a point is applied to.
     pub settings: Settings,
     /// Side B's settings, when comparing: a point can be applied to both sides at once.
@@ -118,7 +118,7 @@ pub fn tune_panel(p: &TuneProps) -> Html {
     } = use_search();
     let running = matches!(search, Search::Running { .. });
     let onrun = |confirmed: bool| {
-        let (cfg, ask) = (p.cfg.clone(), p.question.ask());
+        let (cfg, ask) = (p.cfg.0.clone(), p.question.ask());
         run.reform(move |_: MouseEvent| (cfg.clone(), ask.clone(), confirmed))
     };
     let ed = Editor {
