@@ -231,6 +231,60 @@ mod tests {
         }
     }
 
+    /// A saved figure is drawn as SVG with every lane named and every mark kept, in the texts
+    /// it was sent with.
+    #[test]
+    fn a_figure_job_draws_the_figure_as_svg() {
+        use kubelife_figures::picture::{DrawnLane, Picture};
+        let run = crate::model::Run::simulate(Settings::default());
+        let lanes: Vec<DrawnLane> = run.lanes.iter().map(DrawnLane::from).collect();
+        assert!(
+            lanes.iter().any(|l| !l.marks.is_empty()),
+            "the default run's lanes have marks"
+        );
+        let legend = kubelife_figures::Legend::from_texts(kubelife_figures::LegendTexts {
+            terminating: "Terminating (striped)",
+            partial: "fewer serving (dotted)",
+            moved: "volume attached elsewhere (barred)",
+            marks: "▼ last heartbeat · ▲ Unknown or fault · ◆ taint · ■ pod change",
+        });
+        let picture = Picture::Timeline {
+            lanes,
+            duration: run.cfg.duration,
+            now: Some(60_000),
+            legend,
+        };
+        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(Box::new(picture))) else {
+            panic!("an SVG");
+        };
+        assert!(drawn.starts_with("<svg"), "{}", &drawn[..40]);
+        for lane in run.lanes.iter() {
+            assert!(drawn.contains(&lane.name), "{} is drawn", lane.name);
+        }
+        assert!(drawn.contains("last heartbeat"));
+        // Each mark is a polygon, and so is each of the legend's four.
+        let marks: usize = run.lanes.iter().map(|l| l.marks.len()).sum();
+        assert!(drawn.matches("<polygon").count() >= marks + 4, "{marks} marks drawn");
+        let bars = Picture::Breakdown {
+            bars: vec![kubelife_figures::Bar {
+                title: "From the fault to the first replacement Ready".into(),
+                total: "total 5m54.8s".into(),
+                pieces: vec![kubelife_figures::Piece {
+                    label: "44.5s heartbeats missing".into(),
+                    ms: 44_500,
+                }],
+                passes: None,
+            }],
+            texts: kubelife_figures::BreakdownTexts {
+                title: "Where does the time go?".into(),
+            },
+        };
+        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(Box::new(bars))) else {
+            panic!("an SVG");
+        };
+        assert!(drawn.contains("Where does the time go?") && drawn.contains("44.5s heartbeats missing"));
+    }
+
     #[test]
     fn a_scenario_job_gives_the_clis_input() {
         let s = Settings::default();
