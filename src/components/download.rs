@@ -48,7 +48,7 @@ impl Figure {
                 lanes: lanes.iter().map(DrawnLane::from).collect(),
                 duration: *duration,
                 now: Some(*now),
-                legend: legend(lang),
+                legend: Box::new(legend(lang)),
             },
             Figure::Breakdown(run) => Picture::Breakdown {
                 bars: figure_bars(&run.bars, &run.outcome.events, &|k| lookup(lang, k)),

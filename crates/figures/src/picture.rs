@@ -26,7 +26,7 @@ pub enum Picture {
         /// The playhead, ms, if any.
         now: Option<Millis>,
         /// The legend, in the reader's language.
-        legend: Legend,
+        legend: Box<Legend>,
     },
     /// "Where does the time go?".
     Breakdown {

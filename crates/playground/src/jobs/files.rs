@@ -252,7 +252,7 @@ mod tests {
             lanes,
             duration: run.cfg.duration,
             now: Some(60_000),
-            legend,
+            legend: Box::new(legend),
         };
         let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(Box::new(picture))) else {
             panic!("an SVG");
