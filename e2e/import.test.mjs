@@ -210,36 +210,79 @@ test('a dropped file over the size limit is not read, and a flow mapping is YAML
   await page.close();
 });
 
-test('a YAML of 10,000 documents imports with no main-thread task over 100 ms, its report summarised', async () => {
-  const { page, errors } = await openPage(fx.browser, fx.server.url);
-  // 1 MB: 10,000 KubeletConfigurations, which the engine reports as 30,002 lines (issue 36).
-  const doc = (i) => `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: ${i % 9 + 1}s\n`;
-  const text = Array.from({ length: 10_000 }, (_, i) => doc(i)).join('---\n');
-  assert.ok(text.length > 1_000_000, `${text.length} bytes`);
-  const transfer = await page.evaluateHandle((t) => {
+/**
+ * Drops the file `name`, whose text the page builds with `make` (a function's source, called with
+ * `arg`), on the import panel and measures the page's own thread from the drop until `done` (a
+ * function's source, given the report's text) holds and the run the import asked for is shown:
+ * the tasks over 50 ms, ms from the drop, and the longest. Also the calibration loop's time in
+ * the same page, ms, since a budget that can fail is a ratio: a slower machine passes.
+ */
+async function timedImport(page, name, make, arg, done) {
+  await page.waitForFunction(() => window.wasmBindings?.kubelife_calibrate);
+  const floor = Math.min(...await page.evaluate(async () => [
+    await window.wasmBindings.kubelife_calibrate(1000, 3), await window.wasmBindings.kubelife_calibrate(1000, 3)]));
+  const transfer = await page.evaluateHandle(([n, source, a]) => {
+    const text = (0, eval)(`(${source})`)(a);
     const dt = new DataTransfer();
-    dt.items.add(new File([t], 'many.yaml', { type: 'application/yaml' }));
+    dt.items.add(new File([text], n, { type: 'application/octet-stream' }));
     return dt;
-  }, text);
-  // Every task of the page's own thread over 50 ms, from the drop to the report and the run.
+  }, [name, make.toString(), arg]);
+  const size = await transfer.evaluate((dt) => dt.files[0].size);
   await page.evaluate(() => {
     window.__longTasks = [];
     new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => ({ at: e.startTime, ms: e.duration })))).observe({ type: 'longtask' });
   });
   const start = await page.evaluate(() => performance.now());
   await page.locator('.import-drop').dispatchEvent('drop', { dataTransfer: transfer });
-  await page.waitForFunction(() => (document.querySelector('[data-testid=import-report]')?.textContent ?? '').includes('9,997 more like'), null, { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'), null, { timeout: 60_000 });
+  await page.waitForFunction((source) => (0, eval)(`(${source})`)(document.querySelector('[data-testid=import-report]')?.textContent ?? ''),
+    done.toString(), { timeout: 120_000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=running]'), null, { timeout: 120_000 });
   // The frame after the report counts too.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
   const tasks = (await page.evaluate(() => window.__longTasks)).map(({ at, ms }) => ({ at: Math.round(at - start), ms: Math.round(ms) }));
-  const longest = Math.max(0, ...tasks.map((t) => t.ms));
-  console.log(`import of 10,000 documents: longest main-thread task ${longest} ms (long tasks: ${JSON.stringify(tasks)})`);
-  assert.ok(longest <= 100, `a main-thread task took ${longest} ms during the import: ${JSON.stringify(tasks)} (ms from the drop)`);
+  return { tasks, longest: Math.max(0, ...tasks.map((t) => t.ms)), floor, size };
+}
+
+// The import's budget: no task of the page's own thread longer than eight times the calibration
+// loop, which is 100 ms where that loop takes 12.5 ms (issue 36 asks for no task over 100 ms).
+const IMPORT_TASK_LOOPS = 8;
+
+test('a YAML of 10,000 documents imports with no main-thread task over eight calibration loops (100 ms), its report summarised', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  // 1 MB: 10,000 KubeletConfigurations, which the engine reports as 30,002 lines (issue 36).
+  const make = (count) => Array.from({ length: count }, (_, i) =>
+    `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: ${i % 9 + 1}s\n`).join('---\n');
+  const { tasks, longest, floor, size } = await timedImport(page, 'many.yaml', make, 10_000, (r) => r.includes('9,997 more like'));
+  assert.ok(size > 1_000_000, `${size} bytes`);
+  console.log(`import of 10,000 documents: longest main-thread task ${longest} ms, ${(longest / floor).toFixed(2)} times the calibration loop's ${floor.toFixed(1)} ms (long tasks: ${JSON.stringify(tasks)})`);
+  assert.ok(longest <= IMPORT_TASK_LOOPS * floor, `a main-thread task took ${longest} ms during the import, calibration ${floor.toFixed(1)} ms: ${JSON.stringify(tasks)} (ms from the drop)`);
   // A few lines, each repeated message counted once and its file named.
   const rows = await page.locator('.import-entry').count();
   assert.ok(rows <= 300, `the report renders ${rows} lines`);
   assert.match(await page.evaluate(reportText), /9,997 more like many\.yaml: read as KubeletConfiguration, in many\.yaml: kubelife import prints every one/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a 30 MB node list imports with no main-thread task over eight calibration loops (100 ms)', async () => {
+  const { page, errors } = await openPage(fx.browser, fx.server.url);
+  // `kubectl get nodes -o json` of a large cluster: the EKS fixture's first node, 4,300 times,
+  // in three zones (issue 36: this blocked the page for about 1.4 s).
+  const make = ([fixture, count]) => {
+    const node = JSON.parse(fixture).items[0];
+    const items = Array.from({ length: count }, (_, i) => {
+      const n = structuredClone(node);
+      n.metadata.name = `node-${i}`;
+      n.metadata.labels['kubernetes.io/hostname'] = `node-${i}`;
+      n.metadata.labels['topology.kubernetes.io/zone'] = `zone-${i % 3}`;
+      return n;
+    });
+    return JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items }, null, 2);
+  };
+  const { tasks, longest, floor, size } = await timedImport(page, 'nodes.json', make, [NODES, 4_300], (r) => r.includes('nodes.json'));
+  assert.ok(size > 30_000_000, `${size} bytes`);
+  console.log(`import of a ${(size / 1e6).toFixed(1)} MB node list: longest main-thread task ${longest} ms, ${(longest / floor).toFixed(2)} times the calibration loop's ${floor.toFixed(1)} ms (long tasks: ${JSON.stringify(tasks)})`);
+  assert.ok(longest <= IMPORT_TASK_LOOPS * floor, `a main-thread task took ${longest} ms during the import, calibration ${floor.toFixed(1)} ms: ${JSON.stringify(tasks)} (ms from the drop)`);
   assert.deepEqual(errors, []);
   await page.close();
 });

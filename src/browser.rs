@@ -77,11 +77,14 @@ pub fn decimal(text: &str) -> Option<f64> {
     kubelife_playground::decimal::decimal(text)
 }
 
-/// Installs the browser's `parseFloat` as the core's decimal parser (nothing natively): the page
-/// does it before it reads its link.
+/// Installs the browser's `parseFloat` as the core's decimal parser, and its `Math.pow` and
+/// `Math.log10` as the core's (nothing natively): the page does it before it reads its link.
 pub fn install_decimal_parser() {
     #[cfg(target_arch = "wasm32")]
-    kubelife_playground::decimal::install(js_sys::parse_float);
+    {
+        kubelife_playground::decimal::install(js_sys::parse_float);
+        kubelife_playground::decimal::install_math(js_sys::Math::pow, js_sys::Math::log10);
+    }
 }
 
 /// Whether the page runs in a browser: false natively, where web-sys' calls would panic.

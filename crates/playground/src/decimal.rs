@@ -27,6 +27,54 @@ pub fn decimal(text: &str) -> Option<f64> {
     }
 }
 
+/// The powers of ten and their logarithms (the playback speed's slider, the link's `speed`), by
+/// functions the shell installs ([`install_math`]): the page's are the browser's `Math.pow` and
+/// `Math.log10`, so that its wasm carries no power or logarithm of its own; natively, Rust's.
+static MATH: OnceLock<(Pow, Log10)> = OnceLock::new();
+
+/// `pow(base, exponent)`.
+type Pow = fn(f64, f64) -> f64;
+/// The decimal logarithm.
+type Log10 = fn(f64) -> f64;
+
+/// Installs the power (`pow(base, exponent)`) and the decimal logarithm the page uses. The first
+/// installed stay.
+pub fn install_math(pow: Pow, log10: Log10) {
+    let _ = MATH.set((pow, log10));
+}
+
+/// 10 to the power `x`.
+pub fn pow10(x: f64) -> f64 {
+    match MATH.get() {
+        Some((pow, _)) => pow(10.0, x),
+        None => own_math(x, true),
+    }
+}
+
+/// The decimal logarithm of `x`.
+pub fn log10(x: f64) -> f64 {
+    match MATH.get() {
+        Some((_, log10)) => log10(x),
+        None => own_math(x, false),
+    }
+}
+
+/// Rust's power of ten (`pow`) or decimal logarithm, natively.
+#[cfg(not(target_arch = "wasm32"))]
+fn own_math(x: f64, pow: bool) -> f64 {
+    if pow {
+        10f64.powf(x)
+    } else {
+        x.log10()
+    }
+}
+
+/// Not a number in WebAssembly: the shell installs the browser's before the page needs one.
+#[cfg(target_arch = "wasm32")]
+fn own_math(_x: f64, _pow: bool) -> f64 {
+    f64::NAN
+}
+
 /// Rust's parser, natively.
 #[cfg(not(target_arch = "wasm32"))]
 fn own_parser(text: &str) -> Option<f64> {

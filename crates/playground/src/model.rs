@@ -223,7 +223,7 @@ impl View {
         if !self.playing {
             return false;
         }
-        self.t += (wall * 10f64.powf(self.speed_exp)) as Millis;
+        self.t += (wall * crate::decimal::pow10(self.speed_exp)) as Millis;
         if self.t >= duration {
             self.t = duration;
             self.playing = false;

@@ -3,7 +3,7 @@
 //! and the figures the page saves, as SVG. Only that worker calls them, so that the YAML parser
 //! and serializer and plotters' SVG backend are in no other wasm.
 
-use super::{Bytes, FilesAnswer, FilesJob};
+use super::{Bytes, FilesAnswer, FilesJob, Shared};
 use crate::settings::Settings;
 use kubelife_engine::Cause;
 
@@ -20,12 +20,12 @@ pub fn answer_files(job: &FilesJob) -> FilesAnswer {
 /// Reads `files` with the engine's import as `kubelife import` does, checking against `base`'s
 /// version where no file names one, and applies them to `base`, with the engine's report and the
 /// page's own lines, every text taken from a file escaped (`shown::escaped`).
-fn imported(files: &[(String, Bytes)], too_large: &[(String, Option<u64>)], base: &Settings) -> FilesAnswer {
+fn imported(files: &[(String, Shared)], too_large: &[(String, Option<u64>)], base: &Settings) -> FilesAnswer {
     use kubelife_engine::import::limits::too_large as refused;
     use kubelife_engine::import::shown::escaped;
     use kubelife_engine::import::{import, EntryKind, Reader};
     use kubelife_engine::wire::encode_messages;
-    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.0.as_slice())).collect();
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), &b.0[..])).collect();
     let read = import(&refs, Reader::Page(kubelife_engine::Version { minor: base.minor }));
     let (applied, page) = crate::import::settings_from_import(base, &read);
     let tag = |k: EntryKind| EntryKind::ALL.iter().position(|&x| x == k).unwrap_or_default() as u8;
@@ -95,7 +95,7 @@ mod tests {
         use kubelife_engine::import::{import, EntryKind, Reader};
         use kubelife_engine::wire::decode_messages;
         let text = "--node-monitor-grace-period=20s\n--pod-eviction-timeout=30s\n";
-        let files = vec![("kcm.txt".to_string(), Bytes(text.as_bytes().to_vec()))];
+        let files = vec![("kcm.txt".to_string(), Shared::from(text.as_bytes()))];
         let base = Settings {
             nodes: 7,
             ..Settings::default()
@@ -142,8 +142,8 @@ mod tests {
             .collect();
         let job = FilesJob::Import {
             files: vec![
-                ("ansi\u{1b}[2J.yaml".to_string(), Bytes(ansi.as_bytes().to_vec())),
-                ("ps.yaml".to_string(), Bytes(utf16)),
+                ("ansi\u{1b}[2J.yaml".to_string(), Shared::from(ansi.as_bytes())),
+                ("ps.yaml".to_string(), Shared::from(&utf16[..])),
             ],
             too_large: vec![("big.yaml".to_string(), Some(3 << 30))],
             base: Box::default(),
@@ -178,7 +178,7 @@ mod tests {
             "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 4s\n";
         let big = vec![doc; 10_000].join("---\n");
         let job = FilesJob::Import {
-            files: vec![("big.yaml".to_string(), Bytes(big.into_bytes()))],
+            files: vec![("big.yaml".to_string(), Shared::from(big.as_bytes()))],
             too_large: Vec::new(),
             base: Box::default(),
         };

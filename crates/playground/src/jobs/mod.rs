@@ -68,7 +68,7 @@ pub enum FilesJob {
     /// Import panel does. The contents are bytes, so that the import tells their encoding.
     Import {
         /// The files, in the order added.
-        files: Vec<(String, Bytes)>,
+        files: Vec<(String, Shared)>,
         /// The files over the import's size limit, which the page did not read: name and size in
         /// bytes, if known (`import::limits::MAX_FILE_BYTES`).
         too_large: Vec<(String, Option<u64>)>,
@@ -221,6 +221,29 @@ impl<'de> Deserialize<'de> for Bytes {
             }
         }
         d.deserialize_byte_buf(Visit)
+    }
+}
+
+/// A file's contents as the page holds them, shared: sending a 30 MB file then copies it only
+/// into the message, not first out of the page's own copy. Serialized as [`Bytes`] are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shared(pub std::rc::Rc<[u8]>);
+
+impl From<&[u8]> for Shared {
+    fn from(b: &[u8]) -> Shared {
+        Shared(b.into())
+    }
+}
+
+impl Serialize for Shared {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shared {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Shared(Bytes::deserialize(d)?.0.into()))
     }
 }
 

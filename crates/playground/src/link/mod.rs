@@ -171,7 +171,7 @@ pub fn encode_all(s: &Settings, b: Option<&Settings>, playback: Playback, displa
         pairs.push(("t".into(), format_go_duration(playback.t)));
     }
     if let Some(e) = playback.speed_exp {
-        pairs.push(("speed".into(), format!("{}", 10f64.powf(e).round())));
+        pairs.push(("speed".into(), format!("{}", crate::decimal::pow10(e).round())));
     }
     if display.embed {
         pairs.push(("embed".into(), "1".into()));
@@ -257,7 +257,7 @@ pub fn decode(query: &str) -> Decoded {
                 None => notices.push(bad(Cause::new("link.why.t"))),
             },
             "speed" => match crate::decimal::decimal(&v).filter(|x| (1.0..=1000.0).contains(x)) {
-                Some(x) => playback.speed_exp = Some(x.log10()),
+                Some(x) => playback.speed_exp = Some(crate::decimal::log10(x)),
                 None => notices.push(bad(Cause::new("link.why.speed"))),
             },
             "embed" => display.embed = on,

@@ -1,0 +1,20 @@
+import { serve, launch, openPage } from './serve.mjs';
+import fs from 'node:fs';
+const NODES = fs.readFileSync(new URL('./fixtures/eks-nodelist-2-zones.json', import.meta.url), 'utf8');
+const server = await serve(new URL('../dist/', import.meta.url).pathname);
+const browser = await launch();
+const { page } = await openPage(browser, server.url);
+const transfer = await page.evaluateHandle(([fixture, count]) => {
+  const node = JSON.parse(fixture).items[0];
+  const items = Array.from({ length: count }, (_, i) => { const n = structuredClone(node); n.metadata.name = `node-${i}`; n.metadata.labels['kubernetes.io/hostname'] = `node-${i}`; n.metadata.labels['topology.kubernetes.io/zone'] = `zone-${i % 3}`; return n; });
+  const dt = new DataTransfer(); dt.items.add(new File([JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items }, null, 2)], 'nodes.json')); return dt;
+}, [NODES, 4300]);
+await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
+await page.locator('.import-drop').dispatchEvent('drop', { dataTransfer: transfer });
+await page.waitForFunction(() => (document.querySelector('[data-testid=import-report]')?.textContent ?? '').includes('nodes.json'), null, { timeout: 120000 });
+await page.waitForFunction(() => !document.querySelector('[data-testid=running]'), null, { timeout: 120000 });
+await page.waitForTimeout(300);
+fs.writeFileSync('/tmp/tr/trace.json', await browser.stopTracing());
+console.log(await page.evaluate(() => [...document.querySelectorAll('input, textarea')].map((e) => [e.dataset.testid ?? e.className, e.value.length]).filter((x) => x[1] > 500)));
+console.log(await page.evaluate(() => { const out = []; for (const s of document.querySelectorAll('.app-main *')) { const n = s.querySelectorAll('*').length; if (n > 150 && n < 3000) out.push([s.tagName + '.' + (s.className?.baseVal ?? s.className), n]); } return [document.querySelectorAll('*').length, out.slice(0, 30)]; }));
+await browser.close(); await server.close();
