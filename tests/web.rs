@@ -245,6 +245,64 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
     assert!(first.contains("“soon” was not used"), "{first}");
 }
 
+/// What a reader types in a slider's number field survives a render of the page before it is
+/// committed (another run landing meanwhile): Enter then commits what was typed, not the old
+/// value the render would have put back (issue 36, exercise 13 solved by hand lost its edits).
+#[wasm_bindgen_test]
+async fn a_number_being_typed_survives_a_render_and_is_committed() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static COMMITTED: Rc<Cell<f64>> = Rc::new(Cell::new(0.0));
+    }
+    /// A slider whose help text changes with a button, so that the slider renders again.
+    #[function_component(Host)]
+    fn host() -> Html {
+        let renders = use_state(|| 0u32);
+        let again = {
+            let renders = renders.clone();
+            Callback::from(move |_| renders.set(*renders + 1))
+        };
+        let committed = COMMITTED.with(|c| c.clone());
+        html! { <>
+            <Slider flag="node-monitor-grace-period" field="--node-monitor-grace-period" help={format!("help {}", *renders)}
+                unit={Unit::Seconds} value={50.0} default={50.0} min={2.0} max={600.0} step={1.0}
+                onchange={Callback::from(move |v| committed.set(v))} onreset={Callback::noop()} />
+            <button class="again" onclick={again}>{"again"}</button>
+        </> }
+    }
+    let root = mount::<Host>(());
+    settle().await;
+    let field: web_sys::HtmlInputElement = root
+        .query_selector("input[type=number]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    field.set_value("42");
+    field
+        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    let again: web_sys::HtmlElement = root
+        .query_selector("button.again")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    again.click();
+    settle().await;
+    assert!(
+        root.text_content().unwrap().contains("help 1"),
+        "the slider rendered again"
+    );
+    assert_eq!(field.value(), "42", "the typed text is kept");
+    field.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(COMMITTED.with(|c| c.get()), 42.0);
+}
+
 #[wasm_bindgen_test]
 fn the_browsers_number_parser_agrees_with_rusts() {
     for text in [
