@@ -4,6 +4,7 @@
 //! same panel for its own settings: the same controls under the same flag names, told apart by
 //! the section they are in, their ids (`b-`) and their accessible names ("B ").
 
+use super::number::NumberField;
 use crate::components::filtered;
 use crate::components::slider::{knob_slider, KnobSide};
 use crate::i18n::{tr, Lang};
@@ -100,13 +101,8 @@ fn workload_extras(lang: Lang, w: Workload, x: WorkloadExtras, b: bool, onedit: 
     let on_kind = filtered(onedit, move |e: Event| {
         Some(Edit::Number(Field::PdbKind(w), index(&e)?))
     });
-    let on_n = filtered(onedit, move |e: Event| {
-        let v = e
-            .target_unchecked_into::<HtmlInputElement>()
-            .value()
-            .trim()
-            .parse::<u32>()
-            .ok()?;
+    let on_n = filtered(onedit, move |text: String| {
+        let v = text.trim().parse::<u32>().ok()?;
         Some(Edit::Number(Field::PdbCount(w), v.min(30)))
     });
     let id = |what: &str| format!("{}{}-{what}", if b { "b-" } else { "" }, w.name());
@@ -125,8 +121,8 @@ fn workload_extras(lang: Lang, w: Workload, x: WorkloadExtras, b: bool, onedit: 
                 }) }
             </select></label>
             if x.pdb != PdbChoice::None {
-                <input type="number" class="controls-number" min="0" max="30" value={x.pdb.count().to_string()} data-testid={id("pdb-n")}
-                    aria-label={format!("{}{} PodDisruptionBudget", side(b), w.name())} onchange={on_n} />
+                <NumberField class="controls-number" min="0" max="30" value={x.pdb.count().to_string()} testid={id("pdb-n")}
+                    label={format!("{}{} PodDisruptionBudget", side(b), w.name())} onchange={on_n} />
             }
         </div>
     }
@@ -162,16 +158,14 @@ fn count(lang: Lang, c: Count, b: bool, onedit: &Callback<Edit>) -> Html {
     let oninput = filtered(onedit, move |e: InputEvent| {
         edit(e.target_unchecked_into::<HtmlInputElement>().value())
     });
-    let onchange = filtered(onedit, move |e: Event| {
-        edit(e.target_unchecked_into::<HtmlInputElement>().value())
-    });
+    let onchange = filtered(onedit, edit);
     html! {
         <div class="controls-count">
             <label>{label}{" "}<strong>{c.value}</strong></label>
             <div class="controls-row">
                 <input type="range" class="controls-range" min={min.to_string()} max={max.to_string()} step="1" value={c.value.to_string()} aria-label={name.clone()} {oninput} />
-                <input type="number" class="controls-number" min={min.to_string()} max={max.to_string()} value={c.value.to_string()}
-                    aria-label={format!("{name} {}", tr(lang, "ui.slider.value"))} {onchange} />
+                <NumberField class="controls-number" min={min.to_string()} max={max.to_string()} value={c.value.to_string()}
+                    label={format!("{name} {}", tr(lang, "ui.slider.value"))} {onchange} />
             </div>
         </div>
     }

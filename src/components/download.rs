@@ -147,7 +147,7 @@ pub fn download(p: &DownloadProps) -> Html {
     let button = |png: bool| {
         let figure = p.figure.clone();
         Callback::from(move |_: MouseEvent| {
-            let job = FilesJob::Svg(Box::new(figure.picture(lang)));
+            let job = FilesJob::Svg(Rc::new(figure.picture(lang)));
             crate::worker_line::send(job, move |answer| {
                 let saved = match answer {
                     FilesAnswer::Svg(Ok(svg)) if png => save_png(&svg, format!("kubelife-{name}.png")),

@@ -2,6 +2,7 @@
 //! zone outage (every node of one zone losing power, from a start to an optional end), and the
 //! operator's actions (out-of-service taint, controller restart, latency spike, toleration patch).
 
+use super::number::NumberField;
 use crate::components::filtered;
 use crate::i18n::{tr, Lang};
 use crate::model::Edit;
@@ -53,16 +54,16 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
     let f = &s.fault;
     // A list for a small cluster; a number field (node-N as N) for one of thousands.
     let listed = nodes <= LISTED_NODES;
-    let on_node = filtered(onedit, move |e: Event| {
-        let v = if listed {
-            e.target_unchecked_into::<HtmlSelectElement>().value()
-        } else {
-            e.target_unchecked_into::<HtmlInputElement>().value()
-        };
+    // The node as its list's position, or as the number typed after "node-".
+    let node = move |v: String| {
         let v = v.trim().parse::<u32>().ok()?;
         let index = if listed { v } else { v.clamp(1, nodes.max(1)) - 1 };
         Some(Edit::Number(Field::FaultNode, index))
+    };
+    let on_node = filtered(onedit, move |e: Event| {
+        node(e.target_unchecked_into::<HtmlSelectElement>().value())
     });
+    let on_node_number = filtered(onedit, node);
     const KINDS: [(ActionKind, &str, &str); 8] = [
         (ActionKind::NodeCrash, "NodeCrash", "ui.fault.crash"),
         (ActionKind::KubeletStop, "KubeletStop", "ui.fault.kubelet_stop"),
@@ -104,8 +105,8 @@ fn fault_fields(lang: Lang, s: &Settings, nodes: u32, onedit: &Callback<Edit>) -
                 { for (0..nodes).map(|i| html!{ <option value={i.to_string()} selected={i == f.node}>{format!("node-{}", i + 1)}</option> }) }
             </select></label>
         } else {
-            <label class="faults-field">{tr(lang, "ui.fault.node")}{"node-"}<input type="number" min="1" max={nodes.to_string()} value={(f.node + 1).to_string()}
-                aria-label={tr(lang, "ui.fault.node_label")} onchange={on_node} /></label>
+            <label class="faults-field">{tr(lang, "ui.fault.node")}{"node-"}<NumberField min="1" max={nodes.to_string()} value={(f.node + 1).to_string()}
+                label={tr(lang, "ui.fault.node_label")} onchange={on_node_number} /></label>
         }
         <label class="faults-field">{tr(lang, "ui.fault.kind")}<select aria-label={tr(lang, "ui.fault.kind_label")} onchange={on_kind}>
             <option value={NONE} selected={f.count == 0}>{tr(lang, "ui.fault.none")}</option>
@@ -227,7 +228,9 @@ fn range_and_number(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field,
     let read =
         move |input: HtmlInputElement| Some(Edit::Number(field, input.value().trim().parse::<u32>().ok()?.min(max)));
     let oninput = filtered(onedit, move |e: InputEvent| read(e.target_unchecked_into()));
-    let onchange = filtered(onedit, move |e: Event| read(e.target_unchecked_into()));
+    let onchange = filtered(onedit, move |text: String| {
+        Some(Edit::Number(field, text.trim().parse::<u32>().ok()?.min(max)))
+    });
     let (label, max, step, value) = (
         tr(lang, r.key),
         r.max.to_string(),
@@ -238,8 +241,8 @@ fn range_and_number(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field,
         <label class="faults-range" data-testid={r.testid}>{label}{" "}<strong>{r.shown}</strong>
             <input type="range" min="0" max={max.clone()} step={step.clone()} value={value.clone()} aria-label={label} {oninput} />
             if number {
-                <input type="number" class="faults-number" min="0" {max} {step} {value}
-                    aria-label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} />
+                <NumberField class="faults-number" min="0" {max} {step} {value}
+                    label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} />
             }
         </label>
     }

@@ -19,6 +19,7 @@ pub mod header;
 pub mod import;
 pub mod layout;
 pub mod notices;
+pub mod number;
 pub mod picker;
 pub mod pixels;
 pub mod results;

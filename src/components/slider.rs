@@ -2,6 +2,7 @@
 //! a reset button. The range input's accessible name contains the flag name, after "B " on
 //! compare side B (its label shows the flag as it is; the side is its section's heading).
 
+use super::number::NumberField;
 use crate::i18n::{tr, Lang};
 use kubelife_engine::time::format_go_duration;
 use web_sys::HtmlInputElement;
@@ -79,28 +80,7 @@ pub fn slider(p: &SliderProps) -> Html {
         let cb = p.onreset.clone();
         Callback::from(move |_| cb.emit(()))
     };
-    // What the reader is typing in the number field until it is committed (Enter, or leaving the
-    // field): a render meanwhile (a run landing) would otherwise put the old value back, and the
-    // Enter that follows would commit that.
-    let draft = use_state(|| None::<String>);
-    let typed = {
-        let draft = draft.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            draft.set(Some(input.value()));
-        })
-    };
-    let committed = {
-        let (cb, draft) = (p.onchange.clone(), draft.clone());
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            draft.set(None);
-            if let Some(v) = crate::browser::decimal(input.value().trim()) {
-                cb.emit(v)
-            }
-        })
-    };
-    let number = (*draft).clone().unwrap_or_else(|| p.value.to_string());
+    let committed = super::filtered(&p.onchange, |text: String| crate::browser::decimal(text.trim()));
     html! {
         <div class={format!("slider{}{}", if changed { " slider-changed" } else { "" }, if disabled { " slider-disabled" } else { "" })}>
             <div class="slider-head">
@@ -112,9 +92,9 @@ pub fn slider(p: &SliderProps) -> Html {
                 <input id={id.clone()} class="slider-range" type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} aria-label={format!("{side}--{} ({})", p.flag, p.field)} disabled={disabled}
                     oninput={read(p.onchange.clone())} />
-                <input type="number" class="slider-number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
-                    value={number} aria-label={format!("{side}{} {}", p.flag, tr(lang, "ui.slider.value"))} disabled={disabled}
-                    oninput={typed} onchange={committed} />
+                <NumberField class="slider-number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+                    value={p.value.to_string()} label={format!("{side}{} {}", p.flag, tr(lang, "ui.slider.value"))} {disabled}
+                    onchange={committed} />
                 <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {side}{}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
             </div>
             <div class="slider-meta">

@@ -254,7 +254,7 @@ mod tests {
             now: Some(60_000),
             legend: Box::new(legend),
         };
-        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(Box::new(picture))) else {
+        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(std::rc::Rc::new(picture))) else {
             panic!("an SVG");
         };
         assert!(drawn.starts_with("<svg"), "{}", &drawn[..40]);
@@ -279,7 +279,7 @@ mod tests {
                 title: "Where does the time go?".into(),
             },
         };
-        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(Box::new(bars))) else {
+        let FilesAnswer::Svg(Ok(drawn)) = answer_files(&FilesJob::Svg(std::rc::Rc::new(bars))) else {
             panic!("an SVG");
         };
         assert!(drawn.contains("Where does the time go?") && drawn.contains("44.5s heartbeats missing"));

@@ -61,7 +61,7 @@ pub enum EngineJob {
 }
 
 /// Something for the files worker (`kubelife-files`) to do.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum FilesJob {
     /// Read a cluster's files (name, contents) with the import `kubelife import` calls, checking
     /// against `base`'s version where no file names one, and apply what they say to `base` as the
@@ -80,8 +80,27 @@ pub enum FilesJob {
     Export(Box<Settings>),
     /// The scenario JSON (the CLI's input) of these settings.
     ScenarioJson(Box<Settings>),
-    /// A figure the page saves, drawn as SVG (`kubelife_figures::picture::svg`).
-    Svg(Box<Picture>),
+    /// A figure the page saves, drawn as SVG (`kubelife_figures::picture::svg`); shared, so that
+    /// the page's copy of a job copies no figure.
+    Svg(std::rc::Rc<Picture>),
+}
+
+/// Two jobs are equal when they ask the same export or scenario of the same settings: the Export
+/// panel asks again only when its settings change (`use_worker_job`). An import or a saved figure
+/// is sent once and is the same job only as the very same value, never as a copy, so the page
+/// carries no code to compare files or figures.
+impl PartialEq for FilesJob {
+    fn eq(&self, other: &FilesJob) -> bool {
+        match (self, other) {
+            (FilesJob::Export(a), FilesJob::Export(b)) | (FilesJob::ScenarioJson(a), FilesJob::ScenarioJson(b)) => {
+                a == b
+            }
+            (FilesJob::Import { .. }, FilesJob::Import { .. }) | (FilesJob::Svg(_), FilesJob::Svg(_)) => {
+                std::ptr::eq(self, other)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// What the engine's worker answers.
