@@ -121,7 +121,7 @@ fn workload_extras(lang: Lang, w: Workload, x: WorkloadExtras, b: bool, onedit: 
                 }) }
             </select></label>
             if x.pdb != PdbChoice::None {
-                <NumberField class="controls-number" min="0" max="30" value={x.pdb.count().to_string()} testid={id("pdb-n")}
+                <NumberField min="0" max="30" value={x.pdb.count().to_string()} testid={id("pdb-n")}
                     label={format!("{}{} PodDisruptionBudget", side(b), w.name())} onchange={on_n} />
             }
         </div>
@@ -164,7 +164,7 @@ fn count(lang: Lang, c: Count, b: bool, onedit: &Callback<Edit>) -> Html {
             <label>{label}{" "}<strong>{c.value}</strong></label>
             <div class="controls-row">
                 <input type="range" class="controls-range" min={min.to_string()} max={max.to_string()} step="1" value={c.value.to_string()} aria-label={name.clone()} {oninput} />
-                <NumberField class="controls-number" min={min.to_string()} max={max.to_string()} value={c.value.to_string()}
+                <NumberField min={min.to_string()} max={max.to_string()} value={c.value.to_string()}
                     label={format!("{name} {}", tr(lang, "ui.slider.value"))} {onchange} />
             </div>
         </div>

@@ -241,8 +241,8 @@ fn range_and_number(lang: Lang, r: Range, onedit: &Callback<Edit>, field: Field,
         <label class="faults-range" data-testid={r.testid}>{label}{" "}<strong>{r.shown}</strong>
             <input type="range" min="0" max={max.clone()} step={step.clone()} value={value.clone()} aria-label={label} {oninput} />
             if number {
-                <NumberField class="faults-number" min="0" {max} {step} {value}
-                    label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} />
+                <span class="faults-number"><NumberField min="0" {max} {step} {value}
+                    label={format!("{label} {}", tr(lang, "ui.slider.value"))} {onchange} /></span>
             }
         </label>
     }

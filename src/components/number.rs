@@ -18,9 +18,6 @@ pub struct NumberFieldProps {
     /// The step, if not 1.
     #[prop_or_default]
     pub step: Option<AttrValue>,
-    /// The field's classes.
-    #[prop_or_default]
-    pub class: Classes,
     /// Its accessible name.
     pub label: AttrValue,
     /// Its test id.
@@ -50,7 +47,7 @@ pub fn number_field(p: &NumberFieldProps) -> Html {
     };
     let value = (*draft).clone().map_or_else(|| p.value.clone(), AttrValue::from);
     html! {
-        <input type="number" class={p.class.clone()} min={p.min.clone()} max={p.max.clone()} step={p.step.clone()}
+        <input type="number" class="number-field" min={p.min.clone()} max={p.max.clone()} step={p.step.clone()}
             {value} aria-label={p.label.clone()} data-testid={p.testid.clone()} disabled={p.disabled} {oninput} {onchange} />
     }
 }

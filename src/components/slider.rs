@@ -92,7 +92,7 @@ pub fn slider(p: &SliderProps) -> Html {
                 <input id={id.clone()} class="slider-range" type="range" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} aria-label={format!("{side}--{} ({})", p.flag, p.field)} disabled={disabled}
                     oninput={read(p.onchange.clone())} />
-                <NumberField class="slider-number" min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
+                <NumberField min={p.min.to_string()} max={p.max.to_string()} step={p.step.to_string()}
                     value={p.value.to_string()} label={format!("{side}{} {}", p.flag, tr(lang, "ui.slider.value"))} {disabled}
                     onchange={committed} />
                 <button class="slider-reset" onclick={reset} disabled={!changed || disabled} aria-label={format!("{} {side}{}", tr(lang, "ui.slider.reset"), p.flag)}>{tr(lang, "ui.slider.reset")}</button>
