@@ -203,9 +203,6 @@ async fn results_read_the_playhead_against_the_fault() {
     assert_eq!(text("[data-testid=milestone-traffic-stopped]"), "44.7s");
 }
 
-/// The page reads numbers with the browser's `parseFloat` (`browser::decimal`); it gives the
-/// same bits as Rust's parser, which the page's native tests and the CLI use, on the cases where
-/// a sloppy parser rounds wrongly.
 /// Issue 36, item 12: a second bad value in the Tune panel keeps the first field's text, its
 /// invalid mark and its message.
 #[wasm_bindgen_test]
@@ -243,6 +240,60 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
     assert_eq!(messages.length(), 2);
     let first = messages.item(0).unwrap().text_content().unwrap();
     assert!(first.contains("“soon” was not used"), "{first}");
+}
+
+/// What a reader types in the Tune panel's text fields survives a render of the panel before it
+/// is committed: the a11y check typed a blip just as the page's first run landed, and the render
+/// put "20s" back, so Enter committed nothing and no refusal showed.
+#[wasm_bindgen_test]
+async fn a_duration_being_typed_in_the_tune_panel_survives_a_render() {
+    use kubelife::components::tune::TunePanel;
+    use std::rc::Rc;
+    use wasm_bindgen::JsCast;
+    /// The panel, and a button that gives it a new scenario (as a run landing does).
+    #[function_component(Host)]
+    fn host() -> Html {
+        let cfg = use_state(|| Rc::new(Settings::default().resolve().0));
+        let again = {
+            let cfg = cfg.clone();
+            Callback::from(move |_| cfg.set(Rc::new((**cfg).clone())))
+        };
+        let settings = Settings::default();
+        html! { <>
+            <TunePanel question={kubelife::tune::Question::default()} cfg={kubelife::components::Same((*cfg).clone())}
+                {settings} b_settings={None::<Settings>} onquestion={Callback::noop()} onedit={Callback::noop()} onedit_b={Callback::noop()} />
+            <button class="again" onclick={again}>{"again"}</button>
+        </> }
+    }
+    let root = mount::<Host>(());
+    settle().await;
+    let field: web_sys::HtmlInputElement = root
+        .query_selector("[data-testid=tune-blip]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    field.set_value("soon");
+    field
+        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    let again: web_sys::HtmlElement = root
+        .query_selector("button.again")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    again.click();
+    settle().await;
+    assert_eq!(field.value(), "soon", "the typed text is kept through the render");
+    field.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    let refused = root.query_selector("[data-testid=tune-refused]").unwrap();
+    assert!(
+        refused.is_some(),
+        "the committed text is the typed one, and it is refused"
+    );
 }
 
 /// What a reader types in a slider's number field survives a render of the page before it is
@@ -303,6 +354,9 @@ async fn a_number_being_typed_survives_a_render_and_is_committed() {
     assert_eq!(COMMITTED.with(|c| c.get()), 42.0);
 }
 
+/// The page reads numbers with the browser's `parseFloat` (`browser::decimal`); it gives the
+/// same bits as Rust's parser, which the page's native tests and the CLI use, on the cases where
+/// a sloppy parser rounds wrongly.
 #[wasm_bindgen_test]
 fn the_browsers_number_parser_agrees_with_rusts() {
     for text in [

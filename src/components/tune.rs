@@ -4,6 +4,7 @@
 //! a scatter of every candidate (`kubelife_figures::scatter`, drawn on a canvas, with its legend
 //! in HTML) and the front as a list, each point a button that applies its settings to the page.
 
+use crate::components::number::TextField;
 use crate::components::pixels::{fit, use_redraw};
 use crate::hooks::{use_search, Search, Searching};
 use crate::i18n::{cause, tr, trf, truncate, Lang};
@@ -21,7 +22,7 @@ use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
-use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlCanvasElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// The percentiles a target offers.
@@ -46,20 +47,9 @@ pub struct TuneProps {
     pub onedit_b: Callback<Edit>,
 }
 
-/// The value of the input or select an event came from.
+/// The value of the select an event came from.
 fn value_of(e: &Event) -> String {
-    let target = e.target();
-    let input = target
-        .clone()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
-        .map(|i| i.value());
-    input
-        .or_else(|| {
-            target
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(t).ok())
-                .map(|s| s.value())
-        })
-        .unwrap_or_default()
+    e.target_unchecked_into::<HtmlSelectElement>().value()
 }
 
 /// An edit of a field: the question with the typed text read in, or the text refused with why
@@ -73,11 +63,11 @@ struct Editor {
 
 impl Editor {
     /// The field's change handler: the typed text goes into the question, or is refused.
-    fn on(&self, field: Field) -> Callback<Event> {
+    fn on(&self, field: Field) -> Callback<String> {
         let me = self.clone();
-        Callback::from(move |e: Event| {
+        Callback::from(move |text: String| {
             let mut r = (*me.refused).clone();
-            let q = r.typed(&me.question, field, &value_of(&e));
+            let q = r.typed(&me.question, field, &text);
             me.refused.set(r);
             if let Some(q) = q {
                 me.onquestion.emit(q);
@@ -101,8 +91,13 @@ impl Editor {
         self.refused.get(field).map_or(value, |r| r.typed.clone())
     }
 
-    fn invalid(&self, field: Field) -> Option<&'static str> {
-        self.refused.get(field).map(|_| "true")
+    fn invalid(&self, field: Field) -> bool {
+        self.refused.get(field).is_some()
+    }
+
+    /// A select's change handler.
+    fn on_select(&self, field: Field) -> Callback<Event> {
+        self.on(field).reform(|e: Event| value_of(&e))
     }
 }
 
@@ -133,16 +128,16 @@ pub fn tune_panel(p: &TuneProps) -> Html {
             { targets(lang, &ed) }
             <div class="tune-limits">
                 <label>{tr(lang, "ui.tune.max_writes")}
-                    <input type="text" size="7" inputmode="decimal" value={ed.shown(Field::Writes, q.max_writes.map(|w| w.to_string()).unwrap_or_default())}
+                    <TextField size={7} inputmode="decimal" value={ed.shown(Field::Writes, q.max_writes.map(|w| w.to_string()).unwrap_or_default())}
                         placeholder={tr(lang, "ui.tune.no_limit")} onchange={ed.on(Field::Writes)}
-                        aria-invalid={ed.invalid(Field::Writes)} data-testid="tune-max-writes" /></label>
+                        invalid={ed.invalid(Field::Writes)} testid="tune-max-writes" /></label>
                 <label>{tr(lang, "ui.tune.nodes")}
-                    <input type="text" size="6" inputmode="numeric" value={ed.shown(Field::Nodes, q.writes_nodes.map(|n| n.to_string()).unwrap_or_default())}
+                    <TextField size={6} inputmode="numeric" value={ed.shown(Field::Nodes, q.writes_nodes.map(|n| n.to_string()).unwrap_or_default())}
                         placeholder={p.cfg.nodes.len().to_string()} onchange={ed.on(Field::Nodes)}
-                        aria-label={tr(lang, "ui.tune.nodes_field")} aria-invalid={ed.invalid(Field::Nodes)} data-testid="tune-writes-nodes" /></label>
+                        label={tr(lang, "ui.tune.nodes_field")} invalid={ed.invalid(Field::Nodes)} testid="tune-writes-nodes" /></label>
                 <label>{tr(lang, "ui.tune.blip")}
-                    <input type="text" size="6" value={ed.shown(Field::Blip, format_go_duration(q.blip.unwrap_or(DEFAULT_BLIP)))} onchange={ed.on(Field::Blip)}
-                        aria-invalid={ed.invalid(Field::Blip)} data-testid="tune-blip" /></label>
+                    <TextField size={6} value={ed.shown(Field::Blip, format_go_duration(q.blip.unwrap_or(DEFAULT_BLIP)))} onchange={ed.on(Field::Blip)}
+                        invalid={ed.invalid(Field::Blip)} testid="tune-blip" /></label>
             </div>
             if let Some(on) = measured_on(&p.cfg, q) {
                 <p class="tune-on" data-testid="tune-measured-on">{cause(lang, &on)}</p>
@@ -265,13 +260,13 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
                 };
                 html! {
                     <div class="tune-target" data-testid="tune-target">
-                        <select aria-label={tr(lang, "ui.tune.milestone")} onchange={ed.on(Field::Milestone(i))} data-testid="tune-milestone">
+                        <select aria-label={tr(lang, "ui.tune.milestone")} onchange={ed.on_select(Field::Milestone(i))} data-testid="tune-milestone">
                             { for MILESTONE_LABELS.iter().map(|&(m, k)| html! { <option value={m} selected={m == t.milestone}>{format!("{m} · {}", tr(lang, k))}</option> }) }
                         </select>
                         <span aria-hidden="true">{"≤"}</span>
-                        <input type="text" size="6" aria-label={tr(lang, "ui.tune.within")} value={ed.shown(Field::Within(i), format_go_duration(t.within))}
-                            onchange={ed.on(Field::Within(i))} aria-invalid={ed.invalid(Field::Within(i))} data-testid="tune-within" />
-                        <select aria-label={tr(lang, "ui.tune.percentile")} onchange={ed.on(Field::Percentile(i))}>
+                        <TextField size={6} label={tr(lang, "ui.tune.within")} value={ed.shown(Field::Within(i), format_go_duration(t.within))}
+                            onchange={ed.on(Field::Within(i))} invalid={ed.invalid(Field::Within(i))} testid="tune-within" />
+                        <select aria-label={tr(lang, "ui.tune.percentile")} onchange={ed.on_select(Field::Percentile(i))}>
                             { for PERCENTILES.iter().map(|n| html! { <option value={n.to_string()} selected={*n == t.percentile}>{format!("p{n}")}</option> }) }
                         </select>
                         <button class="tune-remove" onclick={remove} aria-label={trf(lang, "ui.tune.remove", &[("target", &t.milestone)])}>{tr(lang, "ui.tune.remove_short")}</button>
