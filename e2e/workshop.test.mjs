@@ -160,10 +160,10 @@ test('Chinese is fetched when first picked, and the page switches whole', async 
   ctx.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   const { page, errors } = await openPage(ctx, `${fx.server.url}?node-monitor-grace-period=20s`);
   const eviction = await page.getByTestId('milestone-eviction').textContent();
-  assert.ok(!fetched.some((p) => p.endsWith('zh.json')), 'an English page does not fetch the Chinese catalogue');
+  assert.ok(!fetched.some((p) => p.endsWith('zh.txt')), 'an English page does not fetch the Chinese catalogue');
   await page.getByTestId('language').selectOption('zh');
   await page.getByRole('button', { name: '与 B 对比' }).waitFor();
-  assert.ok(fetched.some((p) => p.endsWith('zh.json')));
+  assert.ok(fetched.some((p) => p.endsWith('zh.txt')));
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   assert.match(await page.locator('.results-milestones').textContent(), /故障之后/);
   assert.equal(await page.getByTestId('milestone-eviction').textContent(), eviction);

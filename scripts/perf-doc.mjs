@@ -73,11 +73,13 @@ export const writeBlocks = (blocks) => {
 /** A served file's name without Trunk's content hash: `kubelife-web-d0c5…_bg.wasm` is `kubelife-web_bg.wasm`. */
 export const stableName = (file) => file.replace(/-[0-9a-f]{8,}(?=(_bg)?\.[a-z]+\b)/g, '');
 /**
- * Every file of the page in `dist` (the embed example is a sample for documentation writers, not
- * the page), with its size gzip -9 and brotli (quality 11) in bytes, by stable name.
+ * Every file of the page in `dist`, whatever its type (the embed example is a sample for
+ * documentation writers, not the page), with its size gzip -9 and brotli (quality 11) in bytes,
+ * by stable name.
  */
-export const servedFiles = (dist) => fs.readdirSync(dist)
-  .filter((f) => /\.(html|wasm|js|css|json|svg)$/.test(f) && f !== 'embed-example.html')
+export const servedFiles = (dist) => fs.readdirSync(dist, { withFileTypes: true })
+  .filter((e) => e.isFile() && e.name !== 'embed-example.html')
+  .map((e) => e.name)
   .map((file) => {
     const data = fs.readFileSync(path.join(dist, file));
     return { file, name: stableName(file), gzip: zlib.gzipSync(data, { level: 9 }).length, brotli: zlib.brotliCompressSync(data).length };

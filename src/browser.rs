@@ -93,15 +93,21 @@ const fn in_browser() -> bool {
 }
 
 /// Calls `then` once `lang`'s `part` of its catalogue is at hand: at once for English's own part,
-/// or after fetching the file beside the page (`zh.json`, `exercises-en.json`, …) the first
+/// or after fetching the file beside the page (`zh.txt`, `exercises-en.json`, …) the first
 /// time. A fetch that fails is said on the console and `then` still runs, so the page shows in
 /// English (or without the exercise's texts) rather than not at all.
 pub fn with_catalogue(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
     let Some(file) = crate::i18n::catalogue_file(lang, part).filter(|_| !crate::i18n::has(lang, part)) else {
         return then();
     };
+    // The packed Chinese catalogue fits one release's English keys: its address names them, so
+    // that no cache serves another release's.
+    let url = match lang {
+        Lang::Zh => String::from(file) + "?keys=" + &crate::i18n::page_fingerprint(),
+        Lang::En => file.to_string(),
+    };
     wasm_bindgen_futures::spawn_local(async move {
-        if let Err(why) = fetch_text(file)
+        if let Err(why) = fetch_text(&url)
             .await
             .and_then(|text| crate::i18n::install(lang, part, &text))
         {

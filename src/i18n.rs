@@ -1,15 +1,20 @@
 //! The page's catalogues: the core's (`kubelife_playground::i18n`: English built in), and in the
-//! browser a fetched catalogue read with the browser's own JSON parser, so that the page's wasm
-//! carries no JSON parser.
+//! browser a fetched catalogue: English's read with the browser's own JSON parser, so that the
+//! page's wasm carries no JSON parser, Chinese's packed (`unpack_chinese`).
 
 pub use kubelife_playground::i18n::*;
 
-/// Takes in `lang`'s `part` from its JSON text, read by the browser's `JSON.parse`; a text that
-/// is not a catalogue is refused with the reason, and the language keeps falling back to English.
-/// English's own part is built in, so its text is only checked; a part already taken in stays.
+/// Takes in `lang`'s `part` from its text: Chinese packed ([`unpack_chinese`]), English's JSON
+/// read by the browser's `JSON.parse`; a text that is not a catalogue is refused with the reason,
+/// and the language keeps falling back to English. English's own part is built in, so its text is
+/// only checked; a part already taken in stays.
 #[cfg(target_arch = "wasm32")]
-pub fn install(lang: Lang, part: Part, json: &str) -> Result<(), String> {
-    install_parsed(lang, part, parse(json)?);
+pub fn install(lang: Lang, part: Part, text: &str) -> Result<(), String> {
+    let catalogue = match lang {
+        Lang::Zh => unpack_chinese(text)?,
+        Lang::En => parse(text)?,
+    };
+    install_parsed(lang, part, catalogue);
     Ok(())
 }
 

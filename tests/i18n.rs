@@ -449,3 +449,36 @@ fn chinese_texts_use_full_width_punctuation() {
         found.join("\n")
     );
 }
+
+/// The page fetches Chinese packed, without the keys of the page part it holds (`i18n/zh.txt`,
+/// about 7 KB smaller gzipped): it must be `i18n/zh.json` packed against this release's English
+/// keys, and read back whole. `UPDATE_EXPECT=1 cargo test -p kubelife --test i18n` writes it
+/// again after a catalogue changes.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_packed_chinese_catalogue_is_zh_json() {
+    use kubelife::i18n::{pack_chinese, page_fingerprint, unpack_chinese, CHINESE_CATALOGUE};
+    let zh = kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).expect("zh.json parses");
+    let packed = pack_chinese(&zh);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("i18n/zh.txt");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, &packed).expect("i18n/zh.txt writable");
+    }
+    let shipped = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        shipped == packed,
+        "i18n/zh.txt is not i18n/zh.json packed against this release's English keys: \
+         run `UPDATE_EXPECT=1 cargo test -p kubelife --test i18n` to write it again"
+    );
+    assert_eq!(unpack_chinese(&packed).expect("reads back"), zh);
+    let other_release = packed.replacen(&page_fingerprint(), "12345", 1);
+    assert!(
+        unpack_chinese(&other_release).is_err(),
+        "another release's file is refused"
+    );
+    let cut = packed.match_indices('\u{1f}').nth(10).expect("texts").0;
+    assert!(
+        unpack_chinese(&packed[..cut]).is_err(),
+        "a file cut short in the page's part is refused"
+    );
+}

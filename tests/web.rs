@@ -97,7 +97,7 @@ fn durations_read_like_go() {
     if !kubelife::i18n::has(Lang::Zh, Part::Page) {
         assert_eq!(milestone_text(Lang::Zh, None), "never");
     }
-    kubelife::i18n::install(Lang::Zh, Part::Page, include_str!("../i18n/zh.json")).unwrap();
+    kubelife::i18n::install(Lang::Zh, Part::Page, include_str!("../i18n/zh.txt")).unwrap();
     assert!(kubelife::i18n::has(Lang::Zh, Part::Page));
     assert_eq!(milestone_text(Lang::Zh, None), "始终未发生");
     assert!(kubelife::i18n::install(Lang::Zh, Part::Page, "not json").is_err());
