@@ -97,6 +97,11 @@ const fn in_browser() -> bool {
 /// time. A fetch that fails is said on the console and `then` still runs, so the page shows in
 /// English (or without the exercise's texts) rather than not at all.
 pub fn with_catalogue(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
+    fetch_catalogue(lang, part, Box::new(then));
+}
+
+/// [`with_catalogue`] once for every caller's `then`, rather than a copy for each.
+fn fetch_catalogue(lang: Lang, part: Part, then: Box<dyn FnOnce()>) {
     let Some(file) = crate::i18n::catalogue_file(lang, part).filter(|_| !crate::i18n::has(lang, part)) else {
         return then();
     };
