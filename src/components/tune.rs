@@ -161,7 +161,7 @@ pub fn tune_panel(p: &TuneProps) -> Html {
             </div>
             <p class="tune-status" aria-live="polite">{ status(lang, &search) }</p>
             if let Search::Found(found) = &search {
-                { for found.unmet.iter().map(|u| html! { <p class="tune-unmet" data-testid="tune-unmet">{cause(lang, &unmet_text(u, found.nodes))}</p> }) }
+                { for found.unmet.iter().map(|u| html! { <p class="tune-unmet" data-testid="tune-unmet">{cause(lang, &unmet_text(u, found.nodes, found.blip.unwrap_or(0)))}</p> }) }
                 if !found.forced_warnings.is_empty() {
                     <div class="tune-forced" data-testid="tune-forced">{tr(lang, "ui.tune.forced")}{ warnings(lang, found.forced()) }</div>
                 }

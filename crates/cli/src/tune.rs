@@ -5,7 +5,7 @@
 
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths, parse_go_duration};
 use kubelife_engine::tune::goal::MAX_SEEDS;
-use kubelife_engine::tune::unmet::MAX_WRITES;
+use kubelife_engine::tune::unmet::{BLIP_SAFE, MAX_WRITES, TOGETHER};
 use kubelife_engine::tune::{apply, Goal, Point, Target, Tuned, SCREEN_SEEDS};
 use kubelife_engine::{Millis, Scenario};
 use kubelife_figures::{draw_scatter, ScatterFigure, SCATTER_HEIGHT};
@@ -211,9 +211,10 @@ fn point_text(p: &Point, goal: &Goal) -> String {
     out
 }
 
-/// What the answer says of the goal as a whole: the warnings it forces, and each target or
-/// ceiling no candidate meets with the closest any came (and the writes floor).
-fn goal_text(t: &Tuned) -> String {
+/// What the answer says of the goal as a whole: the warnings it forces, each target or ceiling
+/// no candidate meets with the closest any came (and the writes floor), blip safety no candidate
+/// has, or that no candidate meets every part at once.
+fn goal_text(t: &Tuned, goal: &Goal) -> String {
     let mut out = String::new();
     if !t.forced_warnings.is_empty() {
         out.push_str(&format!(
@@ -222,6 +223,17 @@ fn goal_text(t: &Tuned) -> String {
         ));
     }
     for u in &t.unmet {
+        if u.name == BLIP_SAFE {
+            out.push_str(&format!(
+                "no candidate is safe from a {} blip: each taints its node NoExecute or deletes a pod in some seed\n",
+                format_go_duration(goal.blip.unwrap_or(0))
+            ));
+            continue;
+        }
+        if u.name == TOGETHER {
+            out.push_str("each target and limit is met by some candidate, but no candidate meets them all at once\n");
+            continue;
+        }
         let closest = |v: f64| {
             if u.name == MAX_WRITES {
                 format!("{v:.1} writes/min")
@@ -273,6 +285,6 @@ pub fn render(t: &Tuned, goal: &Goal) -> String {
         }
         None => out.push_str("\nbest: no candidate meets every target and limit\n"),
     }
-    out.push_str(&goal_text(t));
+    out.push_str(&goal_text(t, goal));
     out
 }

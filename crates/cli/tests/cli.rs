@@ -835,6 +835,38 @@ fn tune_names_the_ceiling_no_candidate_meets_and_its_floor() {
     }
 }
 
+/// A blip longer than every grace period of the space: every candidate taints on it, and the
+/// answer says blip safety is what no candidate meets, in JSON and in the text.
+#[test]
+fn tune_names_the_blip_no_candidate_is_safe_from() {
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "firstReplacementReady=10m@p50",
+        "--blip",
+        "2m",
+        "--seeds",
+        "2",
+    ];
+    let (code, stdout, err) = kubelife(&[&args[..], &["--json"]].concat(), &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let names: Vec<&str> = v["unmet"]
+        .as_array()
+        .expect("unmet")
+        .iter()
+        .filter_map(|u| u["name"].as_str())
+        .collect();
+    assert_eq!(names, ["blipSafe"]);
+    assert_eq!(v["blip"], 120_000);
+    assert!(v["best"].is_null());
+    let (code, text, err) = kubelife(&args, &tune_scenario());
+    assert_eq!(code, 0, "{err}");
+    let said = "no candidate is safe from a 2m0s blip: each taints its node NoExecute or deletes a pod in some seed";
+    assert!(text.contains(said), "no {said:?} in:\n{text}");
+}
+
 #[test]
 fn tune_without_a_blip_check_and_its_text() {
     let args = ["tune", "-", "--target", "taint=40s@p50", "--blip", "0", "--seeds", "3"];

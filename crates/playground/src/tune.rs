@@ -7,7 +7,7 @@ use crate::i18n::truncate;
 use crate::knobs::{Knob, Unit, KNOBS};
 use crate::settings::Settings;
 use kubelife_engine::time::{format_go_duration, parse_go_duration, MINUTE};
-use kubelife_engine::tune::unmet::MAX_WRITES;
+use kubelife_engine::tune::unmet::{BLIP_SAFE, MAX_WRITES, TOGETHER};
 use kubelife_engine::tune::{Goal, Point, Target, Tuned, Unmet, SCREEN_SEEDS};
 use kubelife_engine::{Cause, Config, Millis};
 use serde::{Deserialize, Serialize};
@@ -158,9 +158,16 @@ pub fn seeds_text() -> Cause {
 }
 
 /// What the Tune panel says of a target or the ceiling no candidate meets: the closest one came
-/// (a Go duration, or writes per minute at `nodes` nodes, with the floor none can go under).
-pub fn unmet_text(u: &Unmet, nodes: u32) -> Cause {
+/// (a Go duration, or writes per minute at `nodes` nodes, with the floor none can go under); of
+/// blip safety no candidate has (on a `blip` ms partition); or that none meets every part at once.
+pub fn unmet_text(u: &Unmet, nodes: u32, blip: Millis) -> Cause {
     let rate = |w: f64| crate::i18n::thousands(w.round() as u64);
+    if u.name == BLIP_SAFE {
+        return Cause::new("ui.tune.unmet_blip").time("blip", blip);
+    }
+    if u.name == TOGETHER {
+        return Cause::new("ui.tune.unmet_together");
+    }
     match (u.name == MAX_WRITES, u.closest) {
         (true, closest) => Cause::new("ui.tune.unmet_writes")
             .text("closest", rate(closest.unwrap_or(0.0)))
@@ -328,6 +335,8 @@ pub struct Found {
     pub unmet: Vec<Unmet>,
     /// The cluster size the writes were counted at.
     pub nodes: u32,
+    /// The blip the candidates were checked against, ms (`None`: not checked).
+    pub blip: Option<Millis>,
 }
 
 impl From<Tuned> for Found {
@@ -340,6 +349,7 @@ impl From<Tuned> for Found {
             forced_warnings: t.forced_warnings,
             unmet: t.unmet,
             nodes: t.nodes,
+            blip: t.blip,
         }
     }
 }
@@ -598,7 +608,7 @@ mod tests {
             closest: Some(30_392.2),
             floor: Some(29_411.8),
         };
-        let text = unmet_text(&writes, 5_000).english();
+        let text = unmet_text(&writes, 5_000, 20_000).english();
         assert!(
             text.contains("30,392 a minute at 5,000 nodes") && text.contains("under 29,412"),
             "{text}"
@@ -608,14 +618,25 @@ mod tests {
             closest: Some(61_500.0),
             floor: None,
         };
-        assert!(unmet_text(&target, 3)
+        assert!(unmet_text(&target, 3, 20_000)
             .english()
             .contains("firstReplacementReady target: the closest came in 1m1.5s"));
         let never = Unmet {
             closest: None,
             ..target
         };
-        assert_eq!(unmet_text(&never, 3).key, "ui.tune.unmet_never");
+        assert_eq!(unmet_text(&never, 3, 20_000).key, "ui.tune.unmet_never");
+        let blip = Unmet {
+            name: BLIP_SAFE.into(),
+            ..never.clone()
+        };
+        let text = unmet_text(&blip, 3, 20_000).english();
+        assert!(text.contains("safe from a 20s network partition"), "{text}");
+        let together = Unmet {
+            name: TOGETHER.into(),
+            ..never
+        };
+        assert_eq!(unmet_text(&together, 3, 20_000).key, "ui.tune.unmet_together");
     }
 
     /// Each row: the reader, the text typed, what it reads (as Debug text) or the cause's key.

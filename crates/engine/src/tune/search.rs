@@ -156,6 +156,8 @@ pub struct Tuned {
     pub unmet: Vec<Unmet>,
     /// The cluster size the writes are counted at.
     pub nodes: u32,
+    /// The blip the candidates were checked against, ms (`None`: not checked).
+    pub blip: Option<Millis>,
 }
 
 impl Search {
@@ -296,6 +298,7 @@ impl Search {
             forced_warnings: forced_warnings(&on_front),
             unmet: unmet(goal, &candidates, self.floor),
             nodes,
+            blip: goal.blip,
             front: on_front,
             best,
             references,

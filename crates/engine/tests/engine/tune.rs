@@ -230,7 +230,7 @@ fn fresh_seeds_agree_with_the_front() {
             ],
             fresh: 1_000,
             forced: &[],
-            unmet: &[],
+            unmet: &["together"],
         },
         Case {
             name: "1.12 without Leases: the eviction timeout, two targets, a writes limit",
@@ -290,6 +290,46 @@ fn fresh_seeds_agree_with_the_front() {
             fresh: 200,
             forced: &["ui.warn.zero_toleration"],
             unmet: &[],
+        },
+        // A 60s blip outlasts every grace period of the space: each candidate taints, so the
+        // answer names blip safety, not the target it meets.
+        Case {
+            name: "1.37: a blip longer than every grace period",
+            scenario: short_cluster("1.37", 180),
+            goal: Goal {
+                seeds: 40,
+                blip: Some(60 * SECOND),
+                ..Goal::new(vec![target("firstReplacementReady=95s@p95")])
+            },
+            values: &[
+                (Knob::UpdateFrequency, &[KEEP]),
+                (Knob::MonitorPeriod, &[5 * SECOND]),
+                (Knob::GracePeriod, &[40 * SECOND, 50 * SECOND]),
+                (Knob::Tolerations, &[30]),
+            ],
+            fresh: 200,
+            forced: &[],
+            unmet: &["blipSafe"],
+        },
+        // A 50s grace period shrugs off a 30s blip but misses the target; 20s meets the target
+        // but taints on the blip: each part is met, never both.
+        Case {
+            name: "1.37: the target and blip safety, never together",
+            scenario: short_cluster("1.37", 180),
+            goal: Goal {
+                seeds: 40,
+                blip: Some(30 * SECOND),
+                ..Goal::new(vec![target("firstReplacementReady=80s@p95")])
+            },
+            values: &[
+                (Knob::UpdateFrequency, &[4 * SECOND]),
+                (Knob::MonitorPeriod, &[5 * SECOND]),
+                (Knob::GracePeriod, &[20 * SECOND, 50 * SECOND]),
+                (Knob::Tolerations, &[30]),
+            ],
+            fresh: 200,
+            forced: &[],
+            unmet: &["together"],
         },
         // Issue 36, item 2: at 5,000 nodes the Lease renewals alone are over the ceiling.
         Case {
