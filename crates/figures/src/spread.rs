@@ -5,6 +5,7 @@
 //! over the events and over the workloads' series.
 
 use crate::aggregate::{Aggregate, PodState};
+use crate::names::NameMap;
 use kubelife_engine::cause::Arg;
 use kubelife_engine::{Cause, EventKind, Millis, Outcome, TimelineEvent};
 use std::collections::{BTreeMap, BTreeSet};
@@ -211,7 +212,7 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
 /// was held back to the end of the run.
 fn held_back(o: &Outcome, agg: &Aggregate, workloads: &mut [WorkloadBack]) {
     let mut blocked: Vec<&str> = Vec::new();
-    let mut node_of: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut node_of: NameMap<&str, &str> = NameMap::default();
     for e in o.events.iter().take_while(|e| e.at_ms <= agg.end) {
         let Some(node) = e.node.as_deref() else { continue };
         match e.kind {
