@@ -162,21 +162,17 @@ pub fn seeds_text() -> Cause {
 /// blip safety no candidate has (on a `blip` ms partition); or that none meets every part at once.
 pub fn unmet_text(u: &Unmet, nodes: u32, blip: Millis) -> Cause {
     let rate = |w: f64| crate::i18n::thousands(w.round() as u64);
-    if u.name == BLIP_SAFE {
-        return Cause::new("ui.tune.unmet_blip").time("blip", blip);
-    }
-    if u.name == TOGETHER {
-        return Cause::new("ui.tune.unmet_together");
-    }
-    match (u.name == MAX_WRITES, u.closest) {
-        (true, closest) => Cause::new("ui.tune.unmet_writes")
+    match (u.name.as_str(), u.closest) {
+        (BLIP_SAFE, _) => Cause::new("ui.tune.unmet_blip").time("blip", blip),
+        (TOGETHER, _) => Cause::new("ui.tune.unmet_together"),
+        (MAX_WRITES, closest) => Cause::new("ui.tune.unmet_writes")
             .text("closest", rate(closest.unwrap_or(0.0)))
             .text("floor", rate(u.floor.unwrap_or(0.0)))
             .text("nodes", crate::i18n::thousands(u64::from(nodes))),
-        (false, Some(ms)) => Cause::new("ui.tune.unmet_target")
+        (_, Some(ms)) => Cause::new("ui.tune.unmet_target")
             .text("name", &u.name)
             .time("closest", ms as Millis),
-        (false, None) => Cause::new("ui.tune.unmet_never").text("name", &u.name),
+        (_, None) => Cause::new("ui.tune.unmet_never").text("name", &u.name),
     }
 }
 
@@ -603,40 +599,27 @@ mod tests {
         ] {
             assert!(on.contains(part), "{part:?} in {on}");
         }
-        let writes = Unmet {
-            name: MAX_WRITES.into(),
-            closest: Some(30_392.2),
-            floor: Some(29_411.8),
-        };
-        let text = unmet_text(&writes, 5_000, 20_000).english();
-        assert!(
-            text.contains("30,392 a minute at 5,000 nodes") && text.contains("under 29,412"),
-            "{text}"
-        );
-        let target = Unmet {
-            name: "firstReplacementReady".into(),
-            closest: Some(61_500.0),
-            floor: None,
-        };
-        assert!(unmet_text(&target, 3, 20_000)
-            .english()
-            .contains("firstReplacementReady target: the closest came in 1m1.5s"));
-        let never = Unmet {
-            closest: None,
-            ..target
-        };
-        assert_eq!(unmet_text(&never, 3, 20_000).key, "ui.tune.unmet_never");
-        let blip = Unmet {
-            name: BLIP_SAFE.into(),
-            ..never.clone()
-        };
-        let text = unmet_text(&blip, 3, 20_000).english();
-        assert!(text.contains("safe from a 20s network partition"), "{text}");
-        let together = Unmet {
-            name: TOGETHER.into(),
-            ..never
-        };
-        assert_eq!(unmet_text(&together, 3, 20_000).key, "ui.tune.unmet_together");
+        // Item 2, and blip safety: what the panel says no candidate meets.
+        for (name, closest, floor, said) in [
+            (
+                MAX_WRITES,
+                Some(30_392.2),
+                Some(29_411.8),
+                "5,000 nodes, and none can go under 29,412",
+            ),
+            ("firstReplacementReady", Some(61_500.0), None, "came in 1m1.5s"),
+            ("unknown", None, None, "No candidate reaches unknown at that"),
+            (BLIP_SAFE, None, None, "safe from a 20s network partition"),
+            (TOGETHER, None, None, "no candidate meets them all at once"),
+        ] {
+            let u = Unmet {
+                name: name.into(),
+                closest,
+                floor,
+            };
+            let text = unmet_text(&u, 5_000, 20_000).english();
+            assert!(text.contains(said), "{text}");
+        }
     }
 
     /// Each row: the reader, the text typed, what it reads (as Debug text) or the cause's key.

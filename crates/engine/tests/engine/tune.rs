@@ -213,8 +213,15 @@ fn short_cluster(version: &str, seconds: i64) -> Scenario {
 
 #[test]
 fn fresh_seeds_agree_with_the_front() {
+    for case in cases().iter().chain(&goal_cases()) {
+        check(case);
+    }
+}
+
+/// The searches and what their answers must say.
+fn cases() -> Vec<Case> {
     let target = |t: &str| Target::parse_cli(t).expect("a target");
-    let cases = [
+    vec![
         Case {
             name: "newest: replacements within 45s, 20s blip",
             scenario: short_cluster("1.37", 150),
@@ -252,6 +259,13 @@ fn fresh_seeds_agree_with_the_front() {
             forced: &[],
             unmet: &[],
         },
+    ]
+}
+
+/// Issue 36's searches: the page's warnings, and what no candidate meets.
+fn goal_cases() -> Vec<Case> {
+    let target = |t: &str| Target::parse_cli(t).expect("a target");
+    vec![
         // Issue 36, item 1: grace 40s and tolerations of 0 are faster at the same writes, but
         // the page warns about both on 1.37; a warning-free point meets the target, and best is
         // it.
@@ -351,10 +365,7 @@ fn fresh_seeds_agree_with_the_front() {
             forced: &[],
             unmet: &["maxWritesPerMinute"],
         },
-    ];
-    for case in &cases {
-        check(case);
-    }
+    ]
 }
 
 #[test]
