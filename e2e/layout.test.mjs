@@ -8,7 +8,7 @@ import { openState, horizontalOverflow, coveredExerciseText, charactersWithoutGl
 
 const fx = await setup();
 
-for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'compare-b-zh-360', 'instructor-zh-360', 'seeds-zh-360', 'import-360', 'embed-timeline-360', 'cloud-zh-360', 'cloud-mhc-zh-360', 'cloud-snr-360', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-360', 'tune-360', 'tune-zh-360', 'tune-refused-360', 'tune-both-zh-360']) {
+for (const name of ['default-360', 'exercise-4-360', 'compare-seeds-360', 'compare-b-zh-360', 'instructor-zh-360', 'seeds-zh-360', 'import-360', 'embed-timeline-360', 'cloud-zh-360', 'cloud-mhc-zh-360', 'cloud-snr-360', 'cloud-eks-zh-360', 'stopped-zh-360', 'spot-360', 'tune-360', 'tune-zh-360', 'tune-refused-360', 'tune-both-zh-360', 'tune-blip-360']) {
   test(`at 360 px nothing is wider than the screen: ${name}`, async () => {
     const { page, errors, close } = await openState(fx.browser, fx.server.url, name);
     const o = await horizontalOverflow(page);

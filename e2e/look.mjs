@@ -90,7 +90,20 @@ export const STATES = {
   // The constraints from the link, and a blip the search cannot use: named, marked, kept.
   'tune-refused-360': { query: `?${TUNE}&${LIMITS}`, width: 360, height: 800, prepare: refuseBlip },
   'tune-refused-zh-1440': { query: `?lang=zh&${TUNE}&${LIMITS}`, width: 1440, height: 900, prepare: refuseBlip },
+  // A 2m blip outlasts every grace period the search tries: the answer names blip safety.
+  'tune-blip-360': { query: '?target=firstReplacementReady:10m:p50', width: 360, height: 800, prepare: longBlip },
+  'tune-blip-zh-1440': { query: '?lang=zh&target=firstReplacementReady:10m:p50', width: 1440, height: 900, prepare: longBlip },
 };
+
+/** Searches with a 2m blip, which no candidate rides out, and brings what it says into view. */
+async function longBlip(page) {
+  await page.getByTestId('tune-blip').fill('2m');
+  await page.getByTestId('tune-blip').press('Enter');
+  await page.getByTestId('tune-run').click();
+  await page.getByTestId('tune-unmet').waitFor({ timeout: 600_000 });
+  await page.mouse.move(0, 0);
+  await page.getByTestId('tune-unmet').scrollIntoViewIfNeeded();
+}
 
 /** Types a blip the search cannot use, so the panel names it. */
 async function refuseBlip(page) {

@@ -68,6 +68,8 @@ const SHOTS = [
   { name: 'tune-both-zh-360', section: '[data-testid=tune-front]' },
   { name: 'tune-refused-360', section: '[data-testid=tune-panel]' },
   { name: 'tune-refused-zh-1440', section: '[data-testid=tune-panel]' },
+  { name: 'tune-blip-360', section: '[data-testid=tune-panel]' },
+  { name: 'tune-blip-zh-1440', section: '[data-testid=tune-panel]' },
 ];
 
 /** The top `maxHeight` px of `section`, in page coordinates. */
