@@ -242,6 +242,27 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
     assert!(first.contains("“soon” was not used"), "{first}");
 }
 
+/// Types `text` into the field `selector` names (its input event, not its change), then clicks
+/// the host's "again" button so that the field renders again before the text is committed.
+async fn type_then_render(root: &web_sys::Element, selector: &str, text: &str) -> web_sys::HtmlInputElement {
+    use wasm_bindgen::JsCast;
+    let field: web_sys::HtmlInputElement = root.query_selector(selector).unwrap().unwrap().dyn_into().unwrap();
+    field.set_value(text);
+    field
+        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    let again: web_sys::HtmlElement = root
+        .query_selector("button.again")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    again.click();
+    settle().await;
+    field
+}
+
 /// What a reader types in the Tune panel's text fields survives a render of the panel before it
 /// is committed: the a11y check typed a blip just as the page's first run landed, and the render
 /// put "20s" back, so Enter committed nothing and no refusal showed.
@@ -249,7 +270,6 @@ async fn the_tune_panels_second_bad_value_keeps_the_first() {
 async fn a_duration_being_typed_in_the_tune_panel_survives_a_render() {
     use kubelife::components::tune::TunePanel;
     use std::rc::Rc;
-    use wasm_bindgen::JsCast;
     /// The panel, and a button that gives it a new scenario (as a run landing does).
     #[function_component(Host)]
     fn host() -> Html {
@@ -267,25 +287,7 @@ async fn a_duration_being_typed_in_the_tune_panel_survives_a_render() {
     }
     let root = mount::<Host>(());
     settle().await;
-    let field: web_sys::HtmlInputElement = root
-        .query_selector("[data-testid=tune-blip]")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    field.set_value("soon");
-    field
-        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
-        .unwrap();
-    settle().await;
-    let again: web_sys::HtmlElement = root
-        .query_selector("button.again")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    again.click();
-    settle().await;
+    let field = type_then_render(&root, "[data-testid=tune-blip]", "soon").await;
     assert_eq!(field.value(), "soon", "the typed text is kept through the render");
     field.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     settle().await;
@@ -303,7 +305,6 @@ async fn a_duration_being_typed_in_the_tune_panel_survives_a_render() {
 async fn a_number_being_typed_survives_a_render_and_is_committed() {
     use std::cell::Cell;
     use std::rc::Rc;
-    use wasm_bindgen::JsCast;
     thread_local! {
         static COMMITTED: Rc<Cell<f64>> = Rc::new(Cell::new(0.0));
     }
@@ -325,25 +326,7 @@ async fn a_number_being_typed_survives_a_render_and_is_committed() {
     }
     let root = mount::<Host>(());
     settle().await;
-    let field: web_sys::HtmlInputElement = root
-        .query_selector("input[type=number]")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    field.set_value("42");
-    field
-        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
-        .unwrap();
-    settle().await;
-    let again: web_sys::HtmlElement = root
-        .query_selector("button.again")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    again.click();
-    settle().await;
+    let field = type_then_render(&root, "input[type=number]", "42").await;
     assert!(
         root.text_content().unwrap().contains("help 1"),
         "the slider rendered again"
