@@ -481,4 +481,9 @@ fn the_packed_chinese_catalogue_is_zh_json() {
         unpack_chinese(&packed[..cut]).is_err(),
         "a file cut short in the page's part is refused"
     );
+    let last = packed.trim_end_matches('\u{1f}').rfind('\u{1f}').expect("texts");
+    assert!(
+        unpack_chinese(&packed[..last + 1]).is_err(),
+        "a file that ends on a key without its template is refused"
+    );
 }

@@ -214,7 +214,7 @@ fn point_text(p: &Point, goal: &Goal) -> String {
 /// What the answer says of the goal as a whole: the warnings it forces, each target or ceiling
 /// no candidate meets with the closest any came (and the writes floor), blip safety no candidate
 /// has, or that no candidate meets every part at once.
-fn goal_text(t: &Tuned, goal: &Goal) -> String {
+fn goal_text(t: &Tuned) -> String {
     let mut out = String::new();
     if !t.forced_warnings.is_empty() {
         out.push_str(&format!(
@@ -226,7 +226,7 @@ fn goal_text(t: &Tuned, goal: &Goal) -> String {
         if u.name == BLIP_SAFE {
             out.push_str(&format!(
                 "no candidate is safe from a {} blip: each taints its node NoExecute or deletes a pod in some seed\n",
-                format_go_duration(goal.blip.unwrap_or(0))
+                format_go_duration(t.blip.unwrap_or(0))
             ));
             continue;
         }
@@ -285,6 +285,6 @@ pub fn render(t: &Tuned, goal: &Goal) -> String {
         }
         None => out.push_str("\nbest: no candidate meets every target and limit\n"),
     }
-    out.push_str(&goal_text(t, goal));
+    out.push_str(&goal_text(t));
     out
 }

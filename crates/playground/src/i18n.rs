@@ -264,9 +264,15 @@ pub fn unpack_chinese(text: &str) -> Result<BTreeMap<String, String>, String> {
             joined.push(SEPARATOR);
         }
     }
+    // The other parts: keys and templates in pairs.
+    let mut count = 0;
     for t in texts {
         joined.push_str(t);
         joined.push(SEPARATOR);
+        count += 1;
+    }
+    if count % 2 == 1 {
+        return Err("the Chinese catalogue ends early".into());
     }
     Ok(english_catalogue(&joined))
 }
