@@ -7,6 +7,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flags of the
 //! `DefaultTolerationSeconds` admission plugin).
 
+use super::clients::ClientSpec;
 pub use super::cloud::{CapacityType, CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::format::{ActionKind, WorkloadKind};
 pub use crate::api::eviction::{IntOrPercent, PdbSpec};
@@ -251,6 +252,9 @@ pub struct Config {
     pub cloud: Option<CloudConfig>,
     /// The remediators the scenario lists (kept; this build does not act on them yet).
     pub remediation: Vec<Remediator>,
+    /// The clients of the Services, with their libraries' settings merged (none: no client).
+    #[serde(default)]
+    pub clients: Vec<ClientSpec>,
     /// Sentences about settings that the version ignores or that deserve a second look. Not sent
     /// with a configuration (a run does not read them; the page keeps its own copy).
     #[serde(skip)]
@@ -276,6 +280,7 @@ impl Config {
             out_of_service_volume_detach: Gate::NodeOutOfServiceVolumeDetach.default_on(v),
             cloud: None,
             remediation: Vec::new(),
+            clients: Vec::new(),
             warnings: Vec::new(),
         }
     }

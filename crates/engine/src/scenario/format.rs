@@ -103,6 +103,52 @@ pub struct Scenario {
     /// managed services' auto-repair. Absent: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remediation: Vec<RemediationSection>,
+    /// Who calls the Services: each client's library, where it runs and its rate. Absent: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<ClientSection>,
+}
+
+/// One client of a Service, as written: the library keeps its connections (`super::libraries`),
+/// and every override is a Go duration, `"0s"` meaning none.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClientSection {
+    /// Its name (required, unique).
+    pub name: String,
+    /// The workload whose Service it calls.
+    pub target: String,
+    /// Its library: `linux`, `go-http`, `grpc-go`, `java-httpclient` or `okhttp`.
+    pub library: String,
+    /// The node it runs on; default the first node no action faults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Requests (or RPCs) a second; default 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_per_second: Option<f64>,
+    /// `go-http` only: the Go release, such as `"1.23"` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub go_version: Option<String>,
+    /// How long a dial may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_timeout: Option<GoDuration>,
+    /// How long a request may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout: Option<GoDuration>,
+    /// TCP keepalive's idle time (grpc-go: the gRPC keepalive ping's `Time`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keepalive_time: Option<GoDuration>,
+    /// TCP keepalive's probe interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keepalive_interval: Option<GoDuration>,
+    /// TCP keepalive's probe count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keepalive_probes: Option<u32>,
+    /// `TCP_USER_TIMEOUT` (grpc-go: the keepalive `Timeout`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_user_timeout: Option<GoDuration>,
+    /// How long an idle pooled connection is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_conn_timeout: Option<GoDuration>,
 }
 
 /// KubeletConfiguration fields (file semantics).
@@ -792,6 +838,26 @@ pub(crate) fn bad(field: impl Into<String>, reason: Cause) -> ScenarioError {
 /// The message `key` about a value as the scenario writes it, quoted (`"Bad_Name"`): `{value}`.
 pub(crate) fn quoted(key: &'static str, value: &str) -> Cause {
     Cause::new(key).text("value", format!("{value:?}"))
+}
+
+/// A name already given to `other` (`nodes[0]`).
+pub(crate) fn taken(name: &str, other: String) -> Cause {
+    quoted("scenario.name.taken", name).text("other", other)
+}
+
+pub(crate) fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
+    let ok = !name.is_empty()
+        && name.len() <= 200
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && name.as_bytes()[0].is_ascii_alphanumeric()
+        && name.as_bytes()[name.len() - 1].is_ascii_alphanumeric();
+    if ok {
+        Ok(())
+    } else {
+        Err(bad(field, quoted("scenario.name.invalid", name)))
+    }
 }
 
 /// `value` outside the whole numbers `lo` to `hi`.

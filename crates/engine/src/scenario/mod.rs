@@ -10,13 +10,18 @@
 //!   read.
 //! - [`cloud`]: the `cloud` and `remediation` sections' resolved forms; `cloud_rules` resolves
 //!   and checks them from the table.
+//! - [`libraries`]: the client libraries' table, one row per library; [`clients`]: the `clients`
+//!   section's resolved form; `client_rules` resolves and checks it from the table.
 
+mod client_rules;
+pub mod clients;
 pub mod cloud;
 mod cloud_rules;
 pub(crate) use cloud_rules::ready_checks;
 pub mod config;
 pub mod flags;
 pub mod format;
+pub mod libraries;
 pub mod settings;
 pub mod validate;
 mod workload_extras;

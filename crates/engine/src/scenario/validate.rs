@@ -10,8 +10,8 @@ use super::config::{
 };
 use super::flags::{self, Component, Flag, Missing, Rule, Value};
 use super::format::{
-    bad, between, quoted, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError, TolerationSection,
-    WorkloadKind, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
+    bad, between, check_name, quoted, taken, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError,
+    TolerationSection, WorkloadKind, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
 use super::workload_extras::{resolve_pdb, resolve_volume};
 use crate::api::{Effect, Toleration, TolerationSource};
@@ -69,6 +69,7 @@ impl Scenario {
             w.replicas = initial_nodes;
         }
         check_heartbeat_ticks(nodes.len(), duration, &kubelet)?;
+        let clients = super::client_rules::resolve_clients(&self.clients, &nodes, &workloads, &actions)?;
         Ok(Config {
             profile,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
@@ -84,6 +85,7 @@ impl Scenario {
             out_of_service_volume_detach: gates.out_of_service,
             cloud,
             remediation,
+            clients,
             warnings,
         })
     }
@@ -527,26 +529,6 @@ struct ActionContext<'a> {
 }
 
 const MINUTE_MS: Millis = 60 * SECOND;
-
-/// A name already given to `other` (`nodes[0]`).
-fn taken(name: &str, other: String) -> Cause {
-    quoted("scenario.name.taken", name).text("other", other)
-}
-
-fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
-    let ok = !name.is_empty()
-        && name.len() <= 200
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
-        && name.as_bytes()[0].is_ascii_alphanumeric()
-        && name.as_bytes()[name.len() - 1].is_ascii_alphanumeric();
-    if ok {
-        Ok(())
-    } else {
-        Err(bad(field, quoted("scenario.name.invalid", name)))
-    }
-}
 
 fn resolve_toleration(t: &TolerationSection, field: &str) -> Result<Toleration, ScenarioError> {
     // Mirrors ValidateTolerations in pkg/apis/core/validation.

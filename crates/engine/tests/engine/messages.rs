@@ -107,6 +107,16 @@ const REFUSED: &[&str] = &[
     r#""remediation": [{"kind": "MachineHealthCheck"}, {"kind": "MachineHealthCheck"}]"#,
     r#""remediation": [{"kind": "GKEAutoRepair"}]"#,
     r#""events": [{"at": "1s", "action": "NodeCrash", "node": "n1", "notice": "30s"}]"#,
+    r#""clients": [{"name": "c", "target": "ghost", "library": "linux"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w"}], "clients": [{"name": "c", "target": "w", "library": "linux"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "curl"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "from": "ghost"}]"#,
+    r#""nodes": [{"name": "n1"}, {"name": "n2"}], "events": [{"at": "5s", "action": "NodeJoin", "node": "n2"}], "workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "from": "n2"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "events": [{"at": "5s", "action": "NodeCrash", "node": "n1"}], "clients": [{"name": "c", "target": "w", "library": "linux"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "requestsPerSecond": 0}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "goVersion": "1.22"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "go-http", "goVersion": "2.0"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "grpc-go", "idleConnTimeout": "1s"}]"#,
 ];
 
 /// Scenarios the validation accepts with a warning, one warning each (same form as [`REFUSED`]).

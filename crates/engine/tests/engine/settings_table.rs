@@ -198,6 +198,16 @@ const OTHER_QUANTITIES: &[(&str, &str, &str)] = &[
         "300 * SECOND",
         "a --pod-eviction-timeout the search tries",
     ),
+    (
+        "scenario/libraries.rs",
+        "90 * SECOND",
+        "Go's http.Transport.IdleConnTimeout",
+    ),
+    (
+        "scenario/libraries.rs",
+        "5 * MINUTE",
+        "OkHttp's ConnectionPool keep-alive",
+    ),
 ];
 
 /// Every line of the engine's code (tests and comments aside) that writes one of `forms`, but
