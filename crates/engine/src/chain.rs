@@ -39,6 +39,7 @@ mod tests {
             service: None,
             volume: None,
             remediator: None,
+            client: None,
             cause: Cause::none(),
             after,
         }

@@ -47,6 +47,9 @@ pub struct TimelineEvent {
     /// The remediator, for `RemediationStarted` and `RemediationBlocked`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remediator: Option<String>,
+    /// The client, for `ClientErrorsStarted` and `ClientErrorsEnded`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
     /// Why it happened (serialized as its English text).
     pub cause: Cause,
     /// The event that made this one possible (its `id`), if any: following `after` back walks

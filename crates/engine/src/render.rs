@@ -81,6 +81,7 @@ fn subject(e: &TimelineEvent) -> String {
         ("service", &e.service),
         ("volume", &e.volume),
         ("remediator", &e.remediator),
+        ("client", &e.client),
     ] {
         if let Some(name) = name {
             if !subject.is_empty() {
@@ -172,6 +173,18 @@ fn render_summary(out: &mut String, s: &Summary) {
             if v.force_detached { " (forced)" } else { "" },
             ms(v.mounted_at_ms),
             v.multi_attach_errors
+        );
+    }
+    for c in &s.clients {
+        let _ = writeln!(
+            out,
+            "client {}: {} of {} requests failed, errors {}..{}, worst wait {}",
+            c.name,
+            c.failed,
+            c.requests,
+            ms(c.first_error_ms),
+            ms(c.last_error_ms),
+            format_go_duration(c.worst_latency_ms)
         );
     }
 }

@@ -10,7 +10,12 @@ use crate::summary;
 pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
-    let events = std::mem::take(&mut sim.w.log.events);
+    let mut events = std::mem::take(&mut sim.w.log.events);
+    let clients = crate::network::clients::observe(cfg, &events, &sim.w.api, &sim.proxy);
+    let client_summaries = clients.as_ref().map(|o| o.summaries.clone()).unwrap_or_default();
+    if let Some(o) = clients {
+        events = crate::network::clients::merge(events, o.events);
+    }
     let mut summary = summary::summarize(
         &events,
         &sim.w.log.faults,
@@ -33,6 +38,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         .proxy
         .summaries(&sim.w.api, &services, &sim.eps.ready_counts, cfg.duration);
     summary.volumes = summary::volume_summaries(&events);
+    summary.clients = client_summaries;
     let api = &sim.w.api;
     let named: Vec<TimelineEvent> = events
         .into_iter()
@@ -49,6 +55,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             service: e.service.map(|w| cfg.workloads[w].name.clone()),
             volume: e.volume,
             remediator: e.remediator,
+            client: e.client,
             cause: e.cause,
             after: e.after,
         })

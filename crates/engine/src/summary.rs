@@ -3,6 +3,7 @@
 
 use crate::api::{Api, NodeId, PodId};
 use crate::control_plane::workloads::Workloads;
+pub use crate::network::clients::ClientSummary;
 pub use crate::network::kube_proxy::ServiceSummary;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
@@ -123,6 +124,9 @@ pub struct Summary {
     /// Per volume that moved or waited: when it was asked off a node, freed, attached elsewhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<VolumeSummary>,
+    /// Per client of the scenario: its requests and errors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<ClientSummary>,
 }
 
 /// A volume's way from one node to another over a run (only volumes that had a detach request
@@ -271,6 +275,7 @@ pub fn summarize(
         workloads: workload_summaries,
         services: Vec::new(),
         volumes: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

@@ -108,12 +108,22 @@ pub enum EventKind {
     LeaseRenewed,
     /// A kubelet patched its node status (only with heartbeats recorded).
     NodeStatusPatched,
+    /// A client's first failing request of an episode was sent (`client` names it; `pod` is the
+    /// dead backend where there is one).
+    ClientErrorsStarted,
+    /// A client's last error of an episode returned.
+    ClientErrorsEnded,
 }
 
 impl EventKind {
     /// Whether this is a heartbeat, recorded only on request.
     pub fn is_heartbeat(self) -> bool {
         matches!(self, EventKind::LeaseRenewed | EventKind::NodeStatusPatched)
+    }
+
+    /// Whether a client records it (a client observes: nothing else follows from it).
+    pub fn is_client(self) -> bool {
+        matches!(self, EventKind::ClientErrorsStarted | EventKind::ClientErrorsEnded)
     }
 }
 
@@ -173,6 +183,8 @@ pub struct Event {
     /// The remediator involved (`RemediationStarted`, `RemediationBlocked`), as the scenario's
     /// `remediation[].kind` names it.
     pub remediator: Option<String>,
+    /// The client involved (`ClientErrorsStarted`, `ClientErrorsEnded`), by its name.
+    pub client: Option<String>,
     /// Why it happened.
     pub cause: Cause,
     /// The event that made this one possible, if the log recorded it: the link its cause
@@ -194,6 +206,7 @@ impl Event {
             service: None,
             volume: None,
             remediator: None,
+            client: None,
             cause,
             after: None,
         }

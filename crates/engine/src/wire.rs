@@ -37,6 +37,7 @@ fn summary_bytes(s: &Summary) -> Vec<u8> {
         workloads,
         services,
         volumes,
+        clients,
     } = s;
     let node_fields: Vec<NodeFields> = nodes.iter().map(node_fields).collect();
     let fields = (
@@ -56,8 +57,11 @@ fn summary_bytes(s: &Summary) -> Vec<u8> {
         .filter(|(_, n)| n.deleted_at_ms.is_some() || n.remediation_at_ms.is_some())
         .map(|(i, n)| (i as u64, n.deleted_at_ms, n.remediation_at_ms))
         .collect();
-    if !extras.is_empty() {
+    if !extras.is_empty() || !clients.is_empty() {
         out.extend(bincode::serialize(&extras).expect("extras always serialize"));
+    }
+    if !clients.is_empty() {
+        out.extend(bincode::serialize(clients).expect("clients always serialize"));
     }
     out
 }
@@ -137,7 +141,7 @@ fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
         bincode::deserialize_from(&mut rest).map_err(|e| format!("summary: {e}"))?;
     let mut nodes: Vec<NodeMilestones> = node_fields.into_iter().map(node_from).collect();
     if !rest.is_empty() {
-        let extras: Vec<NodeExtras> = bincode::deserialize(rest).map_err(|e| format!("summary: {e}"))?;
+        let extras: Vec<NodeExtras> = bincode::deserialize_from(&mut rest).map_err(|e| format!("summary: {e}"))?;
         let count = nodes.len();
         for (i, deleted, remediation) in extras {
             let n = nodes
@@ -147,6 +151,10 @@ fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
             n.remediation_at_ms = remediation;
         }
     }
+    let clients = match rest.is_empty() {
+        true => Vec::new(),
+        false => bincode::deserialize(rest).map_err(|e| format!("summary: {e}"))?,
+    };
     Ok(Summary {
         version,
         seed,
@@ -156,6 +164,7 @@ fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
         workloads,
         services,
         volumes,
+        clients,
     })
 }
 
@@ -375,6 +384,9 @@ impl Writer {
         if carries_remediator(e.kind) {
             self.opt(e.remediator.as_deref());
         }
+        if e.kind.is_client() {
+            self.opt(e.client.as_deref());
+        }
         self.cause(&e.cause);
         // How far back the event before it is (0: none), which is short for most links.
         self.uint(e.after.map_or(0, |a| (e.id - a) as u64));
@@ -580,6 +592,10 @@ impl<'a> Reader<'a> {
             service: own(self.opt()?),
             volume: own(self.opt()?),
             remediator: match carries_remediator(kind) {
+                true => own(self.opt()?),
+                false => None,
+            },
+            client: match kind.is_client() {
                 true => own(self.opt()?),
                 false => None,
             },

@@ -145,6 +145,11 @@ impl KubeProxy {
             .collect()
     }
 
+    /// The pods Service `w`'s rules send to now.
+    pub fn programmed(&self, w: usize) -> &BTreeSet<PodId> {
+        &self.programmed[w]
+    }
+
     /// The rules every proxy runs at the start of a run.
     pub fn initialize(&mut self, api: &Api) {
         for w in 0..self.programmed.len() {

@@ -1,3 +1,5 @@
-//! The node-side data plane, as far as it sets the timing of a failure: kube-proxy.
+//! The node-side data plane, as far as it sets the timing of a failure: kube-proxy, and what the
+//! Services' clients see through it.
 
+pub mod clients;
 pub mod kube_proxy;

@@ -1,6 +1,7 @@
 //! Integration tests of the engine, one binary with a module per topic.
 
 mod actions;
+mod clients;
 mod cloud;
 mod cloud_presets;
 mod common;

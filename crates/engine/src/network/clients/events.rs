@@ -1,0 +1,163 @@
+//! A client's failures as episodes: `ClientErrorsStarted` when the first failing request is sent,
+//! `ClientErrorsEnded` when the last error of the episode returns, each with a cause that names
+//! the mechanism and the run's numbers.
+
+use super::rules::Mech;
+use super::walk::{Failure, Start};
+use crate::api::Api;
+use crate::cause::Cause;
+use crate::scenario::clients::ClientSpec;
+use crate::scenario::libraries::{self, Knob, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
+use crate::scenario::Config;
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind};
+
+/// Adds client `i`'s episodes to `out`; returns its last error within the run.
+pub fn episodes(
+    cfg: &Config,
+    i: usize,
+    api: &Api,
+    log: &[Event],
+    failures: &[Failure],
+    out: &mut Vec<(Event, Option<usize>)>,
+) -> Option<Millis> {
+    let c = &cfg.clients[i];
+    let mut sorted: Vec<&Failure> = failures.iter().collect();
+    crate::order::sort_by_key(&mut sorted, |f| f.sent);
+    let mut last_error = None;
+    let mut k = 0;
+    while k < sorted.len() {
+        let first = sorted[k];
+        let mut last = first;
+        k += 1;
+        while k < sorted.len() && sorted[k].sent <= last.last {
+            if sorted[k].last > last.last {
+                last = sorted[k];
+            }
+            k += 1;
+        }
+        let started = out.len();
+        out.push((
+            event(
+                c,
+                api,
+                first,
+                first.sent,
+                EventKind::ClientErrorsStarted,
+                started_cause(c, api, cfg, first),
+            ),
+            None,
+        ));
+        out.last_mut().expect("pushed").0.after = first.cause;
+        if last.last > cfg.duration {
+            // The episode outlasts the run: its end is not seen.
+            last_error = last_error.max(Some(first.first).filter(|&t| t <= cfg.duration));
+            continue;
+        }
+        last_error = Some(last.last);
+        // A window without endpoints ends when a sync puts a pod back in the rules: the next
+        // request succeeds. A race ends with its last doomed dial, after the sync that took the
+        // dead pod out of the rules.
+        let by = last.ended_by.and_then(|id| Some((id, log.get(id)?.at)));
+        let (at, by) = match (last.start, by) {
+            (Start::NoEndpoints, Some((id, t))) if t >= last.last => (t, Some(id)),
+            (Start::Race, Some((id, t))) if t <= last.last => (last.last, Some(id)),
+            _ => (last.last, None),
+        };
+        let mut e = event(
+            c,
+            api,
+            last,
+            at,
+            EventKind::ClientErrorsEnded,
+            ended_cause(c, api, last),
+        );
+        match by {
+            Some(id) => {
+                e.after = Some(id);
+                out.push((e, None));
+            }
+            None => out.push((e, Some(started))),
+        }
+    }
+    last_error
+}
+
+fn event(c: &ClientSpec, api: &Api, f: &Failure, at: Millis, kind: EventKind, cause: Cause) -> Event {
+    let mut e = Event::new(at, kind, cause);
+    e.pod = f.pod.filter(|&p| p < api.pods.len());
+    e.service = Some(c.service);
+    e.client = Some(c.name.clone());
+    e
+}
+
+fn pod_name(api: &Api, f: &Failure) -> String {
+    f.pod.map(|p| api.pods[p].name.clone()).unwrap_or_default()
+}
+
+fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause {
+    let target = &cfg.workloads[c.service].name;
+    match f.start {
+        Start::Pinned => Cause::new("cause.client.started_pinned")
+            .text("client", &c.name)
+            .text("pod", pod_name(api, f))
+            .time("since", f.sent),
+        Start::Race => Cause::new("cause.client.started_race")
+            .text("client", &c.name)
+            .text("pod", pod_name(api, f))
+            .text("share", format!("{}/{}", f.share.0, f.share.1)),
+        Start::NoEndpoints => Cause::new("cause.client.started_no_endpoints").text("target", target),
+    }
+}
+
+/// The library's own name for a setting.
+fn setting(c: &ClientSpec, k: Knob) -> &'static str {
+    libraries::by_name(&c.library)
+        .and_then(|l| l.param(k))
+        .map_or("", |p| p.name)
+}
+
+fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure) -> Cause {
+    let p = &c.params;
+    let pod = pod_name(api, f);
+    let cause = Cause::new(f.mech.key());
+    match f.mech {
+        Mech::Retries2 => cause
+            .time("at", f.last_sent)
+            .text("pod", pod)
+            .time("budget", RETRIES2_BUDGET),
+        Mech::UserTimeout => cause
+            .time("timeout", p.tcp_user_timeout)
+            .text("setting", setting(c, Knob::TcpUserTimeout))
+            .text("pod", pod)
+            .time("at", f.last_sent),
+        Mech::RequestTimeout => cause
+            .text("library", &c.library)
+            .time("timeout", p.request_timeout)
+            .text("setting", setting(c, Knob::RequestTimeout))
+            .time("at", f.last_sent)
+            .text("pod", pod),
+        Mech::GrpcKeepalive => cause
+            .time("time", p.keepalive_time)
+            .time(
+                "timeout",
+                if p.tcp_user_timeout > 0 {
+                    p.tcp_user_timeout
+                } else {
+                    GRPC_KEEPALIVE_TIMEOUT
+                },
+            )
+            .text("pod", pod),
+        Mech::ConnectTimeout => cause
+            .time("at", f.last_sent)
+            .text("pod", pod)
+            .text("library", &c.library)
+            .time("timeout", p.connect_timeout)
+            .text("setting", setting(c, Knob::ConnectTimeout)),
+        Mech::SynRetries => cause
+            .time("at", f.last_sent)
+            .text("pod", pod)
+            .time("budget", SYN_BUDGET),
+        Mech::NoEndpoints => cause.text("count", f.count),
+    }
+}

@@ -1,0 +1,130 @@
+//! The clients of the Services: what their requests met after a node died (the spec's §1, §2).
+//!
+//! A client only observes. It writes nothing to the API and changes no other event, so it is read
+//! off the finished run: kube-proxy's rules over time (`TrafficStopped`, `TrafficStarted`), the
+//! pods whose machine died silently, and the scenario's clients. A keep-alive connection keeps
+//! the pod its first SYN reached (conntrack), whatever the proxies do later; a request written
+//! into it after the pod's machine died hangs until a timeout, `TCP_USER_TIMEOUT`, gRPC's
+//! keepalive or `tcp_retries2` ends it ([`rules`]). A new dial while the rules still hold a dead
+//! pod reaches it with the dead pods' share; one with no pod in the rules is refused at once.
+//! Without clients nothing here runs.
+
+mod events;
+pub mod history;
+pub mod rules;
+mod summary;
+mod walk;
+
+pub use summary::ClientSummary;
+
+use crate::api::Api;
+use crate::network::kube_proxy::KubeProxy;
+use crate::rng::{Rng, Stream};
+use crate::scenario::libraries::Style;
+use crate::scenario::Config;
+use crate::time::Millis;
+use crate::timeline::{Event, EventKind};
+use std::collections::BTreeMap;
+
+/// What the clients saw: their events (each with, for an `Ended`, the index of its `Started`
+/// among them) and their summaries.
+#[derive(Debug, Clone, Default)]
+pub struct Observed {
+    /// The events to add to the log.
+    pub events: Vec<(Event, Option<usize>)>,
+    /// One per client.
+    pub summaries: Vec<ClientSummary>,
+}
+
+/// Reads the clients' experience off a finished run; `None` without clients.
+pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Option<Observed> {
+    if cfg.clients.is_empty() {
+        return None;
+    }
+    let faults = history::faults(log);
+    let mut segments = BTreeMap::new();
+    let mut out = Observed::default();
+    for (i, c) in cfg.clients.iter().enumerate() {
+        let segs = segments
+            .entry(c.service)
+            .or_insert_with(|| history::segments(log, api, &faults, proxy.programmed(c.service), c.service));
+        let end = own_fault(log, c.from).map_or(cfg.duration, |t| t.min(cfg.duration));
+        let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
+        let slots = rules::Slots::new(c.rate, rng.unit());
+        let failures = match c.params.style {
+            Style::PerRequest => walk::per_request(&c.params, segs, &slots, end, &mut rng),
+            Style::Pool | Style::Multiplexed => walk::connected(&c.params, segs, &slots, end, &mut rng),
+        };
+        let (from, to) = slots.between(0, end);
+        let mut summary = ClientSummary {
+            name: c.name.clone(),
+            requests: to - from,
+            failed: failures.iter().map(|f| f.count).sum(),
+            first_error_ms: failures.iter().map(|f| f.first).filter(|&t| t <= cfg.duration).min(),
+            last_error_ms: None,
+            worst_latency_ms: failures.iter().map(|f| f.latency).max().unwrap_or(0),
+        };
+        summary.failed = summary.failed.min(summary.requests);
+        summary.last_error_ms = events::episodes(cfg, i, api, log, &failures, &mut out.events);
+        out.summaries.push(summary);
+    }
+    Some(out)
+}
+
+/// When the client's own machine stopped (a crash or a power-off on its node), ms.
+fn own_fault(log: &[Event], node: usize) -> Option<Millis> {
+    log.iter()
+        .filter(|e| e.node == Some(node))
+        .filter(|e| matches!(e.kind, EventKind::FaultStarted | EventKind::NodePoweredOff))
+        .find(|e| !matches!(e.cause.key, "cause.fault.kubelet_stop" | "cause.fault.partition"))
+        .map(|e| e.at)
+}
+
+/// The run's events with the clients' added, each at its time after those already there, and
+/// every `after` renumbered: an added event's names the run's events by their old ids, or its
+/// `Started` among the added.
+pub fn merge(log: Vec<Event>, added: Vec<(Event, Option<usize>)>) -> Vec<Event> {
+    let mut order: Vec<usize> = (0..added.len()).collect();
+    crate::order::sort_by_key(&mut order, |&i| added[i].0.at);
+    let mut slots: Vec<Option<(Event, Option<usize>)>> = added.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(log.len() + slots.len());
+    let mut old_ids = Vec::with_capacity(log.len());
+    // Per added event (by its index in `added`): where it went, and its `Started`.
+    let mut placed: Vec<(usize, Option<usize>)> = vec![(0, None); slots.len()];
+    let mut next = order.into_iter().peekable();
+    let mut log = log.into_iter().peekable();
+    loop {
+        let take_added = match (log.peek(), next.peek()) {
+            (Some(e), Some(&i)) => slots[i].as_ref().is_some_and(|a| a.0.at < e.at),
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        if take_added {
+            let i = next.next().expect("peeked");
+            let (e, started) = slots[i].take().expect("placed once");
+            placed[i] = (out.len(), started);
+            out.push(e);
+        } else if let Some(e) = log.next() {
+            old_ids.push(out.len());
+            out.push(e);
+        } else {
+            break;
+        }
+    }
+    let mut is_added = vec![false; out.len()];
+    for &(at, _) in &placed {
+        is_added[at] = true;
+    }
+    for (e, added) in out.iter_mut().zip(&is_added) {
+        if !added {
+            e.after = e.after.map(|a| old_ids[a]);
+        }
+    }
+    for &(at, started) in &placed {
+        out[at].after = match started {
+            Some(s) => Some(placed[s].0),
+            None => out[at].after.map(|a| old_ids[a]),
+        };
+    }
+    out
+}

@@ -1,0 +1,367 @@
+//! What the clients see (issue 37): the golden cases and worked timelines of the clients spec
+//! (`k8s-semantics-clients.md` §6 T*, §7 C*), as windows over many seeds, and the property that
+//! clients only observe. Times are relative to the crash of node-1 at t = 30s, in ms.
+
+use crate::common::of_kind;
+use kubelife_engine::scenario::libraries::{self, RETRIES2_BUDGET, SYN_BUDGET};
+use kubelife_engine::scenario::ClientSection;
+use kubelife_engine::summary::ClientSummary;
+use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario, TimelineEvent};
+use proptest::prelude::*;
+
+const CRASH: i64 = 30_000;
+/// Seeds per window.
+const SEEDS: u64 = 100;
+
+/// Three one-node zones, `web` with `replicas` behind a Service, node-1 crashed at 30s, and one
+/// client `c` on node-2 with the fields `client` (JSON members).
+fn scenario(replicas: u32, client: &str, extra: &str) -> String {
+    format!(
+        r#"{{"version":"1.32","durationSeconds":1000,{extra}
+        "nodes":[{{"name":"node-1","zone":"a"}},{{"name":"node-2","zone":"b"}},{{"name":"node-3","zone":"c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":{replicas},"service":true}}],
+        "events":[{{"at":"30s","action":"NodeCrash","node":"node-1"}}],
+        "clients":[{{"name":"c","target":"web","from":"node-2",{client}}}]}}"#
+    )
+}
+
+/// One run of `json` with `seed`.
+fn run_seed(json: &str, seed: u64) -> Outcome {
+    let mut s = Scenario::from_json(json).expect("valid JSON");
+    s.seed = Some(seed);
+    run(&s.resolve().expect("valid scenario"), &RunOptions::default())
+}
+
+/// The client's summary.
+fn client(o: &Outcome) -> &ClientSummary {
+    &o.summary.clients[0]
+}
+
+/// The first TrafficStopped after the crash, relative to it.
+fn traffic_stopped(o: &Outcome) -> i64 {
+    of_kind(o, EventKind::TrafficStopped)
+        .first()
+        .map(|e| e.at_ms - CRASH)
+        .expect("the proxies drop the dead pod")
+}
+
+/// Whether the episode's first event names a pod of the crashed node (the connection was pinned
+/// to it).
+fn pinned(o: &Outcome) -> bool {
+    of_kind(o, EventKind::ClientErrorsStarted)
+        .first()
+        .is_some_and(|e| e.cause.key == "cause.client.started_pinned")
+}
+
+fn ended(o: &Outcome) -> Vec<&TimelineEvent> {
+    of_kind(o, EventKind::ClientErrorsEnded)
+}
+
+/// One case over `SEEDS` seeds: its spec number, the scenario, and what must hold of each run.
+fn check(spec: &str, json: &str, expect: impl Fn(&Outcome) -> Result<(), String>) {
+    for seed in 1..=SEEDS {
+        let o = run_seed(json, seed);
+        if let Err(why) = expect(&o) {
+            panic!(
+                "{spec}, seed {seed}: {why}\n{}",
+                kubelife_engine::render::render_timeline(&o)
+            );
+        }
+    }
+}
+
+fn within(what: &str, t: Option<i64>, lo: i64, hi: i64) -> Result<(), String> {
+    match t {
+        Some(t) if (lo..=hi).contains(&t) => Ok(()),
+        other => Err(format!("{what} at {other:?} ms, expected within [{lo}, {hi}]")),
+    }
+}
+
+/// Every `ClientErrorsEnded` has the cause `key`.
+fn ended_by(o: &Outcome, key: &str) -> Result<(), String> {
+    match ended(o).iter().find(|e| e.cause.key != key) {
+        Some(e) => Err(format!("ended by {} at {}, expected {key}", e.cause.key, e.at_ms)),
+        None => Ok(()),
+    }
+}
+
+/// T2: a bare socket with no connect timeout. Dials that raced the proxies' update wait the
+/// kernel's SYN budget: the last error comes at most 127 s after the dead pod left the rules.
+#[test]
+fn t2_linux_dials_that_raced_the_update_fail_after_the_syn_budget() {
+    let json = scenario(3, r#""library":"linux""#, "");
+    let mut worst = 0;
+    check("T2", &json, |o| {
+        let ts = traffic_stopped(o);
+        let c = client(o);
+        if c.failed == 0 {
+            return Err("no dial reached the dead pod".into());
+        }
+        within(
+            "first error",
+            c.first_error_ms.map(|t| t - CRASH),
+            SYN_BUDGET,
+            SYN_BUDGET + 5_000,
+        )?;
+        // The last doomed dial comes within a few requests of TrafficStopped (each reaches the
+        // dead pod with chance 1/3).
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            ts - 5_000 + SYN_BUDGET,
+            ts + SYN_BUDGET,
+        )?;
+        // About a third of the requests between the crash and TrafficStopped.
+        let expected = 10.0 * ts as f64 / 1000.0 / 3.0;
+        let ratio = c.failed as f64 / expected;
+        if !(0.6..=1.4).contains(&ratio) {
+            return Err(format!("{} failed, expected about {expected:.0}", c.failed));
+        }
+        ended_by(o, "cause.client.syn_retries")
+    });
+    for seed in 1..=SEEDS {
+        let o = run_seed(&json, seed);
+        worst = worst.max(client(&o).last_error_ms.unwrap_or(0) - CRASH);
+    }
+    eprintln!("T2: the last error at most {worst} ms after the crash over {SEEDS} seeds");
+    assert!(worst <= 61_300 + SYN_BUDGET, "T2: {worst}");
+}
+
+/// T3: the same with `connectTimeout: 30s`: the last error at most 30 s after TrafficStopped.
+#[test]
+fn t3_a_connect_timeout_cuts_the_race_to_thirty_seconds() {
+    let json = scenario(3, r#""library":"linux","connectTimeout":"30s""#, "");
+    check("T3", &json, |o| {
+        let ts = traffic_stopped(o);
+        let c = client(o);
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            ts - 5_000 + 30_000,
+            ts + 30_000,
+        )?;
+        if c.worst_latency_ms != 30_000 {
+            return Err(format!("worst wait {}", c.worst_latency_ms));
+        }
+        ended_by(o, "cause.client.connect_timeout")
+    });
+}
+
+/// T5: Go's DefaultTransport. A pooled connection pinned to the dead pod hangs the first request
+/// after the crash until `tcp_retries2` gives up, 924.6 s later; the others reach live pods.
+#[test]
+fn t5_go_http_pinned_to_the_dead_pod_hangs_until_tcp_retries2() {
+    let json = scenario(3, r#""library":"go-http""#, "");
+    let mut count = 0;
+    check("T5", &json, |o| {
+        let c = client(o);
+        if !pinned(o) {
+            return match (c.failed, o.events.iter().any(|e| e.kind.is_client())) {
+                (0, false) => Ok(()),
+                _ => Err(format!("not pinned, yet {} failed", c.failed)),
+            };
+        }
+        let started = of_kind(o, EventKind::ClientErrorsStarted)[0];
+        within("ClientErrorsStarted", Some(started.at_ms - CRASH), 0, 100)?;
+        if started.pod.as_deref().is_none_or(|p| !p.starts_with("web-")) {
+            return Err(format!("started on {:?}", started.pod));
+        }
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            RETRIES2_BUDGET,
+            RETRIES2_BUDGET + 100,
+        )?;
+        within("worst wait", Some(c.worst_latency_ms), RETRIES2_BUDGET, RETRIES2_BUDGET)?;
+        match ended(o).last() {
+            Some(e) if e.cause.key == "cause.client.retries2" && e.pod == started.pod => Ok(()),
+            other => Err(format!("ended by {:?}", other.map(|e| (&e.cause.key, &e.pod)))),
+        }
+    });
+    for seed in 1..=SEEDS {
+        count += usize::from(pinned(&run_seed(&json, seed)));
+    }
+    eprintln!("T5: pinned to the dead pod in {count} of {SEEDS} runs");
+    assert!(
+        (20..=50).contains(&count),
+        "T5: pinned in {count} of {SEEDS}, expected about a third"
+    );
+}
+
+/// T5′: `requestTimeout: 10s` (Go's `http.Client.Timeout`) ends the pinned request 10 s after it
+/// was sent; dials that raced the update end 10 s after theirs, by TrafficStopped + 10 s.
+#[test]
+fn t5_prime_a_request_timeout_ends_the_pinned_request_after_ten_seconds() {
+    let json = scenario(3, r#""library":"go-http","requestTimeout":"10s""#, "");
+    check("T5'", &json, |o| {
+        if !pinned(o) {
+            return Ok(());
+        }
+        let c = client(o);
+        within("first error", c.first_error_ms.map(|t| t - CRASH), 10_000, 10_100)?;
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            10_000,
+            traffic_stopped(o) + 10_000,
+        )?;
+        if c.worst_latency_ms != 10_000 {
+            return Err(format!("worst wait {}", c.worst_latency_ms));
+        }
+        ended_by(o, "cause.client.request_timeout")
+    });
+}
+
+/// T8: grpc-go without keepalive: every RPC rides the one connection pinned to the dead pod and
+/// fails for the 924.6 s `tcp_retries2` takes (grpc-go#3206: "about 15 minutes").
+#[test]
+fn t8_grpc_without_keepalive_fails_every_rpc_for_fifteen_minutes() {
+    let json = scenario(3, r#""library":"grpc-go""#, "");
+    check("T8", &json, |o| {
+        if !pinned(o) {
+            return Ok(());
+        }
+        let c = client(o);
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            RETRIES2_BUDGET,
+            RETRIES2_BUDGET + 100,
+        )?;
+        within("failed", Some(c.failed as i64), 9_236, 9_256)?;
+        within("worst wait", Some(c.worst_latency_ms), RETRIES2_BUDGET, RETRIES2_BUDGET)?;
+        ended_by(o, "cause.client.retries2")
+    });
+}
+
+/// T9: grpc-go with `keepaliveTime: 30s`, which also sets `TCP_USER_TIMEOUT` 20 s: the first RPC
+/// after the crash stays unacknowledged, and the connection dies 20 s after it.
+#[test]
+fn t9_grpc_keepalive_sets_tcp_user_timeout_and_the_connection_dies_in_twenty_seconds() {
+    let json = scenario(3, r#""library":"grpc-go","keepaliveTime":"30s""#, "");
+    check("T9", &json, |o| {
+        if !pinned(o) {
+            return Ok(());
+        }
+        let c = client(o);
+        within("first error", c.first_error_ms.map(|t| t - CRASH), 20_000, 20_100)?;
+        within(
+            "last error",
+            c.last_error_ms.map(|t| t - CRASH),
+            20_000,
+            traffic_stopped(o) + 20_000,
+        )?;
+        match ended(o).first() {
+            Some(e) if ["cause.client.user_timeout", "cause.client.connect_timeout"].contains(&e.cause.key) => Ok(()),
+            other => Err(format!("ended by {:?}", other.map(|e| &e.cause.key))),
+        }
+    });
+}
+
+/// C4: the only pod on the crashed node. Until TrafficStopped every dial reaches the dead pod;
+/// from then until the replacement's TrafficStarted the Service has no endpoint, and kube-proxy's
+/// reject rule refuses every request at once.
+fn c4(extra: &str) -> Vec<ClientSummary> {
+    let json = scenario(1, r#""library":"linux""#, extra);
+    let mut out = Vec::new();
+    check("C4", &json, |o| {
+        let on_node_1 = of_kind(o, EventKind::TrafficStopped)
+            .first()
+            .is_some_and(|e| e.node.as_deref() == Some("node-1"));
+        if !on_node_1 {
+            return Err("web's pod is not on node-1".into());
+        }
+        let back = of_kind(o, EventKind::TrafficStarted)
+            .first()
+            .map(|e| (e.id, e.at_ms))
+            .ok_or("no replacement")?;
+        let c = client(o);
+        // Every request from the crash to the replacement fails.
+        let window = (back.1 - CRASH) as f64 / 100.0;
+        if (c.failed as f64 - window).abs() > 2.0 {
+            return Err(format!("{} failed, {window:.0} requests were sent", c.failed));
+        }
+        // The episode ends with the replacement's TrafficStarted; the last refusal just before.
+        let last = ended(o).last().copied().ok_or("no end")?;
+        if last.cause.key != "cause.client.no_endpoints" || last.after != Some(back.0) || last.at_ms != back.1 {
+            return Err(format!(
+                "ended by {} at {} after {:?}",
+                last.cause.key, last.at_ms, last.after
+            ));
+        }
+        within("the last refusal", c.last_error_ms, back.1 - 100, back.1 - 1)
+    });
+    for seed in 1..=5 {
+        out.push(client(&run_seed(&json, seed)).clone());
+    }
+    out
+}
+
+#[test]
+fn c4_with_no_endpoint_every_request_is_refused_at_once() {
+    c4("");
+}
+
+/// C3: ipvs drops a dead pod's weight to 0 where iptables drops its rule; the clients see the same.
+#[test]
+fn c3_ipvs_gives_the_clients_the_numbers_iptables_gives() {
+    assert_eq!(c4(r#""kubeProxy":{"mode":"ipvs"},"#), c4(""));
+}
+
+fn with_client(s: &Scenario, library: &str, target: &str) -> Scenario {
+    let mut s = s.clone();
+    s.clients.push(ClientSection {
+        name: format!("c-{library}"),
+        target: target.to_string(),
+        library: library.to_string(),
+        ..Default::default()
+    });
+    s
+}
+
+proptest! {
+    #![proptest_config(crate::seeded::config(40))]
+
+    /// Clients only observe: the run with clients, less their events, is the run without them,
+    /// and so is its summary less `clients`.
+    #[test]
+    fn clients_are_observers(s in crate::scenarios::scenario(), pick in 0usize..5) {
+        let Ok(plain) = s.resolve() else { return Ok(()) };
+        let Some(target) = plain.workloads.iter().find(|w| w.service).map(|w| w.name.clone()) else { return Ok(()) };
+        let mut with = s.clone();
+        for l in [pick, (pick + 2) % 5] {
+            with = with_client(&with, libraries::LIBRARIES[l].name, &target);
+        }
+        let Ok(cfg) = with.resolve() else { return Ok(()) };
+        let a = run(&plain, &RunOptions::default());
+        let b = run(&cfg, &RunOptions::default());
+        let kept: Vec<&TimelineEvent> = b.events.iter().filter(|e| !e.kind.is_client()).collect();
+        let old_id: std::collections::BTreeMap<usize, usize> = kept.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
+        prop_assert_eq!(kept.len(), a.events.len());
+        for (x, y) in a.events.iter().zip(&kept) {
+            prop_assert_eq!((x.at_ms, x.kind, &x.pod, &x.node, &x.cause), (y.at_ms, y.kind, &y.pod, &y.node, &y.cause));
+            prop_assert_eq!(x.after, y.after.map(|i| old_id[&i]));
+        }
+        let mut summary = b.summary.clone();
+        prop_assert_eq!(summary.clients.len(), 2);
+        for c in &summary.clients {
+            prop_assert!(c.failed <= c.requests);
+            prop_assert!(c.first_error_ms <= c.last_error_ms.or(c.first_error_ms));
+        }
+        summary.clients.clear();
+        prop_assert_eq!(&summary, &a.summary);
+        let back = kubelife_engine::wire::decode(&kubelife_engine::wire::encode(&b)).expect("decodes");
+        prop_assert_eq!(back, b);
+    }
+}
+
+/// A run without clients has no client events and no `clients` in its JSON.
+#[test]
+fn without_clients_nothing_changes() {
+    let mut s = Scenario::from_json(&scenario(3, r#""library":"linux""#, "")).expect("valid JSON");
+    s.clients.clear();
+    assert!(!s.to_json().contains("clients"));
+    let o = run_json(&s.to_json(), &RunOptions::default()).expect("valid");
+    assert!(o.summary.clients.is_empty());
+    assert!(!serde_json::to_string(&o.summary).expect("JSON").contains("clients"));
+}
