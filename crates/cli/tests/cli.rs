@@ -987,3 +987,43 @@ fn tune_refuses_bad_arguments_naming_them() {
         assert!(err.contains("cannot reach the target"), "{target}: {err}");
     }
 }
+
+/// A scenario with a client: its events carry `client`, `summary.clients` has the pinned fields,
+/// and the text ends with a line for it.
+#[test]
+fn a_client_shows_in_the_json_and_the_text() {
+    let scenario = r#"{"version": "1.32", "durationSeconds": 300, "nodes": [{"name": "node-1"}, {"name": "node-2"}],
+      "workloads": [{"kind": "Deployment", "name": "web", "replicas": 1, "service": true}],
+      "events": [{"at": "10s", "action": "NodeCrash", "node": "node-1"}],
+      "clients": [{"name": "shop", "target": "web", "library": "linux", "connectTimeout": "5s"}]}"#;
+    let (code, out, err) = kubelife(&["run", "-", "--json"], scenario);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let clients = v["summary"]["clients"].as_array().expect("summary.clients");
+    let c = &clients[0];
+    for key in [
+        "name",
+        "requests",
+        "failed",
+        "firstErrorMs",
+        "lastErrorMs",
+        "worstLatencyMs",
+    ] {
+        assert!(c.get(key).is_some(), "summary.clients[0] without {key}: {c}");
+    }
+    assert_eq!(c["name"], "shop");
+    assert!(c["failed"].as_u64().unwrap() > 0, "{c}");
+    let started = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "ClientErrorsStarted")
+        .expect("a ClientErrorsStarted");
+    assert_eq!(
+        (&started["client"], &started["service"]),
+        (&"shop".into(), &"web".into())
+    );
+    let (code, text, err) = kubelife(&["run", "-"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("client shop: "), "{text}");
+}

@@ -365,3 +365,45 @@ fn without_clients_nothing_changes() {
     assert!(o.summary.clients.is_empty());
     assert!(!serde_json::to_string(&o.summary).expect("JSON").contains("clients"));
 }
+
+/// Over `seeds`, how many runs had a request pinned to the dead pod.
+fn pinned_runs(json: &str, seeds: u64) -> u64 {
+    (1..=seeds).map(|seed| u64::from(pinned(&run_seed(json, seed)))).sum()
+}
+
+/// A pool closes a connection idle for `idleConnTimeout`, and TCP keepalive kills an idle one to a
+/// dead pod: either way the next request dials anew and nothing hangs. With one request every
+/// 100 s, Go's 90 s idle timeout always closes the connection first; with it off, keepalive
+/// (30 s + 15 s × 9 = 165 s) does not, and requests hang; with one request every 200 s it does.
+#[test]
+fn an_idle_connection_closed_by_the_pool_or_keepalive_traps_nothing() {
+    let sparse = |rate: &str, idle: &str| {
+        scenario(
+            3,
+            &format!(r#""library":"go-http","requestsPerSecond":{rate}{idle}"#),
+            "",
+        )
+    };
+    assert_eq!(pinned_runs(&sparse("0.01", ""), 60), 0, "the pool closed it after 90 s");
+    let hung = pinned_runs(&sparse("0.01", r#","idleConnTimeout":"0s""#), 60);
+    assert!(
+        hung >= 5,
+        "without an idle timeout a third of the runs hang, got {hung} of 60"
+    );
+    assert_eq!(
+        pinned_runs(&sparse("0.005", r#","idleConnTimeout":"0s""#), 60),
+        0,
+        "keepalive killed it after 165 s"
+    );
+}
+
+/// A client on the crashed node stops with it: its requests are counted until the crash.
+#[test]
+fn a_client_stops_with_its_own_node() {
+    let json = scenario(3, r#""library":"go-http""#, "").replace(r#""from":"node-2""#, r#""from":"node-1""#);
+    for seed in 1..=5 {
+        let o = run_seed(&json, seed);
+        assert_eq!(client(&o).requests, 300, "10 a second for 30 s");
+        assert!(!o.events.iter().any(|e| e.kind.is_client()), "seed {seed}");
+    }
+}
