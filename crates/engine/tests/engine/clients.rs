@@ -407,3 +407,32 @@ fn a_client_stops_with_its_own_node() {
         assert!(!o.events.iter().any(|e| e.kind.is_client()), "seed {seed}");
     }
 }
+
+/// The crashed node comes back at 90 s: its new kernel answers the pinned connection's next
+/// retransmission with a reset. Data written just after the crash is retransmitted 0.2, 0.6,
+/// 1.4, …, 51 and 102.2 s later: the first after the return ends it, 102.2 s after the write.
+#[test]
+fn a_machine_that_comes_back_resets_the_pinned_connection() {
+    let json = scenario(3, r#""library":"go-http""#, "").replace(
+        r#""node":"node-1"}]"#,
+        r#""node":"node-1"},{"at":"90s","action":"NodeRecover","node":"node-1"}]"#,
+    );
+    let mut pinned_runs = 0;
+    check("reset", &json, |o| {
+        if !pinned(o) {
+            return Ok(());
+        }
+        let c = client(o);
+        within("worst wait", Some(c.worst_latency_ms), 102_200, 102_200)?;
+        within("last error", c.last_error_ms.map(|t| t - CRASH), 102_200, 102_300)?;
+        let back = of_kind(o, EventKind::FaultEnded)[0];
+        match ended(o).last() {
+            Some(e) if e.cause.key == "cause.client.reset" && e.after == Some(back.id) => Ok(()),
+            other => Err(format!("ended by {:?}", other.map(|e| (&e.cause.key, e.after)))),
+        }
+    });
+    for seed in 1..=SEEDS {
+        pinned_runs += u64::from(pinned(&run_seed(&json, seed)));
+    }
+    assert!(pinned_runs >= 20, "pinned in {pinned_runs} of {SEEDS}");
+}

@@ -57,21 +57,16 @@ pub fn episodes(
         last_error = Some(last.last);
         // A window without endpoints ends when a sync puts a pod back in the rules: the next
         // request succeeds. A race ends with its last doomed dial, after the sync that took the
-        // dead pod out of the rules.
+        // dead pod out of the rules; a reset, after the machine came back.
         let by = last.ended_by.and_then(|id| Some((id, log.get(id)?.at)));
         let (at, by) = match (last.start, by) {
-            (Start::NoEndpoints, Some((id, t))) if t >= last.last => (t, Some(id)),
-            (Start::Race, Some((id, t))) if t <= last.last => (last.last, Some(id)),
+            (Start::NoEndpoints, Some((id, t))) if t >= last.last => (t, Some((id, t))),
+            (Start::Race | Start::Pinned, Some((id, t))) if t <= last.last => (last.last, Some((id, t))),
             _ => (last.last, None),
         };
-        let mut e = event(
-            c,
-            api,
-            last,
-            at,
-            EventKind::ClientErrorsEnded,
-            ended_cause(c, api, last),
-        );
+        let cause = ended_cause(c, api, last, by.map(|b| b.1));
+        let mut e = event(c, api, last, at, EventKind::ClientErrorsEnded, cause);
+        let by = by.map(|b| b.0);
         match by {
             Some(id) => {
                 e.after = Some(id);
@@ -117,7 +112,8 @@ fn setting(c: &ClientSpec, k: Knob) -> &'static str {
         .map_or("", |p| p.name)
 }
 
-fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure) -> Cause {
+/// The cause of an episode's end; `by_at`: when the event that ended it happened.
+fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) -> Cause {
     let p = &c.params;
     let pod = pod_name(api, f);
     let cause = Cause::new(f.mech.key());
@@ -159,5 +155,9 @@ fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure) -> Cause {
             .text("pod", pod)
             .time("budget", SYN_BUDGET),
         Mech::NoEndpoints => cause.text("count", f.count),
+        Mech::Reset => cause
+            .text("pod", pod)
+            .time("back", by_at.unwrap_or(f.last))
+            .time("at", f.last),
     }
 }

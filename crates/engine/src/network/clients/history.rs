@@ -19,6 +19,15 @@ pub struct Death {
     pub fault: EventId,
     /// The `TrafficStopped` that took it out of the rules, if one did.
     pub stopped: Option<EventId>,
+    /// When its machine came back (`FaultEnded`), if it did: its kernel answers again.
+    pub back: Option<(Millis, EventId)>,
+}
+
+impl Death {
+    /// Whether the pod's machine is down at `t`.
+    pub fn down_at(&self, t: Millis) -> bool {
+        self.at <= t && self.back.is_none_or(|(b, _)| t < b)
+    }
 }
 
 /// The rules of a Service from `at` until the next segment: how many pods, and which of them die
@@ -36,36 +45,58 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// The pods in the rules already dead at `t`.
+    /// The pods in the rules whose machine is down at `t`.
     pub fn dead_at(&self, t: Millis) -> impl Iterator<Item = &Death> {
-        self.mortal.iter().filter(move |d| d.at <= t)
+        self.mortal.iter().filter(move |d| d.down_at(t))
     }
 }
 
-/// The silencing faults of the run, by node and time.
-pub fn faults(events: &[Event]) -> BTreeMap<(usize, Millis), EventId> {
-    events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e.kind, EventKind::FaultStarted | EventKind::NodePoweredOff))
-        .filter_map(|(id, e)| Some(((e.node?, e.at), id)))
-        .collect()
+/// When machines stopped and came back, by the run's events.
+#[derive(Debug, Clone, Default)]
+pub struct Machines {
+    /// Faults that stop a machine or its network (`FaultStarted`, `NodePoweredOff`), by node and
+    /// time; a graceful shutdown's start and a Spot warning stop nothing yet.
+    pub silenced: BTreeMap<(usize, Millis), EventId>,
+    /// `FaultEnded`, per node, in time order.
+    pub back: BTreeMap<usize, Vec<(Millis, EventId)>>,
+}
+
+/// The machines' faults and returns of the run.
+pub fn machines(events: &[Event]) -> Machines {
+    let mut m = Machines::default();
+    for (id, e) in events.iter().enumerate() {
+        let Some(n) = e.node else { continue };
+        match e.kind {
+            EventKind::FaultStarted if matches!(e.cause.key, "cause.fault.shutdown" | "cause.fault.spot_warning") => {}
+            EventKind::FaultStarted | EventKind::NodePoweredOff => {
+                m.silenced.insert((n, e.at), id);
+            }
+            EventKind::FaultEnded => m.back.entry(n).or_default().push((e.at, id)),
+            _ => {}
+        }
+    }
+    m
 }
 
 /// Pod `p`'s silent death, if its containers last stopped with its machine, not by a graceful
-/// kill (a Failed pod) or its removal.
-fn death(api: &Api, faults: &BTreeMap<(usize, Millis), EventId>, p: PodId) -> Option<Death> {
+/// kill (a Failed pod) or its removal; and when the machine came back, if it did.
+fn death(api: &Api, machines: &Machines, p: PodId) -> Option<Death> {
     let pod = &api.pods[p];
-    let at = pod.stopped_at?;
-    if pod.running || pod.failed || pod.removed_at == Some(at) {
+    let (at, node) = (pod.stopped_at?, pod.node?);
+    if pod.failed || pod.removed_at == Some(at) {
         return None;
     }
-    let fault = *faults.get(&(pod.node?, at))?;
+    let fault = *machines.silenced.get(&(node, at))?;
+    let back = machines
+        .back
+        .get(&node)
+        .and_then(|list| list.iter().find(|&&(t, _)| t >= at).copied());
     Some(Death {
         pod: p,
         at,
         fault,
         stopped: None,
+        back,
     })
 }
 
@@ -74,7 +105,7 @@ fn death(api: &Api, faults: &BTreeMap<(usize, Millis), EventId>, p: PodId) -> Op
 pub fn segments(
     events: &[Event],
     api: &Api,
-    faults: &BTreeMap<(usize, Millis), EventId>,
+    machines: &Machines,
     programmed: &std::collections::BTreeSet<PodId>,
     w: usize,
 ) -> Vec<Segment> {
@@ -100,7 +131,7 @@ pub fn segments(
         }
     }
     let mortal = |p: PodId| {
-        death(api, faults, p).map(|d| Death {
+        death(api, machines, p).map(|d| Death {
             stopped: stopped.get(&p).copied(),
             ..d
         })

@@ -41,13 +41,13 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
     if cfg.clients.is_empty() {
         return None;
     }
-    let faults = history::faults(log);
+    let machines = history::machines(log);
     let mut segments = BTreeMap::new();
     let mut out = Observed::default();
     for (i, c) in cfg.clients.iter().enumerate() {
         let segs = segments
             .entry(c.service)
-            .or_insert_with(|| history::segments(log, api, &faults, proxy.programmed(c.service), c.service));
+            .or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
         let end = own_fault(log, c.from).map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());

@@ -21,6 +21,8 @@ pub enum Mech {
     SynRetries,
     /// kube-proxy's reject rule refused the dial: the Service had no endpoint.
     NoEndpoints,
+    /// The dead pod's machine came back, and its kernel answered a retransmission with a reset.
+    Reset,
 }
 
 impl Mech {
@@ -34,6 +36,7 @@ impl Mech {
             Mech::ConnectTimeout => "cause.client.connect_timeout",
             Mech::SynRetries => "cause.client.syn_retries",
             Mech::NoEndpoints => "cause.client.no_endpoints",
+            Mech::Reset => "cause.client.reset",
         }
     }
 }
@@ -79,6 +82,26 @@ pub fn dial_budget(p: &ClientParams) -> (Millis, Mech) {
         }
     }
     best
+}
+
+/// Linux's first retransmission timeout for data (`TCP_TIMEOUT_INIT` after a measured RTT: the
+/// 200 ms `TCP_RTO_MIN`), ms.
+pub const DATA_RTO: Millis = 200;
+/// The first SYN retransmission timeout (`TCP_TIMEOUT_INIT`, 1 s), ms.
+pub const SYN_RTO: Millis = 1_000;
+/// `TCP_RTO_MAX`, ms.
+const RTO_MAX: Millis = 120_000;
+
+/// The first retransmission at or after `back` of a segment sent at `sent` whose first timeout
+/// is `rto`, doubling up to `TCP_RTO_MAX`: when a peer whose machine came back answers it (with
+/// a reset, the connection being unknown to its new kernel).
+pub fn first_retransmission(sent: Millis, rto: Millis, back: Millis) -> Millis {
+    let (mut at, mut step) = (sent + rto, rto);
+    while at < back {
+        step = (step * 2).min(RTO_MAX);
+        at += step;
+    }
+    at
 }
 
 /// How long after its last received segment an idle connection to a dead peer dies by TCP
@@ -216,6 +239,17 @@ mod tests {
         let doubling: i64 = (0..10).map(|i| 200 << i).sum();
         assert_eq!(doubling + 6 * 120_000, 924_600);
         assert_eq!(keepalive_dead_after(&params(Style::Pool)), None);
+    }
+
+    #[test]
+    fn a_machine_back_answers_the_next_retransmission() {
+        // Data: 200 ms, 400, 800, … after the send: 0.2, 0.6, 1.4, 3, 6.2, 12.6, 25.4, 51, 102.2 s.
+        assert_eq!(first_retransmission(0, DATA_RTO, 60_000), 102_200);
+        assert_eq!(first_retransmission(0, DATA_RTO, 0), 200);
+        // SYN: 1, 3, 7, 15, 31, 63 s; the seventh try would be at 127 s, the budget.
+        assert_eq!(first_retransmission(0, SYN_RTO, 40_000), 63_000);
+        // Past 102.4 s the timeout stays at 120 s.
+        assert_eq!(first_retransmission(0, DATA_RTO, 400_000), 444_600);
     }
 
     #[test]

@@ -150,9 +150,9 @@ pub fn connected(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Millis,
         }
         let pick = rng.below(seg.size as u64) as usize;
         match seg.mortal.get(pick) {
-            Some(d) if d.at <= t => {
+            Some(d) if d.down_at(t) => {
                 // The SYN goes to a dead pod; its retransmissions keep the conntrack entry.
-                let done = t + budget;
+                let (done, mech, ended_by) = dial_end(d, t, (budget, dial_mech));
                 let (count, next) = match p.style {
                     Style::Multiplexed => {
                         let (a, b) = slots.between(t, done);
@@ -166,17 +166,17 @@ pub fn connected(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Millis,
                     last: done,
                     last_sent: slots.at(next - 1),
                     count,
-                    latency: budget,
-                    mech: dial_mech,
+                    latency: done - t,
+                    mech,
                     start: Start::Race,
                     pod: Some(d.pod),
                     cause: Some(d.fault),
-                    ended_by: d.stopped,
+                    ended_by,
                     share: (seg.dead_at(t).count(), seg.size),
                 });
                 k = next;
             }
-            Some(d) if d.at < end => match trapped(p, d, slots, k, end) {
+            Some(d) if d.at > t && d.at < end => match trapped(p, d, slots, k, end) {
                 Some((f, next)) => {
                     out.extend(f);
                     k = next;
@@ -187,6 +187,18 @@ pub fn connected(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Millis,
         }
     }
     out
+}
+
+/// When a dial sent at `t` to `d`'s dead pod ends, by what, and after which event: its budget, or
+/// the reset its machine answers a SYN with once it is back.
+fn dial_end(d: &Death, t: Millis, (budget, mech): (Millis, Mech)) -> (Millis, Mech, Option<EventId>) {
+    match d.back {
+        Some((b, id)) if b < t + budget => {
+            let reset = rules::first_retransmission(t, rules::SYN_RTO, b).min(t + budget);
+            (reset, Mech::Reset, Some(id))
+        }
+        _ => (t + budget, mech, d.stopped),
+    }
 }
 
 /// A connection opened at slot `k` to `d`'s pod, which dies later: the requests written into it
@@ -205,9 +217,17 @@ fn trapped(p: &ClientParams, d: &Death, slots: &Slots, k: u64, end: Millis) -> O
     if idle_closed || keepalive_killed {
         return Some((None, sk));
     }
-    let (until, mech) = rules::stuck_until(p, s, last_rx);
+    let (mut until, mut mech) = rules::stuck_until(p, s, last_rx);
+    let mut reset_by = None;
+    if let Some((b, id)) = d.back {
+        let reset = rules::first_retransmission(s, rules::DATA_RTO, b);
+        if reset < until {
+            (until, mech, reset_by) = (reset, Mech::Reset, Some(id));
+        }
+    }
     if p.style != Style::Multiplexed {
-        let f = Failure::pinned(d, s, (until, until), 1, until - s, mech);
+        let mut f = Failure::pinned(d, s, (until, until), 1, until - s, mech);
+        f.ended_by = reset_by;
         return Some((Some(f), sk + 1));
     }
     // Every RPC rides the one connection until it dies; a deadline fails each on its own.
@@ -223,6 +243,7 @@ fn trapped(p: &ClientParams, d: &Death, slots: &Slots, k: u64, end: Millis) -> O
     };
     let mut f = Failure::pinned(d, s, (ends(s), last), b - a, ends(s) - s, mech);
     f.last_sent = last_sent;
+    f.ended_by = reset_by;
     Some((Some(f), slots.index_from(until).max(b)))
 }
 
@@ -242,7 +263,13 @@ pub fn per_request(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Milli
             continue;
         }
         // Deaths inside the stretch split it: the share of dead pods changes there.
-        let mut cuts: Vec<Millis> = seg.mortal.iter().map(|d| d.at).filter(|&t| t > a && t < b).collect();
+        let mut cuts: Vec<Millis> = seg
+            .mortal
+            .iter()
+            .flat_map(|d| [Some(d.at), d.back.map(|(t, _)| t)])
+            .flatten()
+            .filter(|&t| t > a && t < b)
+            .collect();
         cuts.push(b);
         crate::order::sort(&mut cuts);
         let mut x = a;
@@ -283,18 +310,20 @@ fn doomed(
         1
     };
     let (sent, last_sent) = (slots.at(from + i1), slots.at(from + i2));
+    let (first, ..) = dial_end(first_dead, sent, (budget, mech));
+    let (last, mech, reset_by) = dial_end(first_dead, last_sent, (budget, mech));
     Some(Failure {
         sent,
-        first: sent + budget,
-        last: last_sent + budget,
+        first,
+        last,
         last_sent,
         count,
-        latency: budget,
+        latency: first - sent,
         mech,
         start: Start::Race,
         pod: Some(first_dead.pod),
         cause: Some(first_dead.fault),
-        ended_by,
+        ended_by: if mech == Mech::Reset { reset_by } else { ended_by },
         share: (dead.len(), size),
     })
 }
