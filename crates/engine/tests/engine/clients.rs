@@ -436,3 +436,25 @@ fn a_machine_that_comes_back_resets_the_pinned_connection() {
     }
     assert!(pinned_runs >= 20, "pinned in {pinned_runs} of {SEEDS}");
 }
+
+/// An episode that outlasts the run has no `ClientErrorsEnded`; its errors within the run (the
+/// dials that raced the update) still count as the last error.
+#[test]
+fn an_episode_past_the_end_of_the_run_has_no_end() {
+    let json =
+        scenario(3, r#""library":"go-http""#, "").replace(r#""durationSeconds":1000"#, r#""durationSeconds":900"#);
+    check("T5 cut at 900 s", &json, |o| {
+        let c = client(o);
+        if !pinned(o) {
+            return Ok(());
+        }
+        if !ended(o).is_empty() {
+            return Err("an end past the run".into());
+        }
+        match (c.failed, c.last_error_ms) {
+            (1, None) => Ok(()),
+            (n, Some(t)) if n > 1 && t <= 900_000 => Ok(()),
+            other => Err(format!("failed and last error {other:?}")),
+        }
+    });
+}

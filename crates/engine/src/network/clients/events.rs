@@ -27,6 +27,7 @@ pub fn episodes(
     let mut last_error = None;
     let mut k = 0;
     while k < sorted.len() {
+        let from = k;
         let first = sorted[k];
         let mut last = first;
         k += 1;
@@ -50,8 +51,9 @@ pub fn episodes(
         ));
         out.last_mut().expect("pushed").0.after = first.cause;
         if last.last > cfg.duration {
-            // The episode outlasts the run: its end is not seen.
-            last_error = last_error.max(Some(first.first).filter(|&t| t <= cfg.duration));
+            // The episode outlasts the run: its end is not seen, only the errors before it.
+            let seen = sorted[from..k].iter().flat_map(|f| [f.first, f.last]);
+            last_error = last_error.max(seen.filter(|&t| t <= cfg.duration).max());
             continue;
         }
         last_error = Some(last.last);
