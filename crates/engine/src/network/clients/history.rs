@@ -87,10 +87,12 @@ fn death(api: &Api, machines: &Machines, p: PodId) -> Option<Death> {
         return None;
     }
     let fault = *machines.silenced.get(&(node, at))?;
-    let back = machines
-        .back
-        .get(&node)
-        .and_then(|list| list.iter().find(|&&(t, _)| t >= at).copied());
+    // A machine that fails again the moment it returns never answers.
+    let back = machines.back.get(&node).and_then(|list| {
+        list.iter()
+            .find(|&&(t, _)| t >= at && !machines.silenced.contains_key(&(node, t)))
+            .copied()
+    });
     Some(Death {
         pod: p,
         at,

@@ -310,15 +310,17 @@ fn doomed(
         1
     };
     let (sent, last_sent) = (slots.at(from + i1), slots.at(from + i2));
-    let (first, ..) = dial_end(first_dead, sent, (budget, mech));
-    let (last, mech, reset_by) = dial_end(first_dead, last_sent, (budget, mech));
+    // A machine back mid-stretch resets later dials sooner than earlier ones end.
+    let early = dial_end(first_dead, sent, (budget, mech));
+    let late = dial_end(first_dead, last_sent, (budget, mech));
+    let (last, mech, reset_by) = if late.0 >= early.0 { late } else { early };
     Some(Failure {
         sent,
-        first,
+        first: early.0.min(late.0),
         last,
         last_sent,
         count,
-        latency: first - sent,
+        latency: (early.0 - sent).max(late.0 - last_sent),
         mech,
         start: Start::Race,
         pod: Some(first_dead.pod),
