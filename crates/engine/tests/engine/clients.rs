@@ -330,6 +330,18 @@ fn with_client(s: &Scenario, library: &str, target: &str) -> Scenario {
     s
 }
 
+/// The causes that may end an episode: each names a mechanism of the spec's §2.
+const MECHANISMS: [&str; 8] = [
+    "cause.client.retries2",
+    "cause.client.user_timeout",
+    "cause.client.request_timeout",
+    "cause.client.grpc_keepalive",
+    "cause.client.connect_timeout",
+    "cause.client.syn_retries",
+    "cause.client.no_endpoints",
+    "cause.client.reset",
+];
+
 proptest! {
     // About a quarter of the generated scenarios kill a node of the Service: 120 cases give some
     // thirty with client errors.
@@ -365,6 +377,21 @@ proptest! {
         for c in &summary.clients {
             prop_assert!(c.failed <= c.requests);
             prop_assert!(c.first_error_ms <= c.last_error_ms.or(c.first_error_ms), "{:?}\n{}", c, kubelife_engine::render::render_timeline(&b));
+        }
+        // Each client's episodes alternate, Started first, each Ended naming a mechanism of §2.
+        for c in &cfg.clients {
+            let mut open: Option<i64> = None;
+            for e in b.events.iter().filter(|e| e.client.as_deref() == Some(c.name.as_str())) {
+                match (e.kind, open) {
+                    (EventKind::ClientErrorsStarted, None) => open = Some(e.at_ms),
+                    (EventKind::ClientErrorsEnded, Some(at)) => {
+                        prop_assert!(at <= e.at_ms);
+                        prop_assert!(MECHANISMS.contains(&e.cause.key), "{}", e.cause.key);
+                        open = None;
+                    }
+                    _ => prop_assert!(false, "{:?} at {} out of turn", e.kind, e.at_ms),
+                }
+            }
         }
         summary.clients.clear();
         prop_assert_eq!(&summary, &a.summary);
