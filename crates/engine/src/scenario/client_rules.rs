@@ -3,7 +3,7 @@
 
 use super::clients::{ClientParams, ClientSpec};
 use super::config::{ActionSpec, NodeSpec, WorkloadSpec};
-use super::format::{bad, between, check_name, quoted, taken, ClientSection, Faulted, GoDuration, ScenarioError};
+use super::format::{bad, between, member, quoted, unique_name, ClientSection, Faulted, GoDuration, ScenarioError};
 use super::libraries::{self, Knob, Library, Style};
 use crate::cause::Cause;
 use crate::time::{Millis, HOUR};
@@ -26,15 +26,11 @@ pub(super) fn resolve_clients(
 ) -> Result<Vec<ClientSpec>, ScenarioError> {
     let mut out: Vec<ClientSpec> = Vec::with_capacity(clients.len());
     for (i, c) in clients.iter().enumerate() {
-        let field = format!("clients[{i}]");
-        check_name(&c.name, &format!("{field}.name"))?;
-        if let Some(prev) = out.iter().position(|o| o.name == c.name) {
-            return Err(bad(format!("{field}.name"), taken(&c.name, format!("clients[{prev}]"))));
-        }
+        let field = unique_name("clients", i, &c.name, out.iter().position(|o| o.name == c.name))?;
         let service = target(c, workloads, &field)?;
         let library = libraries::by_name(&c.library).ok_or_else(|| {
             bad(
-                format!("{field}.library"),
+                member(&field, "library"),
                 quoted("scenario.client.library", &c.library).text("names", libraries::names()),
             )
         })?;
@@ -42,7 +38,7 @@ pub(super) fn resolve_clients(
         let rate = c.requests_per_second.unwrap_or(10.0);
         if !(rate.is_finite() && (0.001..=100_000.0).contains(&rate)) {
             return Err(bad(
-                format!("{field}.requestsPerSecond"),
+                member(&field, "requestsPerSecond"),
                 Cause::new("scenario.client.rate").text("value", rate),
             ));
         }
@@ -61,7 +57,7 @@ pub(super) fn resolve_clients(
 
 /// The workload whose Service `c` calls.
 fn target(c: &ClientSection, workloads: &[WorkloadSpec], field: &str) -> Result<usize, ScenarioError> {
-    let at = format!("{field}.target");
+    let at = member(field, "target");
     let w = workloads
         .iter()
         .position(|w| w.name == c.target)
@@ -75,7 +71,7 @@ fn target(c: &ClientSection, workloads: &[WorkloadSpec], field: &str) -> Result<
 /// The node `c` runs on: as written (a node present from the start), or the first node no action
 /// faults.
 fn from(c: &ClientSection, nodes: &[NodeSpec], actions: &[ActionSpec], field: &str) -> Result<usize, ScenarioError> {
-    let at = format!("{field}.from");
+    let at = member(field, "from");
     if let Some(name) = &c.from {
         let n = nodes
             .iter()
@@ -137,7 +133,7 @@ fn go_minor(c: &ClientSection, l: &Library, field: &str) -> Result<u32, Scenario
     let Some(v) = &c.go_version else {
         return Ok(GO_KEEPALIVE_CONFIG);
     };
-    let at = format!("{field}.goVersion");
+    let at = member(field, "goVersion");
     if l.older_go_interval.is_none() {
         return Err(bad(
             at,
@@ -153,8 +149,8 @@ fn go_minor(c: &ClientSection, l: &Library, field: &str) -> Result<u32, Scenario
 /// One setting: the override as written (checked), or else the library's default; refused where
 /// the library has no such setting.
 fn setting(l: &Library, k: Knob, written: Option<i64>, field: &str) -> Result<i64, ScenarioError> {
-    let at = format!("{field}.{}", k.json());
-    let Some(param) = l.param(k) else {
+    let at = member(field, k.json());
+    let Some(default) = l.default(k) else {
         return match written {
             Some(_) => Err(bad(
                 at,
@@ -166,7 +162,7 @@ fn setting(l: &Library, k: Knob, written: Option<i64>, field: &str) -> Result<i6
         };
     };
     match (written, k) {
-        (None, _) => Ok(param.default),
+        (None, _) => Ok(default),
         (Some(n), Knob::KeepaliveProbes) if !(1..=i64::from(MAX_PROBES)).contains(&n) => {
             Err(bad(at, between(1, i64::from(MAX_PROBES), n)))
         }

@@ -841,11 +841,28 @@ pub(crate) fn quoted(key: &'static str, value: &str) -> Cause {
 }
 
 /// A name already given to `other` (`nodes[0]`).
-pub(crate) fn taken(name: &str, other: String) -> Cause {
+fn taken(name: &str, other: String) -> Cause {
     quoted("scenario.name.taken", name).text("other", other)
 }
 
-pub(crate) fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
+/// `list[i]`, whose name is checked and must not be `list[prev]`'s, the earlier entry that has it
+/// already, if one does.
+pub(crate) fn unique_name(list: &str, i: usize, name: &str, prev: Option<usize>) -> Result<String, ScenarioError> {
+    let field = format!("{list}[{i}]");
+    let at = member(&field, "name");
+    check_name(name, &at)?;
+    match prev {
+        Some(prev) => Err(bad(at, taken(name, format!("{list}[{prev}]")))),
+        None => Ok(field),
+    }
+}
+
+/// Member `name` of `field`: `clients[0].target`.
+pub(crate) fn member(field: &str, name: &str) -> String {
+    format!("{field}.{name}")
+}
+
+fn check_name(name: &str, field: &str) -> Result<(), ScenarioError> {
     let ok = !name.is_empty()
         && name.len() <= 200
         && name

@@ -1,5 +1,6 @@
-//! The client libraries as data: one row per library, each default in ms with the library's own
-//! name for the setting and the upstream source it is read from (the spec's §2, summary §2.7).
+//! The client libraries as data: one row per library, each default in ms (the spec's §2, summary
+//! §2.7). The library's own names for its settings are apart: the three a message prints here,
+//! the others and the upstream sources the defaults are read from with the documentation's test.
 //! A client's `library` names a row; its overrides (`connectTimeout`, …) replace the row's
 //! defaults. No other code knows a library's default, and docs/scenario-format.md's table is
 //! checked against this one.
@@ -63,44 +64,30 @@ impl Knob {
     }
 }
 
-/// One setting as a library reads it: its default (ms, or a count for `keepaliveProbes`; 0 is
-/// none) and the library's own name for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Param {
-    /// The default; 0: none.
-    pub default: i64,
-    /// What the library calls it.
-    pub name: &'static str,
-}
-
-const fn p(default: i64, name: &'static str) -> Option<Param> {
-    Some(Param { default, name })
-}
-
-/// One client library.
+/// One client library: the numbers the engine runs on. The library's own names for its settings
+/// are in [`MESSAGE_NAMES`] (the three a message prints) and in the documentation's table, which
+/// the tests hold, so that no wasm file carries text only the documentation shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Library {
     /// The name a scenario writes.
     pub name: &'static str,
     /// How it keeps connections.
     pub style: Style,
-    /// Per [`Knob::ALL`], the setting as it reads it; `None`: it has no such setting, and the
-    /// override is refused.
-    pub params: [Option<Param>; 7],
+    /// Per [`Knob::ALL`], the default (ms, or a count for `keepaliveProbes`; 0 is none); `None`:
+    /// it has no such setting, and the override is refused.
+    pub defaults: [Option<i64>; 7],
     /// Whether `tcpUserTimeout` applies only once `keepaliveTime` is set (grpc-go's
     /// `http2_client.go`: `if kp.Time != infinity { SetTCPUserTimeout(conn, kp.Timeout) }`).
     pub user_timeout_needs_keepalive: bool,
     /// Go before 1.23: `Dialer.KeepAlive` sets both the idle time and the interval
     /// (`setKeepAlivePeriod`), so the interval's default is this, ms.
     pub older_go_interval: Option<Millis>,
-    /// Where the defaults are read from, by upstream's public names.
-    pub source: &'static str,
 }
 
 impl Library {
-    /// The library's setting for `k`.
-    pub fn param(&self, k: Knob) -> Option<Param> {
-        self.params[Knob::ALL.iter().position(|&x| x == k).expect("every knob is listed")]
+    /// The library's default for `k`; `None`: it has no such setting.
+    pub fn default(&self, k: Knob) -> Option<i64> {
+        self.defaults[k as usize]
     }
 }
 
@@ -122,84 +109,101 @@ pub const LIBRARIES: [Library; 5] = [
     Library {
         name: "linux",
         style: Style::PerRequest,
-        params: [
-            p(0, "the application's connect deadline"),
-            p(0, "the application's deadline"),
-            p(0, "TCP_KEEPIDLE"),
-            p(0, "TCP_KEEPINTVL"),
-            p(0, "TCP_KEEPCNT"),
-            p(0, "TCP_USER_TIMEOUT"),
-            None,
-        ],
+        defaults: [Some(0), Some(0), Some(0), Some(0), Some(0), Some(0), None],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
-        source: "Linux tcp(7): tcp_syn_retries, tcp_retries2, tcp_keepalive_*",
     },
     Library {
         name: "go-http",
         style: Style::Pool,
-        params: [
-            p(30 * SECOND, "net.Dialer.Timeout"),
-            p(0, "http.Client.Timeout"),
-            p(30 * SECOND, "net.KeepAliveConfig.Idle"),
-            p(15 * SECOND, "net.KeepAliveConfig.Interval"),
-            p(9, "net.KeepAliveConfig.Count"),
-            p(0, "TCP_USER_TIMEOUT"),
-            p(90 * SECOND, "http.Transport.IdleConnTimeout"),
+        defaults: [
+            Some(30 * SECOND),
+            Some(0),
+            Some(30 * SECOND),
+            Some(15 * SECOND),
+            Some(9),
+            Some(0),
+            Some(90 * SECOND),
         ],
         user_timeout_needs_keepalive: false,
         older_go_interval: Some(30 * SECOND),
-        source: "Go net/http DefaultTransport; Go net.Dialer KeepAliveConfig (1.23+)",
     },
     Library {
         name: "grpc-go",
         style: Style::Multiplexed,
-        params: [
-            p(20 * SECOND, "grpc.ConnectParams.MinConnectTimeout"),
-            p(0, "the RPC's context deadline"),
-            p(0, "keepalive.ClientParameters.Time"),
-            p(0, "TCP_KEEPINTVL"),
-            p(0, "TCP_KEEPCNT"),
-            p(GRPC_KEEPALIVE_TIMEOUT, "keepalive.ClientParameters.Timeout"),
+        defaults: [
+            Some(20 * SECOND),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(GRPC_KEEPALIVE_TIMEOUT),
             None,
         ],
         user_timeout_needs_keepalive: true,
         older_go_interval: None,
-        source: "grpc-go keepalive.ClientParameters, internal/transport http2_client.go, backoff.Config",
     },
     Library {
         name: "java-httpclient",
         style: Style::Pool,
-        params: [
-            p(0, "HttpClient.Builder.connectTimeout"),
-            p(0, "HttpRequest.Builder.timeout"),
-            p(0, "TCP_KEEPIDLE"),
-            p(0, "TCP_KEEPINTVL"),
-            p(0, "TCP_KEEPCNT"),
-            p(0, "TCP_USER_TIMEOUT"),
-            p(30 * SECOND, "jdk.httpclient.keepalive.timeout"),
-        ],
+        defaults: [Some(0), Some(0), Some(0), Some(0), Some(0), Some(0), Some(30 * SECOND)],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
-        source: "JDK java.net.http HttpClient (module-info: jdk.httpclient.keepalive.timeout)",
     },
     Library {
         name: "okhttp",
         style: Style::Pool,
-        params: [
-            p(10 * SECOND, "OkHttpClient.Builder.connectTimeout"),
-            p(10 * SECOND, "OkHttpClient.Builder.readTimeout"),
-            p(0, "TCP_KEEPIDLE"),
-            p(0, "TCP_KEEPINTVL"),
-            p(0, "TCP_KEEPCNT"),
-            p(0, "TCP_USER_TIMEOUT"),
-            p(5 * MINUTE, "ConnectionPool keepAliveDuration"),
+        defaults: [
+            Some(10 * SECOND),
+            Some(10 * SECOND),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(5 * MINUTE),
         ],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
-        source: "OkHttp OkHttpClient.Builder, ConnectionPool",
     },
 ];
+
+/// The knobs whose library name a message prints, in [`MESSAGE_NAMES`]' order.
+pub const NAMED: [Knob; 3] = [Knob::ConnectTimeout, Knob::RequestTimeout, Knob::TcpUserTimeout];
+
+/// Per row of [`LIBRARIES`], the library's own names for the settings of [`NAMED`].
+pub const MESSAGE_NAMES: [[&str; 3]; 5] = [
+    [
+        "the application's connect deadline",
+        "the application's deadline",
+        "TCP_USER_TIMEOUT",
+    ],
+    ["net.Dialer.Timeout", "http.Client.Timeout", "TCP_USER_TIMEOUT"],
+    [
+        "grpc.ConnectParams.MinConnectTimeout",
+        "the RPC's context deadline",
+        "keepalive.ClientParameters.Timeout",
+    ],
+    [
+        "HttpClient.Builder.connectTimeout",
+        "HttpRequest.Builder.timeout",
+        "TCP_USER_TIMEOUT",
+    ],
+    [
+        "OkHttpClient.Builder.connectTimeout",
+        "OkHttpClient.Builder.readTimeout",
+        "TCP_USER_TIMEOUT",
+    ],
+];
+
+/// Library `library`'s own name for `k`, one of [`NAMED`]; empty for another knob or library.
+pub fn message_name(library: &str, k: Knob) -> &'static str {
+    let row = LIBRARIES.iter().position(|l| l.name == library);
+    let col = NAMED.iter().position(|&n| n == k);
+    match (row, col) {
+        (Some(r), Some(c)) => MESSAGE_NAMES[r][c],
+        _ => "",
+    }
+}
 
 /// The library a scenario's name names.
 pub fn by_name(name: &str) -> Option<&'static Library> {
@@ -211,26 +215,75 @@ pub fn names() -> String {
     LIBRARIES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
 }
 
-/// The row docs/scenario-format.md shows for `l`: each setting's default (a Go duration, a count,
-/// `none` or `—` where the library has no such setting) and its own name.
-pub fn doc_row(l: &Library) -> String {
-    let mut out = format!("| `{}` |", l.name);
-    for k in Knob::ALL {
-        let cell = match l.param(k) {
-            None => "—".to_string(),
-            Some(Param { default: 0, name }) => format!("none ({name})"),
-            Some(Param { default, name }) if k == Knob::KeepaliveProbes => format!("{default} ({name})"),
-            Some(Param { default, name }) => format!("{} ({name})", crate::time::format_go_duration(default)),
-        };
-        out.push_str(&format!(" {cell} |"));
-    }
-    out.push_str(&format!(" {} |", l.source));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Per row of [`LIBRARIES`], the library's own names for `keepaliveTime`,
+    /// `keepaliveInterval`, `keepaliveProbes` and `idleConnTimeout` (empty where it has none),
+    /// and where its defaults are read from, by upstream's public names: what only the
+    /// documentation shows.
+    const DOC: [([&str; 4], &str); 5] = [
+        (
+            ["TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
+            "Linux tcp(7): tcp_syn_retries, tcp_retries2, tcp_keepalive_*",
+        ),
+        (
+            [
+                "net.KeepAliveConfig.Idle",
+                "net.KeepAliveConfig.Interval",
+                "net.KeepAliveConfig.Count",
+                "http.Transport.IdleConnTimeout",
+            ],
+            "Go net/http DefaultTransport; Go net.Dialer KeepAliveConfig (1.23+)",
+        ),
+        (
+            ["keepalive.ClientParameters.Time", "TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
+            "grpc-go keepalive.ClientParameters, internal/transport http2_client.go, backoff.Config",
+        ),
+        (
+            [
+                "TCP_KEEPIDLE",
+                "TCP_KEEPINTVL",
+                "TCP_KEEPCNT",
+                "jdk.httpclient.keepalive.timeout",
+            ],
+            "JDK java.net.http HttpClient (module-info: jdk.httpclient.keepalive.timeout)",
+        ),
+        (
+            [
+                "TCP_KEEPIDLE",
+                "TCP_KEEPINTVL",
+                "TCP_KEEPCNT",
+                "ConnectionPool keepAliveDuration",
+            ],
+            "OkHttp OkHttpClient.Builder, ConnectionPool",
+        ),
+    ];
+
+    /// The row docs/scenario-format.md shows for row `i`: each setting's default (a Go duration,
+    /// a count, `none` or `—` where the library has no such setting) and its own name.
+    fn doc_row(i: usize) -> String {
+        let l = &LIBRARIES[i];
+        let (names, source) = DOC[i];
+        let mut out = format!("| `{}` |", l.name);
+        let mut others = names.iter();
+        for k in Knob::ALL {
+            let name = match NAMED.iter().position(|&n| n == k) {
+                Some(c) => MESSAGE_NAMES[i][c],
+                None => others.next().expect("four other names"),
+            };
+            let cell = match l.default(k) {
+                None => "—".to_string(),
+                Some(0) => format!("none ({name})"),
+                Some(default) if k == Knob::KeepaliveProbes => format!("{default} ({name})"),
+                Some(default) => format!("{} ({name})", crate::time::format_go_duration(default)),
+            };
+            out.push_str(&format!(" {cell} |"));
+        }
+        out.push_str(&format!(" {source} |"));
+        out
+    }
 
     #[test]
     fn every_library_is_found_by_its_name() {
@@ -245,8 +298,8 @@ mod tests {
     #[test]
     fn the_documented_table_is_this_one() {
         let doc = include_str!("../../../../docs/scenario-format.md");
-        for l in &LIBRARIES {
-            let row = doc_row(l);
+        for i in 0..LIBRARIES.len() {
+            let row = doc_row(i);
             assert!(doc.contains(&row), "docs/scenario-format.md lacks the row\n{row}");
         }
     }

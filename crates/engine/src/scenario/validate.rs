@@ -10,7 +10,7 @@ use super::config::{
 };
 use super::flags::{self, Component, Flag, Missing, Rule, Value};
 use super::format::{
-    bad, between, check_name, quoted, taken, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError,
+    bad, between, quoted, unique_name, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError,
     TolerationSection, WorkloadKind, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
 use super::workload_extras::{resolve_pdb, resolve_volume};
@@ -292,11 +292,7 @@ impl Scenario {
         let mut nodes = Vec::with_capacity(self.nodes.len());
         let mut names = BTreeMap::new();
         for (i, n) in self.nodes.iter().enumerate() {
-            let field = format!("nodes[{i}]");
-            check_name(&n.name, &format!("{field}.name"))?;
-            if let Some(prev) = names.insert(n.name.clone(), i) {
-                return Err(bad(format!("{field}.name"), taken(&n.name, format!("nodes[{prev}]"))));
-            }
+            let field = unique_name("nodes", i, &n.name, names.insert(n.name.clone(), i))?;
             let max_pods = n.max_pods.unwrap_or(110);
             if max_pods == 0 || max_pods > 10_000 {
                 return Err(bad(format!("{field}.maxPods"), between(1, 10_000, max_pods)));
@@ -317,14 +313,7 @@ impl Scenario {
         let mut wnames = BTreeMap::new();
         let mut total_pods: u64 = 0;
         for (i, w) in self.workloads.iter().enumerate() {
-            let field = format!("workloads[{i}]");
-            check_name(&w.name, &format!("{field}.name"))?;
-            if let Some(prev) = wnames.insert(w.name.clone(), i) {
-                return Err(bad(
-                    format!("{field}.name"),
-                    taken(&w.name, format!("workloads[{prev}]")),
-                ));
-            }
+            let field = unique_name("workloads", i, &w.name, wnames.insert(w.name.clone(), i))?;
             let replicas = match (w.kind, w.replicas) {
                 (WorkloadKind::DaemonSet, Some(_)) => {
                     return Err(bad(

@@ -109,9 +109,7 @@ fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause 
 
 /// The library's own name for a setting.
 fn setting(c: &ClientSpec, k: Knob) -> &'static str {
-    libraries::by_name(&c.library)
-        .and_then(|l| l.param(k))
-        .map_or("", |p| p.name)
+    libraries::message_name(&c.library, k)
 }
 
 /// The cause of an episode's end; `by_at`: when the event that ended it happened.

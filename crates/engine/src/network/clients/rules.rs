@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn c11_c12_the_constants() {
         let go = &LIBRARIES[1];
-        let idle = |k| go.param(k).expect("go-http has it").default;
+        let idle = |k| go.default(k).expect("go-http has it");
         use crate::scenario::libraries::Knob::*;
         let mut p = params(Style::Pool);
         (p.keepalive_time, p.keepalive_interval, p.keepalive_probes) =
