@@ -11,10 +11,10 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
     let mut events = std::mem::take(&mut sim.w.log.events);
-    let clients = crate::network::clients::observe(cfg, &events, &sim.w.api, &sim.proxy);
-    let client_summaries = clients.as_ref().map(|o| o.summaries.clone()).unwrap_or_default();
-    if let Some(o) = clients {
+    let mut client_summaries = Vec::new();
+    if let Some(o) = crate::network::clients::observe(cfg, &events, &sim.w.api, &sim.proxy) {
         events = crate::network::clients::merge(events, o.events);
+        client_summaries = o.summaries;
     }
     let mut summary = summary::summarize(
         &events,

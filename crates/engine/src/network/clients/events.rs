@@ -5,7 +5,7 @@
 use super::rules::Mech;
 use super::walk::{Failure, Start};
 use crate::api::Api;
-use crate::cause::Cause;
+use crate::cause::{Arg, Cause};
 use crate::scenario::clients::ClientSpec;
 use crate::scenario::libraries::{self, Knob, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
 use crate::scenario::Config;
@@ -38,18 +38,10 @@ pub fn episodes(
             k += 1;
         }
         let started = out.len();
-        out.push((
-            event(
-                c,
-                api,
-                first,
-                first.sent,
-                EventKind::ClientErrorsStarted,
-                started_cause(c, api, cfg, first),
-            ),
-            None,
-        ));
-        out.last_mut().expect("pushed").0.after = first.cause;
+        let cause = started_cause(c, api, cfg, first);
+        let mut e = event(c, api, first, first.sent, EventKind::ClientErrorsStarted, cause);
+        e.after = first.cause;
+        out.push((e, None));
         if last.last > cfg.duration {
             // The episode outlasts the run: its end is not seen, only the errors before it.
             let seen = sorted[from..k].iter().flat_map(|f| [f.first, f.last]);
@@ -92,72 +84,76 @@ fn pod_name(api: &Api, f: &Failure) -> String {
     f.pod.map(|p| api.pods[p].name.clone()).unwrap_or_default()
 }
 
-fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause {
-    let target = &cfg.workloads[c.service].name;
-    match f.start {
-        Start::Pinned => Cause::new("cause.client.started_pinned")
-            .text("client", &c.name)
-            .text("pod", pod_name(api, f))
-            .time("since", f.sent),
-        Start::Race => Cause::new("cause.client.started_race")
-            .text("client", &c.name)
-            .text("pod", pod_name(api, f))
-            .text("share", format!("{}/{}", f.share.0, f.share.1)),
-        Start::NoEndpoints => Cause::new("cause.client.started_no_endpoints").text("target", target),
-    }
+/// A cause's text argument. The causes here list their arguments as values, which takes less
+/// code than one builder call each.
+fn text(name: &'static str, value: &str) -> (&'static str, Arg) {
+    (name, Arg::Text(value.to_string()))
 }
 
-/// The library's own name for a setting.
-fn setting(c: &ClientSpec, k: Knob) -> &'static str {
-    libraries::message_name(&c.library, k)
+/// A cause's time or span argument, ms.
+fn time(name: &'static str, ms: Millis) -> (&'static str, Arg) {
+    (name, Arg::Time(ms))
+}
+
+fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause {
+    let (client, pod) = (text("client", &c.name), text("pod", &pod_name(api, f)));
+    let (key, args) = match f.start {
+        Start::Pinned => ("cause.client.started_pinned", vec![client, pod, time("since", f.sent)]),
+        Start::Race => {
+            let share = format!("{}/{}", f.share.0, f.share.1);
+            ("cause.client.started_race", vec![client, pod, text("share", &share)])
+        }
+        Start::NoEndpoints => {
+            let target = &cfg.workloads[c.service].name;
+            ("cause.client.started_no_endpoints", vec![text("target", target)])
+        }
+    };
+    Cause { key, args }
 }
 
 /// The cause of an episode's end; `by_at`: when the event that ended it happened.
 fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) -> Cause {
     let p = &c.params;
-    let pod = pod_name(api, f);
-    let cause = Cause::new(f.mech.key());
-    match f.mech {
-        Mech::Retries2 => cause
-            .time("at", f.last_sent)
-            .text("pod", pod)
-            .time("budget", RETRIES2_BUDGET),
-        Mech::UserTimeout => cause
-            .time("timeout", p.tcp_user_timeout)
-            .text("setting", setting(c, Knob::TcpUserTimeout))
-            .text("pod", pod)
-            .time("at", f.last_sent),
-        Mech::RequestTimeout => cause
-            .text("library", &c.library)
-            .time("timeout", p.request_timeout)
-            .text("setting", setting(c, Knob::RequestTimeout))
-            .time("at", f.last_sent)
-            .text("pod", pod),
-        Mech::GrpcKeepalive => cause
-            .time("time", p.keepalive_time)
-            .time(
-                "timeout",
-                if p.tcp_user_timeout > 0 {
-                    p.tcp_user_timeout
-                } else {
-                    GRPC_KEEPALIVE_TIMEOUT
-                },
-            )
-            .text("pod", pod),
-        Mech::ConnectTimeout => cause
-            .time("at", f.last_sent)
-            .text("pod", pod)
-            .text("library", &c.library)
-            .time("timeout", p.connect_timeout)
-            .text("setting", setting(c, Knob::ConnectTimeout)),
-        Mech::SynRetries => cause
-            .time("at", f.last_sent)
-            .text("pod", pod)
-            .time("budget", SYN_BUDGET),
-        Mech::NoEndpoints => cause.text("count", f.count),
-        Mech::Reset => cause
-            .text("pod", pod)
-            .time("back", by_at.unwrap_or(f.last))
-            .time("at", f.last),
+    let pod = || text("pod", &pod_name(api, f));
+    let library = || text("library", &c.library);
+    let setting = |k| text("setting", libraries::message_name(&c.library, k));
+    let at = time("at", f.last_sent);
+    let args = match f.mech {
+        Mech::Retries2 => vec![at, pod(), time("budget", RETRIES2_BUDGET)],
+        Mech::UserTimeout => vec![
+            time("timeout", p.tcp_user_timeout),
+            setting(Knob::TcpUserTimeout),
+            pod(),
+            at,
+        ],
+        Mech::RequestTimeout => vec![
+            library(),
+            time("timeout", p.request_timeout),
+            setting(Knob::RequestTimeout),
+            at,
+            pod(),
+        ],
+        Mech::GrpcKeepalive => {
+            let timeout = if p.tcp_user_timeout > 0 {
+                p.tcp_user_timeout
+            } else {
+                GRPC_KEEPALIVE_TIMEOUT
+            };
+            vec![time("time", p.keepalive_time), time("timeout", timeout), pod()]
+        }
+        Mech::ConnectTimeout => vec![
+            at,
+            pod(),
+            library(),
+            time("timeout", p.connect_timeout),
+            setting(Knob::ConnectTimeout),
+        ],
+        Mech::SynRetries => vec![at, pod(), time("budget", SYN_BUDGET)],
+        Mech::NoEndpoints => vec![text("count", &f.count.to_string())],
+        Mech::Reset => vec![pod(), time("back", by_at.unwrap_or(f.last)), time("at", f.last)],
+    };
+    Cause {
+        key: f.mech.key(),
+        args,
     }
 }

@@ -6,7 +6,6 @@
 use crate::api::{Api, PodId};
 use crate::time::Millis;
 use crate::timeline::{Event, EventId, EventKind};
-use std::collections::BTreeMap;
 
 /// A pod whose machine died silently, and the fault that killed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,14 +50,27 @@ impl Segment {
     }
 }
 
-/// When machines stopped and came back, by the run's events.
+/// When machines stopped and came back, by the run's events, as (node, time, event) in the log's
+/// order. Plain lists: a client reads them only for the few pods that died, and a map of their
+/// own would add its code to the engine's download.
 #[derive(Debug, Clone, Default)]
 pub struct Machines {
-    /// Faults that stop a machine or its network (`FaultStarted`, `NodePoweredOff`), by node and
-    /// time; a graceful shutdown's start and a Spot warning stop nothing yet.
-    pub silenced: BTreeMap<(usize, Millis), EventId>,
-    /// `FaultEnded`, per node, in time order.
-    pub back: BTreeMap<usize, Vec<(Millis, EventId)>>,
+    /// Faults that stop a machine or its network (`FaultStarted`, `NodePoweredOff`); a graceful
+    /// shutdown's start and a Spot warning stop nothing yet.
+    pub silenced: Vec<(usize, Millis, EventId)>,
+    /// `FaultEnded`.
+    pub back: Vec<(usize, Millis, EventId)>,
+}
+
+impl Machines {
+    /// The last fault that stopped `node` at `at`.
+    fn silenced_at(&self, node: usize, at: Millis) -> Option<EventId> {
+        self.silenced
+            .iter()
+            .rev()
+            .find(|&&(n, t, _)| n == node && t == at)
+            .map(|m| m.2)
+    }
 }
 
 /// The machines' faults and returns of the run.
@@ -68,10 +80,8 @@ pub fn machines(events: &[Event]) -> Machines {
         let Some(n) = e.node else { continue };
         match e.kind {
             EventKind::FaultStarted if matches!(e.cause.key, "cause.fault.shutdown" | "cause.fault.spot_warning") => {}
-            EventKind::FaultStarted | EventKind::NodePoweredOff => {
-                m.silenced.insert((n, e.at), id);
-            }
-            EventKind::FaultEnded => m.back.entry(n).or_default().push((e.at, id)),
+            EventKind::FaultStarted | EventKind::NodePoweredOff => m.silenced.push((n, e.at, id)),
+            EventKind::FaultEnded => m.back.push((n, e.at, id)),
             _ => {}
         }
     }
@@ -86,13 +96,13 @@ fn death(api: &Api, machines: &Machines, p: PodId) -> Option<Death> {
     if pod.failed || pod.removed_at == Some(at) {
         return None;
     }
-    let fault = *machines.silenced.get(&(node, at))?;
+    let fault = machines.silenced_at(node, at)?;
     // A machine that fails again the moment it returns never answers.
-    let back = machines.back.get(&node).and_then(|list| {
-        list.iter()
-            .find(|&&(t, _)| t >= at && !machines.silenced.contains_key(&(node, t)))
-            .copied()
-    });
+    let back = machines
+        .back
+        .iter()
+        .find(|&&(n, t, _)| n == node && t >= at && machines.silenced_at(node, t).is_none())
+        .map(|&(_, t, id)| (t, id));
     Some(Death {
         pod: p,
         at,
@@ -126,15 +136,13 @@ pub fn segments(
             initial.insert(p);
         }
     }
-    let mut stopped: BTreeMap<PodId, EventId> = BTreeMap::new();
-    for (id, e) in &changes {
-        if e.kind == EventKind::TrafficStopped {
-            stopped.entry(e.pod.expect("named")).or_insert(*id);
-        }
-    }
+    // The first `TrafficStopped` of a dead pod, looked for only once it is known dead.
     let mortal = |p: PodId| {
         death(api, machines, p).map(|d| Death {
-            stopped: stopped.get(&p).copied(),
+            stopped: changes
+                .iter()
+                .find(|(_, e)| e.kind == EventKind::TrafficStopped && e.pod == Some(p))
+                .map(|c| c.0),
             ..d
         })
     };
@@ -145,7 +153,7 @@ pub fn segments(
         by: None,
     };
     let mut out = Vec::with_capacity(changes.len() + 1);
-    for (id, e) in changes {
+    for &(id, e) in &changes {
         let p = e.pod.expect("named");
         let mut next = Segment {
             at: e.at,

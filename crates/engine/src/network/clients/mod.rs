@@ -24,7 +24,6 @@ use crate::scenario::libraries::Style;
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
-use std::collections::BTreeMap;
 
 /// What the clients saw: their events (each with, for an `Ended`, the index of its `Started`
 /// among them) and their summaries.
@@ -37,17 +36,18 @@ pub struct Observed {
 }
 
 /// Reads the clients' experience off a finished run; `None` without clients.
+#[inline(never)]
 pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Option<Observed> {
     if cfg.clients.is_empty() {
         return None;
     }
     let machines = history::machines(log);
-    let mut segments = BTreeMap::new();
+    // Per Service, its rules over the run, once a client calls it.
+    let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
     let mut out = Observed::default();
     for (i, c) in cfg.clients.iter().enumerate() {
-        let segs = segments
-            .entry(c.service)
-            .or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
+        let segs = segments[c.service]
+            .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
         let end = own_fault(log, c.from).map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
@@ -83,6 +83,7 @@ fn own_fault(log: &[Event], node: usize) -> Option<Millis> {
 /// The run's events with the clients' added, each at its time after those already there, and
 /// every `after` renumbered: an added event's names the run's events by their old ids, or its
 /// `Started` among the added.
+#[inline(never)]
 pub fn merge(log: Vec<Event>, added: Vec<(Event, Option<usize>)>) -> Vec<Event> {
     let mut order: Vec<usize> = (0..added.len()).collect();
     crate::order::sort_by_key(&mut order, |&i| added[i].0.at);

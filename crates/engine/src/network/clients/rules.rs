@@ -130,6 +130,7 @@ impl Slots {
     }
 
     /// The index of the first slot at or after `t`.
+    #[inline(never)]
     pub fn index_from(&self, t: Millis) -> u64 {
         let k = ((t as f64 - self.phase) / self.gap).ceil();
         if k <= 0.0 {
