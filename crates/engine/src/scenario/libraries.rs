@@ -212,7 +212,14 @@ pub fn by_name(name: &str) -> Option<&'static Library> {
 
 /// The libraries' names, for a message: `linux, go-http, …`.
 pub fn names() -> String {
-    LIBRARIES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+    let mut out = String::new();
+    for l in &LIBRARIES {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(l.name);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -22,8 +22,8 @@ pub fn episodes(
     out: &mut Vec<(Event, Option<usize>)>,
 ) -> Option<Millis> {
     let c = &cfg.clients[i];
-    let mut sorted: Vec<&Failure> = failures.iter().collect();
-    crate::order::sort_by_key(&mut sorted, |f| f.sent);
+    let order = super::in_time_order(failures.iter().map(|f| f.sent).collect());
+    let sorted: Vec<&Failure> = order.into_iter().map(|k| &failures[k]).collect();
     let mut last_error = None;
     let mut k = 0;
     while k < sorted.len() {

@@ -59,11 +59,18 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
         let mut summary = ClientSummary {
             name: c.name.clone(),
             requests: to - from,
-            failed: failures.iter().map(|f| f.count).sum(),
-            first_error_ms: failures.iter().map(|f| f.first).filter(|&t| t <= cfg.duration).min(),
+            failed: 0,
+            first_error_ms: None,
             last_error_ms: None,
-            worst_latency_ms: failures.iter().map(|f| f.latency).max().unwrap_or(0),
+            worst_latency_ms: 0,
         };
+        for f in &failures {
+            summary.failed += f.count;
+            if f.first <= cfg.duration {
+                summary.first_error_ms = Some(summary.first_error_ms.map_or(f.first, |t| t.min(f.first)));
+            }
+            summary.worst_latency_ms = summary.worst_latency_ms.max(f.latency);
+        }
         summary.failed = summary.failed.min(summary.requests);
         summary.last_error_ms = events::episodes(cfg, i, api, log, &failures, &mut out.events);
         out.summaries.push(summary);
@@ -80,13 +87,20 @@ fn own_fault(log: &[Event], node: usize) -> Option<Millis> {
         .map(|e| e.at)
 }
 
+/// The indices of `times` in time order, equal times in theirs: one sort for the episodes and
+/// the merge.
+fn in_time_order(times: Vec<Millis>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..times.len()).collect();
+    crate::order::sort_by_key(&mut order, |&i| times[i]);
+    order
+}
+
 /// The run's events with the clients' added, each at its time after those already there, and
 /// every `after` renumbered: an added event's names the run's events by their old ids, or its
 /// `Started` among the added.
 #[inline(never)]
 pub fn merge(log: Vec<Event>, added: Vec<(Event, Option<usize>)>) -> Vec<Event> {
-    let mut order: Vec<usize> = (0..added.len()).collect();
-    crate::order::sort_by_key(&mut order, |&i| added[i].0.at);
+    let order = in_time_order(added.iter().map(|a| a.0.at).collect());
     let mut slots: Vec<Option<(Event, Option<usize>)>> = added.into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(log.len() + slots.len());
     let mut old_ids = Vec::with_capacity(log.len());
