@@ -112,7 +112,7 @@ fn fetch_catalogue(lang: Lang, part: Part, then: Box<dyn FnOnce()>) {
         Lang::En => file.to_string(),
     };
     wasm_bindgen_futures::spawn_local(async move {
-        if let Err(why) = fetch_text(&url)
+        if let Err(why) = fetch_text(&url, crate::i18n::catalogue_encoding(lang))
             .await
             .and_then(|text| crate::i18n::install(lang, part, &text))
         {
@@ -122,8 +122,9 @@ fn fetch_catalogue(lang: Lang, part: Part, then: Box<dyn FnOnce()>) {
     });
 }
 
-/// The text of the file at `url`, relative to the page.
-async fn fetch_text(url: &str) -> Result<String, String> {
+/// The text of the file at `url`, relative to the page, in `encoding` (a label of the
+/// browser's `TextDecoder`).
+async fn fetch_text(url: &str, encoding: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let why = |e: wasm_bindgen::JsValue| format!("{e:?}");
@@ -136,6 +137,18 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(why)?).await.map_err(why)?;
-    text.as_string().ok_or_else(|| "not text".to_string())
+    let bytes = JsFuture::from(response.array_buffer().map_err(why)?)
+        .await
+        .map_err(why)?;
+    decode(encoding, bytes.unchecked_ref())
+}
+
+/// `bytes` (an `ArrayBuffer` or a typed array) read as text in `encoding` by the browser's
+/// `TextDecoder`; bytes that are not text in it are refused rather than replaced.
+pub fn decode(encoding: &str, bytes: &js_sys::Object) -> Result<String, String> {
+    let options = web_sys::TextDecoderOptions::new();
+    options.set_fatal(true);
+    web_sys::TextDecoder::new_with_label_and_options(encoding, &options)
+        .and_then(|d| d.decode_with_buffer_source(bytes))
+        .map_err(|_| format!("not {encoding} text"))
 }

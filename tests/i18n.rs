@@ -457,14 +457,20 @@ fn chinese_texts_use_full_width_punctuation() {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn the_packed_chinese_catalogue_is_zh_json() {
-    use kubelife::i18n::{pack_chinese, page_fingerprint, unpack_chinese, CHINESE_CATALOGUE};
+    use kubelife::i18n::{catalogue_encoding, pack_chinese, page_fingerprint, unpack_chinese, Lang, CHINESE_CATALOGUE};
     let zh = kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).expect("zh.json parses");
     let packed = pack_chinese(&zh);
+    let encoding = encoding_rs::Encoding::for_label(catalogue_encoding(Lang::Zh).as_bytes()).expect("a label");
+    let (bytes, _, unmappable) = encoding.encode(&packed);
+    assert!(!unmappable, "GB18030 encodes all of Unicode");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("i18n/zh.txt");
     if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&path, &packed).expect("i18n/zh.txt writable");
+        std::fs::write(&path, &bytes).expect("i18n/zh.txt writable");
     }
-    let shipped = std::fs::read_to_string(&path).unwrap_or_default();
+    let shipped = std::fs::read(&path).unwrap_or_default();
+    let shipped = encoding
+        .decode_without_bom_handling_and_without_replacement(&shipped)
+        .unwrap_or_default();
     assert!(
         shipped == packed,
         "i18n/zh.txt is not i18n/zh.json packed against this release's English keys: \

@@ -97,7 +97,13 @@ fn durations_read_like_go() {
     if !kubelife::i18n::has(Lang::Zh, Part::Page) {
         assert_eq!(milestone_text(Lang::Zh, None), "never");
     }
-    kubelife::i18n::install(Lang::Zh, Part::Page, include_str!("../i18n/zh.txt")).unwrap();
+    let packed = js_sys::Uint8Array::from(&include_bytes!("../i18n/zh.txt")[..]);
+    let text = kubelife::browser::decode(kubelife::i18n::catalogue_encoding(Lang::Zh), &packed).unwrap();
+    kubelife::i18n::install(Lang::Zh, Part::Page, &text).unwrap();
+    assert!(
+        kubelife::browser::decode("utf-8", &js_sys::Uint8Array::from(&[0xff_u8][..])).is_err(),
+        "bytes that are not text are refused, not replaced"
+    );
     assert!(kubelife::i18n::has(Lang::Zh, Part::Page));
     assert_eq!(milestone_text(Lang::Zh, None), "始终未发生");
     assert!(kubelife::i18n::install(Lang::Zh, Part::Page, "not json").is_err());
