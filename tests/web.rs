@@ -536,3 +536,20 @@ async fn the_instructor_view_explains_each_exercise_inline() {
         assert!(shown.contains(explain) && shown.contains(solution), "{}", ex.id);
     }
 }
+
+/// The page's build runs no clients (the engine's `clients` feature is off in its wasm): a
+/// scenario with a client is refused, naming the field, rather than run without it.
+#[wasm_bindgen_test]
+fn the_page_refuses_a_scenario_with_clients_rather_than_drop_them() {
+    let mut s = kubelife_engine::presets::default_cluster("1.32");
+    assert!(s.resolve().is_ok());
+    s.clients.push(kubelife_engine::scenario::ClientSection {
+        name: "c".into(),
+        target: s.workloads[0].name.clone(),
+        library: "go-http".into(),
+        ..Default::default()
+    });
+    let refused = s.resolve().expect_err("no clients in the page");
+    assert_eq!(refused.field, "clients");
+    assert_eq!(refused.reason.key, "scenario.client.unavailable");
+}

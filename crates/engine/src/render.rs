@@ -175,6 +175,7 @@ fn render_summary(out: &mut String, s: &Summary) {
             v.multi_attach_errors
         );
     }
+    #[cfg(feature = "clients")]
     for c in &s.clients {
         let _ = writeln!(
             out,

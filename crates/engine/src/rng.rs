@@ -31,6 +31,7 @@ pub enum Stream {
     /// The phases of the cloud-controller-manager's loop and the cloud's caches.
     CloudControllerManager,
     /// One client's request phase and the backends its dials reach (by client index).
+    #[cfg(feature = "clients")]
     Client(usize),
 }
 
@@ -43,6 +44,7 @@ impl Rng {
             Stream::ControllerManager => (3, 0),
             Stream::Names => (4, 0),
             Stream::CloudControllerManager => (5, 0),
+            #[cfg(feature = "clients")]
             Stream::Client(i) => (6, i as u64),
         };
         let state = mix(mix(seed ^ 0x6b75_6265_6c69_6665) ^ mix(tag << 56 ^ index));

@@ -10,12 +10,9 @@ use crate::summary;
 pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
     let mut sim = Simulation::new(cfg.clone(), opts.heartbeats);
     sim.run();
-    let mut events = std::mem::take(&mut sim.w.log.events);
-    let mut client_summaries = Vec::new();
-    if let Some(o) = crate::network::clients::observe(cfg, &events, &sim.w.api, &sim.proxy) {
-        events = crate::network::clients::merge(events, o.events);
-        client_summaries = o.summaries;
-    }
+    let events = std::mem::take(&mut sim.w.log.events);
+    #[cfg(feature = "clients")]
+    let (events, client_summaries) = crate::network::clients::observed(cfg, events, &sim.w.api, &sim.proxy);
     let mut summary = summary::summarize(
         &events,
         &sim.w.log.faults,
@@ -38,7 +35,10 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         .proxy
         .summaries(&sim.w.api, &services, &sim.eps.ready_counts, cfg.duration);
     summary.volumes = summary::volume_summaries(&events);
-    summary.clients = client_summaries;
+    #[cfg(feature = "clients")]
+    {
+        summary.clients = client_summaries;
+    }
     let api = &sim.w.api;
     let named: Vec<TimelineEvent> = events
         .into_iter()

@@ -3,7 +3,6 @@
 
 use crate::api::{Api, NodeId, PodId};
 use crate::control_plane::workloads::Workloads;
-pub use crate::network::clients::ClientSummary;
 pub use crate::network::kube_proxy::ServiceSummary;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
@@ -125,6 +124,7 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<VolumeSummary>,
     /// Per client of the scenario: its requests and errors.
+    #[cfg(feature = "clients")]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clients: Vec<ClientSummary>,
 }
@@ -275,6 +275,7 @@ pub fn summarize(
         workloads: workload_summaries,
         services: Vec::new(),
         volumes: Vec::new(),
+        #[cfg(feature = "clients")]
         clients: Vec::new(),
     }
 }
@@ -463,4 +464,22 @@ fn readiness(events: &[Event], api: &Api, workloads: &Workloads, duration: Milli
             }
         })
         .collect()
+}
+
+/// One client's requests and errors (`network::clients`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientSummary {
+    /// The client's name.
+    pub name: String,
+    /// Requests it sent over the run.
+    pub requests: u64,
+    /// Of them, those that failed (or still hung at the end).
+    pub failed: u64,
+    /// The first error returned, ms.
+    pub first_error_ms: Option<Millis>,
+    /// The last error returned within the run, ms.
+    pub last_error_ms: Option<Millis>,
+    /// The longest a failing request waited, ms.
+    pub worst_latency_ms: Millis,
 }

@@ -37,6 +37,7 @@ fn summary_bytes(s: &Summary) -> Vec<u8> {
         workloads,
         services,
         volumes,
+        #[cfg(feature = "clients")]
         clients,
     } = s;
     let node_fields: Vec<NodeFields> = nodes.iter().map(node_fields).collect();
@@ -57,10 +58,15 @@ fn summary_bytes(s: &Summary) -> Vec<u8> {
         .filter(|(_, n)| n.deleted_at_ms.is_some() || n.remediation_at_ms.is_some())
         .map(|(i, n)| (i as u64, n.deleted_at_ms, n.remediation_at_ms))
         .collect();
-    if !extras.is_empty() || !clients.is_empty() {
+    #[cfg(feature = "clients")]
+    let has_clients = !clients.is_empty();
+    #[cfg(not(feature = "clients"))]
+    let has_clients = false;
+    if !extras.is_empty() || has_clients {
         out.extend(bincode::serialize(&extras).expect("extras always serialize"));
     }
-    if !clients.is_empty() {
+    #[cfg(feature = "clients")]
+    if has_clients {
         out.extend(bincode::serialize(clients).expect("clients always serialize"));
     }
     out
@@ -151,6 +157,7 @@ fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
             n.remediation_at_ms = remediation;
         }
     }
+    #[cfg(feature = "clients")]
     let clients = match rest.is_empty() {
         true => Vec::new(),
         false => bincode::deserialize(rest).map_err(|e| format!("summary: {e}"))?,
@@ -164,6 +171,7 @@ fn summary_from(bytes: &[u8]) -> Result<Summary, String> {
         workloads,
         services,
         volumes,
+        #[cfg(feature = "clients")]
         clients,
     })
 }

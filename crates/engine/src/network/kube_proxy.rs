@@ -146,6 +146,7 @@ impl KubeProxy {
     }
 
     /// The pods Service `w`'s rules send to now.
+    #[cfg(feature = "clients")]
     pub fn programmed(&self, w: usize) -> &BTreeSet<PodId> {
         &self.programmed[w]
     }

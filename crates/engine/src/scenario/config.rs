@@ -7,6 +7,7 @@
 //! `pkg/controller/nodelifecycle/config/v1alpha1/defaults.go`, the kube-apiserver flags of the
 //! `DefaultTolerationSeconds` admission plugin).
 
+#[cfg(feature = "clients")]
 use super::clients::ClientSpec;
 pub use super::cloud::{CapacityType, CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::format::{ActionKind, WorkloadKind};
@@ -253,6 +254,7 @@ pub struct Config {
     /// The remediators the scenario lists (kept; this build does not act on them yet).
     pub remediation: Vec<Remediator>,
     /// The clients of the Services, with their libraries' settings merged (none: no client).
+    #[cfg(feature = "clients")]
     #[serde(default)]
     pub clients: Vec<ClientSpec>,
     /// Sentences about settings that the version ignores or that deserve a second look. Not sent
@@ -280,6 +282,7 @@ impl Config {
             out_of_service_volume_detach: Gate::NodeOutOfServiceVolumeDetach.default_on(v),
             cloud: None,
             remediation: Vec::new(),
+            #[cfg(feature = "clients")]
             clients: Vec::new(),
             warnings: Vec::new(),
         }

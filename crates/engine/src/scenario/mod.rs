@@ -13,7 +13,9 @@
 //! - [`libraries`]: the client libraries' table, one row per library; [`clients`]: the `clients`
 //!   section's resolved form; `client_rules` resolves and checks it from the table.
 
+#[cfg(feature = "clients")]
 mod client_rules;
+#[cfg(feature = "clients")]
 pub mod clients;
 pub mod cloud;
 mod cloud_rules;

@@ -69,7 +69,13 @@ impl Scenario {
             w.replicas = initial_nodes;
         }
         check_heartbeat_ticks(nodes.len(), duration, &kubelet)?;
+        #[cfg(feature = "clients")]
         let clients = super::client_rules::resolve_clients(&self.clients, &nodes, &workloads, &actions)?;
+        // A build without clients (the page's) refuses them rather than run without them.
+        #[cfg(not(feature = "clients"))]
+        if !self.clients.is_empty() {
+            return Err(bad("clients", Cause::new("scenario.client.unavailable")));
+        }
         Ok(Config {
             profile,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
@@ -85,6 +91,7 @@ impl Scenario {
             out_of_service_volume_detach: gates.out_of_service,
             cloud,
             remediation,
+            #[cfg(feature = "clients")]
             clients,
             warnings,
         })

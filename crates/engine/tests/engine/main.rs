@@ -1,6 +1,9 @@
 //! Integration tests of the engine, one binary with a module per topic.
 
 mod actions;
+#[cfg(feature = "clients")]
+mod client_errors;
+#[cfg(feature = "clients")]
 mod clients;
 mod cloud;
 mod cloud_presets;

@@ -12,16 +12,14 @@
 mod events;
 pub mod history;
 pub mod rules;
-mod summary;
 mod walk;
-
-pub use summary::ClientSummary;
 
 use crate::api::Api;
 use crate::network::kube_proxy::KubeProxy;
 use crate::rng::{Rng, Stream};
 use crate::scenario::libraries::Style;
 use crate::scenario::Config;
+use crate::summary::ClientSummary;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
 
@@ -33,6 +31,15 @@ pub struct Observed {
     pub events: Vec<(Event, Option<usize>)>,
     /// One per client.
     pub summaries: Vec<ClientSummary>,
+}
+
+/// The run's events with the clients' merged in, and the clients' summaries (none without
+/// clients).
+pub fn observed(cfg: &Config, log: Vec<Event>, api: &Api, proxy: &KubeProxy) -> (Vec<Event>, Vec<ClientSummary>) {
+    match observe(cfg, &log, api, proxy) {
+        Some(o) => (merge(log, o.events), o.summaries),
+        None => (log, Vec::new()),
+    }
 }
 
 /// Reads the clients' experience off a finished run; `None` without clients.
