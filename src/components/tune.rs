@@ -6,8 +6,8 @@
 
 use crate::components::number::TextField;
 use crate::components::pixels::{fit, use_redraw};
-use crate::hooks::{use_search, Search, Searching};
-use crate::i18n::{cause, tr, trf, truncate, Lang};
+use crate::hooks::{use_catalogue_part, use_search, Search, Searching};
+use crate::i18n::{cause, tr, trf, truncate, Lang, Part};
 use crate::model::Edit;
 use crate::settings::Settings;
 use crate::slo::MILESTONE_LABELS;
@@ -112,6 +112,10 @@ pub fn tune_panel(p: &TuneProps) -> Html {
         stop,
     } = use_search();
     let running = matches!(search, Search::Running { .. });
+    // What a search shows (its progress, answer and front) is among the texts fetched once the
+    // page is live (`Part::Later`): until they are in, the panel shows it as idle.
+    let texts = use_catalogue_part(lang, Part::Later, !matches!(search, Search::Idle));
+    let search = if texts { search } else { Search::Idle };
     let onrun = |confirmed: bool| {
         let (cfg, ask) = (p.cfg.0.clone(), p.question.ask());
         run.reform(move |_: MouseEvent| (cfg.clone(), ask.clone(), confirmed))
