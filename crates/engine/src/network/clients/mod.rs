@@ -22,6 +22,7 @@ use crate::scenario::Config;
 use crate::summary::ClientSummary;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
+use std::collections::BTreeMap;
 
 /// What the clients saw: their events (each with, for an `Ended`, the index of its `Started`
 /// among them) and their summaries.
@@ -49,13 +50,18 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
         return None;
     }
     let machines = history::machines(log);
+    let stopped = own_faults(log, cfg.clients.iter().map(|c| c.from));
     // Per Service, its rules over the run, once a client calls it.
     let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
     let mut out = Observed::default();
     for (i, c) in cfg.clients.iter().enumerate() {
         let segs = segments[c.service]
             .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
-        let end = own_fault(log, c.from).map_or(cfg.duration, |t| t.min(cfg.duration));
+        let end = stopped
+            .get(&c.from)
+            .copied()
+            .flatten()
+            .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
         let failures = match c.params.style {
@@ -85,13 +91,21 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
     Some(out)
 }
 
-/// When the client's own machine stopped (a crash or a power-off on its node), ms.
-fn own_fault(log: &[Event], node: usize) -> Option<Millis> {
-    log.iter()
-        .filter(|e| e.node == Some(node))
-        .filter(|e| matches!(e.kind, EventKind::FaultStarted | EventKind::NodePoweredOff))
-        .find(|e| !matches!(e.cause.key, "cause.fault.kubelet_stop" | "cause.fault.partition"))
-        .map(|e| e.at)
+/// When each of `nodes` (the clients' own) stopped, ms: a crash or a power-off on it, not a
+/// kubelet stop or a partition. One pass over the log, whatever the number of clients.
+fn own_faults(log: &[Event], nodes: impl Iterator<Item = usize>) -> BTreeMap<usize, Option<Millis>> {
+    let mut stopped: BTreeMap<usize, Option<Millis>> = nodes.map(|n| (n, None)).collect();
+    for e in log {
+        if !matches!(e.kind, EventKind::FaultStarted | EventKind::NodePoweredOff)
+            || matches!(e.cause.key, "cause.fault.kubelet_stop" | "cause.fault.partition")
+        {
+            continue;
+        }
+        if let Some(slot @ None) = e.node.and_then(|n| stopped.get_mut(&n)) {
+            *slot = Some(e.at);
+        }
+    }
+    stopped
 }
 
 /// The indices of `times` in time order, equal times in theirs: one sort for the episodes and
