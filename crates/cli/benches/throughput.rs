@@ -39,6 +39,9 @@ pub(crate) struct Case {
     /// A `kubelife tune` target: the case times the whole search and is compared with one
     /// 200-seed `--runs` of the same scenario rather than with the floor.
     tune: Option<&'static str>,
+    /// A scenario whose run the case is compared with rather than with the floor: the same
+    /// scenario without what the case measures (its clients).
+    baseline: Option<String>,
 }
 
 /// The seeds of the distribution a search is compared with, and of each of its candidates.
@@ -101,6 +104,19 @@ fn big_deployment(nodes: usize, zones: usize, replicas: usize, crashed: Vec<usiz
     scenario(nodes, zones, 30, &workloads, &crashed)
 }
 
+/// `json` with `count` clients of its `web` Service, each library in turn, on the nodes after the
+/// first 50 (which the cases crash), ten requests a second each.
+fn with_clients(json: &str, count: usize) -> String {
+    const LIBRARIES: [&str; 5] = ["linux", "go-http", "grpc-go", "java-httpclient", "okhttp"];
+    let clients: Vec<String> = (0..count)
+        .map(|i| {
+            let (library, node) = (LIBRARIES[i % LIBRARIES.len()], 51 + i);
+            format!(r#"{{"name":"c-{i}","target":"web","library":"{library}","from":"node-{node}"}}"#)
+        })
+        .collect();
+    format!(r#"{},"clients":[{}]}}"#, &json[..json.len() - 1], clients.join(","))
+}
+
 /// The usual shape of 1,000 nodes on AWS with a Cluster API MachineHealthCheck: ten instances
 /// terminated (the cloud controller deletes their Nodes) and ten VMs hung (the health check
 /// replaces their Machines), at 60 s.
@@ -136,6 +152,7 @@ pub(crate) fn cases() -> Vec<Case> {
         budget,
         samples,
         tune: None,
+        baseline: None,
     };
     let zone_b: Vec<usize> = (1..=10_000).filter(|i| (i - 1) % 3 == 1).collect();
     vec![
@@ -192,6 +209,7 @@ pub(crate) fn cases() -> Vec<Case> {
             budget: Some(10.5),
             samples: 7,
             tune: None,
+            baseline: None,
         },
         Case {
             name: "kubelife tune, default cluster (÷ one --runs 200)".to_string(),
@@ -207,6 +225,20 @@ pub(crate) fn cases() -> Vec<Case> {
             budget: Some(600.0),
             samples: 3,
             tune: Some("firstReplacementReady=60s@p95"),
+            baseline: None,
+        },
+        Case {
+            name: "1,000 clients at 5,000 nodes, 50 crash (÷ no clients)".to_string(),
+            json: with_clients(&big_deployment(5_000, 3, 15_000, (1..=50).collect()), 1_000),
+            floor_nodes: 5_000,
+            floor_duration: 30 * MINUTE,
+            floor_repeats: 1,
+            runs: 1,
+            // The issue's budget: the clients may at most double the run they observe.
+            budget: Some(2.0),
+            samples: 3,
+            tune: None,
+            baseline: Some(big_deployment(5_000, 3, 15_000, (1..=50).collect())),
         },
     ]
 }
@@ -259,6 +291,9 @@ fn longest_step(json: &str, target: &str) -> (u32, Duration) {
 }
 
 fn floor(c: &Case) -> u64 {
+    if let Some(json) = &c.baseline {
+        return run_json(json, &RunOptions::default()).expect("valid").events.len() as u64;
+    }
     if c.tune.is_some() {
         let cfg = Scenario::from_json(&c.json).and_then(|s| s.resolve()).expect("valid");
         return distribution(&cfg, TUNE_SEEDS).runs.into();
