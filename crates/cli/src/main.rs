@@ -447,7 +447,6 @@ fn run_command(args: &[String]) -> ExitCode {
 }
 
 fn render_distribution(d: &Distribution) -> String {
-    let ms = |v: Option<i64>| v.map_or("-".to_string(), kubelife_engine::time::format_go_duration_tenths);
     let mut out = format!(
         "{} runs, seeds {}..{}; milestones of {} from its fault\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>6}\n",
         d.runs,
@@ -462,17 +461,26 @@ fn render_distribution(d: &Distribution) -> String {
         "never"
     );
     for s in d.milestones.iter().chain(&d.not_fully_ready) {
-        out.push_str(&format!(
-            "{:<20} {:>10} {:>10} {:>10} {:>10} {:>6}\n",
-            s.milestone,
-            ms(s.min),
-            ms(s.p50),
-            ms(s.p95),
-            ms(s.max),
-            s.never
-        ));
+        out.push_str(&spread_line(s, &s.milestone));
+    }
+    for s in &d.client_errors_ended {
+        out.push_str(&spread_line(s, &format!("{}: clientErrorsEnded", s.milestone)));
     }
     out
+}
+
+/// One row of the `--runs` table: `name`, then the spread's min, p50, p95, max and never.
+fn spread_line(s: &kubelife_engine::Spread, name: &str) -> String {
+    let ms = |v: Option<i64>| v.map_or("-".to_string(), kubelife_engine::time::format_go_duration_tenths);
+    format!(
+        "{:<20} {:>10} {:>10} {:>10} {:>10} {:>6}\n",
+        name,
+        ms(s.min),
+        ms(s.p50),
+        ms(s.p95),
+        ms(s.max),
+        s.never
+    )
 }
 
 #[cfg(test)]

@@ -1026,4 +1026,18 @@ fn a_client_shows_in_the_json_and_the_text() {
     let (code, text, err) = kubelife(&["run", "-"], scenario);
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("client shop: "), "{text}");
+    // Over seeds, the client's last error from the fault: `clientErrorsEnded`.
+    let (code, out, err) = kubelife(&["run", "-", "--json", "--runs", "5"], scenario);
+    assert_eq!(code, 0, "{err}");
+    let d: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let ended = &d["clientErrorsEnded"][0];
+    assert_eq!(ended["milestone"], "shop", "{d}");
+    assert_eq!(
+        ended["count"].as_u64().unwrap() + ended["never"].as_u64().unwrap(),
+        5,
+        "{ended}"
+    );
+    let (code, text, err) = kubelife(&["run", "-", "--runs", "5"], scenario);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("\nshop: clientErrorsEnded "), "{text}");
 }

@@ -54,7 +54,7 @@ impl Spread {
 }
 
 /// Milestones over many seeds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Distribution {
     /// Number of runs.
@@ -67,6 +67,11 @@ pub struct Distribution {
     pub milestones: Vec<Spread>,
     /// Per workload, the time with fewer Ready pods than desired (`notFullyReadyMs`).
     pub not_fully_ready: Vec<Spread>,
+    /// Per client (its name in `milestone`), `clientErrorsEnded`: its last error returned within
+    /// the run (`lastErrorMs`), from that node's fault; a run without an error counts as never.
+    #[cfg(feature = "clients")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_errors_ended: Vec<Spread>,
 }
 
 /// The milestones a distribution measures, by the names `kubelife run --runs` reports: the
@@ -126,6 +131,8 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
     let runs = runs.max(1);
     let mut per: Vec<Vec<Millis>> = vec![Vec::new(); MILESTONES.len()];
     let mut gaps: Vec<Vec<Millis>> = vec![Vec::new(); cfg.workloads.len()];
+    #[cfg(feature = "clients")]
+    let mut client_ends: Vec<Vec<Millis>> = vec![Vec::new(); cfg.clients.len()];
     let mut node = None;
     let quiet = RunOptions { heartbeats: false };
     for i in 0..runs {
@@ -140,6 +147,13 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         }
         for (slot, w) in gaps.iter_mut().zip(&o.summary.workloads) {
             slot.push(w.not_fully_ready_ms);
+        }
+        #[cfg(feature = "clients")]
+        {
+            let fault = o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0);
+            for (slot, c) in client_ends.iter_mut().zip(&o.summary.clients) {
+                slot.extend(c.last_error_ms.map(|t| t - fault));
+            }
         }
     }
     let milestones = MILESTONES
@@ -160,6 +174,13 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         node,
         milestones,
         not_fully_ready,
+        #[cfg(feature = "clients")]
+        client_errors_ended: cfg
+            .clients
+            .iter()
+            .zip(client_ends)
+            .map(|(c, v)| Spread::of(&c.name, v, runs))
+            .collect(),
     }
 }
 

@@ -289,7 +289,7 @@ mod tests {
             first_seed: 1,
             node: None,
             milestones: vec![kubelife_engine::Spread::of("unknown", vec![40_000, 50_000], 2)],
-            not_fully_ready: vec![],
+            ..kubelife_engine::Distribution::default()
         };
         let origin = Origin::Action(30_000, 30_000, 150_000);
         assert_eq!(from_origin(&d, Some(30_000), origin), d);

@@ -78,7 +78,7 @@ pub fn one_run(o: &Outcome, cfg: &Config) -> Distribution {
         first_seed: cfg.seed,
         node: o.summary.nodes.first().map(|n| n.node.clone()),
         milestones,
-        not_fully_ready: Vec::new(),
+        ..Distribution::default()
     }
 }
 

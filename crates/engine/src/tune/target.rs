@@ -180,7 +180,7 @@ mod tests {
             first_seed: 1,
             node: None,
             milestones: vec![s],
-            not_fully_ready: vec![],
+            ..Distribution::default()
         };
         assert_eq!(t.verdict(&d), Verdict::Pass(18_000));
         let strict = Target { within: 17_999, ..t };

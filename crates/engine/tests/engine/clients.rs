@@ -503,3 +503,33 @@ fn an_episode_past_the_end_of_the_run_has_no_end() {
         }
     });
 }
+
+/// `kubelife run --runs N` gives each client's `clientErrorsEnded`: its last error within each
+/// run, from the first fault, the runs without an error counted as never.
+#[test]
+fn runs_spread_each_clients_last_error_from_the_fault() {
+    let json = scenario(3, r#""library":"go-http","requestTimeout":"10s""#, "");
+    let cfg = Scenario::from_json(&json).and_then(|s| s.resolve()).expect("valid");
+    let runs = 40;
+    let d = kubelife_engine::distribution(&cfg, runs);
+    let ends: Vec<i64> = (0..u64::from(runs))
+        .filter_map(|i| {
+            let mut c = cfg.clone();
+            c.seed = cfg.seed + i;
+            client(&run(&c, &RunOptions { heartbeats: false }))
+                .last_error_ms
+                .map(|t| t - CRASH)
+        })
+        .collect();
+    assert!(
+        !ends.is_empty() && ends.len() < runs as usize,
+        "some runs pin, some do not: {ends:?}"
+    );
+    assert_eq!(d.client_errors_ended.len(), 1);
+    let s = &d.client_errors_ended[0];
+    assert_eq!(s.milestone, "c");
+    assert_eq!(s.never, runs - ends.len() as u32);
+    assert_eq!((s.min, s.max), (ends.iter().min().copied(), ends.iter().max().copied()));
+    let json = serde_json::to_string(&d).expect("JSON");
+    assert!(json.contains(r#""clientErrorsEnded":[{"milestone":"c""#), "{json}");
+}
