@@ -69,8 +69,10 @@ pub struct Distribution {
     pub not_fully_ready: Vec<Spread>,
     /// Per client (its name in `milestone`), `clientErrorsEnded`: its last error returned within
     /// the run (`lastErrorMs`), from that node's fault; a run without an error counts as never.
+    /// Always written: the page's workers carry a distribution in bincode, which reads every
+    /// field.
     #[cfg(feature = "clients")]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub client_errors_ended: Vec<Spread>,
 }
 

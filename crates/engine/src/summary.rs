@@ -4,6 +4,7 @@
 use crate::api::{Api, NodeId, PodId};
 use crate::control_plane::workloads::Workloads;
 pub use crate::network::kube_proxy::ServiceSummary;
+pub use crate::network::ClientSummary;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{Event, EventKind};
 use serde::{Deserialize, Serialize};
@@ -464,22 +465,4 @@ fn readiness(events: &[Event], api: &Api, workloads: &Workloads, duration: Milli
             }
         })
         .collect()
-}
-
-/// One client's requests and errors (`network::clients`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientSummary {
-    /// The client's name.
-    pub name: String,
-    /// Requests it sent over the run.
-    pub requests: u64,
-    /// Of them, those that failed (or still hung at the end).
-    pub failed: u64,
-    /// The first error returned, ms.
-    pub first_error_ms: Option<Millis>,
-    /// The last error returned within the run, ms.
-    pub last_error_ms: Option<Millis>,
-    /// The longest a failing request waited, ms.
-    pub worst_latency_ms: Millis,
 }

@@ -16,10 +16,10 @@ mod walk;
 
 use crate::api::Api;
 use crate::network::kube_proxy::KubeProxy;
+use crate::network::ClientSummary;
 use crate::rng::{Rng, Stream};
 use crate::scenario::libraries::Style;
 use crate::scenario::Config;
-use crate::summary::ClientSummary;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
 use std::collections::BTreeMap;
