@@ -1,9 +1,12 @@
 //! The rules of the `clients` section ([`super::clients`]): each client's target, library, node,
 //! rate and overrides checked, and its library's defaults ([`super::libraries`]) merged in.
 
-use super::clients::{ClientParams, ClientSpec};
+use super::clients::{ClientParams, ClientSpec, DnsClient, DnsSpec, Lookup, Resolver};
 use super::config::{ActionSpec, NodeSpec, WorkloadSpec};
-use super::format::{bad, between, member, quoted, unique_name, ClientSection, Faulted, GoDuration, ScenarioError};
+use super::format::{
+    bad, between, member, quoted, unique_name, ClientSection, DnsSection, Faulted, GoDuration, ScenarioError,
+    WorkloadKind,
+};
 use super::libraries::{self, Knob, Library, Style};
 use crate::cause::Cause;
 use crate::time::{Millis, HOUR};
@@ -17,17 +20,176 @@ const GO_MINORS: (u32, u32) = (13, 30);
 /// The Go release whose `KeepAliveConfig` made the interval 15 s.
 const GO_KEEPALIVE_CONFIG: u32 = 23;
 
+/// The target that looks names up through the cluster DNS.
+pub const KUBE_DNS: &str = "kube-dns";
+/// The CoreDNS Deployment's name (kubeadm's), whose Service is `kube-dns`.
+pub const COREDNS: &str = "coredns";
+/// CoreDNS's replicas when the scenario names none (kubeadm's `coreDNSReplicas`).
+const COREDNS_REPLICAS: u32 = 2;
+/// The most CoreDNS replicas.
+const MAX_COREDNS_REPLICAS: u32 = 100;
+
+/// The cluster DNS, when the scenario has a `dns` section or a client of `kube-dns`: the
+/// `coredns` Deployment (critical, behind a Service) appended to `workloads`.
+pub(super) fn resolve_dns(
+    dns: Option<&DnsSection>,
+    clients: &[ClientSection],
+    nodes: &[NodeSpec],
+    workloads: &mut Vec<WorkloadSpec>,
+) -> Result<Option<DnsSpec>, ScenarioError> {
+    let default = DnsSection::default();
+    let section = match dns {
+        Some(d) => d,
+        None if clients.iter().any(|c| c.target == KUBE_DNS) => &default,
+        None => return Ok(None),
+    };
+    let replicas = section.core_dns_replicas.unwrap_or(COREDNS_REPLICAS);
+    if !(1..=MAX_COREDNS_REPLICAS).contains(&replicas) {
+        return Err(bad(
+            "dns.coreDnsReplicas",
+            between(1, i64::from(MAX_COREDNS_REPLICAS), replicas),
+        ));
+    }
+    let mut placed = Vec::with_capacity(section.nodes.len());
+    for (j, name) in section.nodes.iter().enumerate() {
+        let at = format!("dns.nodes[{j}]");
+        let n = nodes
+            .iter()
+            .position(|n| &n.name == name)
+            .ok_or_else(|| bad(&at, quoted("scenario.dns.node_unknown", name)))?;
+        if nodes[n].join_at.is_some() {
+            return Err(bad(at, quoted("scenario.dns.node_joins", name)));
+        }
+        placed.push(n);
+    }
+    if placed.len() > replicas as usize {
+        return Err(bad(
+            "dns.nodes",
+            Cause::new("scenario.dns.nodes_count")
+                .text("count", placed.len())
+                .text("replicas", replicas),
+        ));
+    }
+    if section.nodes.is_empty() {
+        let present = (0..nodes.len()).filter(|&n| nodes[n].join_at.is_none());
+        placed = present.take(replicas as usize).collect();
+    }
+    if workloads.iter().any(|w| w.name == COREDNS) {
+        return Err(bad("dns", quoted("scenario.dns.name_taken", COREDNS)));
+    }
+    workloads.push(WorkloadSpec {
+        kind: WorkloadKind::Deployment,
+        name: COREDNS.to_string(),
+        replicas,
+        termination_grace_period_seconds: 30,
+        tolerations: Vec::new(),
+        service: true,
+        volume: None,
+        pdb: None,
+        critical: true,
+    });
+    Ok(Some(DnsSpec {
+        workload: workloads.len() - 1,
+        nodes: placed,
+        node_local: section.node_local_dns_cache.unwrap_or(false),
+    }))
+}
+
+/// A `kube-dns` client's resolver and name, and its settings (none: a lookup takes the
+/// resolver's own timeouts); refuses a library and the connection overrides.
+fn dns_client(c: &ClientSection, dns: &DnsSpec, field: &str) -> Result<(DnsClient, ClientParams), ScenarioError> {
+    if !c.library.is_empty() {
+        return Err(bad(
+            member(field, "library"),
+            Cause::new("scenario.client.library_for_dns"),
+        ));
+    }
+    let overrides = [
+        ("goVersion", c.go_version.is_some()),
+        ("connectTimeout", c.connect_timeout.is_some()),
+        ("requestTimeout", c.request_timeout.is_some()),
+        ("keepaliveTime", c.keepalive_time.is_some()),
+        ("keepaliveInterval", c.keepalive_interval.is_some()),
+        ("keepaliveProbes", c.keepalive_probes.is_some()),
+        ("tcpUserTimeout", c.tcp_user_timeout.is_some()),
+        ("idleConnTimeout", c.idle_conn_timeout.is_some()),
+    ];
+    if let Some((name, _)) = overrides.iter().find(|o| o.1) {
+        return Err(bad(
+            member(field, name),
+            Cause::new("scenario.client.dns_override").text("field", name),
+        ));
+    }
+    let resolver = match c.resolver.as_deref() {
+        None => Resolver::Glibc,
+        Some(r) => Resolver::ALL
+            .iter()
+            .find(|a| a.0 == r)
+            .map(|a| a.1)
+            .ok_or_else(|| bad(member(field, "resolver"), quoted("scenario.client.resolver", r)))?,
+    };
+    let lookup = match c.lookup.as_deref() {
+        None | Some("short") => Lookup::Short,
+        Some("external") => Lookup::External,
+        Some(l) => return Err(bad(member(field, "lookup"), quoted("scenario.client.lookup", l))),
+    };
+    let params = ClientParams {
+        style: Style::PerRequest,
+        connect_timeout: 0,
+        request_timeout: 0,
+        keepalive_time: 0,
+        keepalive_interval: 0,
+        keepalive_probes: 0,
+        tcp_user_timeout: 0,
+        idle_conn_timeout: 0,
+    };
+    let client = DnsClient {
+        resolver,
+        lookup,
+        node_local: dns.node_local,
+    };
+    Ok((client, params))
+}
+
 /// The resolved clients, in order.
 pub(super) fn resolve_clients(
     clients: &[ClientSection],
     nodes: &[NodeSpec],
     workloads: &[WorkloadSpec],
     actions: &[ActionSpec],
+    dns: Option<&DnsSpec>,
 ) -> Result<Vec<ClientSpec>, ScenarioError> {
     let mut out: Vec<ClientSpec> = Vec::with_capacity(clients.len());
     for (i, c) in clients.iter().enumerate() {
         let field = unique_name("clients", i, &c.name, out.iter().position(|o| o.name == c.name))?;
+        if let (KUBE_DNS, Some(dns)) = (c.target.as_str(), dns) {
+            let (client, params) = dns_client(c, dns, &field)?;
+            out.push(ClientSpec {
+                name: c.name.clone(),
+                service: dns.workload,
+                library: client.resolver.name().to_string(),
+                from: from(c, nodes, actions, &field)?,
+                rate: rate(c, &field)?,
+                params,
+                dns: Some(client),
+            });
+            continue;
+        }
+        for (name, set) in [("resolver", c.resolver.is_some()), ("lookup", c.lookup.is_some())] {
+            if set {
+                return Err(bad(
+                    member(&field, name),
+                    Cause::new("scenario.client.dns_only").text("field", name),
+                ));
+            }
+        }
         let service = target(c, workloads, &field)?;
+        if c.library.is_empty() {
+            return Err(bad(
+                member(&field, "library"),
+                Cause::new("scenario.client.library_missing").text("names", libraries::names()),
+            ));
+        }
         let library = libraries::by_name(&c.library).ok_or_else(|| {
             bad(
                 member(&field, "library"),
@@ -35,13 +197,7 @@ pub(super) fn resolve_clients(
             )
         })?;
         let from = from(c, nodes, actions, &field)?;
-        let rate = c.requests_per_second.unwrap_or(10.0);
-        if !(rate.is_finite() && (0.001..=100_000.0).contains(&rate)) {
-            return Err(bad(
-                member(&field, "requestsPerSecond"),
-                Cause::new("scenario.client.rate").text("value", rate),
-            ));
-        }
+        let rate = rate(c, &field)?;
         let params = params(c, library, &field)?;
         out.push(ClientSpec {
             name: c.name.clone(),
@@ -50,9 +206,22 @@ pub(super) fn resolve_clients(
             from,
             rate,
             params,
+            dns: None,
         });
     }
     Ok(out)
+}
+
+/// `c`'s requests (or lookups) a second; default 10.
+fn rate(c: &ClientSection, field: &str) -> Result<f64, ScenarioError> {
+    let rate = c.requests_per_second.unwrap_or(10.0);
+    if !(rate.is_finite() && (0.001..=100_000.0).contains(&rate)) {
+        return Err(bad(
+            member(field, "requestsPerSecond"),
+            Cause::new("scenario.client.rate").text("value", rate),
+        ));
+    }
+    Ok(rate)
 }
 
 /// The workload whose Service `c` calls.

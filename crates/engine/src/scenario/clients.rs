@@ -21,6 +21,65 @@ pub struct ClientSpec {
     pub rate: f64,
     /// Its settings, ms; 0 is none.
     pub params: ClientParams,
+    /// A client of `kube-dns`: its resolver and the name it looks up (`service` is CoreDNS's).
+    pub dns: Option<DnsClient>,
+}
+
+/// A client that looks names up through the `kube-dns` Service.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DnsClient {
+    /// Its stub resolver.
+    pub resolver: Resolver,
+    /// The name's shape.
+    pub lookup: Lookup,
+    /// NodeLocal DNSCache answers it on its node.
+    pub node_local: bool,
+}
+
+/// A stub resolver (the spec's part B §1.2–1.4), with the options the kubelet's resolv.conf
+/// leaves it: `ndots:5` only, so each its own `timeout` and `attempts` defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Resolver {
+    /// glibc: A and AAAA on one connected UDP socket, each try on the same 5-tuple.
+    Glibc,
+    /// musl: one unconnected UDP socket per name, resent every `timeout/attempts`.
+    Musl,
+    /// Go's pure resolver: a new UDP socket per query and attempt.
+    Go,
+}
+
+/// The name a lookup asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lookup {
+    /// A Service of the same namespace (`web`): the first search candidate answers.
+    Short,
+    /// A name outside the cluster (`api.example.com`): every search candidate, then the name.
+    External,
+}
+
+impl Resolver {
+    /// The resolvers by their JSON names.
+    pub const ALL: [(&'static str, Resolver); 3] = [
+        ("glibc", Resolver::Glibc),
+        ("musl", Resolver::Musl),
+        ("go", Resolver::Go),
+    ];
+
+    /// Its JSON name.
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|r| r.1 == self).map_or("glibc", |r| r.0)
+    }
+}
+
+/// The cluster DNS as the engine runs it: the `coredns` Deployment behind `kube-dns`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DnsSpec {
+    /// The CoreDNS workload (its index among the workloads; its Service is `kube-dns`).
+    pub workload: usize,
+    /// The node of each replica placed by the scenario, in order; the others the scheduler places.
+    pub nodes: Vec<usize>,
+    /// NodeLocal DNSCache on every node.
+    pub node_local: bool,
 }
 
 /// A client's settings after its library's defaults and its overrides, ms (0: none).

@@ -8,7 +8,7 @@
 //! `DefaultTolerationSeconds` admission plugin).
 
 #[cfg(feature = "clients")]
-use super::clients::ClientSpec;
+use super::clients::{ClientSpec, DnsSpec};
 pub use super::cloud::{CapacityType, CloudConfig, ConditionCheck, NodeCount, Provider, Remediator, SnrStrategy};
 use super::format::{ActionKind, WorkloadKind};
 pub use crate::api::eviction::{IntOrPercent, PdbSpec};
@@ -257,6 +257,11 @@ pub struct Config {
     #[cfg(feature = "clients")]
     #[serde(default)]
     pub clients: Vec<ClientSpec>,
+    /// The cluster DNS: CoreDNS's workload and where its replicas start (none: no `dns` section
+    /// and no client of `kube-dns`).
+    #[cfg(feature = "clients")]
+    #[serde(default)]
+    pub dns: Option<DnsSpec>,
     /// Sentences about settings that the version ignores or that deserve a second look. Not sent
     /// with a configuration (a run does not read them; the page keeps its own copy).
     #[serde(skip)]
@@ -284,6 +289,8 @@ impl Config {
             remediation: Vec::new(),
             #[cfg(feature = "clients")]
             clients: Vec::new(),
+            #[cfg(feature = "clients")]
+            dns: None,
             warnings: Vec::new(),
         }
     }

@@ -106,6 +106,25 @@ pub struct Scenario {
     /// Who calls the Services: each client's library, where it runs and its rate. Absent: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clients: Vec<ClientSection>,
+    /// The cluster DNS: CoreDNS's replicas behind the `kube-dns` Service and where they run.
+    /// Absent: two replicas on the first nodes once a client resolves names, none otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<DnsSection>,
+}
+
+/// The cluster DNS as written.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DnsSection {
+    /// CoreDNS's replicas (kubeadm's `coreDNSReplicas`); default 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_dns_replicas: Option<u32>,
+    /// The nodes the replicas run on, one each in order; default the first nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
+    /// NodeLocal DNSCache on every node; default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_local_dns_cache: Option<bool>,
 }
 
 /// One client of a Service, as written: the library keeps its connections (`super::libraries`),
@@ -115,10 +134,19 @@ pub struct Scenario {
 pub struct ClientSection {
     /// Its name (required, unique).
     pub name: String,
-    /// The workload whose Service it calls.
+    /// The workload whose Service it calls, or `kube-dns` for name lookups.
     pub target: String,
-    /// Its library: `linux`, `go-http`, `grpc-go`, `java-httpclient` or `okhttp`.
+    /// Its library: `linux`, `go-http`, `grpc-go`, `java-httpclient` or `okhttp` (not for
+    /// `kube-dns`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub library: String,
+    /// `kube-dns` only: the stub resolver, `glibc` (default), `musl` or `go`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolver: Option<String>,
+    /// `kube-dns` only: the name looked up, `short` (a Service of the same namespace, default)
+    /// or `external` (a name outside the cluster, such as `api.example.com`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lookup: Option<String>,
     /// The node it runs on; default the first node no action faults.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,

@@ -70,11 +70,14 @@ impl Scenario {
         }
         check_heartbeat_ticks(nodes.len(), duration, &kubelet)?;
         #[cfg(feature = "clients")]
-        let clients = super::client_rules::resolve_clients(&self.clients, &nodes, &workloads, &actions)?;
+        let dns = super::client_rules::resolve_dns(self.dns.as_ref(), &self.clients, &nodes, &mut workloads)?;
+        #[cfg(feature = "clients")]
+        let clients = super::client_rules::resolve_clients(&self.clients, &nodes, &workloads, &actions, dns.as_ref())?;
         // A build without clients (the page's) refuses them rather than run without them.
         #[cfg(not(feature = "clients"))]
-        if !self.clients.is_empty() {
-            return Err(bad("clients", Cause::new("scenario.client.unavailable")));
+        if !self.clients.is_empty() || self.dns.is_some() {
+            let field = if self.clients.is_empty() { "dns" } else { "clients" };
+            return Err(bad(field, Cause::new("scenario.client.unavailable")));
         }
         Ok(Config {
             profile,
@@ -93,6 +96,8 @@ impl Scenario {
             remediation,
             #[cfg(feature = "clients")]
             clients,
+            #[cfg(feature = "clients")]
+            dns,
             warnings,
         })
     }

@@ -223,6 +223,13 @@ impl Simulation {
         // Pods already run everywhere: create, place and start them without recording anything.
         for w in 0..self.workloads.specs.len() {
             let created = self.workloads.sync(&mut self.w, w);
+            // CoreDNS's replicas start where the scenario put them (`dns.nodes`).
+            #[cfg(feature = "clients")]
+            if let Some(dns) = self.cfg.dns.as_ref().filter(|d| d.workload == w) {
+                for (&p, &n) in created.iter().zip(&dns.nodes) {
+                    self.w.api.bind_pod(start, p, n);
+                }
+            }
             self.scheduler.place_initial(&mut self.w, &created);
             for p in created {
                 if self.w.api.pods[p].node.is_some() {

@@ -10,6 +10,8 @@ mod cloud_presets;
 mod common;
 #[path = "../support/default_forms.rs"]
 mod default_forms;
+#[cfg(feature = "clients")]
+mod dns;
 mod endtoend;
 mod explanations;
 mod flags;

@@ -117,6 +117,16 @@ const REFUSED: &[&str] = &[
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "goVersion": "1.22"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "go-http", "goVersion": "2.0"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "grpc-go", "idleConnTimeout": "1s"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "resolver": "musl"}]"#,
+    r#""clients": [{"name": "c", "target": "kube-dns", "library": "linux"}]"#,
+    r#""clients": [{"name": "c", "target": "kube-dns", "requestTimeout": "1s"}]"#,
+    r#""clients": [{"name": "c", "target": "kube-dns", "resolver": "bionic"}]"#,
+    r#""clients": [{"name": "c", "target": "kube-dns", "lookup": "srv"}]"#,
+    r#""nodes": [{"name": "n1"}], "dns": {"nodes": ["ghost"]}"#,
+    r#""nodes": [{"name": "n1"}, {"name": "n2"}], "events": [{"at": "5s", "action": "NodeJoin", "node": "n2"}], "dns": {"nodes": ["n2"]}"#,
+    r#""nodes": [{"name": "n1"}, {"name": "n2"}], "dns": {"coreDnsReplicas": 1, "nodes": ["n1", "n2"]}"#,
+    r#""workloads": [{"kind": "Deployment", "name": "coredns"}], "dns": {}"#,
 ];
 
 /// Scenarios the validation accepts with a warning, one warning each (same form as [`REFUSED`]).

@@ -2,6 +2,7 @@
 //! `ClientErrorsEnded` when the last error of the episode returns, each with a cause that names
 //! the mechanism and the run's numbers.
 
+use super::dns::{DNS_ATTEMPTS, DNS_TIMEOUT};
 use super::rules::Mech;
 use super::walk::{Failure, Start};
 use crate::api::Api;
@@ -97,18 +98,33 @@ fn time(name: &'static str, ms: Millis) -> (&'static str, Arg) {
 
 fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause {
     let (client, pod) = (text("client", &c.name), text("pod", &pod_name(api, f)));
-    let (key, args) = match f.start {
-        Start::Pinned => ("cause.client.started_pinned", vec![client, pod, time("since", f.sent)]),
-        Start::Race => {
-            let share = format!("{}/{}", f.share.0, f.share.1);
-            ("cause.client.started_race", vec![client, pod, text("share", &share)])
-        }
+    let share = format!("{}/{}", f.share.0, f.share.1);
+    let (key, args) = match (f.start, c.dns.is_some()) {
+        (Start::NoEndpoints, true) => ("cause.client.dns_started_no_endpoints", vec![client]),
+        (_, true) => ("cause.client.dns_started", vec![client, pod, text("share", &share)]),
+        (start, false) => started_tcp(c, cfg, (start, f.sent), client, pod, &share),
+    };
+    Cause { key, args }
+}
+
+type Args = Vec<(&'static str, Arg)>;
+
+fn started_tcp(
+    c: &ClientSpec,
+    cfg: &Config,
+    (start, sent): (Start, Millis),
+    client: (&'static str, Arg),
+    pod: (&'static str, Arg),
+    share: &str,
+) -> (&'static str, Args) {
+    match start {
+        Start::Pinned => ("cause.client.started_pinned", vec![client, pod, time("since", sent)]),
+        Start::Race => ("cause.client.started_race", vec![client, pod, text("share", share)]),
         Start::NoEndpoints => {
             let target = &cfg.workloads[c.service].name;
             ("cause.client.started_no_endpoints", vec![text("target", target)])
         }
-    };
-    Cause { key, args }
+    }
 }
 
 /// The cause of an episode's end; `by_at`: when the event that ended it happened.
@@ -151,6 +167,20 @@ fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) ->
         Mech::SynRetries => vec![at, pod(), time("budget", SYN_BUDGET)],
         Mech::NoEndpoints => vec![text("count", &f.count.to_string())],
         Mech::Reset => vec![pod(), time("back", by_at.unwrap_or(f.last)), time("at", f.last)],
+        Mech::DnsTimeout(r) => vec![
+            at,
+            pod(),
+            time("timeout", DNS_TIMEOUT),
+            text("attempts", &DNS_ATTEMPTS.to_string()),
+            time("resend", DNS_TIMEOUT / DNS_ATTEMPTS),
+            time("latency", f.last - f.last_sent),
+            text("resolver", r.name()),
+        ],
+        Mech::DnsRefused(r) => vec![
+            text("count", &f.count.to_string()),
+            time("timeout", DNS_TIMEOUT),
+            text("resolver", r.name()),
+        ],
     };
     Cause {
         key: f.mech.key(),

@@ -9,6 +9,7 @@
 //! pod reaches it with the dead pods' share; one with no pod in the rules is refused at once.
 //! Without clients nothing here runs.
 
+mod dns;
 mod events;
 pub mod history;
 pub mod rules;
@@ -54,6 +55,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
     // Per Service, its rules over the run, once a client calls it.
     let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
     let mut out = Observed::default();
+    let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
     for (i, c) in cfg.clients.iter().enumerate() {
         let segs = segments[c.service]
             .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
@@ -64,9 +66,10 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
             .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
-        let failures = match c.params.style {
-            Style::PerRequest => walk::per_request(&c.params, segs, &slots, end, &mut rng),
-            Style::Pool | Style::Multiplexed => walk::connected(&c.params, segs, &slots, end, &mut rng),
+        let failures = match (c.dns, c.params.style) {
+            (Some(dns), _) => dns::lookups(&dns, segs, &slots, end, keeps, &mut rng),
+            (None, Style::PerRequest) => walk::per_request(&c.params, segs, &slots, end, &mut rng),
+            (None, Style::Pool | Style::Multiplexed) => walk::connected(&c.params, segs, &slots, end, &mut rng),
         };
         let (from, to) = slots.between(0, end);
         let mut summary = ClientSummary {

@@ -1,6 +1,6 @@
 //! The timing rules a client's connection follows (the spec's §2), as pure functions, ms.
 
-use crate::scenario::clients::ClientParams;
+use crate::scenario::clients::{ClientParams, Resolver};
 use crate::scenario::libraries::{Style, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
 use crate::time::Millis;
 
@@ -23,6 +23,10 @@ pub enum Mech {
     NoEndpoints,
     /// The dead pod's machine came back, and its kernel answered a retransmission with a reset.
     Reset,
+    /// A lookup's queries went to a dead CoreDNS pod until the resolver gave up.
+    DnsTimeout(Resolver),
+    /// kube-dns had no endpoint: the reject rule's ICMP error (musl waits its timeout instead).
+    DnsRefused(Resolver),
 }
 
 impl Mech {
@@ -37,6 +41,11 @@ impl Mech {
             Mech::SynRetries => "cause.client.syn_retries",
             Mech::NoEndpoints => "cause.client.no_endpoints",
             Mech::Reset => "cause.client.reset",
+            Mech::DnsTimeout(Resolver::Glibc) => "cause.client.dns_glibc",
+            Mech::DnsTimeout(Resolver::Musl) => "cause.client.dns_musl",
+            Mech::DnsTimeout(Resolver::Go) => "cause.client.dns_go",
+            Mech::DnsRefused(Resolver::Musl) => "cause.client.dns_refused_musl",
+            Mech::DnsRefused(_) => "cause.client.dns_refused",
         }
     }
 }

@@ -79,7 +79,7 @@ impl Failure {
 }
 
 /// A geometric draw: failures before the first success of chance `p`.
-fn geometric(rng: &mut Rng, p: f64) -> u64 {
+pub(super) fn geometric(rng: &mut Rng, p: f64) -> u64 {
     if p >= 1.0 {
         return 0;
     }
@@ -88,7 +88,7 @@ fn geometric(rng: &mut Rng, p: f64) -> u64 {
 }
 
 /// `x` rounded up with chance its fraction, down otherwise.
-fn stochastic_round(rng: &mut Rng, x: f64) -> u64 {
+pub(super) fn stochastic_round(rng: &mut Rng, x: f64) -> u64 {
     let floor = x.floor();
     floor as u64 + u64::from(rng.unit() < x - floor)
 }
@@ -119,7 +119,7 @@ fn refused(
 }
 
 /// The fault behind a segment with no pod: the death of the pod whose removal emptied it.
-fn emptied_by(segs: &[Segment], i: usize) -> Option<EventId> {
+pub(super) fn emptied_by(segs: &[Segment], i: usize) -> Option<EventId> {
     let by = segs[i].by;
     let prev = i.checked_sub(1).map(|j| &segs[j])?;
     prev.mortal

@@ -1,0 +1,343 @@
+//! A client of `kube-dns`: its lookups through kube-proxy's rules for CoreDNS's pods (the spec's
+//! part B). A lookup's UDP socket is DNATed to one CoreDNS pod by its first packet; the resends on
+//! the same socket follow that conntrack entry until kube-proxy deletes the entries to an
+//! endpoint that left the rules (every version, while another endpoint is left: §2.2), and
+//! then go through the new rules. Per stretch of constant rules the doomed lookups are drawn as
+//! the first and the last and a count between, as `walk` draws a racing client's dials.
+
+use super::history::Segment;
+use super::rules::{Mech, Slots};
+use super::walk::{self, Failure, Start};
+use crate::rng::Rng;
+use crate::scenario::clients::{DnsClient, Lookup, Resolver};
+use crate::time::Millis;
+use crate::timeline::EventId;
+
+/// glibc's `RES_TIMEOUT`, musl's and Go's `timeout` default: the kubelet's resolv.conf sets
+/// only `ndots:5`, so every resolver keeps its own, ms (§1.1–1.4).
+pub const DNS_TIMEOUT: Millis = 5_000;
+/// glibc's `RES_DFLRETRY`, musl's and Go's `attempts` default.
+pub const DNS_ATTEMPTS: i64 = 2;
+/// The kubelet's search domains (`<ns>.svc.cluster.local`, `svc.cluster.local`,
+/// `cluster.local`) with none from the node: the candidates an external name tries first.
+pub const SEARCH: i32 = 3;
+
+/// How a resolver's lookup fares with `p` of the CoreDNS pods in the rules dead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Fate {
+    /// The chance that a lookup fails.
+    chance: f64,
+    /// How long before the dead pod's entries are deleted a lookup must begin to fail: its
+    /// last query on a dead 5-tuple goes out this long after it began, ms.
+    tail: Millis,
+}
+
+fn fate(c: &DnsClient, p: f64) -> Fate {
+    // NodeLocal DNSCache asks CoreDNS over TCP and retries another connection, and the stub
+    // retries it: a lookup fails only when no CoreDNS pod answers (§3.1).
+    let p = if c.node_local && p < 1.0 { 0.0 } else { p };
+    match (c.resolver, c.lookup) {
+        // Both tries of one candidate go to the same pod; after a timed-out search candidate
+        // glibc still tries the bare name, and the lookup's last query is always that name's.
+        (Resolver::Glibc, _) => Fate {
+            chance: p,
+            tail: DNS_TIMEOUT,
+        },
+        // One socket per candidate, resent every timeout/attempts; a timeout ends the lookup.
+        (Resolver::Musl, Lookup::Short) => Fate {
+            chance: p,
+            tail: DNS_TIMEOUT / DNS_ATTEMPTS,
+        },
+        (Resolver::Musl, Lookup::External) => Fate {
+            chance: 1.0 - (1.0 - p).powi(SEARCH + 1),
+            tail: DNS_TIMEOUT / DNS_ATTEMPTS,
+        },
+        // A new socket per attempt: the A query fails only if both attempts reach a dead pod.
+        (Resolver::Go, _) => Fate {
+            chance: p * p,
+            tail: DNS_TIMEOUT,
+        },
+    }
+}
+
+/// How long a failing lookup sent at `t` takes, ms: `clean` is when the dead pod's entries go.
+fn failed_after(c: &DnsClient, p: f64, t: Millis, clean: Millis, rng: &mut Rng) -> Millis {
+    let two = DNS_TIMEOUT * DNS_ATTEMPTS;
+    match (c.resolver, c.lookup) {
+        // The bare name's query, sent once the candidate timed out, hits a dead pod too.
+        (Resolver::Glibc, Lookup::Short) if t + two < clean && rng.unit() < p => 2 * two,
+        // A search candidate timed out first (10 s), then the bare name did: its second try
+        // leaves 15 s after the lookup began, so only while the dead pod's entries live.
+        (Resolver::Glibc, Lookup::External)
+            if t + two + DNS_TIMEOUT < clean && rng.unit() < 1.0 - (1.0 - p).powi(SEARCH) =>
+        {
+            2 * two
+        }
+        (Resolver::Musl, _) => DNS_TIMEOUT,
+        _ => two,
+    }
+}
+
+/// Lookups refused while kube-dns has no endpoint in the rules: glibc's and Go's connected
+/// sockets see the reject rule's ICMP error at once; musl's unconnected one waits its timeout.
+fn refused(
+    c: &DnsClient,
+    slots: &Slots,
+    (a, b): (Millis, Millis),
+    by: (Option<EventId>, Option<EventId>),
+) -> Option<Failure> {
+    let (from, to) = slots.between(a, b);
+    let wait = if c.resolver == Resolver::Musl { DNS_TIMEOUT } else { 0 };
+    (to > from).then(|| Failure {
+        sent: slots.at(from),
+        first: slots.at(from) + wait,
+        last: slots.at(to - 1) + wait,
+        last_sent: slots.at(to - 1),
+        count: to - from,
+        latency: wait,
+        mech: Mech::DnsRefused(c.resolver),
+        start: Start::NoEndpoints,
+        pod: None,
+        cause: by.0,
+        ended_by: by.1,
+        share: (0, 0),
+    })
+}
+
+/// Whether kube-proxy keeps the UDP conntrack entries of a Service left without endpoints: the
+/// 1.32 reconciler skips such a Service ("a Service without endpoints does not require to clean
+/// the conntrack entries associated", `pkg/proxy/conntrack/cleanup.go`) until PR #139629
+/// (release taken as 1.37, §2.2); earlier releases deleted them as for any endpoint that left.
+pub fn keeps_entries_without_endpoints(minor: u32) -> bool {
+    (32..37).contains(&minor)
+}
+
+/// A `kube-dns` client's failed lookups until `end`; `keeps`: see
+/// [`keeps_entries_without_endpoints`].
+pub fn lookups(
+    c: &DnsClient,
+    segs: &[Segment],
+    slots: &Slots,
+    end: Millis,
+    keeps: bool,
+    rng: &mut Rng,
+) -> Vec<Failure> {
+    let mut out = Vec::new();
+    for (i, seg) in segs.iter().enumerate() {
+        let next = segs.get(i + 1);
+        let (a, b) = (seg.at.max(0), next.map_or(end, |s| s.at).min(end));
+        if a >= b {
+            continue;
+        }
+        if seg.size == 0 {
+            let by = (walk::emptied_by(segs, i), next.and_then(|s| s.by));
+            out.extend(refused(c, slots, (a, b), by));
+            continue;
+        }
+        let mut cuts: Vec<Millis> = seg
+            .mortal
+            .iter()
+            .flat_map(|d| [Some(d.at), d.back.map(|(t, _)| t)])
+            .flatten()
+            .filter(|&t| t > a && t < b)
+            .collect();
+        cuts.push(b);
+        crate::order::sort(&mut cuts);
+        let mut x = a;
+        for y in cuts {
+            let dead: Vec<_> = seg.dead_at(x).collect();
+            // The sync that ends the stretch takes a dead pod out: its entries are deleted then,
+            // unless it left the Service without endpoints on a release that keeps them.
+            let ends_it = next.filter(|n| y == b && n.by.is_some() && dead.iter().any(|d| d.stopped == n.by));
+            let emptied = ends_it.is_some_and(|n| n.size == 0);
+            let clean = match ends_it {
+                Some(n) if !(emptied && keeps) => n.at,
+                _ => Millis::MAX,
+            };
+            if let Some(d) = dead.first() {
+                let p = dead.len() as f64 / seg.size as f64;
+                let f = fate(c, p);
+                let until = if clean < Millis::MAX { (y - f.tail).max(x) } else { y };
+                let mut stretch = |(from, to), mech, latency: &Latency<'_>, rng: &mut Rng| {
+                    if let Some(mut failure) = doomed(slots, (from, to), f.chance, (mech, latency), rng) {
+                        failure.pod = Some(d.pod);
+                        failure.cause = Some(d.fault);
+                        failure.ended_by = ends_it.and_then(|n| n.by);
+                        failure.share = (dead.len(), seg.size);
+                        out.push(failure);
+                    }
+                };
+                let timed_out = |t, rng: &mut Rng| failed_after(c, p, t, clean, rng);
+                stretch((x, until), Mech::DnsTimeout(c.resolver), &timed_out, rng);
+                // Entries deleted as the rules emptied: a resend after that meets the reject rule.
+                if emptied && !keeps {
+                    stretch((until, y), Mech::DnsRefused(c.resolver), &|_, _| DNS_TIMEOUT, rng);
+                }
+            }
+            x = y;
+        }
+    }
+    out
+}
+
+/// How long a failing lookup sent at a time takes, ms.
+type Latency<'a> = dyn Fn(Millis, &mut Rng) -> Millis + 'a;
+
+/// The doomed lookups among those sent in `[x, y)`, each failing with `chance`, after
+/// `latency(sent)`.
+fn doomed(
+    slots: &Slots,
+    (x, y): (Millis, Millis),
+    chance: f64,
+    (mech, latency): (Mech, &Latency<'_>),
+    rng: &mut Rng,
+) -> Option<Failure> {
+    if x >= y || chance <= 0.0 {
+        return None;
+    }
+    let (from, to) = slots.between(x, y);
+    let m = to - from;
+    let i1 = walk::geometric(rng, chance);
+    if m == 0 || i1 >= m {
+        return None;
+    }
+    let i2 = m - 1 - walk::geometric(rng, chance).min(m - 1 - i1);
+    let count = if i2 > i1 {
+        2 + walk::stochastic_round(rng, (i2 - i1 - 1) as f64 * chance)
+    } else {
+        1
+    };
+    let (sent, last_sent) = (slots.at(from + i1), slots.at(from + i2));
+    let early = latency(sent, rng);
+    let late = latency(last_sent, rng);
+    Some(Failure {
+        sent,
+        first: sent + early,
+        last: (last_sent + late).max(sent + early),
+        last_sent,
+        count,
+        latency: early.max(late),
+        mech,
+        start: Start::Race,
+        pod: None,
+        cause: None,
+        ended_by: None,
+        share: (0, 0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::clients::history::Death;
+    use crate::rng::Stream;
+
+    fn client(resolver: Resolver, lookup: Lookup) -> DnsClient {
+        DnsClient {
+            resolver,
+            lookup,
+            node_local: false,
+        }
+    }
+
+    #[test]
+    fn dns17_the_share_of_failed_lookups_with_one_of_two_coredns_pods_dead() {
+        let short = |r| fate(&client(r, Lookup::Short), 0.5).chance;
+        let external = |r| fate(&client(r, Lookup::External), 0.5).chance;
+        assert_eq!(
+            [short(Resolver::Glibc), short(Resolver::Musl), short(Resolver::Go)],
+            [0.5, 0.5, 0.25]
+        );
+        assert_eq!(
+            [
+                external(Resolver::Glibc),
+                external(Resolver::Musl),
+                external(Resolver::Go)
+            ],
+            [0.5, 15.0 / 16.0, 0.25]
+        );
+        let cached = DnsClient {
+            node_local: true,
+            ..client(Resolver::Glibc, Lookup::Short)
+        };
+        assert_eq!((fate(&cached, 0.5).chance, fate(&cached, 1.0).chance), (0.0, 1.0));
+    }
+
+    /// Both CoreDNS pods die at 1s; a sync at 40s empties the rules, one at 300s adds a pod.
+    fn both_dead() -> Vec<Segment> {
+        let death = |pod| Death {
+            pod,
+            at: 1_000,
+            fault: 1,
+            stopped: Some(7),
+            back: None,
+        };
+        vec![
+            Segment {
+                at: 0,
+                size: 2,
+                mortal: vec![death(0), death(1)],
+                by: None,
+            },
+            Segment {
+                at: 40_000,
+                size: 0,
+                mortal: Vec::new(),
+                by: Some(7),
+            },
+            Segment {
+                at: 300_000,
+                size: 1,
+                mortal: Vec::new(),
+                by: Some(9),
+            },
+        ]
+    }
+
+    #[test]
+    fn with_no_endpoint_left_1_32_keeps_the_dead_pods_entries_and_1_31_rejects_the_resends() {
+        assert!(!keeps_entries_without_endpoints(31) && keeps_entries_without_endpoints(32));
+        let c = client(Resolver::Glibc, Lookup::Short);
+        let slots = Slots::new(10.0, 0.0);
+        let run = |keeps| {
+            lookups(
+                &c,
+                &both_dead(),
+                &slots,
+                400_000,
+                keeps,
+                &mut Rng::stream(1, Stream::Client(0)),
+            )
+        };
+        let mechs = |f: &[Failure]| f.iter().map(|f| (f.mech, f.sent, f.last_sent)).collect::<Vec<_>>();
+        let (kept, cleaned) = (run(true), run(false));
+        let glibc = (Mech::DnsTimeout(Resolver::Glibc), Mech::DnsRefused(Resolver::Glibc));
+        // Every lookup fails either way: 10 a second from 1s to 300s.
+        for f in [&kept, &cleaned] {
+            assert_eq!(f.iter().map(|f| f.count).sum::<u64>(), 2_990, "{:?}", mechs(f));
+        }
+        // 1.32: the resends of the lookups begun in [35s, 40s) still reach the dead pods.
+        assert_eq!(mechs(&kept[..1]), [(glibc.0, 1_000, 39_900)]);
+        assert_eq!(kept[0].last, 39_900 + 20_000);
+        // 1.31: the entries go at 40s; those resends meet the reject rule at once.
+        assert_eq!(
+            mechs(&cleaned[..2]),
+            [(glibc.0, 1_000, 34_900), (glibc.1, 35_000, 39_900)]
+        );
+        assert_eq!(cleaned[1].last, 44_900);
+    }
+
+    #[test]
+    fn lookups_refused_without_endpoints_fail_at_once_except_musls() {
+        let slots = Slots::new(10.0, 0.0);
+        let glibc = refused(
+            &client(Resolver::Glibc, Lookup::Short),
+            &slots,
+            (0, 1_000),
+            (None, None),
+        );
+        let musl = refused(&client(Resolver::Musl, Lookup::Short), &slots, (0, 1_000), (None, None));
+        assert_eq!(glibc.map(|f| (f.count, f.latency)), Some((10, 0)));
+        assert_eq!(musl.map(|f| (f.count, f.latency, f.last)), Some((10, 5_000, 5_900)));
+    }
+}
