@@ -30,44 +30,50 @@ struct Fate {
     /// How long before the dead pod's entries are deleted a lookup must begin to fail: its
     /// last query on a dead 5-tuple goes out this long after it began, ms.
     tail: Millis,
+    /// Lookups begun this long before that limit fail with this lesser chance instead: a path
+    /// through a later query reaches the new rules (glibc's external name).
+    late: Option<(Millis, f64)>,
 }
 
 fn fate(c: &DnsClient, p: f64) -> Fate {
     // NodeLocal DNSCache asks CoreDNS over TCP and retries another connection, and the stub
     // retries it: a lookup fails only when no CoreDNS pod answers (§3.1).
     let p = if c.node_local && p < 1.0 { 0.0 } else { p };
-    match (c.resolver, c.lookup) {
+    let (chance, tail, late) = match (c.resolver, c.lookup) {
         // Both tries of one candidate go to the same pod; after a timed-out search candidate
-        // glibc still tries the bare name, and the lookup's last query is always that name's.
-        (Resolver::Glibc, _) => Fate {
-            chance: p,
-            tail: DNS_TIMEOUT,
-        },
+        // glibc still tries the bare name (`__res_context_search`), which a short name does not
+        // have (NXDOMAIN): it fails with its first candidate.
+        (Resolver::Glibc, Lookup::Short) => (p, DNS_TIMEOUT, None),
+        // An external name fails when its last query, the name itself, times out: at once when
+        // the search candidates answered, 10 s later after a timed-out one, so a lookup begun
+        // in the last 10 s fails only by the first path.
+        (Resolver::Glibc, Lookup::External) => {
+            let first_path = p * (1.0 - p).powi(SEARCH);
+            (p, DNS_TIMEOUT, Some((DNS_TIMEOUT * DNS_ATTEMPTS, first_path)))
+        }
         // One socket per candidate, resent every timeout/attempts; a timeout ends the lookup.
-        (Resolver::Musl, Lookup::Short) => Fate {
-            chance: p,
-            tail: DNS_TIMEOUT / DNS_ATTEMPTS,
-        },
-        (Resolver::Musl, Lookup::External) => Fate {
-            chance: 1.0 - (1.0 - p).powi(SEARCH + 1),
-            tail: DNS_TIMEOUT / DNS_ATTEMPTS,
-        },
+        (Resolver::Musl, Lookup::Short) => (p, DNS_TIMEOUT / DNS_ATTEMPTS, None),
+        (Resolver::Musl, Lookup::External) => (1.0 - (1.0 - p).powi(SEARCH + 1), DNS_TIMEOUT / DNS_ATTEMPTS, None),
         // A new socket per attempt: the A query fails only if both attempts reach a dead pod.
-        (Resolver::Go, _) => Fate {
-            chance: p * p,
-            tail: DNS_TIMEOUT,
-        },
-    }
+        (Resolver::Go, _) => (p * p, DNS_TIMEOUT, None),
+    };
+    Fate { chance, tail, late }
 }
 
 /// How long a failing lookup sent at `t` takes, ms: `clean` is when the dead pod's entries go.
 fn failed_after(c: &DnsClient, p: f64, t: Millis, clean: Millis, rng: &mut Rng) -> Millis {
     let two = DNS_TIMEOUT * DNS_ATTEMPTS;
     match (c.resolver, c.lookup) {
-        // The bare name's query, sent once the candidate timed out, hits a dead pod too.
-        (Resolver::Glibc, Lookup::Short) if t + two < clean && rng.unit() < p => 2 * two,
-        // A search candidate timed out first (10 s), then the bare name did: its second try
-        // leaves 15 s after the lookup began, so only while the dead pod's entries live.
+        // The bare name's query, sent once the candidate timed out, hits a dead pod too: it
+        // answers NXDOMAIN at its second try, through the new rules when they came first.
+        (Resolver::Glibc, Lookup::Short) if t + two < clean && rng.unit() < p => {
+            if t + two + DNS_TIMEOUT < clean {
+                2 * two
+            } else {
+                two + DNS_TIMEOUT
+            }
+        }
+        // A search candidate timed out first (10 s), then the name itself did.
         (Resolver::Glibc, Lookup::External)
             if t + two + DNS_TIMEOUT < clean && rng.unit() < 1.0 - (1.0 - p).powi(SEARCH) =>
         {
@@ -158,8 +164,8 @@ pub fn lookups(
                 let p = dead.len() as f64 / seg.size as f64;
                 let f = fate(c, p);
                 let until = if clean < Millis::MAX { (y - f.tail).max(x) } else { y };
-                let mut stretch = |(from, to), mech, latency: &Latency<'_>, rng: &mut Rng| {
-                    if let Some(mut failure) = doomed(slots, (from, to), f.chance, (mech, latency), rng) {
+                let mut stretch = |(from, to), chance, mech, latency: &Latency<'_>, rng: &mut Rng| {
+                    if let Some(mut failure) = doomed(slots, (from, to), chance, (mech, latency), rng) {
                         failure.pod = Some(d.pod);
                         failure.cause = Some(d.fault);
                         failure.ended_by = ends_it.and_then(|n| n.by);
@@ -168,10 +174,23 @@ pub fn lookups(
                     }
                 };
                 let timed_out = |t, rng: &mut Rng| failed_after(c, p, t, clean, rng);
-                stretch((x, until), Mech::DnsTimeout(c.resolver), &timed_out, rng);
+                match f.late.filter(|_| clean < Millis::MAX) {
+                    Some((before, chance)) => {
+                        let split = (until - before).max(x);
+                        stretch((x, split), f.chance, Mech::DnsTimeout(c.resolver), &timed_out, rng);
+                        stretch((split, until), chance, Mech::DnsTimeout(c.resolver), &timed_out, rng);
+                    }
+                    None => stretch((x, until), f.chance, Mech::DnsTimeout(c.resolver), &timed_out, rng),
+                }
                 // Entries deleted as the rules emptied: a resend after that meets the reject rule.
                 if emptied && !keeps {
-                    stretch((until, y), Mech::DnsRefused(c.resolver), &|_, _| DNS_TIMEOUT, rng);
+                    stretch(
+                        (until, y),
+                        f.chance,
+                        Mech::DnsRefused(c.resolver),
+                        &|_, _| DNS_TIMEOUT,
+                        rng,
+                    );
                 }
             }
             x = y;
