@@ -222,6 +222,26 @@ fn w7_both_coredns_pods_dead_every_lookup_fails_until_the_replacement_is_in_the_
     }
 }
 
+/// §6's property: with every CoreDNS pod on live nodes, no lookup fails whatever the resolver,
+/// where the same runs with one of them on the dead node do (W1–W3).
+#[test]
+fn with_coredns_on_live_nodes_no_lookup_fails() {
+    let live = r#""coreDnsReplicas":2,"nodes":["node-2","node-3"]"#;
+    for resolver in ["glibc", "musl", "go"] {
+        let members = format!(r#","resolver":"{resolver}""#);
+        let (spared, hit) = (scenario("1.32", live, &members), scenario("1.32", ONE_OF_TWO, &members));
+        for seed in 1..=SEEDS {
+            let o = run_seed(&spared, seed);
+            assert_eq!(
+                (client(&o).failed, client(&o).requests),
+                (0, 9_000),
+                "{resolver} seed {seed}"
+            );
+            assert!(client(&run_seed(&hit, seed)).failed > 0, "{resolver} seed {seed}");
+        }
+    }
+}
+
 #[test]
 fn the_dns_sections_errors_name_their_field() {
     let with = |rest: &str| {
