@@ -338,15 +338,19 @@ pub fn use_later_texts(lang: Lang) -> bool {
     *tried || crate::i18n::has(lang, Part::Later)
 }
 
-/// Whether `lang`'s `part` of the catalogue is at hand: once it is `wanted`, it is fetched
-/// (`browser::with_catalogue`) and the component renders again when it is in.
+/// Whether `lang`'s `part` of the catalogue is at hand, or could not be fetched (then its keys
+/// show, and the console says why, as for [`use_later_texts`]): once it is `wanted`, it is
+/// fetched (`browser::with_catalogue`) and the component renders again when the fetch ends.
 #[hook]
 pub fn use_catalogue_part(lang: Lang, part: Part, wanted: bool) -> bool {
-    let update = use_force_update();
-    use_effect_with((lang, part, wanted), move |&(lang, part, wanted)| {
-        if wanted && !crate::i18n::has(lang, part) {
-            crate::browser::with_catalogue(lang, part, move || update.force_update());
-        }
-    });
-    crate::i18n::has(lang, part)
+    let tried = use_state(|| None::<(Lang, Part)>);
+    {
+        let tried = tried.setter();
+        use_effect_with((lang, part, wanted), move |&(lang, part, wanted)| {
+            if wanted && !crate::i18n::has(lang, part) {
+                crate::browser::with_catalogue(lang, part, move || tried.set(Some((lang, part))));
+            }
+        });
+    }
+    *tried == Some((lang, part)) || crate::i18n::has(lang, part)
 }
