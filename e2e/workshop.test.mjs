@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, openPage } from './serve.mjs';
+import { search } from './look.mjs';
 
 const fx = await setup();
 
@@ -190,8 +191,7 @@ test('exercise 13 solved with the Tune panel: the best point applied to A and B'
   // The defaults ride out the blip but replace the crashed node's pods after minutes.
   assert.deepEqual(await checklist(page), [false, true, true, true]);
   // With side B open, each front point can be applied to both sides at once.
-  await page.getByTestId('tune-run').click();
-  await page.getByTestId('tune-front').waitFor({ timeout: 600_000 });
+  await search(page, 'tune-front');
   const best = page.locator('.tune-item', { has: page.locator('.tune-point-best') });
   const both = best.getByTestId('tune-point-both');
   assert.equal(await both.count(), 1);
