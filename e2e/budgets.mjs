@@ -103,7 +103,9 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 // keeps 1.6 KB in the worker and 1 KB in the page and the files worker; Chinese came down 2.9 KB
 // in GB18030, the Tune panel's search answers and the import report's page notes moved to the
 // texts fetched once the page is live, and the page reads its catalogues with TextDecoder: live
-// 468.8 KB, total 1,034.1 KB; then the DNS clients' messages: live 468.9 KB, total 1,036.4 KB.
+// 468.8 KB, total 1,034.1 KB. Then the DNS clients' messages (live 468.9 KB, total 1,036.5 KB),
+// and a catalogue part that cannot be fetched no longer hides what waits for it: live 469.3 KB,
+// total 1,036.9 KB.
 const budgets = { criticalKB: 200, liveKB: 470, totalKB: 1040, resimDefault: 0.14, resim1000: 3.7, pageVsNative: 2 };
 const over = [];
 // Every figure, for target/perf/page.json: its budget's key (none when printed only), name,
