@@ -133,16 +133,7 @@ fn dns_client(c: &ClientSection, dns: &DnsSpec, field: &str) -> Result<(DnsClien
         Some("external") => Lookup::External,
         Some(l) => return Err(bad(member(field, "lookup"), quoted("scenario.client.lookup", l))),
     };
-    let params = ClientParams {
-        style: Style::PerRequest,
-        connect_timeout: 0,
-        request_timeout: 0,
-        keepalive_time: 0,
-        keepalive_interval: 0,
-        keepalive_probes: 0,
-        tcp_user_timeout: 0,
-        idle_conn_timeout: 0,
-    };
+    let params = ClientParams::bare(Style::PerRequest);
     let client = DnsClient {
         resolver,
         lookup,

@@ -102,3 +102,20 @@ pub struct ClientParams {
     /// An idle pooled connection is closed after this.
     pub idle_conn_timeout: Millis,
 }
+
+impl ClientParams {
+    /// A client of `style` that sets nothing: no timeout and no keepalive of its own, the
+    /// kernel's budgets alone.
+    pub const fn bare(style: Style) -> ClientParams {
+        ClientParams {
+            style,
+            connect_timeout: 0,
+            request_timeout: 0,
+            keepalive_time: 0,
+            keepalive_interval: 0,
+            keepalive_probes: 0,
+            tcp_user_timeout: 0,
+            idle_conn_timeout: 0,
+        }
+    }
+}

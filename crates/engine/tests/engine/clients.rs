@@ -26,14 +26,14 @@ fn scenario(replicas: u32, client: &str, extra: &str) -> String {
 }
 
 /// One run of `json` with `seed`.
-fn run_seed(json: &str, seed: u64) -> Outcome {
+pub(crate) fn run_seed(json: &str, seed: u64) -> Outcome {
     let mut s = Scenario::from_json(json).expect("valid JSON");
     s.seed = Some(seed);
     run(&s.resolve().expect("valid scenario"), &RunOptions::default())
 }
 
 /// The client's summary.
-fn client(o: &Outcome) -> &ClientSummary {
+pub(crate) fn client(o: &Outcome) -> &ClientSummary {
     &o.summary.clients[0]
 }
 

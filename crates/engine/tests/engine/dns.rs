@@ -3,10 +3,10 @@
 //! the `dns` section's checks, as windows over many seeds. Times are relative to the crash of
 //! node-1 at t = 30s, in ms; `TS` is the moment kube-proxy's rules dropped the dead CoreDNS pod.
 
+use crate::clients::{client, run_seed};
 use crate::common::of_kind;
 use crate::scenario_errors::err;
-use kubelife_engine::summary::ClientSummary;
-use kubelife_engine::{run, EventKind, Outcome, RunOptions, Scenario};
+use kubelife_engine::{EventKind, Outcome, Scenario};
 
 const CRASH: i64 = 30_000;
 /// Seeds per window.
@@ -29,16 +29,6 @@ fn scenario(version: &str, dns: &str, client: &str) -> String {
 const ONE_OF_TWO: &str = r#""coreDnsReplicas":2,"nodes":["node-1","node-2"]"#;
 /// Both replicas on the crashed node (kubeadm init's placement).
 const BOTH: &str = r#""coreDnsReplicas":2,"nodes":["node-1","node-1"]"#;
-
-fn run_seed(json: &str, seed: u64) -> Outcome {
-    let mut s = Scenario::from_json(json).expect("valid JSON");
-    s.seed = Some(seed);
-    run(&s.resolve().expect("valid scenario"), &RunOptions::default())
-}
-
-fn client(o: &Outcome) -> &ClientSummary {
-    &o.summary.clients[0]
-}
 
 /// When `service`'s rules first changed after the crash (`TrafficStopped` or `TrafficStarted`
 /// of `kind`), relative to it.

@@ -140,17 +140,8 @@ pub fn lookups(
             out.extend(refused(c, slots, (a, b), by));
             continue;
         }
-        let mut cuts: Vec<Millis> = seg
-            .mortal
-            .iter()
-            .flat_map(|d| [Some(d.at), d.back.map(|(t, _)| t)])
-            .flatten()
-            .filter(|&t| t > a && t < b)
-            .collect();
-        cuts.push(b);
-        crate::order::sort(&mut cuts);
         let mut x = a;
-        for y in cuts {
+        for y in seg.cuts((a, b)) {
             let dead: Vec<_> = seg.dead_at(x).collect();
             // The sync that ends the stretch takes a dead pod out: its entries are deleted then,
             // unless it left the Service without endpoints on a release that keeps them.

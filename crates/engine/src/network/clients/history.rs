@@ -48,6 +48,21 @@ impl Segment {
     pub fn dead_at(&self, t: Millis) -> impl Iterator<Item = &Death> {
         self.mortal.iter().filter(move |d| d.down_at(t))
     }
+
+    /// Where the share of dead pods changes inside `[a, b)` (a death, a machine back), in order,
+    /// then `b`: the ends of its sub-stretches.
+    pub fn cuts(&self, (a, b): (Millis, Millis)) -> Vec<Millis> {
+        let mut cuts: Vec<Millis> = self
+            .mortal
+            .iter()
+            .flat_map(|d| [Some(d.at), d.back.map(|(t, _)| t)])
+            .flatten()
+            .filter(|&t| t > a && t < b)
+            .collect();
+        cuts.push(b);
+        crate::order::sort(&mut cuts);
+        cuts
+    }
 }
 
 /// When machines stopped and came back, by the run's events, as (node, time, event) in the log's

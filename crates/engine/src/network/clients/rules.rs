@@ -173,16 +173,7 @@ mod tests {
     use crate::scenario::libraries::{KERNEL_KEEPALIVE, LIBRARIES};
 
     fn params(style: Style) -> ClientParams {
-        ClientParams {
-            style,
-            connect_timeout: 0,
-            request_timeout: 0,
-            keepalive_time: 0,
-            keepalive_interval: 0,
-            keepalive_probes: 0,
-            tcp_user_timeout: 0,
-            idle_conn_timeout: 0,
-        }
+        ClientParams::bare(style)
     }
 
     #[test]

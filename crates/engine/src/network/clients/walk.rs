@@ -265,17 +265,8 @@ pub fn per_request(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Milli
             continue;
         }
         // Deaths inside the stretch split it: the share of dead pods changes there.
-        let mut cuts: Vec<Millis> = seg
-            .mortal
-            .iter()
-            .flat_map(|d| [Some(d.at), d.back.map(|(t, _)| t)])
-            .flatten()
-            .filter(|&t| t > a && t < b)
-            .collect();
-        cuts.push(b);
-        crate::order::sort(&mut cuts);
         let mut x = a;
-        for y in cuts {
+        for y in seg.cuts((a, b)) {
             let dead: Vec<&Death> = seg.dead_at(x).collect();
             let ended_by = if y == b { next.and_then(|s| s.by) } else { None };
             if let Some(f) = doomed(slots, (x, y), (&dead, seg.size), (budget, mech), ended_by, rng) {
