@@ -552,4 +552,7 @@ fn the_page_refuses_a_scenario_with_clients_rather_than_drop_them() {
     let refused = s.resolve().expect_err("no clients in the page");
     assert_eq!(refused.field, "clients");
     assert_eq!(refused.reason.key, "scenario.client.unavailable");
+    // Nor does its Tune panel offer the clients' milestone as a target.
+    assert!(!kubelife_engine::stats::measurable("clientErrorsEnded"));
+    assert!(kubelife_engine::stats::measurable("unknown"));
 }

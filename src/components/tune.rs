@@ -15,6 +15,7 @@ use crate::tune::{
     apply, measured_on, seeds_text, setting_text, unmet_text, without_defaults, Field, Found, Question, Refusals,
     Refused, DEFAULT_BLIP, MAX_TARGETS,
 };
+use kubelife_engine::stats::measurable;
 use kubelife_engine::time::{format_go_duration, format_go_duration_tenths};
 use kubelife_engine::tune::{Point, Target};
 use kubelife_engine::Config;
@@ -265,7 +266,7 @@ fn targets(lang: Lang, ed: &Editor) -> Html {
                 html! {
                     <div class="tune-target" data-testid="tune-target">
                         <select aria-label={tr(lang, "ui.tune.milestone")} onchange={ed.on_select(Field::Milestone(i))} data-testid="tune-milestone">
-                            { for MILESTONE_LABELS.iter().map(|&(m, k)| html! { <option value={m} selected={m == t.milestone}>{format!("{m} · {}", tr(lang, k))}</option> }) }
+                            { for MILESTONE_LABELS.iter().filter(|(m, _)| measurable(m)).map(|&(m, k)| html! { <option value={m} selected={m == t.milestone}>{format!("{m} · {}", tr(lang, k))}</option> }) }
                         </select>
                         <span aria-hidden="true">{"≤"}</span>
                         <TextField size={6} label={tr(lang, "ui.tune.within")} value={ed.shown(Field::Within(i), format_go_duration(t.within))}

@@ -1037,7 +1037,48 @@ fn a_client_shows_in_the_json_and_the_text() {
         5,
         "{ended}"
     );
+    let every = d["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["milestone"] == "clientErrorsEnded")
+        .expect("the milestone clientErrorsEnded");
+    // One client: every client's milestone is its own.
+    assert_eq!(every["samples"], ended["samples"], "{d}");
     let (code, text, err) = kubelife(&["run", "-", "--runs", "5"], scenario);
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("\nshop: clientErrorsEnded "), "{text}");
+}
+
+/// `kubelife tune` takes the clients' `clientErrorsEnded` as a target: a bare socket's dials
+/// reach the dead pod until `TrafficStopped` and fail 5s later (its `connectTimeout`), so a
+/// shorter `--node-monitor-grace-period` ends its errors sooner; the defaults miss 50s.
+#[test]
+fn tune_takes_the_clients_errors_as_a_target() {
+    let scenario = r#"{"version": "1.32", "durationSeconds": 150,
+      "nodes": [{"name": "node-1"}, {"name": "node-2"}, {"name": "node-3"}],
+      "workloads": [{"kind": "Deployment", "name": "web", "replicas": 3, "service": true}],
+      "events": [{"at": "10s", "action": "NodeCrash", "node": "node-1"}],
+      "clients": [{"name": "shop", "target": "web", "library": "linux", "connectTimeout": "5s"}]}"#;
+    let args = [
+        "tune",
+        "-",
+        "--target",
+        "clientErrorsEnded=50s@p50",
+        "--blip",
+        "0",
+        "--seeds",
+        "3",
+        "--json",
+    ];
+    let (code, out, err) = kubelife(&args, scenario);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let p50 = |p: &serde_json::Value| p["milestones"]["clientErrorsEnded"]["p50"].as_i64();
+    let defaults = &v["references"][0];
+    assert_eq!(defaults["name"], "defaults");
+    assert!(p50(defaults).is_some_and(|t| t > 50_000), "{defaults}");
+    let best = &v["best"];
+    assert!(p50(best).is_some_and(|t| t <= 50_000), "{best}");
+    assert_eq!(best["meets"], true, "{best}");
 }

@@ -347,3 +347,24 @@ pub fn database_ready(o: &Outcome, workloads: &[WorkloadSpec], fault: Millis) ->
     let db = database(o, workloads, fault)?;
     db.ready.map(|i| o.events[i].at_ms - fault)
 }
+
+/// When the clients' errors after `fault` (absolute, ms) had all ended, measured from it, read
+/// off the `ClientErrorsStarted` and `ClientErrorsEnded` events of `client` (every client when
+/// `None`): 0 when no episode began after the fault, `None` when one outlasted the run (it has
+/// no `ClientErrorsEnded`).
+pub fn client_errors_ended(o: &Outcome, fault: Millis, client: Option<&str>) -> Option<Millis> {
+    let mut open = 0_usize;
+    let mut ended = fault;
+    let ours = |e: &TimelineEvent| e.client.is_some() && (client.is_none() || e.client.as_deref() == client);
+    for e in o.events.iter().filter(|e| ours(e)) {
+        match e.kind {
+            EventKind::ClientErrorsStarted if e.at_ms >= fault => open += 1,
+            EventKind::ClientErrorsEnded if e.at_ms >= fault && open > 0 => {
+                open -= 1;
+                ended = ended.max(e.at_ms);
+            }
+            _ => {}
+        }
+    }
+    (open == 0).then_some(ended - fault)
+}

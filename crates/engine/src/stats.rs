@@ -67,8 +67,9 @@ pub struct Distribution {
     pub milestones: Vec<Spread>,
     /// Per workload, the time with fewer Ready pods than desired (`notFullyReadyMs`).
     pub not_fully_ready: Vec<Spread>,
-    /// Per client (its name in `milestone`), `clientErrorsEnded`: its last error returned within
-    /// the run (`lastErrorMs`), from that node's fault; a run without an error counts as never.
+    /// Per client (its name in `milestone`), `clientErrorsEnded`: when its errors after that
+    /// node's fault had all ended (its last `ClientErrorsEnded`), from the fault; 0 in a run
+    /// where it saw none, never in one where its errors outlasted the run.
     /// Always written: the page's workers carry a distribution in bincode, which reads every
     /// field.
     #[cfg(feature = "clients")]
@@ -79,7 +80,7 @@ pub struct Distribution {
 /// The milestones a distribution measures, by the names `kubelife run --runs` reports: the
 /// failed node's own (from the summary), then those of the page's cards (from
 /// [`crate::milestones`]).
-pub const MILESTONES: [&str; 13] = [
+pub const MILESTONES: [&str; 14] = [
     "unknown",
     "podsNotReady",
     "taint",
@@ -93,11 +94,13 @@ pub const MILESTONES: [&str; 13] = [
     "serviceRestored",
     "volumeFree",
     "databaseReady",
+    "clientErrorsEnded",
 ];
 
 /// One run's milestones in the order of [`MILESTONES`], ms from the first faulted node's fault;
 /// `None` for one that did not happen. "serviceRestored" is 0 when a Service never lost a
-/// serving pod, and absent without a Service.
+/// serving pod, and absent without a Service; "clientErrorsEnded" is 0 when no client saw an
+/// error, absent when one's errors outlasted the run or the scenario has no client.
 pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; MILESTONES.len()]> {
     let n = o.summary.nodes.first()?;
     let f = n.fault_at_ms.unwrap_or(0);
@@ -123,7 +126,20 @@ pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; MILE
         restored,
         m.volume_free,
         crate::milestones::database_ready(o, &cfg.workloads, f),
+        clients_ended(o, cfg, f),
     ])
+}
+
+#[cfg(feature = "clients")]
+fn clients_ended(o: &Outcome, cfg: &Config, fault: Millis) -> Option<Millis> {
+    (!cfg.clients.is_empty())
+        .then(|| crate::milestones::client_errors_ended(o, fault, None))
+        .flatten()
+}
+
+#[cfg(not(feature = "clients"))]
+fn clients_ended(_: &Outcome, _: &Config, _: Millis) -> Option<Millis> {
+    None
 }
 
 /// Runs `cfg` with `runs` consecutive seeds starting at its own and gathers the milestones. A
@@ -153,8 +169,8 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         #[cfg(feature = "clients")]
         {
             let fault = o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0);
-            for (slot, c) in client_ends.iter_mut().zip(&o.summary.clients) {
-                slot.extend(c.last_error_ms.map(|t| t - fault));
+            for (slot, c) in client_ends.iter_mut().zip(&cfg.clients) {
+                slot.extend(crate::milestones::client_errors_ended(&o, fault, Some(&c.name)));
             }
         }
     }
@@ -189,7 +205,7 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
 /// Whether the scenario can reach milestone `name` (as in [`MILESTONES`]): traffic and the
 /// Service need a Service, the volume a volume, the database a StatefulSet with a volume; the
 /// Node's deletion a cloud, a remediator or an operator's `DeleteNode`; a remediation a
-/// remediator.
+/// remediator; the clients' errors a client (and an engine built with them).
 pub fn offered(cfg: &Config, name: &str) -> bool {
     match name {
         "nodeDeleted" => {
@@ -198,6 +214,7 @@ pub fn offered(cfg: &Config, name: &str) -> bool {
                 || cfg.actions.iter().any(|a| a.action == ActionKind::DeleteNode)
         }
         "remediationStarted" => !cfg.remediation.is_empty(),
+        "clientErrorsEnded" => has_clients(cfg),
         "trafficStopped" | "serviceRestored" => cfg.workloads.iter().any(|w| w.service),
         "volumeFree" => cfg.workloads.iter().any(|w| w.volume.is_some()),
         "databaseReady" => cfg
@@ -206,6 +223,22 @@ pub fn offered(cfg: &Config, name: &str) -> bool {
             .any(|w| w.kind == WorkloadKind::StatefulSet && w.volume.is_some()),
         _ => MILESTONES.contains(&name),
     }
+}
+
+/// Whether this build of the engine can measure milestone `name` in some scenario: the clients'
+/// need the `clients` feature, which the page's build leaves out.
+pub fn measurable(name: &str) -> bool {
+    name != "clientErrorsEnded" || cfg!(feature = "clients")
+}
+
+#[cfg(feature = "clients")]
+fn has_clients(cfg: &Config) -> bool {
+    !cfg.clients.is_empty()
+}
+
+#[cfg(not(feature = "clients"))]
+fn has_clients(_: &Config) -> bool {
+    false
 }
 
 impl Distribution {
@@ -244,9 +277,12 @@ mod tests {
         let names: Vec<&str> = d.milestones.iter().map(|s| s.milestone.as_str()).collect();
         let offered: Vec<&str> = MILESTONES
             .into_iter()
-            .filter(|m| !["nodeDeleted", "remediationStarted"].contains(m))
+            .filter(|m| !["nodeDeleted", "remediationStarted", "clientErrorsEnded"].contains(m))
             .collect();
-        assert_eq!(names, offered, "no cloud, no remediator: nothing deletes the Node");
+        assert_eq!(
+            names, offered,
+            "no cloud, no remediator: nothing deletes the Node; no client"
+        );
         let get = |n: &str| d.spread(n).unwrap();
         let (taint, restored) = (get("taint"), get("serviceRestored"));
         assert_eq!((restored.count, taint.count), (5, 5));

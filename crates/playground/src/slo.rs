@@ -25,6 +25,7 @@ pub const MILESTONE_LABELS: [(&str, &str); MILESTONES.len()] = [
     ("serviceRestored", "ui.milestone.service_restored"),
     ("volumeFree", "ui.milestone.volume_free"),
     ("databaseReady", "ui.milestone.database_ready"),
+    ("clientErrorsEnded", "ui.milestone.client_errors_ended"),
 ];
 
 /// The catalogue key of milestone `name`'s label, if `name` is one of [`MILESTONES`].

@@ -152,7 +152,12 @@ mod tests {
         assert_eq!(Target::parse_link(&t.link_text()), Ok(t));
         assert_eq!(Target::parse_cli("taint=40s").unwrap().percentile, DEFAULT_PERCENTILE);
         assert_eq!(Target::parse_link("unknown:45s:p50").unwrap().percentile, 50);
-        for name in ["nodeDeleted", "remediationStarted", "databaseReady"] {
+        for name in [
+            "nodeDeleted",
+            "remediationStarted",
+            "databaseReady",
+            "clientErrorsEnded",
+        ] {
             let t = Target::parse_cli(&format!("{name}=10m@p50")).unwrap();
             assert_eq!((t.milestone, t.within, t.percentile), (name, 600_000, 50));
             assert_eq!(Target::parse_link(&t.link_text()), Ok(t));

@@ -504,8 +504,8 @@ fn an_episode_past_the_end_of_the_run_has_no_end() {
     });
 }
 
-/// `kubelife run --runs N` gives each client's `clientErrorsEnded`: its last error within each
-/// run, from the first fault, the runs without an error counted as never.
+/// `kubelife run --runs N` gives each client's `clientErrorsEnded`: when its errors after the
+/// first fault had ended, from the fault; 0 in the runs without an error.
 #[test]
 fn runs_spread_each_clients_last_error_from_the_fault() {
     let json = scenario(3, r#""library":"go-http","requestTimeout":"10s""#, "");
@@ -513,23 +513,74 @@ fn runs_spread_each_clients_last_error_from_the_fault() {
     let runs = 40;
     let d = kubelife_engine::distribution(&cfg, runs);
     let ends: Vec<i64> = (0..u64::from(runs))
-        .filter_map(|i| {
+        .map(|i| {
             let mut c = cfg.clone();
             c.seed = cfg.seed + i;
-            client(&run(&c, &RunOptions { heartbeats: false }))
-                .last_error_ms
-                .map(|t| t - CRASH)
+            let o = run(&c, &RunOptions { heartbeats: false });
+            // Every episode ends well within the run: the last one's end.
+            ended(&o).last().map_or(0, |e| e.at_ms - CRASH)
         })
         .collect();
     assert!(
-        !ends.is_empty() && ends.len() < runs as usize,
+        ends.contains(&0) && ends.iter().any(|&t| t > 0),
         "some runs pin, some do not: {ends:?}"
     );
     assert_eq!(d.client_errors_ended.len(), 1);
     let s = &d.client_errors_ended[0];
     assert_eq!(s.milestone, "c");
-    assert_eq!(s.never, runs - ends.len() as u32);
+    assert_eq!((s.count, s.never), (runs, 0));
     assert_eq!((s.min, s.max), (ends.iter().min().copied(), ends.iter().max().copied()));
     let json = serde_json::to_string(&d).expect("JSON");
     assert!(json.contains(r#""clientErrorsEnded":[{"milestone":"c""#), "{json}");
+}
+
+/// The milestone `clientErrorsEnded` (`kubelife run --runs`, a `kubelife tune` target) is read
+/// off the episodes: the last `ClientErrorsEnded` after the fault; never while an episode outlasts
+/// the run; 0 without an error.
+#[test]
+fn the_clients_errors_ended_milestone_reads_the_episodes() {
+    use kubelife_engine::stats::{run_milestones, MILESTONES};
+    let at = MILESTONES
+        .iter()
+        .position(|m| *m == "clientErrorsEnded")
+        .expect("a milestone");
+    assert!(kubelife_engine::stats::measurable("clientErrorsEnded"));
+    let milestone = |json: &str, seed: u64| {
+        let o = run_seed(json, seed);
+        let cfg = {
+            let mut s = Scenario::from_json(json).unwrap();
+            s.seed = Some(seed);
+            s.resolve().unwrap()
+        };
+        let v = run_milestones(&o, &cfg).expect("a fault")[at];
+        (o, v)
+    };
+    // A bare socket with a 5s connect timeout: its last error 5s after its last doomed dial.
+    let bare = scenario(3, r#""library":"linux","connectTimeout":"5s""#, "");
+    for seed in 1..=20 {
+        let (o, v) = milestone(&bare, seed);
+        let last = client(&o).last_error_ms.map(|t| t - CRASH);
+        assert_eq!(v, last, "seed {seed}");
+        within("clientErrorsEnded", v, traffic_stopped(&o), traffic_stopped(&o) + 5_000).unwrap();
+    }
+    // Go's pool pinned to the dead pod hangs 15m24.6s, past a 5-minute run: never.
+    let go = scenario(3, r#""library":"go-http""#, "").replace("1000", "300");
+    let (mut never, mut ended) = (0, 0);
+    for seed in 1..=40 {
+        let (o, v) = milestone(&go, seed);
+        match (pinned(&o), v) {
+            (true, None) => never += 1,
+            (false, Some(t)) if t <= traffic_stopped(&o) + 30_000 => ended += 1,
+            (p, v) => panic!("seed {seed}: pinned {p}, clientErrorsEnded {v:?}"),
+        }
+    }
+    assert!(never > 0 && ended > 0, "{never} never, {ended} ended");
+    // Both CoreDNS pods on live nodes: no lookup fails, 0.
+    let dns = r#"{"version":"1.32","durationSeconds":300,
+        "nodes":[{"name":"node-1"},{"name":"node-2"},{"name":"node-3"}],
+        "workloads":[{"kind":"Deployment","name":"web","replicas":3,"service":true}],
+        "events":[{"at":"30s","action":"NodeCrash","node":"node-1"}],
+        "dns":{"coreDnsReplicas":2,"nodes":["node-2","node-3"]},
+        "clients":[{"name":"c","target":"kube-dns","from":"node-3"}]}"#;
+    assert_eq!(milestone(dns, 1).1, Some(0));
 }
