@@ -11,7 +11,7 @@
 //! ```
 //! An invalid scenario exits with status 2 and the reason on stderr.
 
-use kubelife_engine::presets::{preset, presets};
+use kubelife_engine::presets::{every_preset, preset};
 use kubelife_engine::{distribution, render::render_timeline, run, Distribution, RunOptions, Scenario};
 use std::io::Write;
 use std::process::ExitCode;
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         Some("render") => render_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("presets") if args.len() == 1 => {
-            let list = presets();
+            let list = every_preset();
             let width = list.iter().map(|p| p.name.len()).max().unwrap_or(0);
             let text: String = list
                 .iter()
@@ -109,7 +109,7 @@ fn main() -> ExitCode {
         Some("preset") if args.len() == 2 => match preset(&args[1]) {
             Some(p) => print(&format!("{}\n", p.scenario.to_json())),
             None => {
-                let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+                let names: Vec<&str> = every_preset().iter().map(|p| p.name).collect();
                 eprintln!("kubelife: no preset named {:?}; presets: {}", args[1], names.join(", "));
                 ExitCode::from(2)
             }

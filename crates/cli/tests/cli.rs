@@ -120,6 +120,8 @@ fn presets_list_and_print_runnable_scenarios() {
         "kubespray-medium",
         "kubespray-low",
         "metalk8s-fast-failover",
+        "go-client-default",
+        "coredns-node-local-cache",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }

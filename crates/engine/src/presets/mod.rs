@@ -3,7 +3,11 @@
 //! profile. Each runs the same cluster (three zones, a Deployment, a StatefulSet and a DaemonSet)
 //! with one node crashing at 30 s, so that presets compare like for like. The scale presets run
 //! clusters of their own (up to 5,000 nodes, zone outages) on the newest defaults, to show how
-//! zone states and eviction rates pace a large failure.
+//! zone states and eviction rates pace a large failure. The presets with clients ([`clients`])
+//! add what the Services' callers see.
+
+#[cfg(feature = "clients")]
+mod clients;
 
 use crate::scenario::{
     ActionKind, ActionSection, ApiServerSection, CloudSection, ControllerManagerSection, GoDuration, KarpenterSection,
@@ -333,9 +337,18 @@ fn cloud_presets(newest: &str) -> Vec<Preset> {
     ]
 }
 
-/// The preset with this name.
+/// Every preset `kubelife presets` lists: the page's ([`presets`]), then, in an engine built
+/// with clients, those with clients.
+pub fn every_preset() -> Vec<Preset> {
+    let all = presets();
+    #[cfg(feature = "clients")]
+    let all = [all, clients::presets(&format!("1.{NEWEST_MINOR}"))].concat();
+    all
+}
+
+/// The preset with this name, of [`every_preset`].
 pub fn preset(name: &str) -> Option<Preset> {
-    presets().into_iter().find(|p| p.name == name)
+    every_preset().into_iter().find(|p| p.name == name)
 }
 
 #[cfg(test)]
@@ -345,7 +358,7 @@ mod tests {
 
     #[test]
     fn every_preset_is_valid_and_round_trips() {
-        for p in presets() {
+        for p in every_preset() {
             let cfg = p.scenario.resolve().unwrap_or_else(|e| panic!("{}: {e}", p.name));
             assert!(!p.description.is_empty());
             assert_eq!(
