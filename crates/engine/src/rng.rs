@@ -33,6 +33,9 @@ pub enum Stream {
     /// One client's request phase and the backends its dials reach (by client index).
     #[cfg(feature = "clients")]
     Client(usize),
+    /// The phases of one load balancer's health checks (by the workload index of its Service).
+    #[cfg(feature = "clients")]
+    LoadBalancer(usize),
 }
 
 impl Rng {
@@ -46,6 +49,8 @@ impl Rng {
             Stream::CloudControllerManager => (5, 0),
             #[cfg(feature = "clients")]
             Stream::Client(i) => (6, i as u64),
+            #[cfg(feature = "clients")]
+            Stream::LoadBalancer(i) => (7, i as u64),
         };
         let state = mix(mix(seed ^ 0x6b75_6265_6c69_6665) ^ mix(tag << 56 ^ index));
         Rng { state }

@@ -267,7 +267,7 @@ mod tests {
         // stays down, so the Service is whole again once web's replacement is Ready, while db-0
         // waits on the node for good and neither its volume nor the database comes back.
         let mut s = crate::presets::default_cluster("1.33");
-        s.workloads[0].service = Some(true);
+        s.workloads[0].service = Some(crate::scenario::ServiceField::Enabled(true));
         s.workloads[1].volume = Some(crate::scenario::VolumeSection {
             access_mode: Some("ReadWriteOnce".into()),
             per_pod: Some(true),

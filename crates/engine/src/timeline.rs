@@ -113,6 +113,11 @@ pub enum EventKind {
     ClientErrorsStarted,
     /// A client's last error of an episode returned.
     ClientErrorsEnded,
+    /// A load balancer's health checks of a target (`node`, or `pod` for ip targets) failed
+    /// their threshold: it sends the target no new flow.
+    LoadBalancerTargetUnhealthy,
+    /// A controller took a target (`node` or `pod`) out of a load balancer.
+    LoadBalancerTargetDeregistered,
 }
 
 impl EventKind {

@@ -12,7 +12,7 @@ mod clients;
 use crate::scenario::{
     ActionKind, ActionSection, ApiServerSection, CloudSection, ControllerManagerSection, GoDuration, KarpenterSection,
     KubeletSection, MachineHealthCheckSection, NodeSection, Provider, RemediationSection, Scenario,
-    SelfNodeRemediationSection, VolumeSection, WorkloadKind, WorkloadSection,
+    SelfNodeRemediationSection, ServiceField, VolumeSection, WorkloadKind, WorkloadSection,
 };
 use crate::time::SECOND;
 use crate::version::NEWEST_MINOR;
@@ -83,7 +83,7 @@ fn at_scale(nodes: u32, zones: u32, duration: i64, at: i64, crashed: &[u32]) -> 
         .collect::<Vec<_>>();
     let web = WorkloadSection {
         replicas: Some(2 * nodes.len() as u32),
-        service: Some(true),
+        service: Some(ServiceField::Enabled(true)),
         ..WorkloadSection::new(WorkloadKind::Deployment, "web")
     };
     let db = WorkloadSection {
@@ -251,7 +251,7 @@ fn cloud_presets(newest: &str) -> Vec<Preset> {
     let on = |provider: Option<Provider>, action: ActionKind, f: &dyn Fn(&mut Scenario)| {
         let mut s = default_cluster(newest);
         s.cloud = provider.map(CloudSection::new);
-        s.workloads[0].service = Some(true);
+        s.workloads[0].service = Some(ServiceField::Enabled(true));
         s.workloads[1].volume = Some(VolumeSection {
             access_mode: Some("ReadWriteOnce".into()),
             per_pod: Some(true),

@@ -22,6 +22,8 @@ const GO_KEEPALIVE_CONFIG: u32 = 23;
 
 /// The target that looks names up through the cluster DNS.
 pub const KUBE_DNS: &str = "kube-dns";
+/// The `from` of a client outside the cluster, behind its Service's load balancer.
+pub const EXTERNAL: &str = "external";
 /// The CoreDNS Deployment's name (kubeadm's), whose Service is `kube-dns`.
 pub const COREDNS: &str = "coredns";
 /// CoreDNS's replicas when the scenario names none (kubeadm's `coreDNSReplicas`).
@@ -84,6 +86,7 @@ pub(super) fn resolve_dns(
         termination_grace_period_seconds: 30,
         tolerations: Vec::new(),
         service: true,
+        load_balancer: None,
         volume: None,
         pdb: None,
         critical: true,
@@ -159,7 +162,7 @@ pub(super) fn resolve_clients(
                 name: c.name.clone(),
                 service: dns.workload,
                 library: client.resolver.name().to_string(),
-                from: from(c, nodes, actions, &field)?,
+                from: from(c, nodes, workloads, actions, &field)?,
                 rate: rate(c, &field)?,
                 params,
                 dns: Some(client),
@@ -187,7 +190,7 @@ pub(super) fn resolve_clients(
                 quoted("scenario.client.library", &c.library).text("names", libraries::names()),
             )
         })?;
-        let from = from(c, nodes, actions, &field)?;
+        let from = from(c, nodes, workloads, actions, &field)?;
         let rate = rate(c, &field)?;
         let params = params(c, library, &field)?;
         out.push(ClientSpec {
@@ -229,9 +232,24 @@ fn target(c: &ClientSection, workloads: &[WorkloadSpec], field: &str) -> Result<
 }
 
 /// The node `c` runs on: as written (a node present from the start), or the first node no action
-/// faults.
-fn from(c: &ClientSection, nodes: &[NodeSpec], actions: &[ActionSpec], field: &str) -> Result<usize, ScenarioError> {
+/// faults; `None` for `external` (its target's Service must have a load balancer).
+fn from(
+    c: &ClientSection,
+    nodes: &[NodeSpec],
+    workloads: &[WorkloadSpec],
+    actions: &[ActionSpec],
+    field: &str,
+) -> Result<Option<usize>, ScenarioError> {
     let at = member(field, "from");
+    if c.from.as_deref() == Some(EXTERNAL) {
+        let balanced = workloads
+            .iter()
+            .any(|w| w.name == c.target && w.load_balancer.is_some());
+        return match balanced {
+            true => Ok(None),
+            false => Err(bad(at, quoted("scenario.client.external_needs_lb", &c.target))),
+        };
+    }
     if let Some(name) = &c.from {
         let n = nodes
             .iter()
@@ -240,7 +258,7 @@ fn from(c: &ClientSection, nodes: &[NodeSpec], actions: &[ActionSpec], field: &s
         if nodes[n].join_at.is_some() {
             return Err(bad(at, quoted("scenario.client.from_joins", name)));
         }
-        return Ok(n);
+        return Ok(Some(n));
     }
     let faulted = |n: usize| {
         actions
@@ -249,6 +267,7 @@ fn from(c: &ClientSection, nodes: &[NodeSpec], actions: &[ActionSpec], field: &s
     };
     (0..nodes.len())
         .find(|&n| nodes[n].join_at.is_none() && !faulted(n))
+        .map(Some)
         .ok_or_else(|| bad(at, Cause::new("scenario.client.no_live_node")))
 }
 

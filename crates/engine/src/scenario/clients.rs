@@ -15,8 +15,8 @@ pub struct ClientSpec {
     pub service: usize,
     /// Its library's name (a row of `libraries::LIBRARIES`).
     pub library: String,
-    /// The node it runs on.
-    pub from: usize,
+    /// The node it runs on; `None`: outside the cluster, through its Service's load balancer.
+    pub from: Option<usize>,
     /// Requests a second.
     pub rate: f64,
     /// Its settings, ms; 0 is none.

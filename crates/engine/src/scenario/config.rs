@@ -188,6 +188,9 @@ pub struct WorkloadSpec {
     pub tolerations: Vec<Toleration>,
     /// Whether a Service selects its pods.
     pub service: bool,
+    /// The Service's load balancer, for type `LoadBalancer`.
+    #[serde(default)]
+    pub load_balancer: Option<super::load_balancers::LoadBalancerSpec>,
     /// Its volume, if any.
     pub volume: Option<VolumeSpec>,
     /// Its PodDisruptionBudget, if any.

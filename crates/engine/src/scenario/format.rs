@@ -390,9 +390,10 @@ pub struct WorkloadSection {
     /// Pod tolerations, before admission adds the defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<TolerationSection>,
-    /// `true` puts the workload behind a Service (selecting its pods).
+    /// `true` puts the workload behind a Service (selecting its pods); an object gives the
+    /// Service's type, its load balancer and `externalTrafficPolicy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service: Option<bool>,
+    pub service: Option<ServiceField>,
     /// A persistent volume the pods claim.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume: Option<VolumeSection>,
@@ -414,6 +415,42 @@ impl WorkloadSection {
             ..Default::default()
         }
     }
+}
+
+/// A workload's `service`: `true` or `false` as before, or the Service object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ServiceField {
+    /// `true`: a ClusterIP Service selects the pods; `false`: none.
+    Enabled(bool),
+    /// `{"type": …, "loadBalancer": …, "externalTrafficPolicy": …}`.
+    Object(ServiceSection),
+}
+
+impl ServiceField {
+    /// Whether a Service selects the pods.
+    pub fn enabled(&self) -> bool {
+        match self {
+            ServiceField::Enabled(on) => *on,
+            ServiceField::Object(_) => true,
+        }
+    }
+}
+
+/// The Service object as written; every member is optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ServiceSection {
+    /// `ClusterIP` (default) or `LoadBalancer`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `LoadBalancer` only: the load balancer in front (`super::load_balancers`); default the
+    /// cloud provider's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_balancer: Option<String>,
+    /// `LoadBalancer` only: `Cluster` (default) or `Local`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_traffic_policy: Option<String>,
 }
 
 /// A workload's volume.

@@ -12,6 +12,8 @@
 //!   and checks them from the table.
 //! - [`libraries`]: the client libraries' table, one row per library; [`clients`]: the `clients`
 //!   section's resolved form; `client_rules` resolves and checks it from the table.
+//! - [`load_balancers`]: the cloud load balancers' table, one row per kind and
+//!   `externalTrafficPolicy`, for a Service of type `LoadBalancer`.
 
 #[cfg(feature = "clients")]
 mod client_rules;
@@ -24,6 +26,7 @@ pub mod config;
 pub mod flags;
 pub mod format;
 pub mod libraries;
+pub mod load_balancers;
 pub mod settings;
 pub mod validate;
 mod workload_extras;

@@ -13,7 +13,7 @@ use super::format::{
     bad, between, quoted, unique_name, ActionKind, ActionSection, GoDuration, Scenario, ScenarioError,
     TolerationSection, WorkloadKind, MAX_HEARTBEAT_TICKS, MAX_NODES, MAX_PODS,
 };
-use super::workload_extras::{resolve_pdb, resolve_volume};
+use super::workload_extras::{resolve_pdb, resolve_service, resolve_volume};
 use crate::api::{Effect, Toleration, TolerationSource};
 use crate::cause::Cause;
 use crate::time::{Millis, HOUR, SECOND};
@@ -52,7 +52,7 @@ impl Scenario {
         let provider = cloud.as_ref().map(|c| c.provider);
         let remediation = super::cloud_rules::resolve_remediation(&self.remediation, provider, &mut warnings)?;
         let (mut nodes, names) = self.resolve_nodes()?;
-        let mut workloads = self.resolve_workloads(nodes.len() as u32, &profile)?;
+        let mut workloads = self.resolve_workloads(nodes.len() as u32, &profile, provider)?;
         let ctx = ActionContext {
             duration,
             names: &names,
@@ -77,6 +77,12 @@ impl Scenario {
         #[cfg(not(feature = "clients"))]
         if !self.clients.is_empty() || self.dns.is_some() {
             let field = if self.clients.is_empty() { "dns" } else { "clients" };
+            return Err(bad(field, Cause::new("scenario.client.unavailable")));
+        }
+        // So is a load balancer: it is observed with the clients.
+        #[cfg(not(feature = "clients"))]
+        if let Some(i) = workloads.iter().position(|w| w.load_balancer.is_some()) {
+            let field = format!("workloads[{i}].service.type");
             return Err(bad(field, Cause::new("scenario.client.unavailable")));
         }
         Ok(Config {
@@ -320,7 +326,12 @@ impl Scenario {
         Ok((nodes, names))
     }
 
-    fn resolve_workloads(&self, node_count: u32, p: &Profile) -> Result<Vec<WorkloadSpec>, ScenarioError> {
+    fn resolve_workloads(
+        &self,
+        node_count: u32,
+        p: &Profile,
+        provider: Option<super::cloud::Provider>,
+    ) -> Result<Vec<WorkloadSpec>, ScenarioError> {
         let mut workloads = Vec::with_capacity(self.workloads.len());
         let mut wnames = BTreeMap::new();
         let mut total_pods: u64 = 0;
@@ -355,13 +366,15 @@ impl Scenario {
             for (j, t) in w.tolerations.iter().enumerate() {
                 tolerations.push(resolve_toleration(t, &format!("{field}.tolerations[{j}]"))?);
             }
+            let (service, load_balancer) = resolve_service(w, &field, provider)?;
             workloads.push(WorkloadSpec {
                 kind: w.kind,
                 name: w.name.clone(),
                 replicas,
                 termination_grace_period_seconds: grace,
                 tolerations,
-                service: w.service.unwrap_or(false),
+                service,
+                load_balancer,
                 volume: resolve_volume(w, &field)?,
                 pdb: resolve_pdb(w, &field, p)?,
                 critical: matches!(

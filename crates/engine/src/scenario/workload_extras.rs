@@ -1,9 +1,78 @@
-//! The rules for what sits around a workload's pods: its volume and its PodDisruptionBudget.
+//! The rules for what sits around a workload's pods: its Service and load balancer, its volume
+//! and its PodDisruptionBudget.
 
+use super::cloud::Provider;
 use super::config::{IntOrPercent, PdbSpec, VolumeSpec};
-use super::format::{bad, between, quoted, IntOrString, ScenarioError, WorkloadKind, WorkloadSection};
+use super::format::{bad, between, quoted, IntOrString, ScenarioError, ServiceField, WorkloadKind, WorkloadSection};
+use super::load_balancers::{LbKind, LoadBalancerSpec, Policy};
 use crate::cause::Cause;
 use crate::version::Profile;
+
+/// A workload's Service: whether there is one, and its load balancer for type `LoadBalancer`
+/// (written, or the cloud provider's default).
+pub fn resolve_service(
+    w: &WorkloadSection,
+    field: &str,
+    provider: Option<Provider>,
+) -> Result<(bool, Option<LoadBalancerSpec>), ScenarioError> {
+    let s = match &w.service {
+        None => return Ok((false, None)),
+        Some(ServiceField::Enabled(on)) => return Ok((*on, None)),
+        Some(ServiceField::Object(s)) => s,
+    };
+    let at = |member: &str| format!("{field}.service.{member}");
+    let balanced = match s.kind.as_deref() {
+        None | Some("ClusterIP") => false,
+        Some("LoadBalancer") => true,
+        Some(other) => return Err(bad(at("type"), quoted("scenario.service.type", other))),
+    };
+    let policy = match s.external_traffic_policy.as_deref() {
+        None | Some("Cluster") => Policy::Cluster,
+        Some("Local") => Policy::Local,
+        Some(other) => {
+            return Err(bad(
+                at("externalTrafficPolicy"),
+                quoted("scenario.service.policy", other),
+            ))
+        }
+    };
+    let kind = match s.load_balancer.as_deref() {
+        None => None,
+        Some(name) => Some(LbKind::by_name(name).ok_or_else(|| {
+            bad(
+                at("loadBalancer"),
+                quoted("scenario.service.load_balancer", name).text("names", LbKind::names()),
+            )
+        })?),
+    };
+    if !balanced {
+        let written = [
+            ("loadBalancer", s.load_balancer.is_some()),
+            ("externalTrafficPolicy", s.external_traffic_policy.is_some()),
+        ];
+        if let Some((member, _)) = written.iter().find(|m| m.1) {
+            return Err(bad(
+                at(member),
+                Cause::new("scenario.service.needs_load_balancer").text("field", member),
+            ));
+        }
+        return Ok((true, None));
+    }
+    let kind = match (kind, provider) {
+        (Some(k), Some(p)) if k.provider() != p => {
+            return Err(bad(
+                at("loadBalancer"),
+                quoted("scenario.service.provider", k.name())
+                    .text("lbProvider", k.provider().name())
+                    .text("provider", p.name()),
+            ))
+        }
+        (Some(k), _) => k,
+        (None, Some(p)) => LbKind::default_for(p),
+        (None, None) => return Err(bad(at("loadBalancer"), Cause::new("scenario.service.no_provider"))),
+    };
+    Ok((true, Some(LoadBalancerSpec { kind, policy })))
+}
 
 /// A workload's volume: `ReadWriteOnce` or `ReadWriteMany`, one claim per pod (StatefulSets
 /// only, their default) or one shared claim.

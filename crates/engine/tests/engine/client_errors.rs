@@ -111,7 +111,7 @@ fn a_client_takes_its_librarys_defaults_and_its_overrides() {
     };
     let go = cfg(r#"{"name": "c", "target": "w", "library": "go-http"}"#);
     // The first node no action faults; 10 requests a second.
-    assert_eq!((go.from, go.rate, go.service), (1, 10.0, 0));
+    assert_eq!((go.from, go.rate, go.service), (Some(1), 10.0, 0));
     let p = go.params;
     assert_eq!(
         (
@@ -136,6 +136,6 @@ fn a_client_takes_its_librarys_defaults_and_its_overrides() {
     let none = cfg(r#"{"name": "c", "target": "w", "library": "okhttp", "requestTimeout": "0s", "from": "n1"}"#);
     assert_eq!(
         (none.params.request_timeout, none.params.connect_timeout, none.from),
-        (0, 10_000, 0)
+        (0, 10_000, Some(0))
     );
 }

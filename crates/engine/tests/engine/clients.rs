@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 const CRASH: i64 = 30_000;
 /// Seeds per window.
-const SEEDS: u64 = 200;
+pub(crate) const SEEDS: u64 = 200;
 
 /// Three one-node zones, `web` with `replicas` behind a Service, node-1 crashed at 30s, and one
 /// client `c` on node-2 with the fields `client` (JSON members).
@@ -354,7 +354,7 @@ proptest! {
         // The first workload, if any, is behind a Service, so that most cases have clients.
         let mut s = s;
         if let Some(w) = s.workloads.first_mut() {
-            w.service = Some(true);
+            w.service = Some(kubelife_engine::scenario::ServiceField::Enabled(true));
         }
         let Ok(plain) = s.resolve() else { return Ok(()) };
         let Some(target) = plain.workloads.iter().find(|w| w.service).map(|w| w.name.clone()) else { return Ok(()) };

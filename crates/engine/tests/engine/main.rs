@@ -18,6 +18,8 @@ mod flags;
 mod import;
 #[path = "../support/layering.rs"]
 mod layering;
+#[cfg(feature = "clients")]
+mod load_balancers;
 mod messages;
 mod properties;
 mod remediation;

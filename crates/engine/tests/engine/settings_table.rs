@@ -208,6 +208,11 @@ const OTHER_QUANTITIES: &[(&str, &str, &str)] = &[
         "5 * MINUTE",
         "OkHttp's ConnectionPool keep-alive",
     ),
+    (
+        "scenario/load_balancers.rs",
+        "300 * SECOND",
+        "an AWS target group's deregistration delay",
+    ),
 ];
 
 /// Every line of the engine's code (tests and comments aside) that writes one of `forms`, but

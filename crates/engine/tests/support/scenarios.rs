@@ -57,7 +57,7 @@ pub fn workload(i: usize) -> BoxedStrategy<WorkloadSection> {
                     ..Default::default()
                 }),
                 priority_class_name: critical.then(|| "system-cluster-critical".to_string()),
-                service: service.then_some(true),
+                service: service.then_some(kubelife_engine::scenario::ServiceField::Enabled(true)),
                 // A DaemonSet has no volume here; only a StatefulSet claims one per pod.
                 volume: volume
                     .filter(|_| kind != WorkloadKind::DaemonSet)

@@ -1,6 +1,6 @@
 //! What sits around the page's `web` and `db`: a Service, a volume, a disruption budget.
 
-use kubelife_engine::scenario::{IntOrString, PdbSection, VolumeSection, WorkloadSection};
+use kubelife_engine::scenario::{IntOrString, PdbSection, ServiceField, VolumeSection, WorkloadSection};
 use serde::{Deserialize, Serialize};
 
 /// A workload's volume, as the page offers it.
@@ -136,16 +136,18 @@ impl WorkloadExtras {
             .flatten()
             .find(|c| c.section().as_ref() == Some(p))?,
         };
-        Some(WorkloadExtras {
-            service: w.service == Some(true),
-            volume,
-            pdb,
-        })
+        // The page has no Service object yet: a workload with one is not the page's.
+        let service = match &w.service {
+            None | Some(ServiceField::Enabled(false)) => false,
+            Some(ServiceField::Enabled(true)) => true,
+            Some(ServiceField::Object(_)) => return None,
+        };
+        Some(WorkloadExtras { service, volume, pdb })
     }
 
     /// Fills a workload section's `service`, `volume` and `pdb`.
     pub(super) fn apply(self, w: &mut WorkloadSection) {
-        w.service = self.service.then_some(true);
+        w.service = self.service.then_some(ServiceField::Enabled(true));
         w.volume = self.volume.section();
         w.pdb = self.pdb.section();
     }

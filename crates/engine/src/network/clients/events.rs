@@ -9,6 +9,7 @@ use crate::api::Api;
 use crate::cause::{Arg, Cause};
 use crate::scenario::clients::ClientSpec;
 use crate::scenario::libraries::{self, Knob, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
+use crate::scenario::load_balancers::ALB_CONNECT_TIMEOUT;
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
@@ -56,10 +57,12 @@ pub fn episodes(
         let by = last.ended_by.and_then(|id| Some((id, log.get(id)?.at)));
         let (at, by) = match (last.start, by) {
             (Start::NoEndpoints, Some((id, t))) if t >= last.last => (t, Some((id, t))),
-            (Start::Race | Start::Pinned, Some((id, t))) if t <= last.last => (last.last, Some((id, t))),
+            (Start::Race | Start::Pinned | Start::Blackholed, Some((id, t))) if t <= last.last => {
+                (last.last, Some((id, t)))
+            }
             _ => (last.last, None),
         };
-        let cause = ended_cause(c, api, last, by.map(|b| b.1));
+        let cause = ended_cause(cfg, c, api, last, by.map(|b| b.1));
         let mut e = event(c, api, last, at, EventKind::ClientErrorsEnded, cause);
         let by = by.map(|b| b.0);
         match by {
@@ -81,8 +84,22 @@ fn event(c: &ClientSpec, api: &Api, f: &Failure, at: Millis, kind: EventKind, ca
     e
 }
 
-fn pod_name(api: &Api, f: &Failure) -> String {
-    f.pod.map(|p| api.pods[p].name.clone()).unwrap_or_default()
+/// The failure's backend: its pod, or the dead node a load balancer sent it to.
+fn pod_name(cfg: &Config, api: &Api, f: &Failure) -> String {
+    match f.pod {
+        Some(p) if p < api.pods.len() => api.pods[p].name.clone(),
+        Some(p) => cfg
+            .nodes
+            .get(p - api.pods.len())
+            .map(|n| n.name.clone())
+            .unwrap_or_default(),
+        None => String::new(),
+    }
+}
+
+/// The load balancer of `c`'s Service, by its JSON name.
+fn lb_name(cfg: &Config, c: &ClientSpec) -> &'static str {
+    cfg.workloads[c.service].load_balancer.map_or("", |l| l.kind.name())
 }
 
 /// A cause's text argument. The causes here list their arguments as values, which takes less
@@ -97,7 +114,7 @@ fn time(name: &'static str, ms: Millis) -> (&'static str, Arg) {
 }
 
 fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause {
-    let (client, pod) = (text("client", &c.name), text("pod", &pod_name(api, f)));
+    let (client, pod) = (text("client", &c.name), text("pod", &pod_name(cfg, api, f)));
     let share = format!("{}/{}", f.share.0, f.share.1);
     let (key, args) = match (f.start, c.dns.is_some()) {
         (Start::NoEndpoints, true) => ("cause.client.dns_started_no_endpoints", vec![client]),
@@ -124,13 +141,17 @@ fn started_tcp(
             let target = &cfg.workloads[c.service].name;
             ("cause.client.started_no_endpoints", vec![text("target", target)])
         }
+        Start::Blackholed => (
+            "cause.lb.started_blackholed",
+            vec![client, text("lb", lb_name(cfg, c)), pod, text("share", share)],
+        ),
     }
 }
 
 /// The cause of an episode's end; `by_at`: when the event that ended it happened.
-fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) -> Cause {
+fn ended_cause(cfg: &Config, c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) -> Cause {
     let p = &c.params;
-    let pod = || text("pod", &pod_name(api, f));
+    let pod = || text("pod", &pod_name(cfg, api, f));
     let library = || text("library", &c.library);
     let setting = |k| text("setting", libraries::message_name(&c.library, k));
     let at = time("at", f.last_sent);
@@ -176,6 +197,17 @@ fn ended_cause(c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) ->
             time("latency", f.last - f.last_sent),
             text("resolver", r.name()),
         ],
+        Mech::LbReset => {
+            let lb = cfg.workloads[c.service].load_balancer.map(|l| l.profile());
+            vec![
+                text("lb", lb_name(cfg, c)),
+                pod(),
+                time("at", f.last),
+                text("count", &lb.map_or(0, |l| l.unhealthy).to_string()),
+                time("interval", lb.map_or(0, |l| l.interval)),
+            ]
+        }
+        Mech::Alb504 => vec![pod(), time("timeout", ALB_CONNECT_TIMEOUT), at],
         Mech::DnsRefused(r) => vec![
             text("count", &f.count.to_string()),
             time("timeout", DNS_TIMEOUT),

@@ -12,6 +12,7 @@
 mod dns;
 mod events;
 pub mod history;
+pub mod lb;
 pub mod rules;
 mod walk;
 
@@ -44,32 +45,40 @@ pub fn observed(cfg: &Config, log: Vec<Event>, api: &Api, proxy: &KubeProxy) -> 
     }
 }
 
-/// Reads the clients' experience off a finished run; `None` without clients.
+/// Reads the clients' and the load balancers' experience off a finished run; `None` without
+/// either.
 #[inline(never)]
 pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Option<Observed> {
-    if cfg.clients.is_empty() {
+    let balanced = cfg.workloads.iter().any(|w| w.load_balancer.is_some());
+    if cfg.clients.is_empty() && !balanced {
         return None;
     }
     let machines = history::machines(log);
-    let stopped = own_faults(log, cfg.clients.iter().map(|c| c.from));
+    let balancers = lb::balancers(cfg, log, api, &machines);
+    let mut out = Observed::default();
+    lb::events(cfg, api, &balancers, &mut out.events);
+    let stopped = own_faults(log, cfg.clients.iter().filter_map(|c| c.from));
     // Per Service, its rules over the run, once a client calls it.
     let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
-    let mut out = Observed::default();
     let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
     for (i, c) in cfg.clients.iter().enumerate() {
         let segs = segments[c.service]
             .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
-        let end = stopped
-            .get(&c.from)
-            .copied()
-            .flatten()
+        let end = c
+            .from
+            .and_then(|n| stopped.get(&n).copied().flatten())
             .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
-        let failures = match (c.dns, c.params.style) {
-            (Some(dns), _) => dns::lookups(&dns, segs, &slots, end, keeps, &mut rng),
-            (None, Style::PerRequest) => walk::per_request(&c.params, segs, &slots, end, &mut rng),
-            (None, Style::Pool | Style::Multiplexed) => walk::connected(&c.params, segs, &slots, end, &mut rng),
+        let balancer = balancers.iter().find(|b| b.service == c.service);
+        let failures = match (c.dns, c.params.style, balancer) {
+            (None, _, Some(b)) if c.from.is_none() => {
+                let flows = lb::external_segments(cfg, api, b, segs);
+                lb::external(api, b, &c.params, &flows, &slots, end, &mut rng)
+            }
+            (Some(dns), _, _) => dns::lookups(&dns, segs, &slots, end, keeps, &mut rng),
+            (None, Style::PerRequest, _) => walk::per_request(&c.params, segs, &slots, end, &mut rng),
+            (None, Style::Pool | Style::Multiplexed, _) => walk::connected(&c.params, segs, &slots, end, &mut rng),
         };
         let (from, to) = slots.between(0, end);
         let mut summary = ClientSummary {

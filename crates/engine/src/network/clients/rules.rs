@@ -27,6 +27,10 @@ pub enum Mech {
     DnsTimeout(Resolver),
     /// kube-dns had no endpoint: the reject rule's ICMP error (musl waits its timeout instead).
     DnsRefused(Resolver),
+    /// An NLB called the flow's target unhealthy and reset the flow (TCP RST).
+    LbReset,
+    /// An ALB could not connect to the target within its connect timeout: 504.
+    Alb504,
 }
 
 impl Mech {
@@ -46,6 +50,8 @@ impl Mech {
             Mech::DnsTimeout(Resolver::Go) => "cause.client.dns_go",
             Mech::DnsRefused(Resolver::Musl) => "cause.client.dns_refused_musl",
             Mech::DnsRefused(_) => "cause.client.dns_refused",
+            Mech::LbReset => "cause.lb.reset",
+            Mech::Alb504 => "cause.lb.alb_504",
         }
     }
 }

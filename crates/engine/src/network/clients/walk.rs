@@ -20,6 +20,8 @@ pub enum Start {
     Race,
     /// The rules had no pod: kube-proxy's reject rule refused every dial.
     NoEndpoints,
+    /// An external client's flows went through a load balancer to a target whose machine died.
+    Blackholed,
 }
 
 /// Requests that failed alike: sent from `sent`, their errors returned from `first` to `last`.

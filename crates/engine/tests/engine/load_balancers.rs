@@ -1,0 +1,343 @@
+//! Load balancers in front of Services (issue 37): the golden cases C5–C8 and C10 of the clients
+//! spec (`k8s-semantics-clients.md` §7) and its worked timelines T14–T19 (§6) as windows over
+//! `SEEDS` seeds. Times are relative to the crash of node-1 at t = 30s, in ms.
+
+use crate::clients::{run_seed, SEEDS};
+use crate::common::of_kind;
+use kubelife_engine::scenario::load_balancers::{
+    in_node_set, node_targets, pod_targets, proxy_healthz, ready_change_syncs, LbEndpoint, LbKind, LbNode, Policy,
+    PROFILES,
+};
+use kubelife_engine::scenario::Scenario;
+use kubelife_engine::time::SECOND;
+use kubelife_engine::{EventKind, Outcome};
+
+const CRASH: i64 = 30_000;
+
+/// Three one-node zones, `web` with three replicas behind a Service `service` (JSON), node-1
+/// crashed at 30s, and the clients `clients` (a JSON list, maybe empty).
+fn scenario(version: &str, service: &str, clients: &str) -> String {
+    format!(
+        r#"{{"version":"{version}","durationSeconds":400,
+        "nodes":[{{"name":"node-1","zone":"a"}},{{"name":"node-2","zone":"b"}},{{"name":"node-3","zone":"c"}}],
+        "workloads":[{{"kind":"Deployment","name":"web","replicas":3,"service":{service}}}],
+        "events":[{{"at":"30s","action":"NodeCrash","node":"node-1"}}],
+        "clients":{clients}}}"#
+    )
+}
+
+/// A Service of type LoadBalancer with `lb` and `policy`.
+fn service(lb: &str, policy: &str) -> String {
+    format!(r#"{{"type":"LoadBalancer","loadBalancer":"{lb}","externalTrafficPolicy":"{policy}"}}"#)
+}
+
+/// One external client of `web` with `library`.
+fn external(library: &str) -> String {
+    format!(r#"[{{"name":"x","target":"web","from":"external","library":"{library}"}}]"#)
+}
+
+/// The first event of `kind` after the crash, relative to it.
+fn first(o: &Outcome, kind: EventKind) -> Option<i64> {
+    of_kind(o, kind).first().map(|e| e.at_ms - CRASH)
+}
+
+/// Over `SEEDS` seeds: the spread of the first `LoadBalancerTargetUnhealthy`, checked inside
+/// `[lo, hi)`, and `each` of every run.
+fn window(spec: &str, json: &str, (lo, hi): (i64, i64), each: impl Fn(&Outcome) -> Result<(), String>) {
+    let (mut min, mut max) = (i64::MAX, i64::MIN);
+    for seed in 1..=SEEDS {
+        let o = run_seed(json, seed);
+        let t = first(&o, EventKind::LoadBalancerTargetUnhealthy);
+        let ok = t.is_some_and(|t| (lo..hi).contains(&t));
+        let why = if ok {
+            each(&o).err()
+        } else {
+            Some(format!("unhealthy at {t:?}"))
+        };
+        if let Some(why) = why {
+            panic!(
+                "{spec}, seed {seed}: {why}\n{}",
+                kubelife_engine::render::render_timeline(&o)
+            );
+        }
+        let t = t.expect("checked");
+        (min, max) = (min.min(t), max.max(t));
+    }
+    eprintln!("{spec}: unhealthy {min}..={max} ms after the crash over {SEEDS} seeds, expected [{lo}, {hi})");
+}
+
+fn no_check(_: &Outcome) -> Result<(), String> {
+    Ok(())
+}
+
+/// C5: kube-proxy's `/healthz` (`TestHealthzServer`): 200 when synced, 503 once an update waits
+/// longer than 2 × syncPeriod, 503 for a deleted node or `ToBeDeletedByClusterAutoscaler`.
+#[test]
+fn c5_kube_proxy_healthz() {
+    let sync = 30 * SECOND;
+    assert_eq!(proxy_healthz(None, sync, false, false), 200);
+    assert_eq!(proxy_healthz(Some(60 * SECOND), sync, false, false), 200);
+    assert_eq!(proxy_healthz(Some(61 * SECOND), sync, false, false), 503);
+    assert_eq!(proxy_healthz(None, sync, true, false), 503);
+    assert_eq!(proxy_healthz(None, sync, false, true), 503);
+}
+
+/// C6: the service controller's node set. From 1.27 (`StableLoadBalancerNodeSet`) a node that
+/// is not Ready stays, and its Ready change triggers no sync; before, it leaves.
+#[test]
+fn c6_stable_node_set_predicates() {
+    let unknown = LbNode::default();
+    assert!(in_node_set(27, unknown) && in_node_set(32, unknown));
+    assert!(!in_node_set(26, unknown));
+    assert!(in_node_set(26, LbNode { ready: true, ..unknown }));
+    for minor in [26, 27, 32] {
+        let tainted = LbNode {
+            ready: true,
+            to_be_deleted: true,
+            ..unknown
+        };
+        assert!(!in_node_set(minor, tainted));
+        assert!(!in_node_set(
+            minor,
+            LbNode {
+                ready: true,
+                excluded: true,
+                ..unknown
+            }
+        ));
+    }
+    assert!(ready_change_syncs(26) && !ready_change_syncs(27));
+}
+
+/// C7: `Test_defaultEndpointResolver_ResolvePodEndpoints`: ready pods only when any is ready;
+/// every unknown pod under fail-open when none is; none without fail-open.
+#[test]
+fn c7_pod_targets_fail_open() {
+    let ready = LbEndpoint {
+        ready: true,
+        containers_ready: true,
+        node_unknown: false,
+    };
+    let unknown = LbEndpoint {
+        ready: false,
+        containers_ready: true,
+        node_unknown: true,
+    };
+    let gone = LbEndpoint {
+        containers_ready: false,
+        ..unknown
+    };
+    assert_eq!(pod_targets(&[ready, unknown, ready], true), vec![0, 2]);
+    assert_eq!(pod_targets(&[unknown, gone, unknown], true), vec![0, 2]);
+    assert_eq!(pod_targets(&[unknown, unknown], false), Vec::<usize>::new());
+}
+
+/// C8: `Test_defaultEndpointResolver_ResolveNodePortEndpoints`: ready nodes only; unknown nodes
+/// only under fail-open when no node is ready.
+#[test]
+fn c8_node_targets_fail_open() {
+    assert_eq!(node_targets(&[Some(true), None, Some(false)], true), vec![0]);
+    assert_eq!(node_targets(&[None, Some(false), None], true), vec![0, 2]);
+    assert_eq!(node_targets(&[None, None], false), Vec::<usize>::new());
+}
+
+/// C10: ingress-gce L4's health checks: shared (Cluster) 8s × 3, local 3s × 2.
+#[test]
+fn c10_gcp_l4_health_checks() {
+    let row = |policy| {
+        PROFILES
+            .iter()
+            .find(|p| p.kind == LbKind::GcpL4 && p.policy == Some(policy))
+            .map(|p| (p.interval, p.timeout, p.healthy, p.unhealthy))
+    };
+    assert_eq!(row(Policy::Cluster), Some((8 * SECOND, SECOND, 1, 3)));
+    assert_eq!(row(Policy::Local), Some((3 * SECOND, SECOND, 1, 2)));
+}
+
+/// T14: an NLB of the AWS Load Balancer Controller, instance targets, Cluster: the dead node is
+/// unhealthy in [30s, 40s), and the flows still going through it are reset then; the controller
+/// deregisters it 1s after its NodeUnknown.
+#[test]
+fn t14_lbc_nlb_instance_cluster() {
+    let json = scenario("1.32", &service("aws-nlb-instance", "Cluster"), &external("linux"));
+    window("T14", &json, (30_000, 40_000), |o| {
+        let unknown = first(o, EventKind::NodeUnknown).ok_or("no NodeUnknown")?;
+        let dereg = first(o, EventKind::LoadBalancerTargetDeregistered);
+        if dereg != Some(unknown + SECOND) {
+            return Err(format!("deregistered at {dereg:?}, NodeUnknown at {unknown}"));
+        }
+        let unhealthy = first(o, EventKind::LoadBalancerTargetUnhealthy);
+        for e in of_kind(o, EventKind::ClientErrorsEnded) {
+            if e.cause.key == "cause.lb.reset" && Some(e.at_ms - CRASH) != unhealthy {
+                return Err(format!("reset at {}, unhealthy at {unhealthy:?}", e.at_ms));
+            }
+        }
+        Ok(())
+    });
+}
+
+/// T14, Local: the node with a ready local pod fails healthCheckNodePort in [16s, 26s).
+#[test]
+fn t14_lbc_nlb_instance_local() {
+    let json = scenario("1.32", &service("aws-nlb-instance", "Local"), "[]");
+    window("T14 Local", &json, (16_000, 26_000), no_check);
+}
+
+/// T15: ip targets: the dead pod is unhealthy in [30s, 40s) and deregistered after its
+/// endpoint's NotReady; an external client's flows to it are reset at the unhealthy time.
+#[test]
+fn t15_lbc_nlb_ip() {
+    let json = scenario("1.32", &service("aws-nlb-ip", "Cluster"), &external("go-http"));
+    window("T15", &json, (30_000, 40_000), |o| {
+        let e = of_kind(o, EventKind::LoadBalancerTargetUnhealthy)[0];
+        if e.pod.is_none() || e.node.is_some() {
+            return Err(format!("target {:?} {:?}", e.pod, e.node));
+        }
+        let not_ready = of_kind(o, EventKind::EndpointNotReady)
+            .into_iter()
+            .find(|n| n.pod == e.pod)
+            .map(|n| n.at_ms - CRASH);
+        match (first(o, EventKind::LoadBalancerTargetDeregistered), not_ready) {
+            (Some(d), Some(n)) if d == n + SECOND => Ok(()),
+            other => Err(format!("deregistered, NotReady: {other:?}")),
+        }
+    });
+}
+
+/// T16: the ALB: unhealthy in [20s, 35s); until then each request it sends to the dead node
+/// gets a 504 after its 10s connect timeout, and so does each it sends through a live node to
+/// the dead pod until TrafficStopped.
+#[test]
+fn t16_lbc_alb() {
+    let json = scenario("1.32", &service("aws-alb", "Cluster"), &external("okhttp"));
+    window("T16", &json, (20_000, 35_000), |o| {
+        let unhealthy = first(o, EventKind::LoadBalancerTargetUnhealthy).expect("checked");
+        let ts = first(o, EventKind::TrafficStopped).ok_or("no TrafficStopped")?;
+        let ends = of_kind(o, EventKind::ClientErrorsEnded);
+        if ends.is_empty() {
+            return Err("no 504".into());
+        }
+        match ends.iter().find(|e| e.cause.key != "cause.lb.alb_504") {
+            Some(e) => Err(format!("ended by {}", e.cause.key)),
+            None if ends.iter().all(|e| e.at_ms - CRASH <= unhealthy.max(ts) + 10_000) => Ok(()),
+            None => Err(format!("504s after {}", unhealthy.max(ts) + 10_000)),
+        }
+    });
+}
+
+/// T17: the in-tree NLB: unhealthy in [70s, 100s); on 1.32 the Ready change deregisters
+/// nothing (StableLoadBalancerNodeSet).
+#[test]
+fn t17_in_tree_nlb() {
+    let json = scenario("1.32", &service("aws-nlb-in-tree", "Cluster"), "[]");
+    window("T17", &json, (70_000, 100_000), |o| {
+        match of_kind(o, EventKind::LoadBalancerTargetDeregistered).len() {
+            0 => Ok(()),
+            n => Err(format!("{n} deregistrations")),
+        }
+    });
+}
+
+/// T17 before 1.27: the Ready change triggers the node sync that drops the node.
+#[test]
+fn t17_in_tree_nlb_before_the_stable_node_set() {
+    let json = scenario("1.26", &service("aws-nlb-in-tree", "Cluster"), "[]");
+    window("T17 1.26", &json, (70_000, 100_000), |o| {
+        let ready = of_kind(o, EventKind::NodeUnknown).first().map(|e| e.at_ms - CRASH);
+        match first(o, EventKind::LoadBalancerTargetDeregistered) {
+            Some(d) if Some(d) == ready => Ok(()),
+            other => Err(format!("deregistered at {other:?}, Unknown at {ready:?}")),
+        }
+    });
+}
+
+/// §3.4: the in-tree Classic ELB: 10s × 6 with a 5s timeout, unhealthy in [55s, 65s).
+#[test]
+fn t17_in_tree_clb() {
+    let json = scenario("1.32", &service("aws-clb-in-tree", "Cluster"), "[]");
+    window("CLB", &json, (55_000, 65_000), no_check);
+}
+
+/// T18: GCP L4: Cluster [17s, 25s), Local [4s, 7s).
+#[test]
+fn t18_gcp_l4() {
+    window(
+        "T18 Cluster",
+        &scenario("1.32", &service("gcp-l4", "Cluster"), "[]"),
+        (17_000, 25_000),
+        no_check,
+    );
+    window(
+        "T18 Local",
+        &scenario("1.32", &service("gcp-l4", "Local"), "[]"),
+        (4_000, 7_000),
+        no_check,
+    );
+}
+
+/// T19: Azure: 5s × 2, unhealthy in [10s, 15s).
+#[test]
+fn t19_azure() {
+    window(
+        "T19",
+        &scenario("1.32", &service("azure", "Cluster"), "[]"),
+        (10_000, 15_000),
+        no_check,
+    );
+}
+
+/// Without a load balancer nothing of it appears.
+#[test]
+fn a_cluster_ip_service_has_no_load_balancer_events() {
+    let json = scenario("1.32", r#"{"type":"ClusterIP"}"#, "[]");
+    let o = run_seed(&json, 1);
+    assert!(first(&o, EventKind::LoadBalancerTargetUnhealthy).is_none());
+    let plain = run_seed(&scenario("1.32", "true", "[]"), 1);
+    assert_eq!(o.events, plain.events);
+}
+
+/// The Service object's errors name their field.
+#[test]
+fn the_service_object_is_checked() {
+    let refused = [
+        (r#"{"type":"NodePort"}"#, "", "workloads[0].service.type"),
+        (
+            r#"{"type":"LoadBalancer","loadBalancer":"f5"}"#,
+            "",
+            "workloads[0].service.loadBalancer",
+        ),
+        (
+            r#"{"type":"LoadBalancer","loadBalancer":"azure","externalTrafficPolicy":"Node"}"#,
+            "",
+            "workloads[0].service.externalTrafficPolicy",
+        ),
+        (r#"{"loadBalancer":"azure"}"#, "", "workloads[0].service.loadBalancer"),
+        (
+            r#"{"externalTrafficPolicy":"Local"}"#,
+            "",
+            "workloads[0].service.externalTrafficPolicy",
+        ),
+        (r#"{"type":"LoadBalancer"}"#, "", "workloads[0].service.loadBalancer"),
+        (
+            r#"{"type":"LoadBalancer","loadBalancer":"gcp-l4"}"#,
+            r#""cloud":{"provider":"aws"},"#,
+            "workloads[0].service.loadBalancer",
+        ),
+        ("true", "", "clients[0].from"),
+    ];
+    for (service, cloud, field) in refused {
+        let json = scenario("1.32", service, &external("linux")).replacen('{', &format!("{{{cloud}"), 1);
+        let err = Scenario::from_json(&json).and_then(|s| s.resolve()).expect_err(service);
+        assert_eq!(err.field, field, "{service}");
+    }
+    // The provider's default: cloud-provider-aws makes a Classic ELB.
+    let json = scenario("1.32", r#"{"type":"LoadBalancer"}"#, "[]").replacen('{', r#"{"cloud":{"provider":"aws"},"#, 1);
+    let cfg = Scenario::from_json(&json).unwrap().resolve().unwrap();
+    assert_eq!(
+        cfg.workloads[0].load_balancer.map(|l| l.kind),
+        Some(LbKind::AwsClbInTree)
+    );
+    // `true` is written back as `true`.
+    let s = Scenario::from_json(&scenario("1.32", "true", "[]")).unwrap();
+    assert!(s.to_json().contains(r#""service": true"#) || s.to_json().contains(r#""service":true"#));
+}
