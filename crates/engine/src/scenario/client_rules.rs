@@ -284,7 +284,11 @@ fn params(c: &ClientSection, l: &Library, field: &str) -> Result<ClientParams, S
         keepalive_interval,
         keepalive_probes: probes,
         tcp_user_timeout,
-        idle_conn_timeout: if l.style == Style::Pool { idle_conn_timeout } else { 0 },
+        idle_conn_timeout: if matches!(l.style, Style::Pool | Style::Proxy) {
+            idle_conn_timeout
+        } else {
+            0
+        },
     })
 }
 
@@ -314,9 +318,13 @@ fn setting(l: &Library, k: Knob, written: Option<i64>, field: &str) -> Result<i6
         return match written {
             Some(_) => Err(bad(
                 at,
-                Cause::new("scenario.client.override_not_for")
-                    .text("field", k.json())
-                    .text("library", l.name),
+                Cause::new(if l.style == Style::Proxy {
+                    "scenario.client.override_not_for_proxy"
+                } else {
+                    "scenario.client.override_not_for"
+                })
+                .text("field", k.json())
+                .text("library", l.name),
             )),
             None => Ok(0),
         };

@@ -20,6 +20,8 @@ mod import;
 mod layering;
 mod messages;
 mod properties;
+#[cfg(feature = "clients")]
+mod proxies;
 mod remediation;
 mod remediation_limits;
 mod scenario_errors;

@@ -117,6 +117,7 @@ const REFUSED: &[&str] = &[
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "goVersion": "1.22"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "go-http", "goVersion": "2.0"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "grpc-go", "idleConnTimeout": "1s"}]"#,
+    r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "ingress-nginx", "tcpUserTimeout": "1s"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w"}]"#,
     r#""workloads": [{"kind": "Deployment", "name": "w", "service": true}], "clients": [{"name": "c", "target": "w", "library": "linux", "resolver": "musl"}]"#,
     r#""clients": [{"name": "c", "target": "kube-dns", "library": "linux"}]"#,

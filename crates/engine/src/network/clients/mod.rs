@@ -12,6 +12,7 @@
 mod dns;
 mod events;
 pub mod history;
+mod proxy;
 pub mod rules;
 mod walk;
 
@@ -19,7 +20,7 @@ use crate::api::Api;
 use crate::network::kube_proxy::KubeProxy;
 use crate::network::ClientSummary;
 use crate::rng::{Rng, Stream};
-use crate::scenario::libraries::Style;
+use crate::scenario::libraries::{self, Style};
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
@@ -46,7 +47,7 @@ pub fn observed(cfg: &Config, log: Vec<Event>, api: &Api, proxy: &KubeProxy) -> 
 
 /// Reads the clients' experience off a finished run; `None` without clients.
 #[inline(never)]
-pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Option<Observed> {
+pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -> Option<Observed> {
     if cfg.clients.is_empty() {
         return None;
     }
@@ -54,11 +55,11 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
     let stopped = own_faults(log, cfg.clients.iter().map(|c| c.from));
     // Per Service, its rules over the run, once a client calls it.
     let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
+    // Per Service, its EndpointSlice's ready endpoints over the run, once a proxy calls it.
+    let mut slices: Vec<Option<history::Changes>> = cfg.workloads.iter().map(|_| None).collect();
     let mut out = Observed::default();
     let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
     for (i, c) in cfg.clients.iter().enumerate() {
-        let segs = segments[c.service]
-            .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
         let end = stopped
             .get(&c.from)
             .copied()
@@ -66,10 +67,29 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
             .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
-        let failures = match (c.dns, c.params.style) {
-            (Some(dns), _) => dns::lookups(&dns, segs, &slots, end, keeps, &mut rng),
-            (None, Style::PerRequest) => walk::per_request(&c.params, segs, &slots, end, &mut rng),
-            (None, Style::Pool | Style::Multiplexed) => walk::connected(&c.params, segs, &slots, end, &mut rng),
+        let proxy = libraries::by_name(&c.library).and_then(|l| l.proxy);
+        let w = c.service;
+        if c.params.style != Style::Proxy && segments[w].is_none() {
+            segments[w] = Some(history::segments(log, api, &machines, kube_proxy.programmed(w), w));
+        }
+        let rules = segments[w].as_deref().unwrap_or(&[]);
+        let (failures, slow) = match (c.dns, c.params.style, proxy) {
+            (Some(dns), _, _) => (dns::lookups(&dns, rules, &slots, end, keeps, &mut rng), 0),
+            (None, Style::Proxy, Some(x)) => {
+                let changes = slices[c.service].get_or_insert_with(|| history::slice_changes(log, api, c.service));
+                let spread = |rng: &mut Rng| {
+                    x.spread
+                        .iter()
+                        .map(|&s| rng.below(s as u64 + 1) as Millis)
+                        .sum::<Millis>()
+                };
+                let changes = changes.delayed(|| x.delay + spread(&mut rng));
+                let segs = history::build(&changes, api, &machines);
+                let o = proxy::proxied(&c.params, &x, &segs, &slots, end, &mut rng);
+                (o.failures, o.slow)
+            }
+            (None, Style::PerRequest, _) => (walk::per_request(&c.params, rules, &slots, end, &mut rng), 0),
+            (None, _, _) => (walk::connected(&c.params, rules, &slots, end, &mut rng), 0),
         };
         let (from, to) = slots.between(0, end);
         let mut summary = ClientSummary {
@@ -87,6 +107,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
             }
             summary.worst_latency_ms = summary.worst_latency_ms.max(f.latency);
         }
+        summary.worst_latency_ms = summary.worst_latency_ms.max(slow);
         summary.failed = summary.failed.min(summary.requests);
         summary.last_error_ms = events::episodes(cfg, i, api, log, &failures, &mut out.events);
         out.summaries.push(summary);
