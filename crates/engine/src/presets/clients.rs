@@ -5,14 +5,14 @@
 //! gives how often the others do.
 
 use super::{default_cluster, Preset};
-use crate::scenario::{ClientSection, DnsSection, GoDuration, Scenario};
+use crate::scenario::{ClientSection, DnsSection, GoDuration, Scenario, ServiceField};
 use crate::time::SECOND;
 
 /// The default cluster with `web` behind a Service, run for `minutes` with `seed`, and `client`
 /// calling it from node-2.
 fn calling(newest: &str, minutes: i64, seed: u64, client: ClientSection) -> Scenario {
     let mut s = default_cluster(newest);
-    s.workloads[0].service = Some(true);
+    s.workloads[0].service = Some(ServiceField::Enabled(true));
     s.duration_seconds = Some(minutes * 60);
     s.seed = Some(seed);
     s.clients = vec![ClientSection {

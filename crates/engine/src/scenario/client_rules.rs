@@ -245,6 +245,11 @@ fn from(
         let balanced = workloads
             .iter()
             .any(|w| w.name == c.target && w.load_balancer.is_some());
+        // A proxy runs in the cluster and dials pod IPs: what calls it from outside is a
+        // client of its own.
+        if libraries::by_name(&c.library).is_some_and(|l| l.style == Style::Proxy) {
+            return Err(bad(at, quoted("scenario.client.external_proxy", &c.library)));
+        }
         return match balanced {
             true => Ok(None),
             false => Err(bad(at, quoted("scenario.client.external_needs_lb", &c.target))),
@@ -303,7 +308,11 @@ fn params(c: &ClientSection, l: &Library, field: &str) -> Result<ClientParams, S
         keepalive_interval,
         keepalive_probes: probes,
         tcp_user_timeout,
-        idle_conn_timeout: if l.style == Style::Pool { idle_conn_timeout } else { 0 },
+        idle_conn_timeout: if matches!(l.style, Style::Pool | Style::Proxy) {
+            idle_conn_timeout
+        } else {
+            0
+        },
     })
 }
 
@@ -333,9 +342,13 @@ fn setting(l: &Library, k: Knob, written: Option<i64>, field: &str) -> Result<i6
         return match written {
             Some(_) => Err(bad(
                 at,
-                Cause::new("scenario.client.override_not_for")
-                    .text("field", k.json())
-                    .text("library", l.name),
+                Cause::new(if l.style == Style::Proxy {
+                    "scenario.client.override_not_for_proxy"
+                } else {
+                    "scenario.client.override_not_for"
+                })
+                .text("field", k.json())
+                .text("library", l.name),
             )),
             None => Ok(0),
         };

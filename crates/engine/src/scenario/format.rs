@@ -136,8 +136,8 @@ pub struct ClientSection {
     pub name: String,
     /// The workload whose Service it calls, or `kube-dns` for name lookups.
     pub target: String,
-    /// Its library: `linux`, `go-http`, `grpc-go`, `java-httpclient` or `okhttp` (not for
-    /// `kube-dns`).
+    /// Its library: `linux`, `go-http`, `grpc-go`, `java-httpclient`, `okhttp`, `envoy` or
+    /// `ingress-nginx` (not for `kube-dns`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub library: String,
     /// `kube-dns` only: the stub resolver, `glibc` (default), `musl` or `go`.

@@ -5,7 +5,7 @@
 //! defaults. No other code knows a library's default, and docs/scenario-format.md's table is
 //! checked against this one.
 
-use crate::time::{Millis, MINUTE, SECOND};
+use crate::time::{Millis, HOUR, MINUTE, SECOND};
 use serde::{Deserialize, Serialize};
 
 /// How a library keeps its connections.
@@ -17,7 +17,53 @@ pub enum Style {
     Pool,
     /// One connection that carries every request at once (HTTP/2, gRPC).
     Multiplexed,
+    /// A proxy beside the client (an Istio sidecar, ingress-nginx): a pool of keep-alive
+    /// connections to pod IPs it learns from the EndpointSlices, not through kube-proxy, and
+    /// retries on another endpoint ([`Proxy`]).
+    Proxy,
 }
+
+/// What a proxy adds to its pool: where its endpoints come from and how it retries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Proxy {
+    /// Tries per request in all, the first included.
+    pub tries: u32,
+    /// Whether a retry avoids the endpoints already tried (Envoy's `previous_hosts`); if not,
+    /// it takes the balancer's next pick, which may be the same pod.
+    pub other_host: bool,
+    /// Whether a request that timed out on a kept-alive connection is tried again (nginx's
+    /// `proxy_next_upstream timeout` for an idempotent request); Envoy does not retry a hang.
+    pub retries_timeout: bool,
+    /// From an EndpointSlice change to the proxy's endpoints: a fixed part, ms.
+    pub delay: Millis,
+    /// Then up to each of these, drawn uniformly per change, ms.
+    pub spread: [Millis; 2],
+}
+
+/// Istio's default route retry policy (`pilot/pkg/networking/core/route/retry` `DefaultPolicy`):
+/// `NumRetries` 2 on `connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes`
+/// with the `previous_hosts` predicate; istiod pushes an EndpointSlice change after
+/// `PILOT_DEBOUNCE_AFTER` (100 ms) of quiet (`pilot/pkg/features`).
+pub const ENVOY_PROXY: Proxy = Proxy {
+    tries: 3,
+    other_host: true,
+    retries_timeout: false,
+    delay: 100,
+    spread: [0, 0],
+};
+
+/// ingress-nginx (`internal/ingress/controller/config/config.go` `NewDefault`):
+/// `proxy-next-upstream` "error timeout", `proxy-next-upstream-tries` 3; the controller syncs
+/// at most `--sync-rate-limit` 0.3 times a second (a token bucket of burst 1: up to 3.334 s),
+/// and each worker reads the posted endpoints every `BACKENDS_SYNC_INTERVAL` (1 s,
+/// `rootfs/etc/nginx/lua/balancer.lua`).
+pub const NGINX_PROXY: Proxy = Proxy {
+    tries: 3,
+    other_host: false,
+    retries_timeout: true,
+    delay: 0,
+    spread: [3_334, SECOND],
+};
 
 /// A client override, by its JSON name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +128,8 @@ pub struct Library {
     /// Go before 1.23: `Dialer.KeepAlive` sets both the idle time and the interval
     /// (`setKeepAlivePeriod`), so the interval's default is this, ms.
     pub older_go_interval: Option<Millis>,
+    /// A proxy's endpoints and retries ([`Style::Proxy`]).
+    pub proxy: Option<Proxy>,
 }
 
 impl Library {
@@ -105,13 +153,14 @@ pub const KERNEL_KEEPALIVE: (Millis, Millis, i64) = (2 * 3600 * SECOND, 75 * SEC
 pub const GRPC_KEEPALIVE_TIMEOUT: Millis = 20 * SECOND;
 
 /// The libraries, one row each.
-pub const LIBRARIES: [Library; 5] = [
+pub const LIBRARIES: [Library; 7] = [
     Library {
         name: "linux",
         style: Style::PerRequest,
         defaults: [Some(0), Some(0), Some(0), Some(0), Some(0), Some(0), None],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
+        proxy: None,
     },
     Library {
         name: "go-http",
@@ -127,6 +176,7 @@ pub const LIBRARIES: [Library; 5] = [
         ],
         user_timeout_needs_keepalive: false,
         older_go_interval: Some(30 * SECOND),
+        proxy: None,
     },
     Library {
         name: "grpc-go",
@@ -142,6 +192,7 @@ pub const LIBRARIES: [Library; 5] = [
         ],
         user_timeout_needs_keepalive: true,
         older_go_interval: None,
+        proxy: None,
     },
     Library {
         name: "java-httpclient",
@@ -149,6 +200,7 @@ pub const LIBRARIES: [Library; 5] = [
         defaults: [Some(0), Some(0), Some(0), Some(0), Some(0), Some(0), Some(30 * SECOND)],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
+        proxy: None,
     },
     Library {
         name: "okhttp",
@@ -164,6 +216,29 @@ pub const LIBRARIES: [Library; 5] = [
         ],
         user_timeout_needs_keepalive: false,
         older_go_interval: None,
+        proxy: None,
+    },
+    Library {
+        name: "envoy",
+        style: Style::Proxy,
+        // Istio gives every cluster the mesh's `connectTimeout`, 10 s (Envoy's own default is
+        // 5 s); VirtualService `timeout` is off by default; the upstream pool's idle timeout
+        // is 1 h (DestinationRule `connectionPool.http.idleTimeout`); no TCP keepalive unless
+        // `connectionPool.tcp.tcpKeepalive` sets it.
+        defaults: [Some(10 * SECOND), Some(0), Some(0), Some(0), Some(0), None, Some(HOUR)],
+        user_timeout_needs_keepalive: false,
+        older_go_interval: None,
+        proxy: Some(ENVOY_PROXY),
+    },
+    Library {
+        name: "ingress-nginx",
+        style: Style::Proxy,
+        // `proxy-connect-timeout` 5 s, `proxy-read-timeout` 60 s, `upstream-keepalive-timeout`
+        // 60 s; no TCP keepalive or user timeout of its own.
+        defaults: [Some(5 * SECOND), Some(MINUTE), None, None, None, None, Some(MINUTE)],
+        user_timeout_needs_keepalive: false,
+        older_go_interval: None,
+        proxy: Some(NGINX_PROXY),
     },
 ];
 
@@ -171,7 +246,7 @@ pub const LIBRARIES: [Library; 5] = [
 pub const NAMED: [Knob; 3] = [Knob::ConnectTimeout, Knob::RequestTimeout, Knob::TcpUserTimeout];
 
 /// Per row of [`LIBRARIES`], the library's own names for the settings of [`NAMED`].
-pub const MESSAGE_NAMES: [[&str; 3]; 5] = [
+pub const MESSAGE_NAMES: [[&str; 3]; 7] = [
     [
         "the application's connect deadline",
         "the application's deadline",
@@ -193,6 +268,12 @@ pub const MESSAGE_NAMES: [[&str; 3]; 5] = [
         "OkHttpClient.Builder.readTimeout",
         "TCP_USER_TIMEOUT",
     ],
+    [
+        "DestinationRule connectionPool.tcp.connectTimeout",
+        "VirtualService timeout",
+        "TCP_USER_TIMEOUT",
+    ],
+    ["proxy-connect-timeout", "proxy-read-timeout", "TCP_USER_TIMEOUT"],
 ];
 
 /// Library `library`'s own name for `k`, one of [`NAMED`]; empty for another knob or library.
@@ -230,7 +311,7 @@ mod tests {
     /// `keepaliveInterval`, `keepaliveProbes` and `idleConnTimeout` (empty where it has none),
     /// and where its defaults are read from, by upstream's public names: what only the
     /// documentation shows.
-    const DOC: [([&str; 4], &str); 5] = [
+    const DOC: [([&str; 4], &str); 7] = [
         (
             ["TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
             "Linux tcp(7): tcp_syn_retries, tcp_retries2, tcp_keepalive_*",
@@ -266,7 +347,20 @@ mod tests {
             ],
             "OkHttp OkHttpClient.Builder, ConnectionPool",
         ),
-    ];
+            (
+            [
+                "DestinationRule connectionPool.tcp.tcpKeepalive.time",
+                "DestinationRule connectionPool.tcp.tcpKeepalive.interval",
+                "DestinationRule connectionPool.tcp.tcpKeepalive.probes",
+                "DestinationRule connectionPool.http.idleTimeout",
+            ],
+            "Istio mesh connectTimeout (10s; Envoy's own connect_timeout is 5s), route retry DefaultPolicy (2 retries, previous_hosts), PILOT_DEBOUNCE_AFTER 100ms",
+        ),
+        (
+            ["", "", "", "upstream-keepalive-timeout"],
+            "ingress-nginx config.go NewDefault (proxy-next-upstream error timeout, proxy-next-upstream-tries 3), --sync-rate-limit 0.3, balancer.lua BACKENDS_SYNC_INTERVAL 1s",
+        ),
+];
 
     /// The row docs/scenario-format.md shows for row `i`: each setting's default (a Go duration,
     /// a count, `none` or `—` where the library has no such setting) and its own name.
@@ -297,8 +391,11 @@ mod tests {
         for l in &LIBRARIES {
             assert_eq!(by_name(l.name), Some(l));
         }
-        assert_eq!(by_name("envoy"), None);
-        assert_eq!(names(), "linux, go-http, grpc-go, java-httpclient, okhttp");
+        assert_eq!(by_name("nginx"), None);
+        assert_eq!(
+            names(),
+            "linux, go-http, grpc-go, java-httpclient, okhttp, envoy, ingress-nginx"
+        );
     }
 
     /// docs/scenario-format.md's library table is this one.

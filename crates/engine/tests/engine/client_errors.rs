@@ -32,9 +32,19 @@ fn a_clients_errors_name_its_field() {
             "no Service",
         ),
         (
-            r#"{"name": "c", "target": "w", "library": "envoy"}"#,
+            r#"{"name": "c", "target": "w", "library": "istio"}"#,
             "clients[0].library",
-            "use one of linux, go-http, grpc-go, java-httpclient, okhttp",
+            "use one of linux, go-http, grpc-go, java-httpclient, okhttp, envoy, ingress-nginx",
+        ),
+        (
+            r#"{"name": "c", "target": "w", "library": "ingress-nginx", "keepaliveTime": "30s"}"#,
+            "clients[0].keepaliveTime",
+            "ingress-nginx has no keepaliveTime: it sets no such option on its upstream connections",
+        ),
+        (
+            r#"{"name": "c", "target": "w", "library": "envoy", "tcpUserTimeout": "20s"}"#,
+            "clients[0].tcpUserTimeout",
+            "envoy has no tcpUserTimeout",
         ),
         (
             r#"{"name": "c", "target": "w", "library": "linux", "from": "n9"}"#,
@@ -131,6 +141,19 @@ fn a_client_takes_its_librarys_defaults_and_its_overrides() {
     // grpc-go's keepalive Timeout is TCP_USER_TIMEOUT only once keepaliveTime is set.
     let grpc = cfg(r#"{"name": "c", "target": "w", "library": "grpc-go"}"#).params;
     assert_eq!((grpc.tcp_user_timeout, grpc.connect_timeout), (0, 20_000));
+    // An Istio sidecar gets the mesh's 10s connect timeout and no route timeout; ingress-nginx
+    // its ConfigMap's proxy-connect-timeout, proxy-read-timeout and upstream-keepalive-timeout,
+    // each overridable under the pinned names.
+    let envoy = cfg(r#"{"name": "c", "target": "w", "library": "envoy"}"#).params;
+    assert_eq!(
+        (envoy.connect_timeout, envoy.request_timeout, envoy.idle_conn_timeout),
+        (10_000, 0, 3_600_000)
+    );
+    let nginx = cfg(r#"{"name": "c", "target": "w", "library": "ingress-nginx", "connectTimeout": "2s"}"#).params;
+    assert_eq!(
+        (nginx.connect_timeout, nginx.request_timeout, nginx.idle_conn_timeout),
+        (2_000, 60_000, 60_000)
+    );
     let grpc = cfg(r#"{"name": "c", "target": "w", "library": "grpc-go", "keepaliveTime": "30s"}"#).params;
     assert_eq!((grpc.keepalive_time, grpc.tcp_user_timeout), (30_000, 20_000));
     let none = cfg(r#"{"name": "c", "target": "w", "library": "okhttp", "requestTimeout": "0s", "from": "n1"}"#);

@@ -9,13 +9,13 @@ use kubelife_engine::summary::ClientSummary;
 use kubelife_engine::{run, run_json, EventKind, Outcome, RunOptions, Scenario, TimelineEvent};
 use proptest::prelude::*;
 
-const CRASH: i64 = 30_000;
+pub(crate) const CRASH: i64 = 30_000;
 /// Seeds per window.
 pub(crate) const SEEDS: u64 = 200;
 
 /// Three one-node zones, `web` with `replicas` behind a Service, node-1 crashed at 30s, and one
 /// client `c` on node-2 with the fields `client` (JSON members).
-fn scenario(replicas: u32, client: &str, extra: &str) -> String {
+pub(crate) fn scenario(replicas: u32, client: &str, extra: &str) -> String {
     format!(
         r#"{{"version":"1.32","durationSeconds":1000,{extra}
         "nodes":[{{"name":"node-1","zone":"a"}},{{"name":"node-2","zone":"b"}},{{"name":"node-3","zone":"c"}}],
@@ -38,7 +38,7 @@ pub(crate) fn client(o: &Outcome) -> &ClientSummary {
 }
 
 /// The first TrafficStopped after the crash, relative to it.
-fn traffic_stopped(o: &Outcome) -> i64 {
+pub(crate) fn traffic_stopped(o: &Outcome) -> i64 {
     of_kind(o, EventKind::TrafficStopped)
         .first()
         .map(|e| e.at_ms - CRASH)
@@ -53,12 +53,12 @@ fn pinned(o: &Outcome) -> bool {
         .is_some_and(|e| e.cause.key == "cause.client.started_pinned")
 }
 
-fn ended(o: &Outcome) -> Vec<&TimelineEvent> {
+pub(crate) fn ended(o: &Outcome) -> Vec<&TimelineEvent> {
     of_kind(o, EventKind::ClientErrorsEnded)
 }
 
 /// One case over `SEEDS` seeds: its spec number, the scenario, and what must hold of each run.
-fn check(spec: &str, json: &str, expect: impl Fn(&Outcome) -> Result<(), String>) {
+pub(crate) fn check(spec: &str, json: &str, expect: impl Fn(&Outcome) -> Result<(), String>) {
     for seed in 1..=SEEDS {
         let o = run_seed(json, seed);
         if let Err(why) = expect(&o) {
@@ -70,7 +70,7 @@ fn check(spec: &str, json: &str, expect: impl Fn(&Outcome) -> Result<(), String>
     }
 }
 
-fn within(what: &str, t: Option<i64>, lo: i64, hi: i64) -> Result<(), String> {
+pub(crate) fn within(what: &str, t: Option<i64>, lo: i64, hi: i64) -> Result<(), String> {
     match t {
         Some(t) if (lo..=hi).contains(&t) => Ok(()),
         other => Err(format!("{what} at {other:?} ms, expected within [{lo}, {hi}]")),
@@ -78,7 +78,7 @@ fn within(what: &str, t: Option<i64>, lo: i64, hi: i64) -> Result<(), String> {
 }
 
 /// Every `ClientErrorsEnded` has the cause `key`.
-fn ended_by(o: &Outcome, key: &str) -> Result<(), String> {
+pub(crate) fn ended_by(o: &Outcome, key: &str) -> Result<(), String> {
     match ended(o).iter().find(|e| e.cause.key != key) {
         Some(e) => Err(format!("ended by {} at {}, expected {key}", e.cause.key, e.at_ms)),
         None => Ok(()),
@@ -331,7 +331,7 @@ fn with_client(s: &Scenario, library: &str, target: &str) -> Scenario {
 }
 
 /// The causes that may end an episode: each names a mechanism of the spec's §2.
-const MECHANISMS: [&str; 8] = [
+const MECHANISMS: [&str; 12] = [
     "cause.client.retries2",
     "cause.client.user_timeout",
     "cause.client.request_timeout",
@@ -340,6 +340,10 @@ const MECHANISMS: [&str; 8] = [
     "cause.client.syn_retries",
     "cause.client.no_endpoints",
     "cause.client.reset",
+    "cause.client.proxy_retries2",
+    "cause.client.proxy_read_timeout",
+    "cause.client.proxy_connect_timeout",
+    "cause.client.proxy_no_endpoints",
 ];
 
 proptest! {
@@ -350,7 +354,7 @@ proptest! {
     /// Clients only observe: the run with clients, less their events, is the run without them,
     /// and so is its summary less `clients`.
     #[test]
-    fn clients_are_observers(s in crate::scenarios::scenario(), pick in 0usize..5) {
+    fn clients_are_observers(s in crate::scenarios::scenario(), pick in 0usize..libraries::LIBRARIES.len()) {
         // The first workload, if any, is behind a Service, so that most cases have clients.
         let mut s = s;
         if let Some(w) = s.workloads.first_mut() {
@@ -359,7 +363,7 @@ proptest! {
         let Ok(plain) = s.resolve() else { return Ok(()) };
         let Some(target) = plain.workloads.iter().find(|w| w.service).map(|w| w.name.clone()) else { return Ok(()) };
         let mut with = s.clone();
-        for l in [pick, (pick + 2) % 5] {
+        for l in [pick, (pick + 2) % libraries::LIBRARIES.len()] {
             with = with_client(&with, libraries::LIBRARIES[l].name, &target);
         }
         let Ok(cfg) = with.resolve() else { return Ok(()) };

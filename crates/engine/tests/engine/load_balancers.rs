@@ -325,6 +325,19 @@ fn the_service_object_is_checked() {
         ),
         ("true", "", "clients[0].from"),
     ];
+    // A proxy runs in the cluster: from outside, the client is whatever calls it.
+    let proxy = scenario(
+        "1.32",
+        r#"{"type":"LoadBalancer","loadBalancer":"azure"}"#,
+        &external("envoy"),
+    );
+    let err = Scenario::from_json(&proxy)
+        .and_then(|s| s.resolve())
+        .expect_err("envoy from outside");
+    assert_eq!(
+        (err.field.as_str(), err.reason.key),
+        ("clients[0].from", "scenario.client.external_proxy")
+    );
     for (service, cloud, field) in refused {
         let json = scenario("1.32", service, &external("linux")).replacen('{', &format!("{{{cloud}"), 1);
         let err = Scenario::from_json(&json).and_then(|s| s.resolve()).expect_err(service);

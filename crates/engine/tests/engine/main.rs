@@ -22,6 +22,8 @@ mod layering;
 mod load_balancers;
 mod messages;
 mod properties;
+#[cfg(feature = "clients")]
+mod proxies;
 mod remediation;
 mod remediation_limits;
 mod scenario_errors;

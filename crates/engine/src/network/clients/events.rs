@@ -8,7 +8,7 @@ use super::walk::{Failure, Start};
 use crate::api::Api;
 use crate::cause::{Arg, Cause};
 use crate::scenario::clients::ClientSpec;
-use crate::scenario::libraries::{self, Knob, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
+use crate::scenario::libraries::{self, Knob, Style, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
 use crate::scenario::load_balancers::ALB_CONNECT_TIMEOUT;
 use crate::scenario::Config;
 use crate::time::Millis;
@@ -119,6 +119,11 @@ fn started_cause(c: &ClientSpec, api: &Api, cfg: &Config, f: &Failure) -> Cause 
     let (key, args) = match (f.start, c.dns.is_some()) {
         (Start::NoEndpoints, true) => ("cause.client.dns_started_no_endpoints", vec![client]),
         (_, true) => ("cause.client.dns_started", vec![client, pod, text("share", &share)]),
+        // A proxy called from outside goes through the load balancer, whose causes are the TCP
+        // clients'.
+        (start, false) if c.params.style == Style::Proxy && c.from.is_some() => {
+            started_proxy(c, cfg, (start, f.sent), client, pod, &share)
+        }
         (start, false) => started_tcp(c, cfg, (start, f.sent), client, pod, &share),
     };
     Cause { key, args }
@@ -148,8 +153,94 @@ fn started_tcp(
     }
 }
 
+/// How a proxy's episode began: its kept-alive connection to a dead pod, its endpoints holding a
+/// dead pod, or none.
+fn started_proxy(
+    c: &ClientSpec,
+    cfg: &Config,
+    (start, sent): (Start, Millis),
+    client: (&'static str, Arg),
+    pod: (&'static str, Arg),
+    share: &str,
+) -> (&'static str, Args) {
+    let library = text("library", &c.library);
+    match start {
+        Start::Pinned => (
+            "cause.client.proxy_started_pinned",
+            vec![client, library, pod, time("since", sent)],
+        ),
+        Start::Race => (
+            "cause.client.proxy_started_race",
+            vec![client, library, pod, text("share", share)],
+        ),
+        Start::NoEndpoints => {
+            let target = &cfg.workloads[c.service].name;
+            (
+                "cause.client.proxy_started_no_endpoints",
+                vec![text("target", target), library],
+            )
+        }
+        // Through a load balancer, which a proxy never calls from (`client_rules`).
+        Start::Blackholed => started_tcp(c, cfg, (start, sent), client, pod, share),
+    }
+}
+
+/// The cause of a proxy's episode's end, where it differs from a client's own: every try met a
+/// dead pod, or the proxy answered 503 with no endpoint. `None`: as a client's own.
+fn ended_proxy(cfg: &Config, c: &ClientSpec, api: &Api, f: &Failure) -> Option<Cause> {
+    let x = libraries::by_name(&c.library)?.proxy?;
+    let p = &c.params;
+    let (pod, library, at) = (
+        text("pod", &pod_name(cfg, api, f)),
+        text("library", &c.library),
+        time("at", f.last_sent),
+    );
+    let tries = |n: u32| text("tries", &n.to_string());
+    let (key, args) = match f.mech {
+        Mech::Retries2 => (
+            "cause.client.proxy_retries2",
+            vec![at, pod, library, time("budget", RETRIES2_BUDGET)],
+        ),
+        Mech::RequestTimeout => {
+            let setting = text("setting", libraries::message_name(&c.library, Knob::RequestTimeout));
+            let n = if x.retries_timeout { x.tries } else { 1 };
+            let args = vec![library, time("timeout", p.request_timeout), setting, pod, at, tries(n)];
+            ("cause.client.proxy_read_timeout", args)
+        }
+        Mech::ConnectTimeout | Mech::SynRetries => {
+            let (timeout, setting) = match f.mech {
+                Mech::ConnectTimeout => (
+                    p.connect_timeout,
+                    libraries::message_name(&c.library, Knob::ConnectTimeout),
+                ),
+                _ => (SYN_BUDGET, "tcp_syn_retries = 6"),
+            };
+            let args = vec![
+                at,
+                pod,
+                library,
+                time("timeout", timeout),
+                text("setting", setting),
+                tries(x.tries),
+            ];
+            ("cause.client.proxy_connect_timeout", args)
+        }
+        Mech::NoEndpoints => (
+            "cause.client.proxy_no_endpoints",
+            vec![library, text("count", &f.count.to_string())],
+        ),
+        _ => return None,
+    };
+    Some(Cause { key, args })
+}
+
 /// The cause of an episode's end; `by_at`: when the event that ended it happened.
 fn ended_cause(cfg: &Config, c: &ClientSpec, api: &Api, f: &Failure, by_at: Option<Millis>) -> Cause {
+    if c.params.style == Style::Proxy && c.from.is_some() {
+        if let Some(cause) = ended_proxy(cfg, c, api, f) {
+            return cause;
+        }
+    }
     let p = &c.params;
     let pod = || text("pod", &pod_name(cfg, api, f));
     let library = || text("library", &c.library);

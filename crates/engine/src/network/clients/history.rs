@@ -6,6 +6,7 @@
 use crate::api::{Api, PodId};
 use crate::time::Millis;
 use crate::timeline::{Event, EventId, EventKind};
+use std::collections::BTreeSet;
 
 /// A pod whose machine died silently, and the fault that killed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,60 +128,155 @@ fn death(api: &Api, machines: &Machines, p: PodId) -> Option<Death> {
     })
 }
 
+/// One change of the pods a client's dials may reach: `pod` went in (`into`) or out at `at`,
+/// by event `id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// The event.
+    pub id: EventId,
+    /// When it took effect for the client, ms.
+    pub at: Millis,
+    /// The pod.
+    pub pod: PodId,
+    /// Whether it went in.
+    pub into: bool,
+}
+
+/// The pods a client's dials may reach at 0 and their changes over the run, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Changes {
+    /// The pods at 0.
+    pub initial: BTreeSet<PodId>,
+    /// The changes.
+    pub list: Vec<Change>,
+}
+
+impl Changes {
+    /// `last` at the end of the run with `list` undone: the pods at 0.
+    fn undone(last: &BTreeSet<PodId>, list: Vec<Change>) -> Changes {
+        let mut initial = last.clone();
+        for c in list.iter().rev() {
+            if c.into {
+                initial.remove(&c.pod);
+            } else {
+                initial.insert(c.pod);
+            }
+        }
+        Changes { initial, list }
+    }
+
+    /// The same changes, each time shifted by `delay(at)` (one draw per distinct time: a push
+    /// carries every change before it), kept in order.
+    pub fn delayed(&self, mut delay: impl FnMut() -> Millis) -> Changes {
+        let mut out = self.clone();
+        let (mut prev, mut shift, mut floor) = (None, 0, Millis::MIN);
+        for c in &mut out.list {
+            if prev != Some(c.at) {
+                prev = Some(c.at);
+                shift = delay();
+            }
+            c.at = (c.at + shift).max(floor);
+            floor = c.at;
+        }
+        out
+    }
+}
+
+/// Service `w`'s kube-proxy rules: `programmed` at the end, and its `TrafficStarted` and
+/// `TrafficStopped`.
+pub fn rule_changes(events: &[Event], programmed: &BTreeSet<PodId>, w: usize) -> Changes {
+    let list = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.service == Some(w))
+        .filter(|(_, e)| matches!(e.kind, EventKind::TrafficStarted | EventKind::TrafficStopped))
+        .map(|(id, e)| Change {
+            id,
+            at: e.at,
+            pod: e.pod.expect("a traffic event names its pod"),
+            into: e.kind == EventKind::TrafficStarted,
+        })
+        .collect();
+    Changes::undone(programmed, list)
+}
+
+/// Service `w`'s ready endpoints in its EndpointSlice, what a proxy that dials pod IPs follows:
+/// the slice at the end, and its `EndpointReady`, `EndpointNotReady` and `EndpointRemoved`. A
+/// removal counts only for a ready endpoint: one its pod's last change before did not mark not
+/// ready (a pod with no change before is taken as ready at 0, as a run starts with its pods).
+pub fn slice_changes(events: &[Event], api: &Api, w: usize) -> Changes {
+    let mut last: std::collections::BTreeMap<PodId, EventKind> = Default::default();
+    let mut list = Vec::new();
+    for (id, e) in events.iter().enumerate() {
+        let (Some(pod), true) = (e.pod, e.service == Some(w)) else {
+            continue;
+        };
+        let into = match e.kind {
+            EventKind::EndpointReady => true,
+            EventKind::EndpointNotReady => false,
+            EventKind::EndpointRemoved if last.get(&pod) != Some(&EventKind::EndpointNotReady) => false,
+            EventKind::EndpointRemoved => {
+                last.insert(pod, e.kind);
+                continue;
+            }
+            _ => continue,
+        };
+        last.insert(pod, e.kind);
+        list.push(Change {
+            id,
+            at: e.at,
+            pod,
+            into,
+        });
+    }
+    let ready: BTreeSet<PodId> = api
+        .slices
+        .get(w)
+        .map(|s| s.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p).collect())
+        .unwrap_or_default();
+    Changes::undone(&ready, list)
+}
+
 /// Service `w`'s rules over the run: the shape at 0 (`programmed` at the end with the recorded
 /// changes undone), then one segment per recorded change.
 pub fn segments(
     events: &[Event],
     api: &Api,
     machines: &Machines,
-    programmed: &std::collections::BTreeSet<PodId>,
+    programmed: &BTreeSet<PodId>,
     w: usize,
 ) -> Vec<Segment> {
-    let changes: Vec<(EventId, &Event)> = events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.service == Some(w))
-        .filter(|(_, e)| matches!(e.kind, EventKind::TrafficStarted | EventKind::TrafficStopped))
-        .collect();
-    let mut initial = programmed.clone();
-    for (_, e) in changes.iter().rev() {
-        let p = e.pod.expect("a traffic event names its pod");
-        if e.kind == EventKind::TrafficStarted {
-            initial.remove(&p);
-        } else {
-            initial.insert(p);
-        }
-    }
-    // The first `TrafficStopped` of a dead pod, looked for only once it is known dead.
+    build(&rule_changes(events, programmed, w), api, machines)
+}
+
+/// The segments of `changes`: the shape at 0, then one per change time.
+pub fn build(changes: &Changes, api: &Api, machines: &Machines) -> Vec<Segment> {
+    // The first removal of a dead pod, looked for only once it is known dead.
     let mortal = |p: PodId| {
         death(api, machines, p).map(|d| Death {
-            stopped: changes
-                .iter()
-                .find(|(_, e)| e.kind == EventKind::TrafficStopped && e.pod == Some(p))
-                .map(|c| c.0),
+            stopped: changes.list.iter().find(|c| !c.into && c.pod == p).map(|c| c.id),
             ..d
         })
     };
     let mut cur = Segment {
         at: 0,
-        size: initial.len(),
-        mortal: initial.iter().filter_map(|&p| mortal(p)).collect(),
+        size: changes.initial.len(),
+        mortal: changes.initial.iter().filter_map(|&p| mortal(p)).collect(),
         by: None,
     };
-    let mut out = Vec::with_capacity(changes.len() + 1);
-    for &(id, e) in &changes {
-        let p = e.pod.expect("named");
+    let mut out = Vec::with_capacity(changes.list.len() + 1);
+    for c in &changes.list {
         let mut next = Segment {
-            at: e.at,
-            by: Some(id),
+            at: c.at,
+            by: Some(c.id),
             ..cur.clone()
         };
-        if e.kind == EventKind::TrafficStarted {
+        if c.into {
             next.size += 1;
-            next.mortal.extend(mortal(p));
+            next.mortal.extend(mortal(c.pod));
         } else {
             next.size = next.size.saturating_sub(1);
-            next.mortal.retain(|d| d.pod != p);
+            next.mortal.retain(|d| d.pod != c.pod);
         }
         if next.at == cur.at {
             cur = next;

@@ -390,7 +390,8 @@ pub fn external(
     };
     let mut failures = match params.style {
         Style::PerRequest => walk::per_request(&params, segs, slots, end, rng),
-        Style::Pool | Style::Multiplexed => walk::connected(&params, segs, slots, end, rng),
+        // A proxy never calls from outside (`client_rules` refuses it): as a pool.
+        Style::Pool | Style::Multiplexed | Style::Proxy => walk::connected(&params, segs, slots, end, rng),
     };
     for f in &mut failures {
         if alb && f.mech == Mech::ConnectTimeout {

@@ -13,6 +13,7 @@ mod dns;
 mod events;
 pub mod history;
 pub mod lb;
+mod proxy;
 pub mod rules;
 mod walk;
 
@@ -20,7 +21,8 @@ use crate::api::Api;
 use crate::network::kube_proxy::KubeProxy;
 use crate::network::ClientSummary;
 use crate::rng::{Rng, Stream};
-use crate::scenario::libraries::Style;
+use crate::scenario::clients::ClientSpec;
+use crate::scenario::libraries::{self, Style};
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
@@ -48,7 +50,7 @@ pub fn observed(cfg: &Config, log: Vec<Event>, api: &Api, proxy: &KubeProxy) -> 
 /// Reads the clients' and the load balancers' experience off a finished run; `None` without
 /// either.
 #[inline(never)]
-pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Option<Observed> {
+pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -> Option<Observed> {
     let balanced = cfg.workloads.iter().any(|w| w.load_balancer.is_some());
     if cfg.clients.is_empty() && !balanced {
         return None;
@@ -58,28 +60,29 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
     let mut out = Observed::default();
     lb::events(cfg, api, &balancers, &mut out.events);
     let stopped = own_faults(log, cfg.clients.iter().filter_map(|c| c.from));
-    // Per Service, its rules over the run, once a client calls it.
-    let mut segments: Vec<Option<Vec<history::Segment>>> = cfg.workloads.iter().map(|_| None).collect();
-    let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
+    let mut seen = Seen {
+        run: Run {
+            cfg,
+            log,
+            api,
+            kube_proxy,
+            machines,
+        },
+        segments: cfg.workloads.iter().map(|_| None).collect(),
+        slices: cfg.workloads.iter().map(|_| None).collect(),
+    };
     for (i, c) in cfg.clients.iter().enumerate() {
-        let segs = segments[c.service]
-            .get_or_insert_with(|| history::segments(log, api, &machines, proxy.programmed(c.service), c.service));
         let end = c
             .from
             .and_then(|n| stopped.get(&n).copied().flatten())
             .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
-        let balancer = balancers.iter().find(|b| b.service == c.service);
-        let failures = match (c.dns, c.params.style, balancer) {
-            (None, _, Some(b)) if c.from.is_none() => {
-                let flows = lb::external_segments(cfg, api, b, segs);
-                lb::external(api, b, &c.params, &flows, &slots, end, &mut rng)
-            }
-            (Some(dns), _, _) => dns::lookups(&dns, segs, &slots, end, keeps, &mut rng),
-            (None, Style::PerRequest, _) => walk::per_request(&c.params, segs, &slots, end, &mut rng),
-            (None, Style::Pool | Style::Multiplexed, _) => walk::connected(&c.params, segs, &slots, end, &mut rng),
-        };
+        let balancer = balancers
+            .iter()
+            .find(|b| b.service == c.service)
+            .filter(|_| c.from.is_none());
+        let (failures, slow) = seen.failures(c, balancer, &slots, end, &mut rng);
         let (from, to) = slots.between(0, end);
         let mut summary = ClientSummary {
             name: c.name.clone(),
@@ -96,11 +99,83 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, proxy: &KubeProxy) -> Opt
             }
             summary.worst_latency_ms = summary.worst_latency_ms.max(f.latency);
         }
+        summary.worst_latency_ms = summary.worst_latency_ms.max(slow);
         summary.failed = summary.failed.min(summary.requests);
         summary.last_error_ms = events::episodes(cfg, i, api, log, &failures, &mut out.events);
         out.summaries.push(summary);
     }
     Some(out)
+}
+
+/// The finished run a client is read off.
+struct Run<'a> {
+    cfg: &'a Config,
+    log: &'a [Event],
+    api: &'a Api,
+    kube_proxy: &'a KubeProxy,
+    machines: history::Machines,
+}
+
+/// The run, and per Service what the clients read off it so far: kube-proxy's rules over the
+/// run and the EndpointSlice's ready endpoints, each built once a client needs it.
+struct Seen<'a> {
+    run: Run<'a>,
+    segments: Vec<Option<Vec<history::Segment>>>,
+    slices: Vec<Option<history::Changes>>,
+}
+
+impl Seen<'_> {
+    /// Client `c`'s failed requests, and the longest wait of those that succeeded late (a
+    /// proxy's retries), ms: through the load balancer when it calls from outside, else by its
+    /// resolver or its library.
+    fn failures(
+        &mut self,
+        c: &ClientSpec,
+        balancer: Option<&lb::Balancer>,
+        slots: &rules::Slots,
+        end: Millis,
+        rng: &mut Rng,
+    ) -> (Vec<walk::Failure>, Millis) {
+        let Run {
+            cfg,
+            log,
+            api,
+            kube_proxy,
+            ..
+        } = self.run;
+        let machines = &self.run.machines;
+        let w = c.service;
+        let proxy = libraries::by_name(&c.library).and_then(|l| l.proxy);
+        if (c.params.style != Style::Proxy || balancer.is_some()) && self.segments[w].is_none() {
+            self.segments[w] = Some(history::segments(log, api, machines, kube_proxy.programmed(w), w));
+        }
+        let rules = self.segments[w].as_deref().unwrap_or(&[]);
+        match (c.dns, c.params.style, proxy, balancer) {
+            (None, _, _, Some(b)) => {
+                let flows = lb::external_segments(cfg, api, b, rules);
+                (lb::external(api, b, &c.params, &flows, slots, end, rng), 0)
+            }
+            (Some(dns), ..) => {
+                let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
+                (dns::lookups(&dns, rules, slots, end, keeps, rng), 0)
+            }
+            (None, Style::Proxy, Some(x), None) => {
+                let changes = self.slices[w].get_or_insert_with(|| history::slice_changes(log, api, w));
+                let spread = |rng: &mut Rng| {
+                    x.spread
+                        .iter()
+                        .map(|&s| rng.below(s as u64 + 1) as Millis)
+                        .sum::<Millis>()
+                };
+                let changes = changes.delayed(|| x.delay + spread(rng));
+                let segs = history::build(&changes, api, machines);
+                let o = proxy::proxied(&c.params, &x, &segs, slots, end, rng);
+                (o.failures, o.slow)
+            }
+            (None, Style::PerRequest, ..) => (walk::per_request(&c.params, rules, slots, end, rng), 0),
+            (None, ..) => (walk::connected(&c.params, rules, slots, end, rng), 0),
+        }
+    }
 }
 
 /// When each of `nodes` (the clients' own) stopped, ms: a crash or a power-off on it, not a

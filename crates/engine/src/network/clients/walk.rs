@@ -97,7 +97,7 @@ pub(super) fn stochastic_round(rng: &mut Rng, x: f64) -> u64 {
 
 /// Refused at once from `a` to `b`: the rules of `seg` have no pod.
 #[inline(never)]
-fn refused(
+pub(super) fn refused(
     slots: &Slots,
     (a, b): (Millis, Millis),
     cause: Option<EventId>,
@@ -195,7 +195,7 @@ pub fn connected(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Millis,
 /// When a dial sent at `t` to `d`'s dead pod ends, by what, and after which event: its budget, or
 /// the reset its machine answers a SYN with once it is back.
 #[inline(never)]
-fn dial_end(d: &Death, t: Millis, (budget, mech): (Millis, Mech)) -> (Millis, Mech, Option<EventId>) {
+pub(super) fn dial_end(d: &Death, t: Millis, (budget, mech): (Millis, Mech)) -> (Millis, Mech, Option<EventId>) {
     match d.back {
         Some((b, id)) if b < t + budget => {
             let reset = rules::first_retransmission(t, rules::SYN_RTO, b).min(t + budget);
