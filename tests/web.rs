@@ -552,6 +552,12 @@ fn the_page_refuses_a_scenario_with_clients_rather_than_drop_them() {
     let refused = s.resolve().expect_err("no clients in the page");
     assert_eq!(refused.field, "clients");
     assert_eq!(refused.reason.key, "scenario.client.unavailable");
+    // Nor a Service object, whose load balancer is observed with the clients.
+    let mut s = kubelife_engine::presets::default_cluster("1.32");
+    s.workloads[0].service = Some(kubelife_engine::scenario::ServiceField::Object(Default::default()));
+    let refused = s.resolve().expect_err("no Service object in the page");
+    assert_eq!(refused.field, "workloads[0].service");
+    assert_eq!(refused.reason.key, "scenario.client.unavailable");
     // Nor does its Tune panel offer the clients' milestone as a target.
     assert!(!kubelife_engine::stats::measurable("clientErrorsEnded"));
     assert!(kubelife_engine::stats::measurable("unknown"));

@@ -6,7 +6,9 @@
 //! language at the repository's `i18n/`; the engine renders English from `i18n/en.json` and, for
 //! the import's report and the texts the page fetches once it is live, `i18n/import-en.json` and
 //! `i18n/later-en.json`, and the web app renders whichever language the
-//! reader picked from the same files.
+//! reader picked from the same files. What only the clients give (their causes, the load
+//! balancers', their sections' checks) is in `i18n/clients-en.json`, which the page, built
+//! without them, does not serve.
 
 use crate::time::{format_go_duration, DurationError, Millis};
 use serde::{Serialize, Serializer};
@@ -23,6 +25,9 @@ pub const ENGLISH_IMPORT_CATALOGUE: &str = include_str!("../../../i18n/import-en
 /// The English texts the page fetches once it is live: among them the scenario's validation
 /// messages (`scenario.*`), which the engine gives.
 pub const ENGLISH_LATER_CATALOGUE: &str = include_str!("../../../i18n/later-en.json");
+/// The English texts only the clients give (the `clients` feature).
+#[cfg(feature = "clients")]
+pub const ENGLISH_CLIENTS_CATALOGUE: &str = include_str!("../../../i18n/clients-en.json");
 
 /// One value filled into a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -259,6 +264,8 @@ pub fn english(key: &str) -> Option<&'static str> {
             let mut all = parse_catalogue(ENGLISH_CATALOGUE).unwrap_or_default();
             all.extend(parse_catalogue(ENGLISH_IMPORT_CATALOGUE).unwrap_or_default());
             all.extend(parse_catalogue(ENGLISH_LATER_CATALOGUE).unwrap_or_default());
+            #[cfg(feature = "clients")]
+            all.extend(parse_catalogue(ENGLISH_CLIENTS_CATALOGUE).unwrap_or_default());
             all
         })
         .get(key)

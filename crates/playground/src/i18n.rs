@@ -31,7 +31,10 @@ mod english {
 /// (`link.*`), the settings' validation (`scenario.*`), the tour (`tour.*`), the presets'
 /// descriptions (`preset.*`) and the Apply panel's notes (`note.*`, `oos.*`). The page's wasm
 /// carries only the first: it fetches the others when first wanted (the last once it is live),
-/// so they are not on its first download. Chinese is one file with every part, fetched when a
+/// so they are not on its first download. What only the clients give (`clients-en.json`: their
+/// causes, the load balancers', their sections' checks) is in none: the page, built without
+/// clients, cannot show it; natively it reads as part of the last. Chinese is one file with every
+/// part (but the clients' texts), fetched when a
 /// reader picks Chinese (split, its parts compressed 2.4 KB worse in all and took nothing off the
 /// first download), packed without the keys of the page part ([`pack_chinese`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -176,7 +179,12 @@ fn catalogue(lang: Lang, part: Part) -> &'static BTreeMap<String, String> {
     return slot.get_or_init(|| match (lang, part) {
         (Lang::Zh, _) => kubelife_engine::cause::parse_catalogue(CHINESE_CATALOGUE).unwrap_or_default(),
         (Lang::En, Part::Import) => english_catalogue(english::ENGLISH_IMPORT),
-        (Lang::En, Part::Later) => english_catalogue(english::ENGLISH_LATER),
+        // Natively the clients' texts too (`clients-en.json`), which the page has no use for.
+        (Lang::En, Part::Later) => {
+            let mut later = english_catalogue(english::ENGLISH_LATER);
+            later.extend(english_catalogue(english::ENGLISH_CLIENTS));
+            later
+        }
         _ => english_catalogue(english::ENGLISH_EXERCISES),
     });
     // Until the page has fetched it, every lookup falls back to English (or to the key).
@@ -249,13 +257,24 @@ pub fn pack_chinese(zh: &BTreeMap<String, String>) -> String {
         out.push_str(zh.get(key).unwrap_or(english));
         out.push(SEPARATOR);
     }
-    for (key, template) in zh.iter().filter(|(k, _)| !page.contains_key(*k)) {
+    // The page runs no clients: their texts stay out of its file.
+    for (key, template) in zh.iter().filter(|(k, _)| !page.contains_key(*k) && !clients_only(k)) {
         for text in [key, template] {
             out.push_str(text);
             out.push(SEPARATOR);
         }
     }
     out
+}
+
+/// Whether `key` is a text only the clients give (`i18n/clients-en.json`), which the page,
+/// built without clients, neither serves nor shows.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn clients_only(key: &str) -> bool {
+    static CLIENTS: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    CLIENTS
+        .get_or_init(|| english_catalogue(english::ENGLISH_CLIENTS))
+        .contains_key(key)
 }
 
 /// Reads a packed Chinese catalogue ([`pack_chinese`]); one packed against other English keys

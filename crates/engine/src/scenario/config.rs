@@ -188,7 +188,8 @@ pub struct WorkloadSpec {
     pub tolerations: Vec<Toleration>,
     /// Whether a Service selects its pods.
     pub service: bool,
-    /// The Service's load balancer, for type `LoadBalancer`.
+    /// The Service's load balancer, for type `LoadBalancer` (observed with the clients).
+    #[cfg(feature = "clients")]
     #[serde(default)]
     pub load_balancer: Option<super::load_balancers::LoadBalancerSpec>,
     /// Its volume, if any.

@@ -26,6 +26,7 @@ pub mod config;
 pub mod flags;
 pub mod format;
 pub mod libraries;
+#[cfg(feature = "clients")]
 pub mod load_balancers;
 pub mod settings;
 pub mod validate;

@@ -79,12 +79,6 @@ impl Scenario {
             let field = if self.clients.is_empty() { "dns" } else { "clients" };
             return Err(bad(field, Cause::new("scenario.client.unavailable")));
         }
-        // So is a load balancer: it is observed with the clients.
-        #[cfg(not(feature = "clients"))]
-        if let Some(i) = workloads.iter().position(|w| w.load_balancer.is_some()) {
-            let field = format!("workloads[{i}].service.type");
-            return Err(bad(field, Cause::new("scenario.client.unavailable")));
-        }
         Ok(Config {
             profile,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
@@ -366,7 +360,10 @@ impl Scenario {
             for (j, t) in w.tolerations.iter().enumerate() {
                 tolerations.push(resolve_toleration(t, &format!("{field}.tolerations[{j}]"))?);
             }
+            #[cfg(feature = "clients")]
             let (service, load_balancer) = resolve_service(w, &field, provider)?;
+            #[cfg(not(feature = "clients"))]
+            let service = resolve_service(w, &field, provider)?;
             workloads.push(WorkloadSpec {
                 kind: w.kind,
                 name: w.name.clone(),
@@ -374,6 +371,7 @@ impl Scenario {
                 termination_grace_period_seconds: grace,
                 tolerations,
                 service,
+                #[cfg(feature = "clients")]
                 load_balancer,
                 volume: resolve_volume(w, &field)?,
                 pdb: resolve_pdb(w, &field, p)?,

@@ -4,12 +4,29 @@
 use super::cloud::Provider;
 use super::config::{IntOrPercent, PdbSpec, VolumeSpec};
 use super::format::{bad, between, quoted, IntOrString, ScenarioError, ServiceField, WorkloadKind, WorkloadSection};
+#[cfg(feature = "clients")]
 use super::load_balancers::{LbKind, LoadBalancerSpec, Policy};
 use crate::cause::Cause;
 use crate::version::Profile;
 
+/// A workload's Service in a build without clients (the page's): `true` or `false`. A Service
+/// object is refused rather than run without what it asks for: its load balancer is observed
+/// with the clients.
+#[cfg(not(feature = "clients"))]
+pub fn resolve_service(w: &WorkloadSection, field: &str, _: Option<Provider>) -> Result<bool, ScenarioError> {
+    match &w.service {
+        None => Ok(false),
+        Some(ServiceField::Enabled(on)) => Ok(*on),
+        Some(ServiceField::Object(_)) => Err(bad(
+            format!("{field}.service"),
+            Cause::new("scenario.client.unavailable"),
+        )),
+    }
+}
+
 /// A workload's Service: whether there is one, and its load balancer for type `LoadBalancer`
 /// (written, or the cloud provider's default).
+#[cfg(feature = "clients")]
 pub fn resolve_service(
     w: &WorkloadSection,
     field: &str,
