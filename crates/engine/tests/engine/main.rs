@@ -38,6 +38,8 @@ mod service_storage;
 mod settings_table;
 mod snapshots;
 mod tidy;
+#[cfg(feature = "clients")]
+mod timelines_golden;
 mod tune;
 mod volume_properties;
 mod windows;
