@@ -4,6 +4,10 @@
 mod client_summary;
 #[cfg(feature = "clients")]
 pub mod clients;
+#[cfg(feature = "clients")]
+pub mod conntrack;
 pub mod kube_proxy;
+#[cfg(feature = "clients")]
+pub mod resolv_conf;
 
 pub use client_summary::ClientSummary;

@@ -8,10 +8,14 @@ mod clients;
 mod cloud;
 mod cloud_presets;
 mod common;
+#[cfg(feature = "clients")]
+mod conntrack_golden;
 #[path = "../support/default_forms.rs"]
 mod default_forms;
 #[cfg(feature = "clients")]
 mod dns;
+#[cfg(feature = "clients")]
+mod dns_golden;
 mod endtoend;
 mod explanations;
 mod flags;
@@ -34,6 +38,8 @@ mod service_storage;
 mod settings_table;
 mod snapshots;
 mod tidy;
+#[cfg(feature = "clients")]
+mod timelines_golden;
 mod tune;
 mod volume_properties;
 mod windows;

@@ -8,7 +8,9 @@
 use super::history::Segment;
 use super::rules::{Mech, Slots};
 use super::walk::{self, Failure, Start};
-use crate::rng::Rng;
+use crate::network::conntrack::{self, Cleanup, Endpoint, Flow, Frontend, Proto, Service};
+use crate::network::resolv_conf::{self, Kubelet, Pod, ResolvConf};
+use crate::rng::{Rng, Stream};
 use crate::scenario::clients::{DnsClient, Lookup, Resolver};
 use crate::time::Millis;
 use crate::timeline::EventId;
@@ -18,9 +20,42 @@ use crate::timeline::EventId;
 pub const DNS_TIMEOUT: Millis = 5_000;
 /// glibc's `RES_DFLRETRY`, musl's and Go's `attempts` default.
 pub const DNS_ATTEMPTS: i64 = 2;
-/// The kubelet's search domains (`<ns>.svc.cluster.local`, `svc.cluster.local`,
-/// `cluster.local`) with none from the node: the candidates an external name tries first.
-pub const SEARCH: i32 = 3;
+/// What a release gives every lookup: kube-proxy's conntrack cleanup, and the search list's
+/// length in the pod's resolv.conf (the candidates an external name tries first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setup {
+    /// The cleanup form the release runs.
+    pub cleanup: Cleanup,
+    /// Search domains in the pod's resolv.conf.
+    pub search: i32,
+}
+
+impl Setup {
+    /// The setup of Kubernetes `1.minor`: the search list the kubelet writes for a
+    /// `ClusterFirst` pod in `default` with `clusterDomain: cluster.local`, on a node whose own
+    /// resolv.conf lists no search domain (`h` = 0: `default.svc.cluster.local`,
+    /// `svc.cluster.local`, `cluster.local`).
+    pub fn of_minor(minor: u32) -> Setup {
+        let host = ResolvConf::default();
+        let kubelet = Kubelet {
+            cluster_dns: &["10.96.0.10"],
+            cluster_domain: "cluster.local",
+            host: Some(&host),
+            minor,
+        };
+        let pod = Pod {
+            namespace: "default",
+            policy: "ClusterFirst",
+            host_network: false,
+            config: None,
+        };
+        let search = resolv_conf::pod_resolv_conf(&kubelet, &pod).search.len();
+        Setup {
+            cleanup: Cleanup::of_minor(minor),
+            search: i32::try_from(search).unwrap_or(i32::MAX),
+        }
+    }
+}
 
 /// How a resolver's lookup fares with `p` of the CoreDNS pods in the rules dead.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,7 +70,7 @@ struct Fate {
     late: Option<(Millis, f64)>,
 }
 
-fn fate(c: &DnsClient, p: f64) -> Fate {
+fn fate(c: &DnsClient, p: f64, search: i32) -> Fate {
     // NodeLocal DNSCache asks CoreDNS over TCP and retries another connection, and the stub
     // retries it: a lookup fails only when no CoreDNS pod answers (§3.1).
     let p = if c.node_local && p < 1.0 { 0.0 } else { p };
@@ -48,12 +83,12 @@ fn fate(c: &DnsClient, p: f64) -> Fate {
         // the search candidates answered, 10 s later after a timed-out one, so a lookup begun
         // in the last 10 s fails only by the first path.
         (Resolver::Glibc, Lookup::External) => {
-            let first_path = p * (1.0 - p).powi(SEARCH);
+            let first_path = p * (1.0 - p).powi(search);
             (p, DNS_TIMEOUT, Some((DNS_TIMEOUT * DNS_ATTEMPTS, first_path)))
         }
         // One socket per candidate, resent every timeout/attempts; a timeout ends the lookup.
         (Resolver::Musl, Lookup::Short) => (p, DNS_TIMEOUT / DNS_ATTEMPTS, None),
-        (Resolver::Musl, Lookup::External) => (1.0 - (1.0 - p).powi(SEARCH + 1), DNS_TIMEOUT / DNS_ATTEMPTS, None),
+        (Resolver::Musl, Lookup::External) => (1.0 - (1.0 - p).powi(search + 1), DNS_TIMEOUT / DNS_ATTEMPTS, None),
         // A new socket per attempt: the A query fails only if both attempts reach a dead pod.
         (Resolver::Go, _) => (p * p, DNS_TIMEOUT, None),
     };
@@ -61,7 +96,7 @@ fn fate(c: &DnsClient, p: f64) -> Fate {
 }
 
 /// How long a failing lookup sent at `t` takes, ms: `clean` is when the dead pod's entries go.
-fn failed_after(c: &DnsClient, p: f64, t: Millis, clean: Millis, rng: &mut Rng) -> Millis {
+fn failed_after(c: &DnsClient, (p, search): (f64, i32), t: Millis, clean: Millis, rng: &mut Rng) -> Millis {
     let two = DNS_TIMEOUT * DNS_ATTEMPTS;
     match (c.resolver, c.lookup) {
         // The bare name's query, sent once the candidate timed out, hits a dead pod too: it
@@ -75,7 +110,7 @@ fn failed_after(c: &DnsClient, p: f64, t: Millis, clean: Millis, rng: &mut Rng) 
         }
         // A search candidate timed out first (10 s), then the name itself did.
         (Resolver::Glibc, Lookup::External)
-            if t + two + DNS_TIMEOUT < clean && rng.unit() < 1.0 - (1.0 - p).powi(SEARCH) =>
+            if t + two + DNS_TIMEOUT < clean && rng.unit() < 1.0 - (1.0 - p).powi(search) =>
         {
             2 * two
         }
@@ -110,22 +145,48 @@ fn refused(
     })
 }
 
-/// Whether kube-proxy keeps the UDP conntrack entries of a Service left without endpoints: the
-/// 1.32 reconciler skips such a Service ("a Service without endpoints does not require to clean
-/// the conntrack entries associated", `pkg/proxy/conntrack/cleanup.go`) until PR #139629
-/// (release taken as 1.37, §2.2); earlier releases deleted them as for any endpoint that left.
-pub fn keeps_entries_without_endpoints(minor: u32) -> bool {
-    (32..37).contains(&minor)
+/// Whether the sync that takes a dead CoreDNS pod out of the rules, leaving `after` of the
+/// `before` pods, deletes the UDP entries DNATed to it ([`conntrack::deletes`]): every form
+/// does while a pod is left; the 1.32 reconciler skips a Service left without one until PR
+/// #139629 (§2.2).
+fn entries_deleted(form: Cleanup, before: usize, after: usize) -> bool {
+    // The dead pod is number 0; those left follow it.
+    let pod = |i: usize| Endpoint {
+        ip: u32::try_from(i).unwrap_or(u32::MAX),
+        port: 53,
+    };
+    let left: Vec<Endpoint> = (1..=after).map(pod).collect();
+    let was: Vec<Endpoint> = (0..before.max(1)).map(pod).collect();
+    let flow = Flow {
+        proto: Proto::Udp,
+        to: Frontend::ClusterIp,
+        service_port: true,
+        target: Some(pod(0)),
+    };
+    let svc = Service {
+        serving: Some(&left),
+        before: &was,
+    };
+    conntrack::deletes(form, &flow, &svc)
 }
 
-/// A `kube-dns` client's failed lookups until `end`; `keeps`: see
-/// [`keeps_entries_without_endpoints`].
+/// The resolver rule of `c` in Kubernetes `1.minor` with `p` of the CoreDNS pods in the rules
+/// dead: the chance that a lookup fails, and how long a failing one takes when every query
+/// reaches a dead pod and no cleanup comes, ms (for the golden tests).
+pub fn lookup_rule(c: &DnsClient, p: f64, minor: u32) -> (f64, Millis) {
+    let search = Setup::of_minor(minor).search;
+    let mut rng = Rng::stream(0, Stream::Client(0));
+    let chance = fate(c, p, search).chance;
+    (chance, failed_after(c, (1.0, search), 0, Millis::MAX, &mut rng))
+}
+
+/// A `kube-dns` client's failed lookups until `end` under the release's `setup`.
 pub fn lookups(
     c: &DnsClient,
     segs: &[Segment],
     slots: &Slots,
     end: Millis,
-    keeps: bool,
+    setup: Setup,
     rng: &mut Rng,
 ) -> Vec<Failure> {
     let mut out = Vec::new();
@@ -147,13 +208,14 @@ pub fn lookups(
             // unless it left the Service without endpoints on a release that keeps them.
             let ends_it = next.filter(|n| y == b && n.by.is_some() && dead.iter().any(|d| d.stopped == n.by));
             let emptied = ends_it.is_some_and(|n| n.size == 0);
+            let cleaned = ends_it.is_some_and(|n| entries_deleted(setup.cleanup, seg.size, n.size));
             let clean = match ends_it {
-                Some(n) if !(emptied && keeps) => n.at,
+                Some(n) if cleaned => n.at,
                 _ => Millis::MAX,
             };
             if let Some(d) = dead.first() {
                 let p = dead.len() as f64 / seg.size as f64;
-                let f = fate(c, p);
+                let f = fate(c, p, setup.search);
                 let until = if clean < Millis::MAX { (y - f.tail).max(x) } else { y };
                 let mut stretch = |(from, to), chance, mech, latency: &Latency<'_>, rng: &mut Rng| {
                     if let Some(mut failure) = doomed(slots, (from, to), chance, (mech, latency), rng) {
@@ -164,7 +226,7 @@ pub fn lookups(
                         out.push(failure);
                     }
                 };
-                let timed_out = |t, rng: &mut Rng| failed_after(c, p, t, clean, rng);
+                let timed_out = |t, rng: &mut Rng| failed_after(c, (p, setup.search), t, clean, rng);
                 match f.late.filter(|_| clean < Millis::MAX) {
                     Some((before, chance)) => {
                         let split = (until - before).max(x);
@@ -174,7 +236,7 @@ pub fn lookups(
                     None => stretch((x, until), f.chance, Mech::DnsTimeout(c.resolver), &timed_out, rng),
                 }
                 // Entries deleted as the rules emptied: a resend after that meets the reject rule.
-                if emptied && !keeps {
+                if emptied && cleaned {
                     stretch(
                         (until, y),
                         f.chance,
@@ -252,8 +314,8 @@ mod tests {
 
     #[test]
     fn dns17_the_share_of_failed_lookups_with_one_of_two_coredns_pods_dead() {
-        let short = |r| fate(&client(r, Lookup::Short), 0.5).chance;
-        let external = |r| fate(&client(r, Lookup::External), 0.5).chance;
+        let short = |r| fate(&client(r, Lookup::Short), 0.5, 3).chance;
+        let external = |r| fate(&client(r, Lookup::External), 0.5, 3).chance;
         assert_eq!(
             [short(Resolver::Glibc), short(Resolver::Musl), short(Resolver::Go)],
             [0.5, 0.5, 0.25]
@@ -270,7 +332,7 @@ mod tests {
             node_local: true,
             ..client(Resolver::Glibc, Lookup::Short)
         };
-        assert_eq!((fate(&cached, 0.5).chance, fate(&cached, 1.0).chance), (0.0, 1.0));
+        assert_eq!((fate(&cached, 0.5, 3).chance, fate(&cached, 1.0, 3).chance), (0.0, 1.0));
     }
 
     /// Both CoreDNS pods die at 1s; a sync at 40s empties the rules, one at 300s adds a pod.
@@ -306,21 +368,22 @@ mod tests {
 
     #[test]
     fn with_no_endpoint_left_1_32_keeps_the_dead_pods_entries_and_1_31_rejects_the_resends() {
-        assert!(!keeps_entries_without_endpoints(31) && keeps_entries_without_endpoints(32));
+        let deleted = |minor| entries_deleted(Cleanup::of_minor(minor), 2, 0);
+        assert!(deleted(31) && !deleted(32));
         let c = client(Resolver::Glibc, Lookup::Short);
         let slots = Slots::new(10.0, 0.0);
-        let run = |keeps| {
+        let run = |minor| {
             lookups(
                 &c,
                 &both_dead(),
                 &slots,
                 400_000,
-                keeps,
+                Setup::of_minor(minor),
                 &mut Rng::stream(1, Stream::Client(0)),
             )
         };
         let mechs = |f: &[Failure]| f.iter().map(|f| (f.mech, f.sent, f.last_sent)).collect::<Vec<_>>();
-        let (kept, cleaned) = (run(true), run(false));
+        let (kept, cleaned) = (run(32), run(31));
         let glibc = (Mech::DnsTimeout(Resolver::Glibc), Mech::DnsRefused(Resolver::Glibc));
         // Every lookup fails either way: 10 a second from 1s to 300s.
         for f in [&kept, &cleaned] {

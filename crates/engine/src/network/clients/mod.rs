@@ -11,6 +11,8 @@
 
 mod dns;
 mod events;
+
+pub use dns::lookup_rule;
 pub mod history;
 pub mod lb;
 mod proxy;
@@ -156,8 +158,8 @@ impl Seen<'_> {
                 (lb::external(api, b, &c.params, &flows, slots, end, rng), 0)
             }
             (Some(dns), ..) => {
-                let keeps = dns::keeps_entries_without_endpoints(cfg.profile.version.minor);
-                (dns::lookups(&dns, rules, slots, end, keeps, rng), 0)
+                let setup = dns::Setup::of_minor(cfg.profile.version.minor);
+                (dns::lookups(&dns, rules, slots, end, setup, rng), 0)
             }
             (None, Style::Proxy, Some(x), None) => {
                 let changes = self.slices[w].get_or_insert_with(|| history::slice_changes(log, api, w));
