@@ -188,6 +188,9 @@ pub struct WorkloadSpec {
     pub tolerations: Vec<Toleration>,
     /// Whether a Service selects its pods.
     pub service: bool,
+    /// The Service's name where it is not the workload's (CoreDNS's is `kube-dns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_name: Option<String>,
     /// The Service's load balancer, for type `LoadBalancer`.
     #[serde(default)]
     pub load_balancer: Option<super::load_balancers::LoadBalancerSpec>,
@@ -198,6 +201,13 @@ pub struct WorkloadSpec {
     /// Whether its pods are critical (`priorityClassName` `system-node-critical` or
     /// `system-cluster-critical`, priority 2000000000 or more): graceful shutdown stops them last.
     pub critical: bool,
+}
+
+impl WorkloadSpec {
+    /// The name of the Service that selects its pods.
+    pub fn service_name(&self) -> &str {
+        self.service_name.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A resolved action.

@@ -374,6 +374,7 @@ impl Scenario {
                 termination_grace_period_seconds: grace,
                 tolerations,
                 service,
+                service_name: None,
                 load_balancer,
                 volume: resolve_volume(w, &field)?,
                 pdb: resolve_pdb(w, &field, p)?,

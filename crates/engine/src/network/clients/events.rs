@@ -143,7 +143,7 @@ fn started_tcp(
         Start::Pinned => ("cause.client.started_pinned", vec![client, pod, time("since", sent)]),
         Start::Race => ("cause.client.started_race", vec![client, pod, text("share", share)]),
         Start::NoEndpoints => {
-            let target = &cfg.workloads[c.service].name;
+            let target = cfg.workloads[c.service].service_name();
             ("cause.client.started_no_endpoints", vec![text("target", target)])
         }
         Start::Blackholed => (
@@ -174,7 +174,7 @@ fn started_proxy(
             vec![client, library, pod, text("share", share)],
         ),
         Start::NoEndpoints => {
-            let target = &cfg.workloads[c.service].name;
+            let target = cfg.workloads[c.service].service_name();
             (
                 "cause.client.proxy_started_no_endpoints",
                 vec![text("target", target), library],
