@@ -9,7 +9,7 @@ use crate::api::Api;
 use crate::cause::{Arg, Cause};
 use crate::scenario::clients::ClientSpec;
 use crate::scenario::libraries::{self, Knob, Style, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
-use crate::scenario::load_balancers::ALB_CONNECT_TIMEOUT;
+use crate::scenario::load_balancers::{ALB_CONNECT_TIMEOUT, ALB_IDLE_TIMEOUT};
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
@@ -299,6 +299,12 @@ fn ended_cause(cfg: &Config, c: &ClientSpec, api: &Api, f: &Failure, by_at: Opti
             ]
         }
         Mech::Alb504 => vec![pod(), time("timeout", ALB_CONNECT_TIMEOUT), at],
+        Mech::AlbIdle504 => vec![
+            pod(),
+            time("at", f.sent),
+            time("timeout", ALB_IDLE_TIMEOUT),
+            time("end", f.sent + ALB_IDLE_TIMEOUT),
+        ],
         Mech::DnsRefused(r) => vec![
             text("count", &f.count.to_string()),
             time("timeout", DNS_TIMEOUT),
