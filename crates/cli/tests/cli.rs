@@ -122,6 +122,8 @@ fn presets_list_and_print_runnable_scenarios() {
         "metalk8s-fast-failover",
         "go-client-default",
         "coredns-node-local-cache",
+        "aws-nlb-instance",
+        "aws-nlb-ip",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }

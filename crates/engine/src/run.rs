@@ -28,7 +28,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
         .enumerate()
         .map(|(w, s)| {
             s.service
-                .then(|| (s.name.clone(), sim.workloads.desired(w, &sim.w.api)))
+                .then(|| (s.service_name().to_string(), sim.workloads.desired(w, &sim.w.api)))
         })
         .collect();
     summary.services = sim
@@ -52,7 +52,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Outcome {
             taint: e.taint,
             zone: e.zone,
             state: e.state,
-            service: e.service.map(|w| cfg.workloads[w].name.clone()),
+            service: e.service.map(|w| cfg.workloads[w].service_name().to_string()),
             volume: e.volume,
             remediator: e.remediator,
             client: e.client,

@@ -5,7 +5,7 @@
 //! gives how often the others do.
 
 use super::{default_cluster, Preset};
-use crate::scenario::{ClientSection, DnsSection, GoDuration, Scenario, ServiceField};
+use crate::scenario::{ClientSection, DnsSection, GoDuration, Scenario, ServiceField, ServiceSection};
 use crate::time::SECOND;
 
 /// The default cluster with `web` behind a Service, run for `minutes` with `seed`, and `client`
@@ -47,6 +47,20 @@ fn dns(newest: &str, resolver: &str, node_local: bool) -> Scenario {
         from: Some("node-3".into()),
         ..ClientSection::default()
     }];
+    s
+}
+
+/// On AWS, `web` behind an NLB of the AWS Load Balancer Controller with `lb`'s targets, and a
+/// Go client calling it from outside the cluster.
+fn nlb(newest: &str, lb: &str, seed: u64) -> Scenario {
+    let mut s = calling(newest, 10, seed, web("shop", "go-http"));
+    s.cloud = Some(serde_json::from_str(r#"{"provider": "aws"}"#).expect("a cloud section"));
+    s.workloads[0].service = Some(ServiceField::Object(ServiceSection {
+        kind: Some("LoadBalancer".into()),
+        load_balancer: Some(lb.into()),
+        external_traffic_policy: None,
+    }));
+    s.clients[0].from = Some("external".into());
     s
 }
 
@@ -95,6 +109,16 @@ pub fn presets(newest: &str) -> Vec<Preset> {
             name: "coredns-node-local-cache",
             description: "the same glibc lookups through NodeLocal DNSCache: it asks CoreDNS over TCP and retries the other pod, so no lookup fails while one CoreDNS pod answers",
             scenario: dns(newest, "glibc", true),
+        },
+        Preset {
+            name: "aws-nlb-instance",
+            description: "web behind an AWS NLB of the AWS Load Balancer Controller with instance targets, called by a Go client from outside the cluster: in this seed its pooled keep-alive connection goes through node-1, and the request written into it at the crash hangs until the NLB's health checks (3 × 10s, each timing out after 10s) call node-1 unhealthy and it resets the flow, 32.9s after the crash; the controller deregisters node-1 1s after its NodeUnknown, at 1m15.7s",
+            scenario: nlb(newest, "aws-nlb-instance", 4),
+        },
+        Preset {
+            name: "aws-nlb-ip",
+            description: "the same NLB with ip targets: the Go client's connection goes to node-1's pod, and its request hangs until the NLB calls the pod unhealthy and resets the flow, 32.9s after the crash; the controller deregisters the pod 1s after its EndpointNotReady, at 1m15.7s",
+            scenario: nlb(newest, "aws-nlb-ip", 4),
         },
     ]
 }
@@ -154,5 +178,28 @@ mod tests {
             assert!(dns.worst_latency_ms >= worst, "{name}: {dns:?}");
         }
         assert_eq!(client("coredns-node-local-cache").failed, 0);
+    }
+
+    /// The NLB presets: the pinned request is reset when the target turns unhealthy, 32.9s after
+    /// the crash, and the controller deregisters the target at 1m15.7s.
+    #[test]
+    fn each_nlb_preset_shows_its_description() {
+        use crate::timeline::EventKind;
+        for name in ["aws-nlb-instance", "aws-nlb-ip"] {
+            let p = super::super::preset(name).expect("a preset");
+            let o = crate::run::run(&p.scenario.resolve().expect("valid"), &RunOptions::default());
+            let c = &o.summary.clients[0];
+            let reset = c.last_error_ms.map(|t| t - CRASH);
+            assert!(
+                c.failed == 1 && reset.is_some_and(|t| (t - 32_900).abs() < 50),
+                "{name}: {c:?}"
+            );
+            let at = |kind| o.events.iter().find(|e| e.kind == kind).map(|e| e.at_ms);
+            assert_eq!(at(EventKind::LoadBalancerTargetUnhealthy), c.last_error_ms, "{name}");
+            let out = at(EventKind::LoadBalancerTargetDeregistered).expect("deregistered");
+            assert!((out - 75_700).abs() < 50, "{name}: deregistered at {out}");
+            let ended = o.events.iter().find(|e| e.kind == EventKind::ClientErrorsEnded);
+            assert_eq!(ended.map(|e| e.cause.key), Some("cause.lb.reset"), "{name}");
+        }
     }
 }

@@ -32,7 +32,7 @@ const COREDNS_REPLICAS: u32 = 2;
 const MAX_COREDNS_REPLICAS: u32 = 100;
 
 /// The cluster DNS, when the scenario has a `dns` section or a client of `kube-dns`: the
-/// `coredns` Deployment (critical, behind a Service) appended to `workloads`.
+/// `coredns` Deployment (critical, behind the `kube-dns` Service) appended to `workloads`.
 pub(super) fn resolve_dns(
     dns: Option<&DnsSection>,
     clients: &[ClientSection],
@@ -86,6 +86,7 @@ pub(super) fn resolve_dns(
         termination_grace_period_seconds: 30,
         tolerations: Vec::new(),
         service: true,
+        service_name: Some(KUBE_DNS.to_string()),
         load_balancer: None,
         volume: None,
         pdb: None,

@@ -188,6 +188,10 @@ pub struct WorkloadSpec {
     pub tolerations: Vec<Toleration>,
     /// Whether a Service selects its pods.
     pub service: bool,
+    /// The Service's name where it is not the workload's (CoreDNS's is `kube-dns`).
+    #[cfg(feature = "clients")]
+    #[serde(default)]
+    pub service_name: Option<String>,
     /// The Service's load balancer, for type `LoadBalancer` (observed with the clients).
     #[cfg(feature = "clients")]
     #[serde(default)]
@@ -199,6 +203,17 @@ pub struct WorkloadSpec {
     /// Whether its pods are critical (`priorityClassName` `system-node-critical` or
     /// `system-cluster-critical`, priority 2000000000 or more): graceful shutdown stops them last.
     pub critical: bool,
+}
+
+impl WorkloadSpec {
+    /// The name of the Service that selects its pods.
+    pub fn service_name(&self) -> &str {
+        #[cfg(feature = "clients")]
+        if let Some(name) = &self.service_name {
+            return name;
+        }
+        &self.name
+    }
 }
 
 /// A resolved action.

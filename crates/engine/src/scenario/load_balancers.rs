@@ -325,6 +325,15 @@ impl LbProfile {
     pub fn unhealthy_at(&self, down: Millis, phase: Millis) -> Millis {
         down + phase + (i64::from(self.unhealthy) - 1) * self.interval + self.timeout
     }
+
+    /// When a target that answers again from `up` is healthy, its probes coming every interval
+    /// from `first_probe`: the first probe at or after `up` passes, and so do the next
+    /// `healthy − 1`.
+    pub fn healthy_at(&self, up: Millis, first_probe: Millis) -> Millis {
+        let waits = (up - first_probe).max(0);
+        let k = (waits + self.interval - 1) / self.interval;
+        first_probe + (k + i64::from(self.healthy) - 1) * self.interval
+    }
 }
 
 /// kube-proxy's `/healthz` on :10256 (`pkg/proxy/healthcheck/proxy_health.go`): 503 when an

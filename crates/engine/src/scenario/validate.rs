@@ -372,6 +372,8 @@ impl Scenario {
                 tolerations,
                 service,
                 #[cfg(feature = "clients")]
+                service_name: None,
+                #[cfg(feature = "clients")]
                 load_balancer,
                 volume: resolve_volume(w, &field)?,
                 pdb: resolve_pdb(w, &field, p)?,

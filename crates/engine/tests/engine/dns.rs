@@ -70,7 +70,7 @@ fn one_of_two(version: &str, members: &str, key: &str) -> Span {
     };
     for seed in 1..=SEEDS {
         let o = run_seed(&json, seed);
-        let ts = traffic(&o, EventKind::TrafficStopped, "coredns");
+        let ts = traffic(&o, EventKind::TrafficStopped, "kube-dns");
         let c = client(&o);
         let first = c.first_error_ms.expect("a lookup failed") - CRASH;
         let last = c.last_error_ms.expect("a lookup failed") - CRASH;
@@ -190,7 +190,7 @@ fn w7_both_coredns_pods_dead_every_lookup_fails_until_the_replacement_is_in_the_
         let json = scenario(version, BOTH, members);
         for seed in 1..=SEEDS {
             let o = run_seed(&json, seed);
-            let back = traffic(&o, EventKind::TrafficStarted, "coredns");
+            let back = traffic(&o, EventKind::TrafficStarted, "kube-dns");
             assert!(
                 (td.0..=td.1).contains(&back),
                 "{version} seed {seed}: replacement at {back}"
@@ -299,9 +299,18 @@ fn kube_dns_defaults_to_two_coredns_replicas_on_the_first_nodes() {
     assert_eq!((dns.nodes.as_slice(), dns.node_local), (&[0, 1][..], false));
     let coredns = &cfg.workloads[dns.workload];
     assert_eq!(
-        (coredns.name.as_str(), coredns.replicas, coredns.service),
-        ("coredns", 2, true)
+        (
+            coredns.name.as_str(),
+            coredns.service_name(),
+            coredns.replicas,
+            coredns.service
+        ),
+        ("coredns", "kube-dns", 2, true)
     );
+    // Its events and its Service's summary name the Service as upstream does.
+    let o = kubelife_engine::run(&cfg, &Default::default());
+    assert!(o.summary.services.iter().any(|s| s.service == "kube-dns"));
+    assert!(o.events.iter().all(|e| e.service.as_deref() != Some("coredns")));
     assert_eq!(cfg.clients[0].service, dns.workload);
     let plain = r#"{"nodes":[{"name":"n1"}],"workloads":[{"kind":"Deployment","name":"w"}]}"#;
     let cfg = resolve(plain);

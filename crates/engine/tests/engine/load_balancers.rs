@@ -206,7 +206,8 @@ fn t15_lbc_nlb_ip() {
 
 /// T16: the ALB: unhealthy in [20s, 35s); until then each request it sends to the dead node
 /// gets a 504 after its 10s connect timeout, and so does each it sends through a live node to
-/// the dead pod until TrafficStopped.
+/// the dead pod until TrafficStopped; the first request it sends to the dead node rides its
+/// kept-alive connection there and gets a 504 after the 60s idle timeout.
 #[test]
 fn t16_lbc_alb() {
     let json = scenario("1.32", &service("aws-alb", "Cluster"), &external("okhttp"));
@@ -214,13 +215,20 @@ fn t16_lbc_alb() {
         let unhealthy = first(o, EventKind::LoadBalancerTargetUnhealthy).expect("checked");
         let ts = first(o, EventKind::TrafficStopped).ok_or("no TrafficStopped")?;
         let ends = of_kind(o, EventKind::ClientErrorsEnded);
-        if ends.is_empty() {
-            return Err("no 504".into());
+        let (idle, connect): (Vec<&kubelife_engine::TimelineEvent>, Vec<_>) =
+            ends.iter().partition(|e| e.cause.key == "cause.lb.alb_504_idle");
+        if let Some(e) = connect.iter().find(|e| e.cause.key != "cause.lb.alb_504") {
+            return Err(format!("ended by {}", e.cause.key));
         }
-        match ends.iter().find(|e| e.cause.key != "cause.lb.alb_504") {
-            Some(e) => Err(format!("ended by {}", e.cause.key)),
-            None if ends.iter().all(|e| e.at_ms - CRASH <= unhealthy.max(ts) + 10_000) => Ok(()),
-            None => Err(format!("504s after {}", unhealthy.max(ts) + 10_000)),
+        if let Some(e) = connect.iter().find(|e| e.at_ms - CRASH > unhealthy.max(ts) + 10_000) {
+            return Err(format!("a 10s 504 at {}", e.at_ms));
+        }
+        let worst = o.summary.clients[0].worst_latency_ms;
+        // The idle 504 ends the episode unless a later 10s one does (a late TrafficStopped).
+        match idle.as_slice() {
+            [e] if (60_000..unhealthy + 60_000).contains(&(e.at_ms - CRASH)) && worst == 60_000 => Ok(()),
+            [] if worst == 60_000 && ts + 10_000 > 60_000 => Ok(()),
+            _ => Err(format!("idle 504s {idle:?}, worst wait {worst}")),
         }
     });
 }
@@ -353,4 +361,77 @@ fn the_service_object_is_checked() {
     // `true` is written back as `true`.
     let s = Scenario::from_json(&scenario("1.32", "true", "[]")).unwrap();
     assert!(s.to_json().contains(r#""service": true"#) || s.to_json().contains(r#""service":true"#));
+}
+
+/// The web Deployment of [`scenario`] with one replica.
+fn alone(json: &str) -> String {
+    json.replace(r#""replicas":3"#, r#""replicas":1"#).replace("400", "700")
+}
+
+/// AWS NLB fail-open (ip targets): when the only target is unhealthy the NLB keeps sending to
+/// it, resets nothing, and refuses no flow; the controller's resolver keeps the NotReady
+/// endpoint registered (EndpointsFailOpen, C7) until the replacement's endpoint is ready.
+#[test]
+fn an_nlb_fails_open_when_its_only_target_dies() {
+    let json = alone(&scenario("1.32", &service("aws-nlb-ip", "Cluster"), &external("linux")));
+    window("fail-open", &json, (30_000, 40_000), |o| {
+        let u = of_kind(o, EventKind::LoadBalancerTargetUnhealthy)[0];
+        if u.cause.key != "cause.lb.unhealthy_fail_open" {
+            return Err(format!("unhealthy: {}", u.cause.key));
+        }
+        let replaced = of_kind(o, EventKind::EndpointReady)
+            .into_iter()
+            .find(|e| e.pod != u.pod && e.at_ms > CRASH)
+            .ok_or("no replacement")?;
+        let dereg = of_kind(o, EventKind::LoadBalancerTargetDeregistered);
+        match dereg.as_slice() {
+            [d] if d.at_ms == replaced.at_ms + SECOND && d.cause.key == "cause.lb.deregistered_pod_fail_open" => {}
+            other => {
+                return Err(format!(
+                    "deregistered {other:?}, replacement ready at {}",
+                    replaced.at_ms
+                ))
+            }
+        }
+        let ends = of_kind(o, EventKind::ClientErrorsEnded);
+        match ends
+            .iter()
+            .find(|e| matches!(e.cause.key, "cause.lb.reset" | "cause.client.no_endpoints"))
+        {
+            Some(e) => Err(format!("{} at {}", e.cause.key, e.at_ms)),
+            // Every SYN the NLB sent to the dead pod until the deregistration got no answer.
+            None if ends.iter().all(|e| e.cause.key == "cause.client.syn_retries") => Ok(()),
+            None => Err(format!(
+                "ended by {:?}",
+                ends.iter().map(|e| e.cause.key).collect::<Vec<_>>()
+            )),
+        }
+    });
+}
+
+/// A target back after its machine's recovery rejoins: node-1 recovers at 2m0s, its target
+/// (deregistered by the controller at its NodeUnknown or NotReady) is registered again and
+/// healthy after 3 × 10s probes; node-2's crash at 4m0s then sends `share` of the flows to dead
+/// ends, as with all three targets in the rotation (4/6 and 1/2 if node-1 had stayed out).
+#[test]
+fn a_recovered_target_rejoins_the_rotation() {
+    for (lb, share) in [("aws-nlb-instance", "5/9"), ("aws-nlb-ip", "1/3")] {
+        let json = scenario("1.32", &service(lb, "Cluster"), &external("linux")).replace(
+            r#""events":["#,
+            r#""events":[{"at":"120s","action":"NodeRecover","node":"node-1"},{"at":"240s","action":"NodeCrash","node":"node-2"},"#,
+        );
+        window(lb, &json, (30_000, 40_000), |o| {
+            if of_kind(o, EventKind::LoadBalancerTargetDeregistered).len() != 2 {
+                return Err("not two deregistrations".into());
+            }
+            let started = of_kind(o, EventKind::ClientErrorsStarted)
+                .into_iter()
+                .find(|e| e.at_ms >= 240_000)
+                .ok_or("no errors after node-2's crash")?;
+            match started.cause.args.iter().find(|a| a.0 == "share") {
+                Some((_, kubelife_engine::cause::Arg::Text(s))) if s == share => Ok(()),
+                other => Err(format!("share {other:?}")),
+            }
+        });
+    }
 }

@@ -139,7 +139,7 @@ fn one_of_two_dns(version: &str) -> String {
 fn coredns_stopped(o: &Outcome) -> Option<(i64, usize)> {
     of_kind(o, EventKind::TrafficStopped)
         .into_iter()
-        .find(|e| e.service.as_deref() == Some("coredns"))
+        .find(|e| e.service.as_deref() == Some("kube-dns"))
         .map(|e| (e.at_ms - CRASH, e.id))
 }
 

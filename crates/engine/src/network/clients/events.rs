@@ -9,7 +9,7 @@ use crate::api::Api;
 use crate::cause::{Arg, Cause};
 use crate::scenario::clients::ClientSpec;
 use crate::scenario::libraries::{self, Knob, Style, GRPC_KEEPALIVE_TIMEOUT, RETRIES2_BUDGET, SYN_BUDGET};
-use crate::scenario::load_balancers::ALB_CONNECT_TIMEOUT;
+use crate::scenario::load_balancers::{ALB_CONNECT_TIMEOUT, ALB_IDLE_TIMEOUT};
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
@@ -143,7 +143,7 @@ fn started_tcp(
         Start::Pinned => ("cause.client.started_pinned", vec![client, pod, time("since", sent)]),
         Start::Race => ("cause.client.started_race", vec![client, pod, text("share", share)]),
         Start::NoEndpoints => {
-            let target = &cfg.workloads[c.service].name;
+            let target = cfg.workloads[c.service].service_name();
             ("cause.client.started_no_endpoints", vec![text("target", target)])
         }
         Start::Blackholed => (
@@ -174,7 +174,7 @@ fn started_proxy(
             vec![client, library, pod, text("share", share)],
         ),
         Start::NoEndpoints => {
-            let target = &cfg.workloads[c.service].name;
+            let target = cfg.workloads[c.service].service_name();
             (
                 "cause.client.proxy_started_no_endpoints",
                 vec![text("target", target), library],
@@ -299,6 +299,12 @@ fn ended_cause(cfg: &Config, c: &ClientSpec, api: &Api, f: &Failure, by_at: Opti
             ]
         }
         Mech::Alb504 => vec![pod(), time("timeout", ALB_CONNECT_TIMEOUT), at],
+        Mech::AlbIdle504 => vec![
+            pod(),
+            time("at", f.sent),
+            time("timeout", ALB_IDLE_TIMEOUT),
+            time("end", f.sent + ALB_IDLE_TIMEOUT),
+        ],
         Mech::DnsRefused(r) => vec![
             text("count", &f.count.to_string()),
             time("timeout", DNS_TIMEOUT),

@@ -6,17 +6,12 @@
 //! until it is out of rotation, and, for instance targets with `Cluster`, through a live node's
 //! kube-proxy to a dead pod until the proxies drop it (§3.7).
 
-use super::history::{Death, Machines, Segment};
-use super::rules::{Mech, Slots};
-use super::walk::{self, Failure, Start};
+use super::history::Machines;
 use crate::api::{Api, PodId};
 use crate::cause::Cause;
 use crate::rng::{Rng, Stream};
-use crate::scenario::clients::ClientParams;
-use crate::scenario::libraries::Style;
 use crate::scenario::load_balancers::{
-    Deregistration, LbKind, LbProfile, LoadBalancerSpec, Policy, Probe, Target, ALB_CONNECT_TIMEOUT,
-    CONTROLLER_RECONCILE, STABLE_NODE_SET_MINOR,
+    Deregistration, LbProfile, LoadBalancerSpec, Policy, Probe, Target, CONTROLLER_RECONCILE, STABLE_NODE_SET_MINOR,
 };
 use crate::scenario::Config;
 use crate::time::Millis;
@@ -40,6 +35,12 @@ pub struct Fate {
     pub unhealthy: Option<Millis>,
     /// When a controller took it out, ms, and the event it reconciled on.
     pub deregistered: Option<(Millis, EventId)>,
+    /// Where its first probe after the death fell in an interval, ms: its probes come every
+    /// interval from `down + phase`.
+    pub phase: Millis,
+    /// When it was back in the rotation, ms: its machine back, registered again if a controller
+    /// took it out, and the healthy threshold's probes passed.
+    pub rejoined: Option<Millis>,
 }
 
 impl Fate {
@@ -49,6 +50,16 @@ impl Fate {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// Whether it is out of the rotation at `t`: left it, and not back yet.
+    pub fn out_by(&self, t: Millis) -> bool {
+        self.out_at().is_some_and(|o| o <= t) && self.rejoined.is_none_or(|r| t < r)
+    }
+
+    /// Whether a controller has taken it out by `t`, and not registered it again.
+    pub fn deregistered_by(&self, t: Millis) -> bool {
+        self.deregistered.is_some_and(|d| d.0 <= t) && self.rejoined.is_none_or(|r| t < r)
     }
 }
 
@@ -61,6 +72,8 @@ pub struct Balancer {
     pub spec: LoadBalancerSpec,
     /// Its targets that went down, in the order their machines stopped.
     pub fates: Vec<Fate>,
+    /// Its health checks' stream after the fates' phases: the phases of targets that join.
+    pub rng: Rng,
 }
 
 impl Balancer {
@@ -135,8 +148,11 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
                     back,
                     unhealthy,
                     deregistered: None,
+                    phase,
+                    rejoined: None,
                 };
                 fate.deregistered = deregistered(cfg, log, api, w, &fate);
+                fate.rejoined = rejoined(log, spec, w, &fate);
                 fates.push(fate);
             }
         }
@@ -144,44 +160,104 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
             service: w,
             spec,
             fates,
+            rng,
         });
     }
     out
 }
 
-/// When a controller takes `fate`'s target out, and on which event.
+/// When a controller takes `fate`'s target out, and on which event. The AWS Load Balancer
+/// Controller's resolver fails open (`EndpointsFailOpen`): while no other endpoint is ready (ip)
+/// or no other node is Ready (instance) it keeps the target, until another one is, or the target
+/// leaves the EndpointSlice (ip) or the cluster (instance); one ready again stays.
 fn deregistered(cfg: &Config, log: &[Event], api: &Api, w: usize, fate: &Fate) -> Option<(Millis, EventId)> {
     let p = cfg.workloads[w].load_balancer?.profile();
-    let after = |kinds: &[EventKind], pod: Option<PodId>| {
-        log.iter().enumerate().find(|(_, e)| {
-            e.at >= fate.down
-                && kinds.contains(&e.kind)
-                && match pod {
-                    Some(q) => e.pod == Some(q) && e.service == Some(w),
-                    None => e.node == Some(fate.node) && e.pod.is_none(),
+    let pod = fate.pods.first().copied();
+    let mine = |e: &Event, target: Target| match target {
+        Target::Ip => e.pod == pod && e.service == Some(w),
+        Target::Instance => e.node == Some(fate.node) && e.pod.is_none(),
+    };
+    let after = |kinds: &[EventKind], target: Target| {
+        log.iter()
+            .enumerate()
+            .find(|(_, e)| e.at >= fate.down && kinds.contains(&e.kind) && mine(e, target))
+    };
+    let stable = cfg.profile.version.minor >= STABLE_NODE_SET_MINOR;
+    let (back, gone) = match p.target {
+        Target::Ip => (EventKind::EndpointReady, EventKind::EndpointRemoved),
+        Target::Instance => (EventKind::NodeReady, EventKind::NodeDeleted),
+    };
+    let (first, e) = match (p.deregistration, p.target) {
+        (Deregistration::Controller, Target::Ip) => after(&[EventKind::EndpointNotReady, gone], Target::Ip)?,
+        (Deregistration::Controller, Target::Instance) => after(&[EventKind::NodeUnknown], Target::Instance)?,
+        (Deregistration::ServiceController, _) if stable => {
+            return after(&[EventKind::NodeDeleted], Target::Instance).map(|(id, e)| (e.at, id));
+        }
+        (Deregistration::ServiceController, _) => {
+            let kinds = [EventKind::NodeNotReady, EventKind::NodeUnknown];
+            return after(&kinds, Target::Instance).map(|(id, e)| (e.at, id));
+        }
+    };
+    let others = match p.target {
+        Target::Ip => other_endpoints(api, w, fate, e.at),
+        Target::Instance => ready_nodes(cfg, log, e.at),
+    };
+    if e.kind == gone || others > 0 {
+        return Some((e.at + CONTROLLER_RECONCILE, first));
+    }
+    // Fail-open: the next reconcile that finds another target ready, or this one gone.
+    for (id, e) in log.iter().enumerate().skip(first + 1) {
+        if mine(e, p.target) && e.kind == back {
+            return None;
+        }
+        let other_ready = e.kind == back
+            && match p.target {
+                Target::Ip => e.service == Some(w) && e.pod.is_some() && e.pod != pod,
+                Target::Instance => e.pod.is_none() && e.node.is_some_and(|n| n != fate.node),
+            };
+        if other_ready || (mine(e, p.target) && e.kind == gone) {
+            return Some((e.at + CONTROLLER_RECONCILE, id));
+        }
+    }
+    None
+}
+
+/// When `fate`'s target is back in the rotation: its machine back and, for a pod (ip targets,
+/// `Local`), the pod Ready again; registered again by the controller that took it out (at the
+/// node's `NodeReady` or the pod's `EndpointReady`, after the controller's reconcile); then the
+/// healthy threshold's probes pass, every interval from the first one after.
+fn rejoined(log: &[Event], spec: LoadBalancerSpec, w: usize, fate: &Fate) -> Option<Millis> {
+    let p = spec.profile();
+    let (back, _) = fate.back?;
+    fate.out_at()?;
+    let ready = |kind: EventKind| {
+        log.iter().find(|e| {
+            e.at >= back
+                && e.kind == kind
+                && match (kind, fate.pods.first()) {
+                    (EventKind::EndpointReady, Some(&q)) => e.pod == Some(q) && e.service == Some(w),
+                    _ => e.node == Some(fate.node) && e.pod.is_none(),
                 }
         })
     };
-    match (p.deregistration, p.target) {
-        (Deregistration::Controller, Target::Ip) => {
-            let (id, e) = after(
-                &[EventKind::EndpointNotReady, EventKind::EndpointRemoved],
-                fate.pods.first().copied(),
-            )?;
-            // Fail-open: with no other ready endpoint the controller keeps the unknown one.
-            (other_endpoints(api, w, fate, e.at) > 0).then_some((e.at + CONTROLLER_RECONCILE, id))
-        }
-        (Deregistration::Controller, Target::Instance) => {
-            let (id, e) = after(&[EventKind::NodeUnknown], None)?;
-            (ready_nodes(cfg, log, e.at) > 0).then_some((e.at + CONTROLLER_RECONCILE, id))
-        }
-        (Deregistration::ServiceController, _) if cfg.profile.version.minor >= STABLE_NODE_SET_MINOR => {
-            after(&[EventKind::NodeDeleted], None).map(|(id, e)| (e.at, id))
-        }
-        (Deregistration::ServiceController, _) => {
-            after(&[EventKind::NodeNotReady, EventKind::NodeUnknown], None).map(|(id, e)| (e.at, id))
-        }
-    }
+    let up = match p.target == Target::Ip || spec.policy == Policy::Local {
+        true => ready(EventKind::EndpointReady)?.at,
+        false => back,
+    };
+    let Some((out, _)) = fate.deregistered else {
+        return Some(p.healthy_at(up, fate.down + fate.phase));
+    };
+    let kind = match p.target {
+        Target::Ip => EventKind::EndpointReady,
+        Target::Instance => EventKind::NodeReady,
+    };
+    let registered = ready(kind)?.at.max(out);
+    let reconcile = match p.deregistration {
+        Deregistration::Controller => CONTROLLER_RECONCILE,
+        Deregistration::ServiceController => 0,
+    };
+    let at = registered.max(up) + reconcile;
+    Some(p.healthy_at(at, at + fate.phase))
 }
 
 /// Service `w`'s pods other than `fate`'s that run at `t`: created, not removed, and not
@@ -222,7 +298,7 @@ fn ready_nodes(cfg: &Config, log: &[Event], t: Millis) -> usize {
 }
 
 /// The load balancers' events: each target's `Unhealthy` and `Deregistered` within the run.
-pub fn events(cfg: &Config, api: &Api, balancers: &[Balancer], out: &mut Vec<(Event, Option<usize>)>) {
+pub fn events(cfg: &Config, log: &[Event], api: &Api, balancers: &[Balancer], out: &mut Vec<(Event, Option<usize>)>) {
     for b in balancers {
         let p = b.profile();
         for f in &b.fates {
@@ -232,13 +308,14 @@ pub fn events(cfg: &Config, api: &Api, balancers: &[Balancer], out: &mut Vec<(Ev
                 _ => e.node(f.node),
             };
             if let Some(at) = f.unhealthy.filter(|&t| t <= cfg.duration) {
-                let cause = unhealthy_cause(p, &target, f.down);
+                let open = last_healthy(cfg, api, b, f, at);
+                let cause = unhealthy_cause(p, &target, f.down, open);
                 let mut e = mark(Event::new(at, EventKind::LoadBalancerTargetUnhealthy, cause)).after(Some(f.fault));
                 e.service = Some(b.service);
                 out.push((e, None));
             }
             if let Some((at, by)) = f.deregistered.filter(|d| d.0 <= cfg.duration) {
-                let cause = deregistered_cause(cfg, p, &target);
+                let cause = deregistered_cause(cfg, p, &target, kept_open(cfg, api, f, &log[by]));
                 let mut e = mark(Event::new(at, EventKind::LoadBalancerTargetDeregistered, cause)).after(Some(by));
                 e.service = Some(b.service);
                 out.push((e, None));
@@ -255,8 +332,21 @@ pub fn target_name(cfg: &Config, api: &Api, b: &Balancer, f: &Fate) -> String {
     }
 }
 
-fn unhealthy_cause(p: &LbProfile, target: &str, down: Millis) -> Cause {
+/// Whether `f`'s target was the last healthy one at `t`, so that the load balancer fails open:
+/// no other pod of the Service runs (ip targets, `Local`), or every node is out.
+fn last_healthy(cfg: &Config, api: &Api, b: &Balancer, f: &Fate, t: Millis) -> bool {
+    match b.per_target() {
+        true => other_endpoints(api, b.service, f, t) == 0,
+        false => {
+            let nodes = cfg.nodes.iter().filter(|n| n.join_at.is_none()).count();
+            b.fates.iter().filter(|g| g.out_by(t)).count() >= nodes
+        }
+    }
+}
+
+fn unhealthy_cause(p: &LbProfile, target: &str, down: Millis, open: bool) -> Cause {
     let key = match p.probe {
+        _ if open => "cause.lb.unhealthy_fail_open",
         Probe::TrafficPort => "cause.lb.unhealthy_traffic_port",
         Probe::ProxyHealthz => "cause.lb.unhealthy_healthz",
         Probe::HealthCheckNodePort => "cause.lb.unhealthy_health_check_node_port",
@@ -270,7 +360,29 @@ fn unhealthy_cause(p: &LbProfile, target: &str, down: Millis) -> Cause {
         .time("down", down)
 }
 
-fn deregistered_cause(cfg: &Config, p: &LbProfile, target: &str) -> Cause {
+/// The other target whose readiness ended the controller's fail-open for `f`, by name: the pod
+/// or node the event `by` it reconciled on is about, when that is not `f`'s own.
+fn kept_open(cfg: &Config, api: &Api, f: &Fate, by: &Event) -> Option<String> {
+    match (by.pod, by.node) {
+        (Some(q), _) if !f.pods.contains(&q) => Some(api.pods[q].name.clone()),
+        (None, Some(n)) if n != f.node => Some(cfg.nodes[n].name.clone()),
+        _ => None,
+    }
+}
+
+fn deregistered_cause(cfg: &Config, p: &LbProfile, target: &str, other: Option<String>) -> Cause {
+    if let Some(other) = other {
+        let key = match p.target {
+            Target::Ip => "cause.lb.deregistered_pod_fail_open",
+            Target::Instance => "cause.lb.deregistered_node_fail_open",
+        };
+        return Cause::new(key)
+            .text("lb", p.kind.name())
+            .text("target", target)
+            .text("other", other)
+            .time("reconcile", CONTROLLER_RECONCILE)
+            .time("delay", p.deregistration_delay);
+    }
     let key = match (p.deregistration, p.target) {
         (Deregistration::Controller, Target::Ip) => "cause.lb.deregistered_pod",
         (Deregistration::Controller, Target::Instance) => "cause.lb.deregistered_node",
@@ -287,131 +399,4 @@ fn deregistered_cause(cfg: &Config, p: &LbProfile, target: &str) -> Cause {
         c = c.time("delay", p.deregistration_delay);
     }
     c
-}
-
-/// What an external client's flows meet, as rules over time: each segment's units are the
-/// ways a flow can go, the dead ones as deaths (see the module's doc).
-pub fn external_segments(cfg: &Config, api: &Api, b: &Balancer, segs: &[Segment]) -> Vec<Segment> {
-    let mut cuts: Vec<Millis> = segs.iter().map(|s| s.at).collect();
-    cuts.extend(b.fates.iter().filter_map(Fate::out_at));
-    crate::order::sort(&mut cuts);
-    cuts.dedup();
-    let out_by = |t: Millis, f: &Fate| f.out_at().is_some_and(|o| o <= t);
-    let death = |f: &Fate, pod: PodId| Death {
-        pod,
-        at: f.down,
-        fault: f.fault,
-        stopped: None,
-        back: f.back,
-    };
-    // Every dead pod the proxies ever had, for ip targets and `Local`.
-    let mut deaths: Vec<Death> = Vec::new();
-    for d in segs.iter().flat_map(|s| &s.mortal) {
-        if !deaths.iter().any(|o| o.pod == d.pod) {
-            deaths.push(*d);
-        }
-    }
-    let nodes = cfg.nodes.iter().filter(|n| n.join_at.is_none()).count();
-    let mut out: Vec<Segment> = Vec::with_capacity(cuts.len());
-    for t in cuts.into_iter().filter(|&t| t >= 0) {
-        let i = segs.partition_point(|s| s.at <= t).saturating_sub(1);
-        let seg = &segs[i];
-        let by = if seg.at == t { seg.by } else { None };
-        let next = if b.per_target() {
-            // Its units are the pods; a dead one stays until the load balancer drops it.
-            let mut s = Segment {
-                by,
-                at: t,
-                ..seg.clone()
-            };
-            for d in &deaths {
-                let fate = b.fate_of(api, d.pod);
-                let inside = s.mortal.iter().any(|m| m.pod == d.pod);
-                let kept = fate.is_some_and(|f| !out_by(t, f));
-                match (inside, fate) {
-                    (true, Some(f)) if out_by(t, f) => {
-                        s.size = s.size.saturating_sub(1);
-                        s.mortal.retain(|m| m.pod != d.pod);
-                    }
-                    (false, Some(_)) if kept && d.down_at(t) => {
-                        s.size += 1;
-                        s.mortal.push(*d);
-                    }
-                    _ => {}
-                }
-            }
-            s
-        } else {
-            // Its units are (node, pod) pairs: every pair through a dead node is dead.
-            let gone = b.fates.iter().filter(|f| out_by(t, f)).count();
-            let live = nodes.saturating_sub(b.fates.len());
-            let mut mortal = Vec::new();
-            for f in b.fates.iter().filter(|f| !out_by(t, f)) {
-                mortal.extend(std::iter::repeat_n(death(f, node_unit(api, f.node)), seg.size));
-            }
-            for d in &seg.mortal {
-                mortal.extend(std::iter::repeat_n(*d, live));
-            }
-            Segment {
-                at: t,
-                size: nodes.saturating_sub(gone) * seg.size,
-                mortal,
-                by,
-            }
-        };
-        out.push(next);
-    }
-    out
-}
-
-/// An external client's failures through load balancer `b`: its library's own rules over the
-/// flows' rules ([`external_segments`]), and what the load balancer adds on a dead first hop:
-/// an NLB resets the flows still going there once the target is unhealthy; an ALB answers each
-/// request it cannot connect for with a 504 after its 10 s connect timeout.
-#[allow(clippy::too_many_arguments)]
-pub fn external(
-    api: &Api,
-    b: &Balancer,
-    p: &ClientParams,
-    segs: &[Segment],
-    slots: &Slots,
-    end: Millis,
-    rng: &mut Rng,
-) -> Vec<Failure> {
-    let prof = b.profile();
-    let alb = prof.kind == LbKind::AwsAlb;
-    let params = match alb {
-        // The ALB, not the client, dials the targets: the client's connection to it never dies.
-        true => ClientParams {
-            connect_timeout: ALB_CONNECT_TIMEOUT,
-            ..ClientParams::bare(Style::PerRequest)
-        },
-        false => *p,
-    };
-    let mut failures = match params.style {
-        Style::PerRequest => walk::per_request(&params, segs, slots, end, rng),
-        // A proxy never calls from outside (`client_rules` refuses it): as a pool.
-        Style::Pool | Style::Multiplexed | Style::Proxy => walk::connected(&params, segs, slots, end, rng),
-    };
-    for f in &mut failures {
-        if alb && f.mech == Mech::ConnectTimeout {
-            // Through a live node to a dead pod too: the ALB's own dial times out.
-            f.mech = Mech::Alb504;
-        }
-        let Some(fate) = f.pod.and_then(|q| b.fate_of(api, q)) else {
-            continue;
-        };
-        f.start = Start::Blackholed;
-        let reset = fate
-            .unhealthy
-            .filter(|&u| prof.reset_on_unhealthy && fate.deregistered.is_none_or(|d| u <= d.0));
-        if let Some(u) = reset.filter(|&u| f.last > u) {
-            f.first = f.first.min(u);
-            f.last = u;
-            f.latency = f.latency.min(u - f.sent);
-            f.mech = Mech::LbReset;
-            f.ended_by = None;
-        }
-    }
-    failures
 }

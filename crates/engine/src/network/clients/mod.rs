@@ -15,6 +15,7 @@ mod events;
 pub use dns::lookup_rule;
 pub mod history;
 pub mod lb;
+mod lb_flows;
 mod proxy;
 pub mod rules;
 mod walk;
@@ -60,7 +61,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -
     let machines = history::machines(log);
     let balancers = lb::balancers(cfg, log, api, &machines);
     let mut out = Observed::default();
-    lb::events(cfg, api, &balancers, &mut out.events);
+    lb::events(cfg, log, api, &balancers, &mut out.events);
     let stopped = own_faults(log, cfg.clients.iter().filter_map(|c| c.from));
     let mut seen = Seen {
         run: Run {
@@ -154,8 +155,9 @@ impl Seen<'_> {
         let rules = self.segments[w].as_deref().unwrap_or(&[]);
         match (c.dns, c.params.style, proxy, balancer) {
             (None, _, _, Some(b)) => {
-                let flows = lb::external_segments(cfg, api, b, rules);
-                (lb::external(api, b, &c.params, &flows, slots, end, rng), 0)
+                let joined = lb_flows::joined(log, api, machines, kube_proxy.programmed(w), b);
+                let flows = lb_flows::external_segments(cfg, api, b, rules, &joined);
+                (lb_flows::external(api, b, &c.params, &flows, slots, end, rng), 0)
             }
             (Some(dns), ..) => {
                 let setup = dns::Setup::of_minor(cfg.profile.version.minor);

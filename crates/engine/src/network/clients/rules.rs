@@ -31,6 +31,9 @@ pub enum Mech {
     LbReset,
     /// An ALB could not connect to the target within its connect timeout: 504.
     Alb504,
+    /// An ALB's request in flight to a target whose machine died got no answer within the
+    /// ALB's idle timeout: 504.
+    AlbIdle504,
 }
 
 impl Mech {
@@ -52,6 +55,7 @@ impl Mech {
             Mech::DnsRefused(_) => "cause.client.dns_refused",
             Mech::LbReset => "cause.lb.reset",
             Mech::Alb504 => "cause.lb.alb_504",
+            Mech::AlbIdle504 => "cause.lb.alb_504_idle",
         }
     }
 }
