@@ -348,23 +348,29 @@ pub fn database_ready(o: &Outcome, workloads: &[WorkloadSpec], fault: Millis) ->
     db.ready.map(|i| o.events[i].at_ms - fault)
 }
 
-/// When the clients' errors after `fault` (absolute, ms) had all ended, measured from it, read
-/// off the `ClientErrorsStarted` and `ClientErrorsEnded` events of `client` (every client when
-/// `None`): 0 when no episode began after the fault, `None` when one outlasted the run (it has
-/// no `ClientErrorsEnded`).
-pub fn client_errors_ended(o: &Outcome, fault: Millis, client: Option<&str>) -> Option<Millis> {
-    let mut open = 0_usize;
-    let mut ended = fault;
-    let ours = |e: &TimelineEvent| e.client.is_some() && (client.is_none() || e.client.as_deref() == client);
-    for e in o.events.iter().filter(|e| ours(e)) {
+/// Per client of the summary, when its errors after `fault` (absolute, ms) had ended, measured
+/// from it: its last error (`lastErrorMs`), 0 when it saw none after the fault, and `None` when
+/// one of its episodes outlasted the run (a `ClientErrorsStarted` with no `ClientErrorsEnded`).
+/// One pass over the events, whatever the number of clients.
+#[cfg(feature = "clients")]
+pub fn client_errors_ended(o: &Outcome, fault: Millis) -> Vec<Option<Millis>> {
+    let clients = &o.summary.clients;
+    let by_name: std::collections::BTreeMap<&str, usize> =
+        clients.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
+    let mut open = vec![0_usize; clients.len()];
+    for e in o.events.iter().filter(|e| e.at_ms >= fault) {
+        let Some(&i) = e.client.as_deref().and_then(|n| by_name.get(n)) else {
+            continue;
+        };
         match e.kind {
-            EventKind::ClientErrorsStarted if e.at_ms >= fault => open += 1,
-            EventKind::ClientErrorsEnded if e.at_ms >= fault && open > 0 => {
-                open -= 1;
-                ended = ended.max(e.at_ms);
-            }
+            EventKind::ClientErrorsStarted => open[i] += 1,
+            EventKind::ClientErrorsEnded => open[i] = open[i].saturating_sub(1),
             _ => {}
         }
     }
-    (open == 0).then_some(ended - fault)
+    clients
+        .iter()
+        .zip(open)
+        .map(|(c, open)| (open == 0).then(|| c.last_error_ms.map_or(0, |t| (t - fault).max(0))))
+        .collect()
 }

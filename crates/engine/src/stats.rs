@@ -67,9 +67,9 @@ pub struct Distribution {
     pub milestones: Vec<Spread>,
     /// Per workload, the time with fewer Ready pods than desired (`notFullyReadyMs`).
     pub not_fully_ready: Vec<Spread>,
-    /// Per client (its name in `milestone`), `clientErrorsEnded`: when its errors after that
-    /// node's fault had all ended (its last `ClientErrorsEnded`), from the fault; 0 in a run
-    /// where it saw none, never in one where its errors outlasted the run.
+    /// Per client (its name in `milestone`), `clientErrorsEnded`: its last error after that
+    /// node's fault (`lastErrorMs`), from the fault; 0 in a run where it saw none, never in one
+    /// where its errors outlasted the run.
     /// Always written: the page's workers carry a distribution in bincode, which reads every
     /// field.
     #[cfg(feature = "clients")]
@@ -99,8 +99,9 @@ pub const MILESTONES: [&str; 14] = [
 
 /// One run's milestones in the order of [`MILESTONES`], ms from the first faulted node's fault;
 /// `None` for one that did not happen. "serviceRestored" is 0 when a Service never lost a
-/// serving pod, and absent without a Service; "clientErrorsEnded" is 0 when no client saw an
-/// error, absent when one's errors outlasted the run or the scenario has no client.
+/// serving pod, and absent without a Service; "clientErrorsEnded" is the last error of any
+/// client, 0 when none saw an error, absent when one's errors outlasted the run or the scenario
+/// has no client.
 pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; MILESTONES.len()]> {
     let n = o.summary.nodes.first()?;
     let f = n.fault_at_ms.unwrap_or(0);
@@ -132,9 +133,12 @@ pub fn run_milestones(o: &Outcome, cfg: &Config) -> Option<[Option<Millis>; MILE
 
 #[cfg(feature = "clients")]
 fn clients_ended(o: &Outcome, cfg: &Config, fault: Millis) -> Option<Millis> {
-    (!cfg.clients.is_empty())
-        .then(|| crate::milestones::client_errors_ended(o, fault, None))
-        .flatten()
+    if cfg.clients.is_empty() {
+        return None;
+    }
+    // Every client's: never when one's never ended, else the latest.
+    let ends = crate::milestones::client_errors_ended(o, fault);
+    ends.iter().try_fold(0, |latest, end| end.map(|t| latest.max(t)))
 }
 
 #[cfg(not(feature = "clients"))]
@@ -169,8 +173,11 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         #[cfg(feature = "clients")]
         {
             let fault = o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0);
-            for (slot, c) in client_ends.iter_mut().zip(&cfg.clients) {
-                slot.extend(crate::milestones::client_errors_ended(&o, fault, Some(&c.name)));
+            for (slot, end) in client_ends
+                .iter_mut()
+                .zip(crate::milestones::client_errors_ended(&o, fault))
+            {
+                slot.extend(end);
             }
         }
     }

@@ -61,8 +61,10 @@ impl LbKind {
 
     /// What a provider's cloud-controller-manager makes for a Service of type `LoadBalancer`
     /// with no annotation: cloud-provider-aws a Classic ELB (`EnsureLoadBalancer` builds an NLB
-    /// only for `aws-load-balancer-type: nlb`), GCP an L4 passthrough load balancer, Azure its
-    /// Standard Load Balancer.
+    /// only for `aws-load-balancer-type: nlb`), GCP an L4 passthrough load balancer (its health
+    /// checks as GKE's ingress-gce L4 controller writes them, `gceSharedHc*` and `gceLocalHc*`;
+    /// the legacy GCE provider probes `Local` Services every 8 s, 3 times, as it does
+    /// `Cluster`), Azure its Standard Load Balancer.
     pub fn default_for(p: Provider) -> LbKind {
         match p {
             Provider::Aws => LbKind::AwsClbInTree,
@@ -141,6 +143,13 @@ pub struct LbProfile {
     /// Whether it resets the flows still going to a target once that target is unhealthy (AWS
     /// NLB: `target_health_state.unhealthy.connection_termination.enabled`, default true).
     pub reset_on_unhealthy: bool,
+    /// Whether it sends to every registered target once none is healthy: the AWS NLB ("If all
+    /// targets fail health checks at the same time in all enabled Availability Zones, the load
+    /// balancer fails open") and ALB ("If a target group contains only unhealthy registered
+    /// targets, the load balancer routes requests to all those targets"). Azure's probes stop
+    /// new flows to every unhealthy instance ("All probes down, all TCP flows continue": the
+    /// established ones); the Classic ELB and GCP document no such rule.
+    pub fails_open: bool,
     /// Who deregisters a target.
     pub deregistration: Deregistration,
     /// How long a deregistered target's flows drain (0: none).
@@ -278,6 +287,7 @@ const fn lbc(kind: LbKind, policy: Option<Policy>, probe: Probe, n: (i64, i64, u
         unhealthy: n.3,
         target,
         reset_on_unhealthy: true,
+        fails_open: true,
         deregistration: Deregistration::Controller,
         deregistration_delay: AWS_DEREGISTRATION_DELAY,
     }
@@ -295,6 +305,7 @@ const fn ccm(kind: LbKind, policy: Option<Policy>, probe: Probe, n: (i64, i64, u
         unhealthy: n.3,
         target: Target::Instance,
         reset_on_unhealthy: nlb,
+        fails_open: nlb,
         deregistration: Deregistration::ServiceController,
         deregistration_delay: if nlb { AWS_DEREGISTRATION_DELAY } else { 0 },
     }

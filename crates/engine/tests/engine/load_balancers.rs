@@ -409,6 +409,21 @@ fn an_nlb_fails_open_when_its_only_target_dies() {
     });
 }
 
+/// Azure documents no fail-open ("When a health probe fails, the load balancer will stop
+/// sending new connections to the respective unhealthy instance"): with `Local` and its only
+/// pod dead, the probe marks the target unhealthy and the load balancer stops sending to it.
+#[test]
+fn azure_does_not_fail_open() {
+    let json = alone(&scenario("1.32", &service("azure", "Local"), &external("linux")));
+    window("azure, only target", &json, (10_000, 15_000), |o| {
+        let u = of_kind(o, EventKind::LoadBalancerTargetUnhealthy)[0];
+        match u.cause.key {
+            "cause.lb.unhealthy_health_check_node_port" => Ok(()),
+            other => Err(format!("unhealthy: {other}")),
+        }
+    });
+}
+
 /// A target back after its machine's recovery rejoins: node-1 recovers at 2m0s, its target
 /// (deregistered by the controller at its NodeUnknown or NotReady) is registered again and
 /// healthy after 3 × 10s probes; node-2's crash at 4m0s then sends `share` of the flows to dead

@@ -308,7 +308,7 @@ pub fn events(cfg: &Config, log: &[Event], api: &Api, balancers: &[Balancer], ou
                 _ => e.node(f.node),
             };
             if let Some(at) = f.unhealthy.filter(|&t| t <= cfg.duration) {
-                let open = last_healthy(cfg, api, b, f, at);
+                let open = b.profile().fails_open && last_healthy(cfg, api, b, f, at);
                 let cause = unhealthy_cause(p, &target, f.down, open);
                 let mut e = mark(Event::new(at, EventKind::LoadBalancerTargetUnhealthy, cause)).after(Some(f.fault));
                 e.service = Some(b.service);

@@ -110,7 +110,7 @@ pub fn external_segments(cfg: &Config, api: &Api, b: &Balancer, raw: &[Segment],
             false => through_nodes(api, b, seg, nodes, t),
         };
         let open = match next.size {
-            0 => fail_open(api, b, first, &deaths, t),
+            0 if b.profile().fails_open => fail_open(api, b, first, &deaths, t),
             _ => None,
         };
         match (open, open_since) {

@@ -73,6 +73,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -
         },
         segments: cfg.workloads.iter().map(|_| None).collect(),
         slices: cfg.workloads.iter().map(|_| None).collect(),
+        flows: cfg.workloads.iter().map(|_| None).collect(),
     };
     for (i, c) in cfg.clients.iter().enumerate() {
         let end = c
@@ -120,11 +121,13 @@ struct Run<'a> {
 }
 
 /// The run, and per Service what the clients read off it so far: kube-proxy's rules over the
-/// run and the EndpointSlice's ready endpoints, each built once a client needs it.
+/// run, the EndpointSlice's ready endpoints and the load balancer's flows, each built once a
+/// client needs it.
 struct Seen<'a> {
     run: Run<'a>,
     segments: Vec<Option<Vec<history::Segment>>>,
     slices: Vec<Option<history::Changes>>,
+    flows: Vec<Option<lb_flows::Flows>>,
 }
 
 impl Seen<'_> {
@@ -155,9 +158,11 @@ impl Seen<'_> {
         let rules = self.segments[w].as_deref().unwrap_or(&[]);
         match (c.dns, c.params.style, proxy, balancer) {
             (None, _, _, Some(b)) => {
-                let joined = lb_flows::joined(log, api, machines, kube_proxy.programmed(w), b);
-                let flows = lb_flows::external_segments(cfg, api, b, rules, &joined);
-                (lb_flows::external(api, b, &c.params, &flows, slots, end, rng), 0)
+                let flows = self.flows[w].get_or_insert_with(|| {
+                    let joined = lb_flows::joined(log, api, machines, kube_proxy.programmed(w), b);
+                    lb_flows::external_segments(cfg, api, b, rules, &joined)
+                });
+                (lb_flows::external(api, b, &c.params, flows, slots, end, rng), 0)
             }
             (Some(dns), ..) => {
                 let setup = dns::Setup::of_minor(cfg.profile.version.minor);
