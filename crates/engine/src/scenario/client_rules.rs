@@ -232,6 +232,38 @@ fn target(c: &ClientSection, workloads: &[WorkloadSpec], field: &str) -> Result<
     Ok(w)
 }
 
+/// The most nodes an external client's flows are followed through a load balancer for.
+pub const EXTERNAL_MAX_NODES: usize = 1_000;
+/// The most (node, pod) pairs for instance targets with `externalTrafficPolicy: Cluster`, where
+/// a flow's first hop is a node and its second a pod of the rules.
+pub const EXTERNAL_MAX_PAIRS: u64 = 100_000;
+
+/// Whether an external client's flows stay within what the walk through the load balancer
+/// follows in bounded time and memory ([`EXTERNAL_MAX_NODES`], [`EXTERNAL_MAX_PAIRS`]); `Ok(None)`
+/// (no node of its own) when they do.
+fn external_within_limits(c: &ClientSection, nodes: usize, workloads: &[WorkloadSpec]) -> Result<Option<usize>, Cause> {
+    let Some(w) = workloads.iter().find(|w| w.name == c.target) else {
+        return Ok(None);
+    };
+    let pods = match w.kind {
+        WorkloadKind::DaemonSet => nodes as u64,
+        _ => u64::from(w.replicas),
+    };
+    let pairs = w.load_balancer.is_some_and(|lb| {
+        lb.profile().target == super::load_balancers::Target::Instance
+            && lb.policy == super::load_balancers::Policy::Cluster
+    });
+    if nodes <= EXTERNAL_MAX_NODES && (!pairs || nodes as u64 * pods <= EXTERNAL_MAX_PAIRS) {
+        return Ok(None);
+    }
+    Err(Cause::new("scenario.client.external_limit")
+        .text("nodes", nodes)
+        .text("pods", pods)
+        .text("target", &c.target)
+        .text("maxNodes", EXTERNAL_MAX_NODES)
+        .text("maxPairs", EXTERNAL_MAX_PAIRS))
+}
+
 /// The node `c` runs on: as written (a node present from the start), or the first node no action
 /// faults; `None` for `external` (its target's Service must have a load balancer).
 fn from(
@@ -251,10 +283,10 @@ fn from(
         if libraries::by_name(&c.library).is_some_and(|l| l.style == Style::Proxy) {
             return Err(bad(at, quoted("scenario.client.external_proxy", &c.library)));
         }
-        return match balanced {
-            true => Ok(None),
-            false => Err(bad(at, quoted("scenario.client.external_needs_lb", &c.target))),
-        };
+        if !balanced {
+            return Err(bad(at, quoted("scenario.client.external_needs_lb", &c.target)));
+        }
+        return external_within_limits(c, nodes.len(), workloads).map_err(|cause| bad(at, cause));
     }
     if let Some(name) = &c.from {
         let n = nodes

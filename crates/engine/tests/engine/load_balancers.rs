@@ -210,7 +210,7 @@ fn t15_lbc_nlb_ip() {
 /// kept-alive connection there and gets a 504 after the 60s idle timeout.
 #[test]
 fn t16_lbc_alb() {
-    let json = scenario("1.32", &service("aws-alb", "Cluster"), &external("okhttp"));
+    let json = scenario("1.32", &service("aws-alb", "Cluster"), &external("linux"));
     window("T16", &json, (20_000, 35_000), |o| {
         let unhealthy = first(o, EventKind::LoadBalancerTargetUnhealthy).expect("checked");
         let ts = first(o, EventKind::TrafficStopped).ok_or("no TrafficStopped")?;
@@ -229,6 +229,22 @@ fn t16_lbc_alb() {
             [e] if (60_000..unhealthy + 60_000).contains(&(e.at_ms - CRASH)) && worst == 60_000 => Ok(()),
             [] if worst == 60_000 && ts + 10_000 > 60_000 => Ok(()),
             _ => Err(format!("idle 504s {idle:?}, worst wait {worst}")),
+        }
+    });
+}
+
+/// T16 with OkHttp: its own 10s `readTimeout` ends a request the ALB would hold for 60s.
+#[test]
+fn t16_a_clients_timeout_cuts_the_albs_waits() {
+    let json = scenario("1.32", &service("aws-alb", "Cluster"), &external("okhttp"));
+    window("T16 okhttp", &json, (20_000, 35_000), |o| {
+        let worst = o.summary.clients[0].worst_latency_ms;
+        let idle = of_kind(o, EventKind::ClientErrorsEnded)
+            .iter()
+            .any(|e| e.cause.key == "cause.lb.alb_504_idle");
+        match (worst, idle) {
+            (..=10_000, false) => Ok(()),
+            _ => Err(format!("worst wait {worst}, idle 504 {idle}")),
         }
     });
 }
@@ -422,6 +438,36 @@ fn azure_does_not_fail_open() {
             other => Err(format!("unhealthy: {other}")),
         }
     });
+}
+
+/// An external client is followed through the load balancer within documented bounds: 1,000
+/// nodes, and 100,000 (node, pod) pairs for `Cluster` instance targets, whose flows go node
+/// then pod; ip targets have no pairs.
+#[test]
+fn an_external_client_stays_within_its_limits() {
+    let json = |nodes: usize, replicas: u32, lb: &str| {
+        let list: Vec<String> = (0..nodes).map(|i| format!(r#"{{"name":"n{i}"}}"#)).collect();
+        format!(
+            r#"{{"cloud":{{"provider":"aws"}},"nodes":[{}],"workloads":[{{"kind":"Deployment","name":"web","replicas":{replicas},"service":{}}}],"clients":{}}}"#,
+            list.join(","),
+            service(lb, "Cluster"),
+            external("linux")
+        )
+    };
+    let resolve = |s: String| Scenario::from_json(&s).and_then(|s| s.resolve());
+    for (nodes, replicas, lb, ok) in [
+        (400, 250, "aws-nlb-instance", true),
+        (400, 251, "aws-nlb-instance", false),
+        (400, 251, "aws-nlb-ip", true),
+        (1_000, 3, "aws-nlb-ip", true),
+        (1_001, 3, "aws-nlb-ip", false),
+    ] {
+        match resolve(json(nodes, replicas, lb)) {
+            Ok(_) if ok => {}
+            Err(e) if !ok && e.field == "clients[0].from" && e.reason.key == "scenario.client.external_limit" => {}
+            other => panic!("{nodes} nodes, {replicas} pods, {lb}: {:?}", other.map(|_| ())),
+        }
+    }
 }
 
 /// A target back after its machine's recovery rejoins: node-1 recovers at 2m0s, its target

@@ -318,6 +318,10 @@ fn large_scenarios() -> Vec<String> {
             r#"{{"durationSeconds": 21600, "kubelet": {{"nodeStatusUpdateFrequency": "100ms"}}, "nodes": [{}]}}"#,
             nodes(5000)
         ),
+        format!(
+            r#"{{"cloud": {{"provider": "aws"}}, "nodes": [{}], "workloads": [{{"kind": "Deployment", "name": "w", "replicas": 3, "service": {{"type": "LoadBalancer", "loadBalancer": "aws-nlb-ip"}}}}], "clients": [{{"name": "c", "target": "w", "library": "linux", "from": "external"}}]}}"#,
+            nodes(1001)
+        ),
     ]
 }
 

@@ -199,7 +199,7 @@ fn deregistered(cfg: &Config, log: &[Event], api: &Api, w: usize, fate: &Fate) -
         }
     };
     let others = match p.target {
-        Target::Ip => other_endpoints(api, w, fate, e.at),
+        Target::Ip => ready_endpoints(log, api, w, fate, e.at),
         Target::Instance => ready_nodes(cfg, log, e.at),
     };
     if e.kind == gone || others > 0 {
@@ -260,8 +260,33 @@ fn rejoined(log: &[Event], spec: LoadBalancerSpec, w: usize, fate: &Fate) -> Opt
     Some(p.healthy_at(at, at + fate.phase))
 }
 
+/// Service `w`'s endpoints other than `fate`'s that its EndpointSlice lists as ready just after
+/// `t`, as the AWS Load Balancer Controller's resolver reads them
+/// (`pkg/backend/endpoint_resolver.go`): the pods there from the start until an
+/// `EndpointNotReady` or `EndpointRemoved`, and those an `EndpointReady` added since.
+fn ready_endpoints(log: &[Event], api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
+    let mut ready: BTreeSet<PodId> = (0..api.pods.len())
+        .filter(|&q| api.pods[q].workload == w && api.pods[q].created_at <= 0)
+        .collect();
+    for e in log.iter().take_while(|e| e.at <= t) {
+        let Some(q) = e.pod.filter(|_| e.service == Some(w)) else {
+            continue;
+        };
+        match e.kind {
+            EventKind::EndpointReady => {
+                ready.insert(q);
+            }
+            EventKind::EndpointNotReady | EventKind::EndpointRemoved => {
+                ready.remove(&q);
+            }
+            _ => {}
+        }
+    }
+    ready.iter().filter(|q| !fate.pods.contains(q)).count()
+}
+
 /// Service `w`'s pods other than `fate`'s that run at `t`: created, not removed, and not
-/// stopped (the endpoints the controller still counts as ready).
+/// stopped (the targets a load balancer's probes still find).
 fn other_endpoints(api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
     api.pods
         .iter()

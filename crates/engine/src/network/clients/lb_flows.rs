@@ -261,9 +261,11 @@ pub fn external(
     let segs = &flows.segments;
     let alb = b.profile().kind == LbKind::AwsAlb;
     let params = match alb {
-        // The ALB, not the client, dials the targets: the client's connection to it never dies.
+        // The ALB, not the client, dials the targets: the client's connection to it never dies,
+        // and only the client's own request timeout cuts the ALB's waits short.
         true => ClientParams {
             connect_timeout: ALB_CONNECT_TIMEOUT,
+            request_timeout: p.request_timeout,
             ..ClientParams::bare(Style::PerRequest)
         },
         false => *p,
@@ -291,7 +293,7 @@ pub fn external(
         }
     }
     if alb {
-        in_flight(api, b, &mut failures);
+        in_flight(api, b, p.request_timeout, &mut failures);
     }
     failures
 }
@@ -299,8 +301,12 @@ pub fn external(
 /// The ALB keeps its connections to a target open and reuses them: the first request it sends
 /// to a dead target goes into one, in flight when the machine died, and gets no answer; the
 /// ALB's idle timeout (60 s) ends it with a 504, unless the machine comes back first and its
-/// kernel resets the connection.
-fn in_flight(api: &Api, b: &Balancer, failures: &mut [Failure]) {
+/// kernel resets the connection, or the client's own `request_timeout` (ms, 0: none) ends it
+/// first.
+fn in_flight(api: &Api, b: &Balancer, request_timeout: Millis, failures: &mut [Failure]) {
+    if request_timeout > 0 && request_timeout < ALB_IDLE_TIMEOUT {
+        return;
+    }
     for fate in &b.fates {
         let first = failures
             .iter_mut()
