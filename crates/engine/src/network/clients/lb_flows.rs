@@ -284,10 +284,23 @@ pub fn external(
             continue;
         };
         f.start = Start::Blackholed;
-        if let Some(u) = reset_at(b, fate, &flows.open).filter(|&u| f.last > u) {
-            f.first = f.first.min(u);
-            f.last = u;
-            f.latency = f.latency.min(u - f.sent);
+        // The NLB answers the next packet a flow sends after that with a reset: its next SYN
+        // or data retransmission.
+        let rto = match f.mech {
+            Mech::ConnectTimeout | Mech::SynRetries => rules::SYN_RTO,
+            _ => rules::DATA_RTO,
+        };
+        let Some(u) = reset_at(b, fate, &flows.open) else {
+            continue;
+        };
+        let (first, last) = (
+            rules::first_retransmission(f.sent, rto, u),
+            rules::first_retransmission(f.last_sent, rto, u),
+        );
+        if f.last > last {
+            f.first = f.first.min(first);
+            f.last = last;
+            f.latency = f.latency.min(first - f.sent);
             f.mech = Mech::LbReset;
             f.ended_by = None;
         }
