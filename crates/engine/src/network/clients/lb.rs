@@ -16,7 +16,7 @@ use crate::scenario::load_balancers::{
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventId, EventKind};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A target whose probes began to fail: a node (instance targets) or a pod (ip targets).
 #[derive(Debug, Clone, PartialEq)]
@@ -116,16 +116,29 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
         let p = spec.profile();
         let mut rng = Rng::stream(cfg.seed, Stream::LoadBalancer(w));
         let mut fates = Vec::new();
+        // The Service's pods by node, and what its controller reads as ready over the run: each
+        // one pass, whatever the number of dead targets.
+        let mut on_node: BTreeMap<usize, Vec<PodId>> = BTreeMap::new();
+        for (q, pod) in api.pods.iter().enumerate().filter(|(_, pod)| pod.workload == w) {
+            if let Some(n) = pod.node {
+                on_node.entry(n).or_default().push(q);
+            }
+        }
+        let readiness = match p.target {
+            Target::Ip => endpoint_readiness(log, api, w),
+            Target::Instance => node_readiness(cfg, log),
+        };
         for &(n, down, fault) in &machines.silenced {
             if log[fault].cause.key == "cause.fault.kubelet_stop" {
                 // kube-proxy and the data plane still answer the probes.
                 continue;
             }
-            let pods: Vec<PodId> = (0..api.pods.len())
-                .filter(|&q| {
-                    let pod = &api.pods[q];
-                    pod.workload == w && pod.node == Some(n) && pod.stopped_at == Some(down) && !pod.failed
-                })
+            let pods: Vec<PodId> = on_node
+                .get(&n)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&q| api.pods[q].stopped_at == Some(down) && !api.pods[q].failed)
                 .collect();
             let back = machines
                 .back
@@ -151,7 +164,7 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
                     phase,
                     rejoined: None,
                 };
-                fate.deregistered = deregistered(cfg, log, api, w, &fate);
+                fate.deregistered = deregistered(cfg, log, &readiness, w, &fate);
                 fate.rejoined = rejoined(log, spec, w, &fate);
                 fates.push(fate);
             }
@@ -170,17 +183,25 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
 /// Controller's resolver fails open (`EndpointsFailOpen`): while no other endpoint is ready (ip)
 /// or no other node is Ready (instance) it keeps the target, until another one is, or the target
 /// leaves the EndpointSlice (ip) or the cluster (instance); one ready again stays.
-fn deregistered(cfg: &Config, log: &[Event], api: &Api, w: usize, fate: &Fate) -> Option<(Millis, EventId)> {
+fn deregistered(
+    cfg: &Config,
+    log: &[Event],
+    readiness: &Readiness,
+    w: usize,
+    fate: &Fate,
+) -> Option<(Millis, EventId)> {
     let p = cfg.workloads[w].load_balancer?.profile();
     let pod = fate.pods.first().copied();
     let mine = |e: &Event, target: Target| match target {
         Target::Ip => e.pod == pod && e.service == Some(w),
         Target::Instance => e.node == Some(fate.node) && e.pod.is_none(),
     };
+    let from = log.partition_point(|e| e.at < fate.down);
     let after = |kinds: &[EventKind], target: Target| {
         log.iter()
             .enumerate()
-            .find(|(_, e)| e.at >= fate.down && kinds.contains(&e.kind) && mine(e, target))
+            .skip(from)
+            .find(|(_, e)| kinds.contains(&e.kind) && mine(e, target))
     };
     let stable = cfg.profile.version.minor >= STABLE_NODE_SET_MINOR;
     let (back, gone) = match p.target {
@@ -198,10 +219,8 @@ fn deregistered(cfg: &Config, log: &[Event], api: &Api, w: usize, fate: &Fate) -
             return after(&kinds, Target::Instance).map(|(id, e)| (e.at, id));
         }
     };
-    let others = match p.target {
-        Target::Ip => ready_endpoints(log, api, w, fate, e.at),
-        Target::Instance => ready_nodes(cfg, log, e.at),
-    };
+    // The target itself left the ready ones with `e`: the count is the others'.
+    let others = readiness.at(e.at);
     if e.kind == gone || others > 0 {
         return Some((e.at + CONTROLLER_RECONCILE, first));
     }
@@ -230,10 +249,10 @@ fn rejoined(log: &[Event], spec: LoadBalancerSpec, w: usize, fate: &Fate) -> Opt
     let p = spec.profile();
     let (back, _) = fate.back?;
     fate.out_at()?;
+    let from = log.partition_point(|e| e.at < back);
     let ready = |kind: EventKind| {
-        log.iter().find(|e| {
-            e.at >= back
-                && e.kind == kind
+        log[from..].iter().find(|e| {
+            e.kind == kind
                 && match (kind, fate.pods.first()) {
                     (EventKind::EndpointReady, Some(&q)) => e.pod == Some(q) && e.service == Some(w),
                     _ => e.node == Some(fate.node) && e.pod.is_none(),
@@ -260,29 +279,54 @@ fn rejoined(log: &[Event], spec: LoadBalancerSpec, w: usize, fate: &Fate) -> Opt
     Some(p.healthy_at(at, at + fate.phase))
 }
 
-/// Service `w`'s endpoints other than `fate`'s that its EndpointSlice lists as ready just after
-/// `t`, as the AWS Load Balancer Controller's resolver reads them
-/// (`pkg/backend/endpoint_resolver.go`): the pods there from the start until an
-/// `EndpointNotReady` or `EndpointRemoved`, and those an `EndpointReady` added since.
-fn ready_endpoints(log: &[Event], api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
-    let mut ready: BTreeSet<PodId> = (0..api.pods.len())
-        .filter(|&q| api.pods[q].workload == w && api.pods[q].created_at <= 0)
-        .collect();
-    for e in log.iter().take_while(|e| e.at <= t) {
-        let Some(q) = e.pod.filter(|_| e.service == Some(w)) else {
-            continue;
-        };
-        match e.kind {
-            EventKind::EndpointReady => {
-                ready.insert(q);
-            }
-            EventKind::EndpointNotReady | EventKind::EndpointRemoved => {
-                ready.remove(&q);
-            }
-            _ => {}
+/// How many targets a controller reads as ready over the run: the count after each change, in
+/// time order.
+struct Readiness {
+    initial: usize,
+    changes: Vec<(Millis, usize)>,
+}
+
+impl Readiness {
+    /// The count just after `t`.
+    fn at(&self, t: Millis) -> usize {
+        match self.changes.partition_point(|c| c.0 <= t) {
+            0 => self.initial,
+            i => self.changes[i - 1].1,
         }
     }
-    ready.iter().filter(|q| !fate.pods.contains(q)).count()
+
+    /// The count over `log` of a set that starts as `ready` and that each event's `change` (a
+    /// key, and whether it is now ready) updates.
+    fn of<K: Ord>(mut ready: BTreeSet<K>, log: &[Event], change: impl Fn(&Event) -> Option<(K, bool)>) -> Readiness {
+        let initial = ready.len();
+        let mut changes = Vec::new();
+        for e in log {
+            let Some((k, on)) = change(e) else { continue };
+            let changed = if on { ready.insert(k) } else { ready.remove(&k) };
+            if changed {
+                changes.push((e.at, ready.len()));
+            }
+        }
+        Readiness { initial, changes }
+    }
+}
+
+/// Service `w`'s endpoints its EndpointSlice lists as ready, as the AWS Load Balancer
+/// Controller's resolver reads them (`pkg/backend/endpoint_resolver.go`): the pods there from
+/// the start until an `EndpointNotReady` or `EndpointRemoved`, and those an `EndpointReady`
+/// added since.
+fn endpoint_readiness(log: &[Event], api: &Api, w: usize) -> Readiness {
+    let start = (0..api.pods.len())
+        .filter(|&q| api.pods[q].workload == w && api.pods[q].created_at <= 0)
+        .collect();
+    Readiness::of(start, log, |e| {
+        let q = e.pod.filter(|_| e.service == Some(w))?;
+        match e.kind {
+            EventKind::EndpointReady => Some((q, true)),
+            EventKind::EndpointNotReady | EventKind::EndpointRemoved => Some((q, false)),
+            _ => None,
+        }
+    })
 }
 
 /// Service `w`'s pods other than `fate`'s that run at `t`: created, not removed, and not
@@ -302,24 +346,17 @@ fn other_endpoints(api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
         .count()
 }
 
-/// Nodes whose Ready condition is True just after `t`: present from the start or registered,
-/// and not turned NotReady or Unknown since their last Ready.
-fn ready_nodes(cfg: &Config, log: &[Event], t: Millis) -> usize {
-    let mut ready: BTreeSet<usize> = (0..cfg.nodes.len())
+/// Nodes whose Ready condition is True: present from the start or registered, and not turned
+/// NotReady or Unknown since their last Ready.
+fn node_readiness(cfg: &Config, log: &[Event]) -> Readiness {
+    let start = (0..cfg.nodes.len())
         .filter(|&n| cfg.nodes[n].join_at.is_none())
         .collect();
-    for e in log.iter().take_while(|e| e.at <= t) {
-        match (e.kind, e.node) {
-            (EventKind::NodeReady, Some(n)) => {
-                ready.insert(n);
-            }
-            (EventKind::NodeNotReady | EventKind::NodeUnknown | EventKind::NodeDeleted, Some(n)) => {
-                ready.remove(&n);
-            }
-            _ => {}
-        }
-    }
-    ready.len()
+    Readiness::of(start, log, |e| match (e.kind, e.node) {
+        (EventKind::NodeReady, Some(n)) => Some((n, true)),
+        (EventKind::NodeNotReady | EventKind::NodeUnknown | EventKind::NodeDeleted, Some(n)) => Some((n, false)),
+        _ => None,
+    })
 }
 
 /// The load balancers' events: each target's `Unhealthy` and `Deregistered` within the run.
