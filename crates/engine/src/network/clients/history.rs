@@ -44,6 +44,11 @@ pub struct Segment {
     pub by: Option<EventId>,
 }
 
+/// The index of the segment of `segs` in force at `t` (the first before any).
+pub fn in_force(segs: &[Segment], t: Millis) -> usize {
+    segs.partition_point(|s| s.at <= t).saturating_sub(1)
+}
+
 impl Segment {
     /// The pods in the rules whose machine is down at `t`.
     pub fn dead_at(&self, t: Millis) -> impl Iterator<Item = &Death> {

@@ -124,9 +124,10 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
                 on_node.entry(n).or_default().push(q);
             }
         }
-        let readiness = match p.target {
-            Target::Ip => endpoint_readiness(log, api, w),
-            Target::Instance => node_readiness(cfg, log),
+        let readiness = match (p.deregistration, p.target) {
+            (Deregistration::Controller, Target::Ip) => Some(endpoint_readiness(log, api, w)),
+            (Deregistration::Controller, Target::Instance) => Some(node_readiness(cfg, log)),
+            (Deregistration::ServiceController, _) => None,
         };
         for &(n, down, fault) in &machines.silenced {
             if log[fault].cause.key == "cause.fault.kubelet_stop" {
@@ -164,7 +165,7 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
                     phase,
                     rejoined: None,
                 };
-                fate.deregistered = deregistered(cfg, log, &readiness, w, &fate);
+                fate.deregistered = deregistered(cfg, log, readiness.as_ref(), w, &fate);
                 fate.rejoined = rejoined(log, spec, w, &fate);
                 fates.push(fate);
             }
@@ -186,7 +187,7 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
 fn deregistered(
     cfg: &Config,
     log: &[Event],
-    readiness: &Readiness,
+    readiness: Option<&Readiness>,
     w: usize,
     fate: &Fate,
 ) -> Option<(Millis, EventId)> {
@@ -220,7 +221,7 @@ fn deregistered(
         }
     };
     // The target itself left the ready ones with `e`: the count is the others'.
-    let others = readiness.at(e.at);
+    let others = readiness.map_or(0, |r| r.at(e.at));
     if e.kind == gone || others > 0 {
         return Some((e.at + CONTROLLER_RECONCILE, first));
     }
@@ -346,8 +347,9 @@ fn other_endpoints(api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
         .count()
 }
 
-/// Nodes whose Ready condition is True: present from the start or registered, and not turned
-/// NotReady or Unknown since their last Ready.
+/// Nodes whose Ready condition is True, which the AWS Load Balancer Controller registers as
+/// instance targets (`pkg/backend/endpoint_resolver.go`, `ResolveNodePortEndpoints`): present
+/// from the start or registered, and not turned NotReady or Unknown since their last Ready.
 fn node_readiness(cfg: &Config, log: &[Event]) -> Readiness {
     let start = (0..cfg.nodes.len())
         .filter(|&n| cfg.nodes[n].join_at.is_none())

@@ -75,11 +75,6 @@ pub fn joined(
     history::build(&changes, api, machines)
 }
 
-/// The segment of `segs` in force at `t`.
-fn at(segs: &[Segment], t: Millis) -> &Segment {
-    &segs[segs.partition_point(|s| s.at <= t).saturating_sub(1)]
-}
-
 /// What an external client's flows meet, as rules over time: each segment's units are the ways a
 /// flow can go, the dead ones as deaths. `raw`: kube-proxy's rules; `rules`: [`joined`]'s.
 pub fn external_segments(cfg: &Config, api: &Api, b: &Balancer, raw: &[Segment], rules: &[Segment]) -> Flows {
@@ -103,7 +98,7 @@ pub fn external_segments(cfg: &Config, api: &Api, b: &Balancer, raw: &[Segment],
     let mut out = Flows::default();
     let mut open_since = None;
     for t in cuts.into_iter().filter(|&t| t >= 0) {
-        let (seg, first) = (at(rules, t), at(raw, t));
+        let (seg, first) = (&rules[history::in_force(rules, t)], &raw[history::in_force(raw, t)]);
         let by = [seg, first].iter().find(|s| s.at == t).and_then(|s| s.by);
         let mut next = match b.per_target() {
             true => pods_in_rotation(api, b, seg, &deaths, t),
@@ -284,8 +279,9 @@ pub fn external(
             continue;
         };
         f.start = Start::Blackholed;
-        // The NLB answers the next packet a flow sends after that with a reset: its next SYN
-        // or data retransmission.
+        // The NLB answers the next packet a flow sends after that with a reset (AWS's NLB
+        // target health docs: it "sends a TCP RST for packets received on the client
+        // connections associated with the target"): its next SYN or data retransmission.
         let rto = match f.mech {
             Mech::ConnectTimeout | Mech::SynRetries => rules::SYN_RTO,
             _ => rules::DATA_RTO,

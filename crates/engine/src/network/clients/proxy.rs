@@ -3,7 +3,7 @@
 //! kube-proxy's rules, and a try that meets a dead pod is tried again on another endpoint. A
 //! request fails only when every try met a dead pod; otherwise it succeeds late.
 
-use super::history::{Death, Segment};
+use super::history::{self, Death, Segment};
 use super::rules::{self, Mech, Slots};
 use super::walk::{self, Failure, Start};
 use crate::api::PodId;
@@ -20,11 +20,6 @@ pub struct Proxied {
     pub failures: Vec<Failure>,
     /// The slowest request that succeeded, ms.
     pub slow: Millis,
-}
-
-/// The segment of `segs` in force at `t`.
-fn at(segs: &[Segment], t: Millis) -> &Segment {
-    &segs[segs.partition_point(|s| s.at <= t).saturating_sub(1)]
 }
 
 /// The endpoint a try at `at` picks: `Some` a pod whose machine is down, `None` one that answers.
@@ -92,7 +87,7 @@ fn request(
     let mut first: Option<(Death, bool, (usize, usize))> = None;
     let mut ended = (t, Mech::NoEndpoints, None);
     for _ in 0..x.tries {
-        let seg = at(segs, now);
+        let seg = &segs[history::in_force(segs, now)];
         if seg.size == 0 {
             break;
         }
@@ -150,7 +145,7 @@ pub fn proxied(p: &ClientParams, x: &Proxy, segs: &[Segment], slots: &Slots, end
         if t >= end {
             break;
         }
-        let i = segs.partition_point(|s| s.at <= t).saturating_sub(1);
+        let i = history::in_force(segs, t);
         let (seg, next) = (&segs[i], segs.get(i + 1));
         let b = next.map_or(end, |s| s.at.min(end));
         if seg.size == 0 {

@@ -2,7 +2,7 @@
 //! failures (one per connection, per doomed dial or per stretch of constant rules), never one
 //! step per request.
 
-use super::history::{Death, Segment};
+use super::history::{self, Death, Segment};
 use super::rules::{self, Mech, Slots};
 use crate::api::PodId;
 use crate::rng::Rng;
@@ -142,7 +142,7 @@ pub fn connected(p: &ClientParams, segs: &[Segment], slots: &Slots, end: Millis,
         if t >= end {
             break;
         }
-        let i = segs.partition_point(|s| s.at <= t).saturating_sub(1);
+        let i = history::in_force(segs, t);
         let seg = &segs[i];
         if seg.size == 0 {
             let next = segs.get(i + 1);
