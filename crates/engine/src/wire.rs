@@ -235,6 +235,62 @@ pub fn decode_messages(bytes: &[u8]) -> Result<Vec<(u8, Cause)>, String> {
     Ok(messages)
 }
 
+/// One message as a field of a serde type (`#[serde(with = "crate::wire::message")]`): in JSON
+/// `{"key", "text"}`, the catalogue's key and the English text; between the page's workers
+/// (bincode) in this wire form, keeping its arguments, so the page can show it in its own
+/// language. It reads back only from the wire form: the JSON form's text cannot give the
+/// arguments back.
+pub mod message {
+    use crate::cause::Cause;
+    use serde::de::Error as _;
+    use serde::ser::SerializeStruct;
+    use serde::{Deserializer, Serializer};
+
+    /// Writes `c`.
+    pub fn serialize<S: Serializer>(c: &Cause, s: S) -> Result<S::Ok, S::Error> {
+        if !s.is_human_readable() {
+            return s.serialize_bytes(&super::encode_messages(&[(0, c.clone())]));
+        }
+        let mut st = s.serialize_struct("Message", 2)?;
+        st.serialize_field("key", c.key)?;
+        st.serialize_field("text", &c.english())?;
+        st.end()
+    }
+
+    /// Reads what [`serialize`] wrote in the wire form.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Cause, D::Error> {
+        if d.is_human_readable() {
+            return Err(D::Error::custom(
+                "a message reads back only from the engine's wire form",
+            ));
+        }
+        let bytes = bytes(d)?;
+        let mut messages = super::decode_messages(&bytes).map_err(D::Error::custom)?;
+        match messages.pop() {
+            Some((_, c)) if messages.is_empty() => Ok(c),
+            _ => Err(D::Error::custom("a field holds one message")),
+        }
+    }
+
+    /// The bytes a serializer wrote with `serialize_bytes`.
+    fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Bytes;
+        impl serde::de::Visitor<'_> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
+    }
+}
+
 /// A decode that can be done a few thousand events at a time, so that a page can read a large run
 /// in several short tasks rather than one long one.
 pub struct Decoder {

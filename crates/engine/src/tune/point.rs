@@ -7,9 +7,7 @@ use super::target::percentile;
 use crate::cause::Cause;
 use crate::stats::Spread;
 use crate::time::Millis;
-use serde::de::Error as _;
-use serde::ser::SerializeStruct;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A milestone's percentiles over every run (nearest rank, a run without it counted as later
@@ -63,56 +61,11 @@ pub struct Point {
 
 /// A warning the page shows for a point's settings. In JSON it is `{"key", "text"}`: the
 /// catalogue's key and the English text; between the page's workers (bincode) it keeps its
-/// arguments in the engine's wire form, so the page can show it in its own language.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warning(pub Cause);
-
-impl Serialize for Warning {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if !s.is_human_readable() {
-            return s.serialize_bytes(&crate::wire::encode_messages(&[(0, self.0.clone())]));
-        }
-        let mut st = s.serialize_struct("Warning", 2)?;
-        st.serialize_field("key", self.0.key)?;
-        st.serialize_field("text", &self.0.english())?;
-        st.end()
-    }
-}
-
-/// Read back only from the workers' form: the JSON form's text cannot give the arguments back.
-impl<'de> Deserialize<'de> for Warning {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Warning, D::Error> {
-        if d.is_human_readable() {
-            return Err(D::Error::custom(
-                "a warning reads back only from the engine's wire form",
-            ));
-        }
-        let bytes = serde_bytes_vec(d)?;
-        let mut messages = crate::wire::decode_messages(&bytes).map_err(D::Error::custom)?;
-        match messages.pop() {
-            Some((_, c)) if messages.is_empty() => Ok(Warning(c)),
-            _ => Err(D::Error::custom("a warning is one message")),
-        }
-    }
-}
-
-/// The bytes a serializer wrote with `serialize_bytes`.
-fn serde_bytes_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-    struct Bytes;
-    impl serde::de::Visitor<'_> for Bytes {
-        type Value = Vec<u8>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("bytes")
-        }
-        fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-            Ok(v.to_vec())
-        }
-        fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-            Ok(v)
-        }
-    }
-    d.deserialize_byte_buf(Bytes)
-}
+/// arguments in the engine's wire form, so the page can show it in its own language
+/// ([`crate::wire::message`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Warning(#[serde(with = "crate::wire::message")] pub Cause);
 
 impl Warning {
     /// The warnings the page shows for `cfg`'s settings.
