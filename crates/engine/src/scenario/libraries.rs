@@ -1,5 +1,5 @@
 //! The client libraries as data: one row per library, each default in ms (the spec's §2, summary
-//! §2.7). The library's own names for its settings are apart: the three a message prints here,
+//! §2.7). The library's own names for its settings are apart: the four a message prints here,
 //! the others and the upstream sources the defaults are read from with the documentation's test.
 //! A client's `library` names a row; its overrides (`connectTimeout`, …) replace the row's
 //! defaults. No other code knows a library's default, and docs/scenario-format.md's table is
@@ -65,8 +65,9 @@ pub const NGINX_PROXY: Proxy = Proxy {
     spread: [3_334, SECOND],
 };
 
-/// A client override, by its JSON name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A client override, by its JSON name (also its serde name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Knob {
     /// `connectTimeout`.
     ConnectTimeout,
@@ -111,7 +112,7 @@ impl Knob {
 }
 
 /// One client library: the numbers the engine runs on. The library's own names for its settings
-/// are in [`MESSAGE_NAMES`] (the three a message prints) and in the documentation's table, which
+/// are in [`MESSAGE_NAMES`] (the four a message prints) and in the documentation's table, which
 /// the tests hold, so that no wasm file carries text only the documentation shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Library {
@@ -242,38 +243,55 @@ pub const LIBRARIES: [Library; 7] = [
     },
 ];
 
-/// The knobs whose library name a message prints, in [`MESSAGE_NAMES`]' order.
-pub const NAMED: [Knob; 3] = [Knob::ConnectTimeout, Knob::RequestTimeout, Knob::TcpUserTimeout];
+/// The knobs whose library name a message prints, in [`MESSAGE_NAMES`]' order: the timeouts
+/// the clients' causes name, and the keepalive time the advice on grpc-go names
+/// (`advice::clients`).
+pub const NAMED: [Knob; 4] = [
+    Knob::ConnectTimeout,
+    Knob::RequestTimeout,
+    Knob::TcpUserTimeout,
+    Knob::KeepaliveTime,
+];
 
 /// Per row of [`LIBRARIES`], the library's own names for the settings of [`NAMED`].
-pub const MESSAGE_NAMES: [[&str; 3]; 7] = [
+pub const MESSAGE_NAMES: [[&str; 4]; 7] = [
     [
         "the application's connect deadline",
         "the application's deadline",
         "TCP_USER_TIMEOUT",
+        "TCP_KEEPIDLE",
     ],
-    ["net.Dialer.Timeout", "http.Client.Timeout", "TCP_USER_TIMEOUT"],
+    [
+        "net.Dialer.Timeout",
+        "http.Client.Timeout",
+        "TCP_USER_TIMEOUT",
+        "net.KeepAliveConfig.Idle",
+    ],
     [
         "grpc.ConnectParams.MinConnectTimeout",
         "the RPC's context deadline",
         "keepalive.ClientParameters.Timeout",
+        "keepalive.ClientParameters.Time",
     ],
     [
         "HttpClient.Builder.connectTimeout",
         "HttpRequest.Builder.timeout",
         "TCP_USER_TIMEOUT",
+        "TCP_KEEPIDLE",
     ],
     [
         "OkHttpClient.Builder.connectTimeout",
         "OkHttpClient.Builder.readTimeout",
         "TCP_USER_TIMEOUT",
+        "TCP_KEEPIDLE",
     ],
     [
         "DestinationRule connectionPool.tcp.connectTimeout",
         "VirtualService timeout",
         "TCP_USER_TIMEOUT",
+        "DestinationRule connectionPool.tcp.tcpKeepalive.time",
     ],
-    ["proxy-connect-timeout", "proxy-read-timeout", "TCP_USER_TIMEOUT"],
+    ["proxy-connect-timeout", "proxy-read-timeout", "TCP_USER_TIMEOUT", ""],
 ];
 
 /// Library `library`'s own name for `k`, one of [`NAMED`]; empty for another knob or library.
@@ -307,18 +325,17 @@ pub fn names() -> String {
 mod tests {
     use super::*;
 
-    /// Per row of [`LIBRARIES`], the library's own names for `keepaliveTime`,
-    /// `keepaliveInterval`, `keepaliveProbes` and `idleConnTimeout` (empty where it has none),
+    /// Per row of [`LIBRARIES`], the library's own names for `keepaliveInterval`,
+    /// `keepaliveProbes` and `idleConnTimeout` (empty where it has none),
     /// and where its defaults are read from, by upstream's public names: what only the
     /// documentation shows.
-    const DOC: [([&str; 4], &str); 7] = [
+    const DOC: [([&str; 3], &str); 7] = [
         (
-            ["TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
+            ["TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
             "Linux tcp(7): tcp_syn_retries, tcp_retries2, tcp_keepalive_*",
         ),
         (
             [
-                "net.KeepAliveConfig.Idle",
                 "net.KeepAliveConfig.Interval",
                 "net.KeepAliveConfig.Count",
                 "http.Transport.IdleConnTimeout",
@@ -326,30 +343,19 @@ mod tests {
             "Go net/http DefaultTransport; Go net.Dialer KeepAliveConfig (1.23+)",
         ),
         (
-            ["keepalive.ClientParameters.Time", "TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
+            ["TCP_KEEPINTVL", "TCP_KEEPCNT", ""],
             "grpc-go keepalive.ClientParameters, internal/transport http2_client.go, backoff.Config",
         ),
         (
-            [
-                "TCP_KEEPIDLE",
-                "TCP_KEEPINTVL",
-                "TCP_KEEPCNT",
-                "jdk.httpclient.keepalive.timeout",
-            ],
+            ["TCP_KEEPINTVL", "TCP_KEEPCNT", "jdk.httpclient.keepalive.timeout"],
             "JDK java.net.http HttpClient (module-info: jdk.httpclient.keepalive.timeout)",
         ),
         (
-            [
-                "TCP_KEEPIDLE",
-                "TCP_KEEPINTVL",
-                "TCP_KEEPCNT",
-                "ConnectionPool keepAliveDuration",
-            ],
+            ["TCP_KEEPINTVL", "TCP_KEEPCNT", "ConnectionPool keepAliveDuration"],
             "OkHttp OkHttpClient.Builder, ConnectionPool",
         ),
-            (
+        (
             [
-                "DestinationRule connectionPool.tcp.tcpKeepalive.time",
                 "DestinationRule connectionPool.tcp.tcpKeepalive.interval",
                 "DestinationRule connectionPool.tcp.tcpKeepalive.probes",
                 "DestinationRule connectionPool.http.idleTimeout",
@@ -357,10 +363,10 @@ mod tests {
             "Istio mesh connectTimeout (10s; Envoy's own connect_timeout is 5s), route retry DefaultPolicy (2 retries, previous_hosts), PILOT_DEBOUNCE_AFTER 100ms",
         ),
         (
-            ["", "", "", "upstream-keepalive-timeout"],
+            ["", "", "upstream-keepalive-timeout"],
             "ingress-nginx config.go NewDefault (proxy-next-upstream error timeout, proxy-next-upstream-tries 3), --sync-rate-limit 0.3, balancer.lua BACKENDS_SYNC_INTERVAL 1s",
         ),
-];
+    ];
 
     /// The row docs/scenario-format.md shows for row `i`: each setting's default (a Go duration,
     /// a count, `none` or `—` where the library has no such setting) and its own name.
@@ -372,7 +378,7 @@ mod tests {
         for k in Knob::ALL {
             let name = match NAMED.iter().position(|&n| n == k) {
                 Some(c) => MESSAGE_NAMES[i][c],
-                None => others.next().expect("four other names"),
+                None => others.next().expect("three other names"),
             };
             let cell = match l.default(k) {
                 None => "—".to_string(),
@@ -384,6 +390,16 @@ mod tests {
         }
         out.push_str(&format!(" {source} |"));
         out
+    }
+
+    /// A knob's serde name is the one a scenario writes.
+    #[test]
+    fn a_knob_serializes_as_its_json_name() {
+        for k in Knob::ALL {
+            let json = serde_json::to_string(&k).expect("serializes");
+            assert_eq!(json, format!("{:?}", k.json()));
+            assert_eq!(serde_json::from_str::<Knob>(&json).ok(), Some(k));
+        }
     }
 
     #[test]
