@@ -349,6 +349,30 @@ fn params(c: &ClientSection, l: &Library, field: &str) -> Result<ClientParams, S
     })
 }
 
+/// `c`'s settings with the override `k` set to `v` (ms; a count for `keepaliveProbes`), by the
+/// rules [`params`] applies to what a scenario writes: grpc-go's `TCP_USER_TIMEOUT` only with
+/// `keepaliveTime` (set to its `Timeout` when `keepaliveTime` turns on: the library's default,
+/// since a `tcpUserTimeout` written without `keepaliveTime` was not kept), the idle timeout only
+/// for a pool. `None`: its library has no such setting (or `c` looks names up).
+pub fn with_override(c: &ClientSpec, k: Knob, v: i64) -> Option<ClientParams> {
+    let l = libraries::by_name(&c.library).filter(|_| c.dns.is_none())?;
+    l.default(k)?;
+    let mut p = c.params;
+    let had_keepalive = p.keepalive_time > 0;
+    *p.setting_mut(k) = v;
+    if l.user_timeout_needs_keepalive {
+        if p.keepalive_time == 0 {
+            p.tcp_user_timeout = 0;
+        } else if !had_keepalive && k == Knob::KeepaliveTime {
+            p.tcp_user_timeout = l.default(Knob::TcpUserTimeout).unwrap_or(0);
+        }
+    }
+    if !matches!(l.style, Style::Pool | Style::Proxy) {
+        p.idle_conn_timeout = 0;
+    }
+    Some(p)
+}
+
 /// `goVersion`'s minor (go-http only), or the newest rules when not written.
 fn go_minor(c: &ClientSection, l: &Library, field: &str) -> Result<u32, ScenarioError> {
     let Some(v) = &c.go_version else {

@@ -2,7 +2,7 @@
 //! library's settings merged with the overrides, ms. The pinned JSON is `format`'s
 //! (`ClientSection`); `client_rules` resolves and checks it; `network::clients` runs it.
 
-use super::libraries::Style;
+use super::libraries::{Knob, Style};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 
@@ -116,6 +116,25 @@ impl ClientParams {
             keepalive_probes: 0,
             tcp_user_timeout: 0,
             idle_conn_timeout: 0,
+        }
+    }
+
+    /// The setting the override `k` writes, ms (a count for `keepaliveProbes`).
+    pub fn setting(&self, k: Knob) -> i64 {
+        let mut p = *self;
+        *p.setting_mut(k)
+    }
+
+    /// The setting the override `k` writes, to change.
+    pub fn setting_mut(&mut self, k: Knob) -> &mut i64 {
+        match k {
+            Knob::ConnectTimeout => &mut self.connect_timeout,
+            Knob::RequestTimeout => &mut self.request_timeout,
+            Knob::KeepaliveTime => &mut self.keepalive_time,
+            Knob::KeepaliveInterval => &mut self.keepalive_interval,
+            Knob::KeepaliveProbes => &mut self.keepalive_probes,
+            Knob::TcpUserTimeout => &mut self.tcp_user_timeout,
+            Knob::IdleConnTimeout => &mut self.idle_conn_timeout,
         }
     }
 }

@@ -18,6 +18,8 @@
 #[cfg(feature = "clients")]
 mod client_rules;
 #[cfg(feature = "clients")]
+pub use client_rules::with_override;
+#[cfg(feature = "clients")]
 pub mod clients;
 pub mod cloud;
 mod cloud_rules;
