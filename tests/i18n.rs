@@ -176,6 +176,7 @@ fn every_literal_key_the_code_names_exists() {
         "\"duration.",
         "\"version.",
         "\"parser.",
+        "\"advice.",
     ] {
         for (i, _) in code.match_indices(prefix) {
             let lit = &code[i + 1..];

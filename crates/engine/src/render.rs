@@ -189,3 +189,10 @@ fn render_summary(out: &mut String, s: &Summary) {
         );
     }
 }
+
+/// The advice on the clients (`advice::client_fixes`), one line each, for after the summary:
+/// `checkout: set http.Client.Timeout to 10s: errors end 15m24.6s → 10s after the fault`.
+#[cfg(feature = "clients")]
+pub fn render_client_fixes(fixes: &[crate::advice::ClientFix]) -> String {
+    fixes.iter().map(|f| format!("{}\n", f.line())).collect()
+}

@@ -4,6 +4,8 @@ mod actions;
 #[cfg(feature = "clients")]
 mod client_errors;
 #[cfg(feature = "clients")]
+mod client_fixes;
+#[cfg(feature = "clients")]
 mod clients;
 mod cloud;
 mod cloud_presets;

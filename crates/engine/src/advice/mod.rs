@@ -1,6 +1,14 @@
 //! The project's own judgement of a configuration's settings: the warnings the page shows beside
 //! a run and the tuner's search reports on every point it measures, so that the two never
-//! disagree. Each follows an upstream rule named where it is raised.
+//! disagree. Each follows an upstream rule named where it is raised. With the clients, what to
+//! change in each client to cut its errors, measured by running the scenario again
+//! ([`clients`]).
+
+#[cfg(feature = "clients")]
+pub mod clients;
+
+#[cfg(feature = "clients")]
+pub use clients::{client_fixes, Change, ClientFix};
 
 use crate::cause::Cause;
 use crate::scenario::Config;
