@@ -11,8 +11,10 @@
 //! ```
 //! An invalid scenario exits with status 2 and the reason on stderr.
 
+use kubelife_engine::advice::{client_fixes, ClientFix};
 use kubelife_engine::presets::{every_preset, preset};
-use kubelife_engine::{distribution, render::render_timeline, run, Distribution, RunOptions, Scenario};
+use kubelife_engine::render::{render_client_fixes, render_timeline};
+use kubelife_engine::{distribution, run, Distribution, RunOptions, Scenario};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -31,7 +33,10 @@ const USAGE: &str = "usage: kubelife run FILE [--json] [--heartbeats] [--runs N]
        kubelife preset NAME
 
   run FILE       simulate the scenario in FILE (JSON; '-' reads standard input)
-  --json         print {\"events\": [...], \"summary\": {...}, \"warnings\": [...]}
+  --json         print {\"events\": [...], \"summary\": {...}, \"warnings\": [...]}, and with
+                 clients \"clientFixes\": [...]: what to change in each client to cut its
+                 errors, measured by one more run per client (the text prints a line each
+                 after the clients' summary)
   --heartbeats   also record LeaseRenewed and NodeStatusPatched events
   --runs N       run N seeds (the scenario's seed and the next N-1) and report min, p50, p95
                  and max of each milestone, measured from the first fault
@@ -438,12 +443,28 @@ fn run_command(args: &[String]) -> ExitCode {
         return print(&out);
     }
     let outcome = run(&cfg, &opts);
+    // Each client with errors after the fault costs one more run (`advice::client_fixes`).
+    let fixes = client_fixes(&cfg, &outcome);
     let out = if json {
-        outcome.to_json() + "\n"
+        with_client_fixes(outcome.to_json(), &cfg, &fixes) + "\n"
     } else {
-        render_timeline(&outcome) + &explain::where_the_time_goes(&outcome, &cfg)
+        render_timeline(&outcome) + &render_client_fixes(&fixes) + &explain::where_the_time_goes(&outcome, &cfg)
     };
     print(&out)
+}
+
+/// The run's JSON with a last member `clientFixes`, the advice on its clients, when the scenario
+/// has clients (a run without them reads as before). The run's JSON is one object, so the list
+/// goes before its closing brace.
+fn with_client_fixes(json: String, cfg: &kubelife_engine::Config, fixes: &[ClientFix]) -> String {
+    if cfg.clients.is_empty() {
+        return json;
+    }
+    let list = serde_json::to_string(fixes).expect("the advice always serializes");
+    match json.strip_suffix('}') {
+        Some(members) => format!("{members},\"clientFixes\":{list}}}"),
+        None => json,
+    }
 }
 
 fn render_distribution(d: &Distribution) -> String {

@@ -1054,6 +1054,37 @@ fn a_client_shows_in_the_json_and_the_text() {
     assert!(text.contains("\nshop: clientErrorsEnded "), "{text}");
 }
 
+/// With clients, the text says after the clients' summary what to change in each client with
+/// errors, and by how much, and the JSON lists it as `clientFixes`; without clients the JSON has
+/// no such member.
+#[test]
+fn a_client_with_errors_is_told_what_to_change() {
+    let (_, scenario, _) = kubelife(&["preset", "go-client-default"], "");
+    let (code, text, err) = kubelife(&["run", "-"], &scenario);
+    assert_eq!(code, 0, "{err}");
+    let line = "\ncheckout: set http.Client.Timeout to 10s: errors end 15m24.6s → 10s after the fault\n";
+    let (summary, fix) = (text.find("\nclient checkout: "), text.find(line));
+    assert!(summary.is_some() && fix > summary, "{text}");
+    let (code, out, err) = kubelife(&["run", "-", "--json"], &scenario);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let fix = &v["clientFixes"][0];
+    assert_eq!(fix["client"], "checkout", "{fix}");
+    assert_eq!(fix["advice"]["key"], "advice.client.set", "{fix}");
+    assert_eq!(fix["advice"]["text"], "set http.Client.Timeout to 10s", "{fix}");
+    assert_eq!(
+        (fix["beforeMs"].as_i64(), fix["afterMs"].as_i64()),
+        (Some(924_642), Some(10_042))
+    );
+    assert_eq!(
+        fix["change"],
+        serde_json::json!({"override": {"client": 0, "knob": "requestTimeout", "ms": 10_000}})
+    );
+    let (code, out, err) = kubelife(&["run", "-", "--json"], SCENARIO);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("clientFixes"), "{out}");
+}
+
 /// `kubelife tune` takes the clients' `clientErrorsEnded` as a target: a bare socket's dials
 /// reach the dead pod until `TrafficStopped` and fail 5s later (its `connectTimeout`), so a
 /// shorter `--node-monitor-grace-period` ends its errors sooner; the defaults miss 50s.

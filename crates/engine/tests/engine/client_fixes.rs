@@ -21,9 +21,9 @@ struct Golden {
     after: (i64, i64),
 }
 
-const GRPC_KEEPALIVE: &str = "set keepalive.ClientParameters.Time to 10s: gRPC then also sets TCP_USER_TIMEOUT to its keepalive.ClientParameters.Timeout, 20s, so a connection whose peer stopped answering closes";
+const GRPC_KEEPALIVE: &str = "set keepalive.ClientParameters.Time to 10s; gRPC then sets TCP_USER_TIMEOUT to its keepalive.ClientParameters.Timeout, 20s";
 const NODE_LOCAL: &str =
-    "turn on NodeLocal DNSCache (dns.nodeLocalDnsCache: true): it asks CoreDNS over TCP and retries another pod";
+    "turn on NodeLocal DNSCache (dns.nodeLocalDnsCache: true), which asks CoreDNS over TCP and retries another pod";
 /// Linux's `tcp_retries2` budget after the request written at the crash.
 const HANG: (i64, i64) = (RETRIES2_BUDGET, RETRIES2_BUDGET + 100);
 
