@@ -1,6 +1,6 @@
 //! The engine's worker's jobs (`kubelife-worker`): a run, the seeds' spreads, the calibration
-//! loop and the Tune panel's search in slices. Only that worker calls them, so that the page's
-//! wasm carries no simulation.
+//! loop, the Tune panel's search in slices and, with the clients, what to change in each client
+//! to cut its errors. Only that worker calls them, so that the page's wasm carries no simulation.
 
 use super::{Bytes, EngineAnswer, EngineJob};
 use crate::model::run_config;
@@ -25,6 +25,13 @@ pub fn spreads(a: &Config, b: Option<&Config>, runs: u32) -> (Distribution, Opti
     (d(a), b.map(d))
 }
 
+/// What to change in each client of `cfg` to cut its errors: the run the page would show, then
+/// one more per client advised (`kubelife_engine::advice::client_fixes`).
+#[cfg(feature = "clients")]
+pub fn client_fixes(cfg: &Config) -> Vec<kubelife_engine::advice::ClientFix> {
+    kubelife_engine::advice::client_fixes(cfg, &run_config(cfg))
+}
+
 /// Does one job of the engine's worker that is answered at once (a search is [`Tuning`]'s);
 /// pure apart from `now` (a clock in ms, for calibration only).
 pub fn answer(job: &EngineJob, now: &dyn Fn() -> f64) -> EngineAnswer {
@@ -39,6 +46,8 @@ pub fn answer(job: &EngineJob, now: &dyn Fn() -> f64) -> EngineAnswer {
             }
             EngineAnswer::Calibrated((now() - start) / f64::from((*repeats).max(1)))
         }
+        #[cfg(feature = "clients")]
+        EngineJob::ClientFixes(cfg) => EngineAnswer::ClientFixes(client_fixes(cfg)),
         // A search is started and stepped by `Tuning`; a stop with none under way ends nothing.
         EngineJob::Tune(..) | EngineJob::StopTune => EngineAnswer::Stopped,
     }
@@ -142,6 +151,50 @@ mod tests {
         };
         let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
         assert_eq!(back, reply);
+    }
+
+    /// The Go preset's client is advised `http.Client.Timeout`, and the advice crosses as the
+    /// workers' codec carries it, its message with its arguments.
+    #[cfg(feature = "clients")]
+    #[test]
+    fn a_client_fixes_job_answers_what_to_change_in_each_client() {
+        use kubelife_engine::advice::Change;
+        use kubelife_engine::scenario::libraries::Knob;
+        let p = kubelife_engine::presets::preset("go-client-default").expect("a preset");
+        let cfg = p.scenario.resolve().expect("valid");
+        let job = Request {
+            id: 5,
+            job: EngineJob::client_fixes(cfg),
+        };
+        let back: Request<EngineJob> = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
+        assert_eq!(back, job);
+        let EngineAnswer::ClientFixes(fixes) = answer(&job.job, &|| 0.0) else {
+            panic!("client fixes");
+        };
+        let [fix] = fixes.as_slice() else {
+            panic!("one fix: {fixes:?}");
+        };
+        assert_eq!(fix.advice.english(), "set http.Client.Timeout to 10s");
+        assert!(fix.before.is_some_and(|t| t > 15 * 60_000), "{fix:?}");
+        assert!(fix.after.is_some_and(|t| t < 60_000), "{fix:?}");
+        let ten = Change::Override {
+            client: 0,
+            knob: Knob::RequestTimeout,
+            ms: 10_000,
+        };
+        assert_eq!(fix.change, ten);
+        let reply = Reply {
+            id: 5,
+            answer: EngineAnswer::ClientFixes(fixes),
+            worker_ms: 0.0,
+        };
+        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        assert_eq!(back, reply);
+        let EngineAnswer::ClientFixes(back) = back.answer else {
+            panic!("client fixes");
+        };
+        assert_eq!(back[0].advice.key, "advice.client.set");
+        assert_eq!(back[0].advice.english(), "set http.Client.Timeout to 10s");
     }
 
     #[test]

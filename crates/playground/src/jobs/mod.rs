@@ -58,6 +58,10 @@ pub enum EngineJob {
         /// Repeats.
         repeats: u32,
     },
+    /// What to change in each client of this configuration to cut its errors, measured: its run
+    /// and one more per client advised ([`engine::client_fixes`]).
+    #[cfg(feature = "clients")]
+    ClientFixes(Box<Config>),
 }
 
 /// Something for the files worker (`kubelife-files`) to do.
@@ -125,6 +129,11 @@ pub enum EngineAnswer {
     TuneRefused(Bytes),
     /// The search was stopped.
     Stopped,
+    /// What to change in each client to cut its errors, in the scenario's order: each change
+    /// as data the page can apply, its message (key and arguments) and the errors' end before
+    /// and after.
+    #[cfg(feature = "clients")]
+    ClientFixes(Vec<kubelife_engine::advice::ClientFix>),
 }
 
 /// What the files worker answers.
@@ -309,6 +318,12 @@ impl EngineJob {
     /// The Tune panel's search for `ask` on `cfg` (its warnings stay behind, as a run's do).
     pub fn tune(cfg: Config, ask: Ask) -> EngineJob {
         EngineJob::Tune(sent(cfg), Box::new(ask))
+    }
+
+    /// The advice on `cfg`'s clients (its warnings stay behind, as a run's do).
+    #[cfg(feature = "clients")]
+    pub fn client_fixes(cfg: Config) -> EngineJob {
+        EngineJob::ClientFixes(sent(cfg))
     }
 }
 
