@@ -7,15 +7,17 @@
 //! The mechanism is read off the run, never assumed: the causes of the client's last episode of
 //! errors (`ClientErrorsStarted`, `ClientErrorsEnded`) say whether its requests waited on a
 //! connection to a dead peer (a keep-alive connection conntrack pinned, gRPC's one connection, a
-//! flow through a load balancer, a proxy's kept-alive upstream), dialled a dead peer, or looked
-//! names up at a dead CoreDNS pod. Each has its change:
+//! flow through a load balancer, a proxy's kept-alive upstream), waited while an ALB held them,
+//! dialled a dead peer, or looked names up at a dead CoreDNS pod. Each has its change:
 //! - a request hung on a connection: the library's request timeout (go-http's
 //!   `http.Client.Timeout`, java-httpclient's `HttpRequest.Builder.timeout`, OkHttp's
 //!   `readTimeout`, Istio's VirtualService `timeout` for Envoy, ingress-nginx's
 //!   `proxy-read-timeout`), [`REQUEST_TIMEOUT`]; grpc-go's keepalive `Time`, [`KEEPALIVE_TIME`],
 //!   which also sets `TCP_USER_TIMEOUT` to its `Timeout`; a bare socket's `TCP_USER_TIMEOUT`,
 //!   [`USER_TIMEOUT`]. Envoy's outlier detection is no setting of the engine's, so Envoy is
-//!   advised its route timeout, which the run can measure.
+//!   advised its route timeout (Istio's VirtualService `timeout`), which the run can measure.
+//! - a request an ALB held for a dead target: the client's request timeout, whatever its
+//!   library (its connection to the ALB lives).
 //! - a dial to a dead peer: the library's connect timeout, [`CONNECT_TIMEOUT`] (the engine's
 //!   dials end by the connect or request timeout or the SYN budget, not `TCP_USER_TIMEOUT`).
 //! - lookups at a dead CoreDNS pod: NodeLocal DNSCache (the resolvers' `timeout` and `attempts`
@@ -179,6 +181,9 @@ impl ClientFix {
 enum Pole {
     /// Requests waited on a connection whose peer died.
     Hung,
+    /// A load balancer between held the request for a target that died (an ALB until its idle
+    /// timeout): the client's connection to it lives, so only its request timeout ends the wait.
+    Held,
     /// New connections went to a dead peer and waited out the dial.
     Dial,
     /// Lookups went to a dead CoreDNS pod.
@@ -218,8 +223,8 @@ fn by_end(ended: &str, started: Option<&str>, connected: bool) -> Option<Pole> {
         | "cause.client.request_timeout"
         | "cause.client.grpc_keepalive"
         | "cause.client.proxy_retries2"
-        | "cause.client.proxy_read_timeout"
-        | "cause.lb.alb_504_idle" => Pole::Hung,
+        | "cause.client.proxy_read_timeout" => Pole::Hung,
+        "cause.lb.alb_504_idle" => Pole::Held,
         "cause.client.connect_timeout" | "cause.client.syn_retries" | "cause.client.proxy_connect_timeout" => {
             Pole::Dial
         }
@@ -247,7 +252,8 @@ fn by_start(started: &str, connected: bool) -> Option<Pole> {
 
 /// The setting that ends `pole` in library `l` (with `also`, the other pole its episode shows),
 /// and the value advised: a hung request's (the request timeout; grpc-go's keepalive; a bare
-/// socket's `TCP_USER_TIMEOUT`) or a dial's (the connect timeout). Where the episode shows both,
+/// socket's `TCP_USER_TIMEOUT`), a held one's (the request timeout) or a dial's (the connect
+/// timeout). Where the episode shows both,
 /// a request timeout ends both (it bounds a dial too, `rules::dial_budget`).
 fn knob_for(pole: Pole, also: Option<Pole>, l: &Library) -> Option<(Knob, Millis)> {
     let hung = match l.style {
@@ -258,6 +264,7 @@ fn knob_for(pole: Pole, also: Option<Pole>, l: &Library) -> Option<(Knob, Millis
     match (pole, also) {
         (Pole::Dial, Some(Pole::Hung)) if hung.0 == Knob::RequestTimeout => Some(hung),
         (Pole::Hung, _) => Some(hung),
+        (Pole::Held, _) => Some((Knob::RequestTimeout, REQUEST_TIMEOUT)),
         (Pole::Dial, _) => Some((Knob::ConnectTimeout, CONNECT_TIMEOUT)),
         (Pole::Lookups, _) => None,
     }
@@ -409,6 +416,9 @@ mod tests {
         let pinned = Some("cause.client.started_pinned");
         assert_eq!(by_end("cause.client.reset", pinned, true), Some(Pole::Hung));
         assert_eq!(by_end("cause.lb.reset", None, false), Some(Pole::Dial));
+        assert_eq!(by_end("cause.lb.alb_504_idle", None, false), Some(Pole::Held));
+        assert_eq!(by_end("cause.lb.alb_504", None, false), None);
+        assert_eq!(by_end("cause.client.request_timeout", None, false), Some(Pole::Dial));
         assert_eq!(by_end("cause.client.no_endpoints", pinned, true), None);
         assert_eq!(by_end("cause.client.dns_refused", None, false), None);
         assert_eq!(by_start("cause.client.dns_started", false), Some(Pole::Lookups));

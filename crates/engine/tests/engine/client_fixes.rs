@@ -178,46 +178,75 @@ fn a_fix_reads_as_one_line() {
     );
 }
 
-/// Per library (and an override of it), the setting its client's causes call for, if any, and
-/// whether some seed gets it.
-const LIBRARIES: [(&str, Option<Knob>); 10] = [
+/// Per library (and an override of it), and for a client outside the cluster the load balancer
+/// it calls through, the setting its client's causes call for, if any, which some seed gets.
+const LIBRARIES: [(&str, Option<&str>, Option<Knob>); 14] = [
     // Dials that raced the proxies' update wait Linux's SYN budget.
-    (r#""library":"linux""#, Some(Knob::ConnectTimeout)),
+    (r#""library":"linux""#, None, Some(Knob::ConnectTimeout)),
     // A request on a pinned keep-alive connection hangs; a request timeout also bounds the
     // dials that race the update, which a TCP_USER_TIMEOUT does not.
-    (r#""library":"go-http""#, Some(Knob::RequestTimeout)),
+    (r#""library":"go-http""#, None, Some(Knob::RequestTimeout)),
     (
         r#""library":"go-http","tcpUserTimeout":"30s""#,
+        None,
         Some(Knob::RequestTimeout),
     ),
-    (r#""library":"grpc-go""#, Some(Knob::KeepaliveTime)),
+    (r#""library":"grpc-go""#, None, Some(Knob::KeepaliveTime)),
     // With keepalive, TCP_USER_TIMEOUT (20s) ends the connection; the dials that race the
     // update wait MinConnectTimeout (20s).
     (
         r#""library":"grpc-go","keepaliveTime":"1m""#,
+        None,
         Some(Knob::ConnectTimeout),
     ),
-    (r#""library":"java-httpclient""#, Some(Knob::RequestTimeout)),
+    (r#""library":"java-httpclient""#, None, Some(Knob::RequestTimeout)),
     // OkHttp's 10s timeouts leave nothing worth a second to cut; without a read timeout, a
     // pinned request hangs.
-    (r#""library":"okhttp""#, None),
+    (r#""library":"okhttp""#, None, None),
     (
         r#""library":"okhttp","requestTimeout":"0s""#,
+        None,
         Some(Knob::RequestTimeout),
     ),
     // Istio sets no route timeout and retries no hang.
-    (r#""library":"envoy""#, Some(Knob::RequestTimeout)),
+    (r#""library":"envoy""#, None, Some(Knob::RequestTimeout)),
     // ingress-nginx retries a dead pod's 5s connect timeouts on others until it drops the pod.
-    (r#""library":"ingress-nginx""#, None),
+    (r#""library":"ingress-nginx""#, None, None),
+    (
+        r#""library":"ingress-nginx","connectTimeout":"10s""#,
+        None,
+        Some(Knob::ConnectTimeout),
+    ),
+    // An ALB holds a request for a dead target 60s; the client's connection to it lives.
+    (r#""library":"linux""#, Some("aws-alb"), Some(Knob::RequestTimeout)),
+    // An NLB resets a dial to a dead node once its health checks call it unhealthy.
+    (
+        r#""library":"linux""#,
+        Some("aws-nlb-instance"),
+        Some(Knob::ConnectTimeout),
+    ),
+    (r#""library":"grpc-go""#, Some("aws-nlb-ip"), Some(Knob::KeepaliveTime)),
 ];
+
+/// The case's scenario: the client on node-2, or outside the cluster through `lb`.
+fn case(client: &str, lb: Option<&str>) -> String {
+    let json = scenario(3, client, "");
+    let Some(lb) = lb else { return json };
+    let service = format!(r#""service":{{"type":"LoadBalancer","loadBalancer":"{lb}"}}"#);
+    let external = json
+        .replace(r#""service":true"#, &service)
+        .replace(r#""from":"node-2""#, r#""from":"external""#);
+    assert!(external.contains(lb) && external.contains("external"), "{external}");
+    external
+}
 
 /// Over the seeds, each library's client is advised only the setting its causes call for,
 /// only where that ends its errors at least `MIN_CUT` sooner, and the same change written into
 /// the scenario is the same configuration.
 #[test]
 fn each_library_is_advised_its_own_setting_only_where_it_cuts() {
-    for (client, knob) in LIBRARIES {
-        let json = scenario(3, client, "");
+    for (client, lb, knob) in LIBRARIES {
+        let json = case(client, lb);
         let advised = std::cell::Cell::new(0);
         check(client, &json, |o: &Outcome| {
             let mut s = Scenario::from_json(&json).expect("valid JSON");
@@ -240,12 +269,8 @@ fn each_library_is_advised_its_own_setting_only_where_it_cuts() {
             }
             Ok(())
         });
-        assert_eq!(
-            advised.get() > 0,
-            knob.is_some(),
-            "{client}: {} seeds advised",
-            advised.get()
-        );
+        let n = advised.get();
+        assert_eq!(n > 0, knob.is_some(), "{client} through {lb:?}: {n} seeds advised");
     }
 }
 
