@@ -45,8 +45,8 @@ pub const MAX_ADVISED: usize = 8;
 /// The least a change must end the errors sooner by to be offered: 1 s, so that no advice
 /// moves an end by a request's gap.
 pub const MIN_CUT: Millis = SECOND;
-/// The request timeout advised: 10 s, the `http.Client.Timeout` the Go service of the spec's
-/// presets sets, and OkHttp's own `readTimeout`.
+/// The request timeout advised: 10 s, the `go-client-timeout` preset's `http.Client.Timeout`,
+/// and OkHttp's own `readTimeout`.
 pub const REQUEST_TIMEOUT: Millis = 10 * SECOND;
 /// grpc-go's keepalive `Time` advised: 10 s, the least it takes ("If set below 10s, a minimum
 /// value of 10s will be used", `keepalive.ClientParameters`).
@@ -58,7 +58,9 @@ pub const USER_TIMEOUT: Millis = 10 * SECOND;
 pub const CONNECT_TIMEOUT: Millis = 5 * SECOND;
 
 /// One client's advice: the change, in its library's words, and when its errors ended after the
-/// fault, before and after it.
+/// fault, before and after it. In JSON its message is `{"key", "text"}`; between the page's
+/// workers (bincode) it keeps its arguments, and it reads back only from that form
+/// ([`crate::wire::message`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientFix {
@@ -367,7 +369,9 @@ fn ends_with(
 /// offered. In the scenario's order.
 pub fn client_fixes(cfg: &Config, outcome: &Outcome) -> Vec<ClientFix> {
     let fault = fault_of(outcome);
-    let before = client_errors_ended(outcome, fault);
+    let mut before = client_errors_ended(outcome, fault);
+    // One per client of the run; a run of another configuration is read no further than `cfg`'s.
+    before.truncate(cfg.clients.len());
     let mut runs = Vec::new();
     let mut out = Vec::new();
     for i in advised(&before) {
