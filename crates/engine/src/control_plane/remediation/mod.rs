@@ -30,12 +30,13 @@ pub mod snr;
 pub use controller::{Env, MachineTimes, Remediators, Step};
 
 use crate::api::{CondStatus, NodeId};
+use crate::idmap::IdMap;
 use crate::scenario::{ConditionCheck, Remediator, SnrStrategy};
 use crate::sched::{ActionKey, Owner, Wake};
 use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind};
 use crate::world::World;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What a remediator does to a node it judged unhealthy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +97,7 @@ pub struct Remediation {
     /// Its settings.
     pub spec: Remediator,
     /// The nodes whose Ready matches one of its checks.
-    matched: BTreeMap<NodeId, Matched>,
+    matched: IdMap<Matched>,
     /// The nodes it is repairing (each is repaired once).
     pub repairing: BTreeSet<NodeId>,
     /// The nodes whose repair a breaker held back.
@@ -132,7 +133,7 @@ impl Remediation {
         Remediation {
             index,
             spec,
-            matched: BTreeMap::new(),
+            matched: IdMap::default(),
             repairing: BTreeSet::new(),
             blocked: BTreeSet::new(),
             interrupting: BTreeSet::new(),
