@@ -17,7 +17,7 @@ use crate::control_plane::cloud_node_lifecycle::Instance;
 use crate::control_plane::node_lifecycle::NodeLifecycleController;
 use crate::control_plane::podgc::orphan_cause;
 use crate::idmap::IdMap;
-use crate::scenario::{ActionKind, Config, Provider, Remediator, SnrStrategy};
+use crate::scenario::{ActionKind, Config, Provider, Remediator};
 use crate::sched::{Owner, RemediationWake, Wake};
 use crate::time::{Millis, SECOND};
 use crate::world::{MachineRequest, World};
@@ -153,9 +153,6 @@ pub struct Remediators {
     pub(super) replacements: IdMap<(NodeId, Millis)>,
     /// When each repair's drain began, by (remediator, node).
     pub(super) drain_started: BTreeMap<(usize, NodeId), Millis>,
-    /// Self Node Remediation's runtime strategy of each node it fences and its
-    /// `rebootDuration`, ms, by (remediator, node).
-    pub(super) fencing: BTreeMap<(usize, NodeId), (SnrStrategy, Millis)>,
     /// The instance event each node's Karpenter interruption message is about: the action and
     /// when it happened (the notice's start, for a spot interruption).
     pub(super) interruptions: IdMap<(ActionKind, Millis)>,
@@ -193,7 +190,6 @@ impl Remediators {
             spares,
             replacements: IdMap::default(),
             drain_started: BTreeMap::new(),
-            fencing: BTreeMap::new(),
             interruptions: IdMap::default(),
             settings: Settings {
                 times,

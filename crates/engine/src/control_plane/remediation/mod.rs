@@ -114,6 +114,9 @@ pub struct Remediation {
     retired: BTreeSet<NodeId>,
     /// The held-back nodes whose `RemediationBlocked` is already recorded.
     told: BTreeSet<NodeId>,
+    /// Self Node Remediation's runtime strategy of each node it fences and its
+    /// `rebootDuration`, ms.
+    fencing: IdMap<(SnrStrategy, Millis)>,
     /// The cluster it runs in.
     pub cluster: Cluster,
 }
@@ -141,6 +144,7 @@ impl Remediation {
             machines,
             retired: BTreeSet::new(),
             told: BTreeSet::new(),
+            fencing: IdMap::default(),
             cluster,
         }
     }
