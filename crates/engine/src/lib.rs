@@ -46,6 +46,7 @@ pub mod wire;
 
 pub(crate) mod api;
 pub(crate) mod control_plane;
+pub(crate) mod idmap;
 pub(crate) mod kubelet;
 pub(crate) mod network;
 pub(crate) mod outcome;

@@ -355,8 +355,7 @@ pub fn database_ready(o: &Outcome, workloads: &[WorkloadSpec], fault: Millis) ->
 #[cfg(feature = "clients")]
 pub fn client_errors_ended(o: &Outcome, fault: Millis) -> Vec<Option<Millis>> {
     let clients = &o.summary.clients;
-    let by_name: std::collections::BTreeMap<&str, usize> =
-        clients.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
+    let by_name = crate::order::map(clients.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)));
     let mut open = vec![0_usize; clients.len()];
     for e in o.events.iter().filter(|e| e.at_ms >= fault) {
         let Some(&i) = e.client.as_deref().and_then(|n| by_name.get(n)) else {

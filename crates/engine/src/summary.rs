@@ -234,12 +234,7 @@ pub fn summarize(
         pod_creates: w.pod_creates,
         pod_binds: w.pod_binds,
         pod_deletes: w.pod_deletes,
-        controller_requests: api
-            .clients
-            .totals
-            .iter()
-            .map(|(c, n)| (c.key().to_string(), *n))
-            .collect(),
+        controller_requests: crate::order::map(api.clients.totals.iter().map(|(c, n)| (c.key().to_string(), *n))),
     };
 
     // First PodReady after creation, per pod.

@@ -6,7 +6,7 @@
 
 use super::{NodeId, PodId};
 use crate::timeline::EventId;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What a workload claims: its name, whether the volume is `ReadWriteMany`, and, for a claim
 /// per pod, how many ordinals.
@@ -23,6 +23,38 @@ pub struct Claim {
 /// Index of a volume in [`Volumes::list`].
 pub type VolumeId = usize;
 
+/// A volume's attaches or detaches under way: nodes, each with the event that let the operation
+/// start, in node order. A volume has a few at most, so a vector serves, and the wasm carries no
+/// tree of its own for them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Operations(Vec<(NodeId, Option<EventId>)>);
+
+impl Operations {
+    /// Whether an operation on node `n` is under way.
+    pub fn contains_key(&self, n: &NodeId) -> bool {
+        self.0.iter().any(|(m, _)| m == n)
+    }
+
+    /// Records an operation on node `n`, after `after` (replacing one under way there).
+    pub fn insert(&mut self, n: NodeId, after: Option<EventId>) {
+        match self.0.binary_search_by_key(&n, |&(m, _)| m) {
+            Ok(i) => self.0[i].1 = after,
+            Err(i) => self.0.insert(i, (n, after)),
+        }
+    }
+
+    /// Ends the operation on node `n`: the event it followed, if one was under way.
+    pub fn remove(&mut self, n: &NodeId) -> Option<Option<EventId>> {
+        let i = self.0.iter().position(|(m, _)| m == n)?;
+        Some(self.0.remove(i).1)
+    }
+
+    /// Whether no operation is under way.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// One claim's volume.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Volume {
@@ -37,10 +69,10 @@ pub struct Volume {
     pub in_use_by: BTreeSet<NodeId>,
     /// Nodes it is being attached to (a `VolumeAttachment` exists, not yet `status.attached`),
     /// each with the event that let the attach start, for the one that ends it.
-    pub attaching: BTreeMap<NodeId, Option<EventId>>,
+    pub attaching: Operations,
     /// Nodes it is being detached from (their `VolumeAttachment` is being deleted), each with
     /// the event that let the detach start.
-    pub detaching: BTreeMap<NodeId, Option<EventId>>,
+    pub detaching: Operations,
     /// Every pod that ever used it.
     pub pods: Vec<PodId>,
 }
@@ -93,8 +125,8 @@ impl Volumes {
                     many: c.many,
                     attached_to: BTreeSet::new(),
                     in_use_by: BTreeSet::new(),
-                    attaching: BTreeMap::new(),
-                    detaching: BTreeMap::new(),
+                    attaching: Operations::default(),
+                    detaching: Operations::default(),
                     pods: Vec::new(),
                 });
                 v.list.len() - 1

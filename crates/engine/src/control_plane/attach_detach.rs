@@ -96,6 +96,38 @@ pub struct AttachDetachController {
     pub busy: BTreeSet<VolumeId>,
 }
 
+/// One volume's desired state: the nodes that should have it, in node order, each with the pods
+/// there that use it. A volume's pods are on a few nodes, so a sorted vector serves, and the
+/// wasm carries no tree of its own for it.
+#[derive(Default)]
+struct Desired(Vec<(NodeId, Vec<PodId>)>);
+
+impl Desired {
+    /// Adds pod `p` on node `n`.
+    fn push(&mut self, n: NodeId, p: PodId) {
+        match self.0.binary_search_by_key(&n, |(m, _)| *m) {
+            Ok(i) => self.0[i].1.push(p),
+            Err(i) => self.0.insert(i, (n, vec![p])),
+        }
+    }
+
+    /// The pods on node `n` that use the volume, if it should have it.
+    fn get(&self, n: &NodeId) -> Option<&Vec<PodId>> {
+        let i = self.0.binary_search_by_key(n, |(m, _)| *m).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    /// Whether node `n` should have the volume.
+    fn contains_key(&self, n: &NodeId) -> bool {
+        self.get(n).is_some()
+    }
+
+    /// The nodes, in order, with their pods.
+    fn iter(&self) -> impl Iterator<Item = (&NodeId, &Vec<PodId>)> {
+        self.0.iter().map(|(n, pods)| (n, pods))
+    }
+}
+
 /// Whether a pod keeps its volume in the desired state (`DetermineVolumeAction`).
 fn holds_volume(api: &Api, p: PodId) -> bool {
     let pod = &api.pods[p];
@@ -126,11 +158,11 @@ impl AttachDetachController {
     }
 
     /// The nodes that should have volume `v`, with the pods there that use it.
-    fn desired(api: &Api, v: VolumeId) -> BTreeMap<NodeId, Vec<PodId>> {
-        let mut out: BTreeMap<NodeId, Vec<PodId>> = BTreeMap::new();
+    fn desired(api: &Api, v: VolumeId) -> Desired {
+        let mut out = Desired::default();
         for &p in &api.volumes.list[v].pods {
             if holds_volume(api, p) {
-                out.entry(api.pods[p].node.expect("bound")).or_default().push(p);
+                out.push(api.pods[p].node.expect("bound"), p);
             }
         }
         out
@@ -165,7 +197,7 @@ impl AttachDetachController {
         &mut self,
         now: Millis,
         v: VolumeId,
-        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        desired: &Desired,
         api: &mut Api,
         log: &mut Log,
         ops: &mut Vec<Operation>,
@@ -242,13 +274,13 @@ impl AttachDetachController {
         &mut self,
         now: Millis,
         v: VolumeId,
-        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        desired: &Desired,
         api: &mut Api,
         log: &mut Log,
         ops: &mut Vec<Operation>,
     ) -> bool {
         let mut waiting = false;
-        for (&n, pods) in desired {
+        for (&n, pods) in desired.iter() {
             let vol = &api.volumes.list[v];
             // `attachDesiredVolumes` looks first for an operation under way
             // (`IsOperationPending`): the attach waits for it, without a Multi-Attach error,
@@ -290,7 +322,7 @@ impl AttachDetachController {
         v: VolumeId,
         n: NodeId,
         pods: &[PodId],
-        desired: &BTreeMap<NodeId, Vec<PodId>>,
+        desired: &Desired,
         api: &Api,
         log: &mut Log,
     ) {

@@ -56,7 +56,8 @@ fn fit(api: &Api, p: PodId, n: NodeId) -> Result<(), Misfit> {
 pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, Cause> {
     let workload = api.pods[p].workload;
     let mut best: Option<(usize, usize, NodeId)> = None;
-    let mut misfits: std::collections::BTreeMap<Misfit, usize> = std::collections::BTreeMap::new();
+    // Each reason with its count of nodes: a few reasons at most, so a vector, sorted at the end.
+    let mut misfits: Vec<(Misfit, usize)> = Vec::new();
     let mut total = 0;
     for (n, node) in api.nodes.iter().enumerate() {
         if !node.exists {
@@ -71,12 +72,16 @@ pub fn pick_node(api: &Api, p: PodId) -> Result<NodeId, Cause> {
                     best = Some(key);
                 }
             }
-            Err(m) => *misfits.entry(m).or_default() += 1,
+            Err(m) => match misfits.iter_mut().find(|(seen, _)| *seen == m) {
+                Some((_, count)) => *count += 1,
+                None => misfits.push((m, 1)),
+            },
         }
     }
     match best {
         Some((_, _, n)) => Ok(n),
         None => {
+            crate::order::sort_by(&mut misfits, |a, b| a.0.cmp(&b.0));
             let parts = misfits
                 .iter()
                 .map(|(m, c)| match m {

@@ -33,8 +33,9 @@ pub struct Workloads {
     unreplaced: Vec<BTreeSet<PodId>>,
     /// Per StatefulSet: the newest pod of each ordinal.
     ordinal_pod: Vec<Vec<Option<PodId>>>,
-    /// Per StatefulSet: ordinals with no existing pod.
-    missing_ordinals: Vec<BTreeSet<u32>>,
+    /// Per StatefulSet: ordinals with no existing pod (`usize`, as the pods' sets, so that both
+    /// share one copy of the set's code).
+    missing_ordinals: Vec<BTreeSet<usize>>,
     /// Per DaemonSet: its active pod on each node.
     daemon_pod: Vec<Vec<Option<PodId>>>,
     /// Per DaemonSet: nodes without an active pod of it (some may not exist or be blocked).
@@ -100,7 +101,7 @@ impl Workloads {
             missing_ordinals: specs
                 .iter()
                 .map(|s| match s.kind {
-                    WorkloadKind::StatefulSet => (0..s.replicas).collect(),
+                    WorkloadKind::StatefulSet => crate::order::set(0..s.replicas as usize),
                     _ => BTreeSet::new(),
                 })
                 .collect(),
@@ -171,7 +172,7 @@ impl Workloads {
             let w = pod.workload;
             if let Some(o) = pod.ordinal {
                 if self.ordinal_pod[w].get(o as usize) == Some(&Some(p)) {
-                    self.missing_ordinals[w].insert(o);
+                    self.missing_ordinals[w].insert(o as usize);
                 }
             }
         }
@@ -263,7 +264,7 @@ impl Workloads {
         let mut created = Vec::new();
         while let Some(ordinal) = self.missing_ordinals[w].pop_first() {
             let name = format!("{}-{ordinal}", self.specs[w].name);
-            let replaces = self.ordinal_pod[w][ordinal as usize];
+            let replaces = self.ordinal_pod[w][ordinal];
             let cause = match replaces {
                 Some(_) => Cause::new("cause.sts.recreate"),
                 None => Cause::new("cause.sts.create"),
@@ -271,8 +272,8 @@ impl Workloads {
             .text("owner", self.owner_name(w))
             .text("pod", &name);
             self.used_names.insert(digest(&name));
-            let p = self.create(now, w, name, Some(ordinal), None, replaces, api, log, cause);
-            self.ordinal_pod[w][ordinal as usize] = Some(p);
+            let p = self.create(now, w, name, Some(ordinal as u32), None, replaces, api, log, cause);
+            self.ordinal_pod[w][ordinal] = Some(p);
             created.push(p);
         }
         created

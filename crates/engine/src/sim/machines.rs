@@ -14,12 +14,12 @@ use super::{Simulation, Wake, REGISTRATION_FIRST_STEP};
 use crate::api::NodeId;
 use crate::cause::Cause;
 use crate::control_plane::node_group;
+use crate::idmap::IdMap;
 use crate::scenario::{settings, ActionKind, Config, NodeSpec};
 use crate::sched::Owner;
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventId, EventKind};
 use crate::world::MachineRequest;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// How long the machines take: the cloud's durations, or without a cloud the `cloud` section's
 /// defaults from the settings table: (boot, VM deletion, instance termination), ms.
@@ -40,17 +40,17 @@ pub(super) fn durations(cfg: &Config) -> (Millis, Millis, Millis) {
 
 /// Adds one absent spare node per faulted node when `needed`; returns each faulted node's
 /// spare.
-pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> BTreeMap<NodeId, NodeId> {
-    let mut spares = BTreeMap::new();
+pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> IdMap<NodeId> {
+    let mut spares = IdMap::default();
     if !needed {
         return spares;
     }
-    let faulted: BTreeSet<NodeId> = cfg
-        .actions
-        .iter()
-        .filter(|a| a.action.is_fault())
-        .filter_map(|a| a.node)
-        .collect();
+    let faulted = crate::order::set(
+        cfg.actions
+            .iter()
+            .filter(|a| a.action.is_fault())
+            .filter_map(|a| a.node),
+    );
     for n in faulted {
         let base = cfg.nodes[n].name.clone();
         let name = (1..)
@@ -71,7 +71,7 @@ pub(super) fn add_spares(cfg: &mut Config, needed: bool) -> BTreeMap<NodeId, Nod
 /// The machines' memory: each machine created for a spare node, with the node it replaces,
 /// the remediator (or the Auto Scaling group's reason, `node_group::BY_*`) that made it, when,
 /// and the event that made it, when the maker says.
-pub(super) type Created = BTreeMap<NodeId, (NodeId, &'static str, Millis, Option<EventId>)>;
+pub(super) type Created = IdMap<(NodeId, &'static str, Millis, Option<EventId>)>;
 
 impl Simulation {
     /// Carries out what the step asked of the machines, in order.

@@ -94,10 +94,7 @@ impl Measured {
             };
             let mut p = Point {
                 settings: settings.clone(),
-                milestones: spreads
-                    .iter()
-                    .map(|s| (s.milestone.clone(), Percentiles::of(s)))
-                    .collect(),
+                milestones: crate::order::map(spreads.iter().map(|s| (s.milestone.clone(), Percentiles::of(s)))),
                 targets: goal.targets.iter().map(|t| value(t.milestone, t.percentile)).collect(),
                 writes_per_minute: heartbeat_writes_per_minute(cfg, nodes),
                 blip_safe,
@@ -275,7 +272,7 @@ impl Search {
             .into_iter()
             .map(|i| candidates[i].clone())
             .collect();
-        on_front.sort_by(cheaper_first);
+        crate::order::sort_by(&mut on_front, cheaper_first);
         let best = on_front
             .iter()
             .filter(|p| p.meets)

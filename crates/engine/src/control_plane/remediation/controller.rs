@@ -16,7 +16,8 @@ use crate::cause::Cause;
 use crate::control_plane::cloud_node_lifecycle::Instance;
 use crate::control_plane::node_lifecycle::NodeLifecycleController;
 use crate::control_plane::podgc::orphan_cause;
-use crate::scenario::{ActionKind, Config, Provider, Remediator, SnrStrategy};
+use crate::idmap::IdMap;
+use crate::scenario::{ActionKind, Config, Provider, Remediator};
 use crate::sched::{Owner, RemediationWake, Wake};
 use crate::time::{Millis, SECOND};
 use crate::world::{MachineRequest, World};
@@ -147,17 +148,14 @@ pub struct Remediators {
     /// The remediators this build acts on.
     pub list: Vec<Remediation>,
     /// Each faulted node's spare, while no remediator has used it for a replacement.
-    pub(super) spares: BTreeMap<NodeId, NodeId>,
+    pub(super) spares: IdMap<NodeId>,
     /// Each replacement node: the node it replaces and when its machine was created.
-    pub(super) replacements: BTreeMap<NodeId, (NodeId, Millis)>,
+    pub(super) replacements: IdMap<(NodeId, Millis)>,
     /// When each repair's drain began, by (remediator, node).
     pub(super) drain_started: BTreeMap<(usize, NodeId), Millis>,
-    /// Self Node Remediation's runtime strategy of each node it fences and its
-    /// `rebootDuration`, ms, by (remediator, node).
-    pub(super) fencing: BTreeMap<(usize, NodeId), (SnrStrategy, Millis)>,
     /// The instance event each node's Karpenter interruption message is about: the action and
     /// when it happened (the notice's start, for a spot interruption).
-    pub(super) interruptions: BTreeMap<NodeId, (ActionKind, Millis)>,
+    pub(super) interruptions: IdMap<(ActionKind, Millis)>,
     /// What they read of the scenario.
     pub(super) settings: Settings,
 }
@@ -165,7 +163,7 @@ pub struct Remediators {
 impl Remediators {
     /// The remediators of `cfg` this build acts on, each looking after the nodes present at the
     /// start; `spares` gives each faulted node's spare.
-    pub fn new(cfg: &Config, spares: BTreeMap<NodeId, NodeId>, times: MachineTimes) -> Remediators {
+    pub fn new(cfg: &Config, spares: IdMap<NodeId>, times: MachineTimes) -> Remediators {
         let present = || cfg.nodes.iter().filter(|n| n.join_at.is_none());
         let machines = present().count() as u32;
         let cluster = Cluster {
@@ -190,10 +188,9 @@ impl Remediators {
         Remediators {
             list,
             spares,
-            replacements: BTreeMap::new(),
+            replacements: IdMap::default(),
             drain_started: BTreeMap::new(),
-            fencing: BTreeMap::new(),
-            interruptions: BTreeMap::new(),
+            interruptions: IdMap::default(),
             settings: Settings {
                 times,
                 provider: cfg.cloud.as_ref().map(|c| c.provider),

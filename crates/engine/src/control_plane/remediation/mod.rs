@@ -30,12 +30,13 @@ pub mod snr;
 pub use controller::{Env, MachineTimes, Remediators, Step};
 
 use crate::api::{CondStatus, NodeId};
+use crate::idmap::IdMap;
 use crate::scenario::{ConditionCheck, Remediator, SnrStrategy};
 use crate::sched::{ActionKey, Owner, Wake};
 use crate::time::{Millis, SECOND};
 use crate::timeline::{Event, EventKind};
 use crate::world::World;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What a remediator does to a node it judged unhealthy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +97,7 @@ pub struct Remediation {
     /// Its settings.
     pub spec: Remediator,
     /// The nodes whose Ready matches one of its checks.
-    matched: BTreeMap<NodeId, Matched>,
+    matched: IdMap<Matched>,
     /// The nodes it is repairing (each is repaired once).
     pub repairing: BTreeSet<NodeId>,
     /// The nodes whose repair a breaker held back.
@@ -113,6 +114,9 @@ pub struct Remediation {
     retired: BTreeSet<NodeId>,
     /// The held-back nodes whose `RemediationBlocked` is already recorded.
     told: BTreeSet<NodeId>,
+    /// Self Node Remediation's runtime strategy of each node it fences and its
+    /// `rebootDuration`, ms.
+    fencing: IdMap<(SnrStrategy, Millis)>,
     /// The cluster it runs in.
     pub cluster: Cluster,
 }
@@ -132,7 +136,7 @@ impl Remediation {
         Remediation {
             index,
             spec,
-            matched: BTreeMap::new(),
+            matched: IdMap::default(),
             repairing: BTreeSet::new(),
             blocked: BTreeSet::new(),
             interrupting: BTreeSet::new(),
@@ -140,6 +144,7 @@ impl Remediation {
             machines,
             retired: BTreeSet::new(),
             told: BTreeSet::new(),
+            fencing: IdMap::default(),
             cluster,
         }
     }

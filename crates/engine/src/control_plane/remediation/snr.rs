@@ -186,23 +186,33 @@ impl Remediators {
                 .taint(taint.label());
             w.log.push(e.after(w.log.index.repair(n)));
         }
-        self.fencing.insert((index, n), (strategy, reboot));
+        if let Some(r) = self.remediator_mut(index) {
+            r.fencing.insert(n, (strategy, reboot));
+        }
         if !(env.powered_off)(n) {
             Self::at(w, index, n, now + AGENT_NOTICE, Step::SelfReboot);
         }
         Self::at(w, index, n, assumed + SECOND, Step::AssumedRebooted);
     }
 
+    /// Remediator `index` no longer fences node `n`.
+    fn unfence(&mut self, index: usize, n: NodeId) {
+        if let Some(r) = self.remediator_mut(index) {
+            r.fencing.remove(&n);
+        }
+    }
+
     /// `Reboot-Completed`: unless the node is Ready again, the strategy frees its pods.
     pub(super) fn assumed_rebooted(&mut self, w: &mut World, index: usize, n: NodeId) {
         let now = w.now;
-        let Some((strategy, reboot)) = self.fencing.get(&(index, n)).copied() else {
+        let fencing = self.remediator_mut(index).and_then(|r| r.fencing.get(&n).copied());
+        let Some((strategy, reboot)) = fencing else {
             return;
         };
         let node = &w.api.nodes[n];
         let ready = node.status.observed(now).ready_status() == Some(CondStatus::True);
         if !node.exists || ready {
-            self.fencing.remove(&(index, n));
+            self.unfence(index, n);
             return;
         }
         // `timeAssumedRebooted` was set when the fencing taint went on.
@@ -212,7 +222,7 @@ impl Remediators {
         ]);
         match strategy {
             SnrStrategy::ResourceDeletion | SnrStrategy::Automatic => {
-                self.fencing.remove(&(index, n));
+                self.unfence(index, n);
                 for p in w.api.nodes[n].pods.clone() {
                     if w.api.remove_pod(now, p) {
                         let cause = Cause::new("cause.remediation.snr_deleted").time("reboot", reboot);
@@ -257,7 +267,7 @@ impl Remediators {
         if api.nodes[n].exists && (terminating || attached) {
             return Self::at(w, index, n, now + OUT_OF_SERVICE_POLL, Step::OutOfServicePoll);
         }
-        self.fencing.remove(&(index, n));
+        self.unfence(index, n);
         let label = format!("{TAINT_OUT_OF_SERVICE}:{}", Effect::NoExecute);
         if w.api
             .swap_taints(now, n, &[], &[(TAINT_OUT_OF_SERVICE, Effect::NoExecute)])

@@ -210,7 +210,8 @@ pub fn rule_changes(events: &[Event], programmed: &BTreeSet<PodId>, w: usize) ->
 /// removal counts only for a ready endpoint: one its pod's last change before did not mark not
 /// ready (a pod with no change before is taken as ready at 0, as a run starts with its pods).
 pub fn slice_changes(events: &[Event], api: &Api, w: usize) -> Changes {
-    let mut last: std::collections::BTreeMap<PodId, EventKind> = Default::default();
+    // Per pod, whether its last change was `EndpointNotReady`.
+    let mut not_ready: Vec<bool> = vec![false; api.pods.len()];
     let mut list = Vec::new();
     for (id, e) in events.iter().enumerate() {
         let (Some(pod), true) = (e.pod, e.service == Some(w)) else {
@@ -219,14 +220,14 @@ pub fn slice_changes(events: &[Event], api: &Api, w: usize) -> Changes {
         let into = match e.kind {
             EventKind::EndpointReady => true,
             EventKind::EndpointNotReady => false,
-            EventKind::EndpointRemoved if last.get(&pod) != Some(&EventKind::EndpointNotReady) => false,
+            EventKind::EndpointRemoved if !not_ready[pod] => false,
             EventKind::EndpointRemoved => {
-                last.insert(pod, e.kind);
+                not_ready[pod] = false;
                 continue;
             }
             _ => continue,
         };
-        last.insert(pod, e.kind);
+        not_ready[pod] = e.kind == EventKind::EndpointNotReady;
         list.push(Change {
             id,
             at: e.at,

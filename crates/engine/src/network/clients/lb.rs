@@ -16,7 +16,7 @@ use crate::scenario::load_balancers::{
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventId, EventKind};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A target whose probes began to fail: a node (instance targets) or a pod (ip targets).
 #[derive(Debug, Clone, PartialEq)]
@@ -118,10 +118,10 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
         let mut fates = Vec::new();
         // The Service's pods by node, and what its controller reads as ready over the run: each
         // one pass, whatever the number of dead targets.
-        let mut on_node: BTreeMap<usize, Vec<PodId>> = BTreeMap::new();
+        let mut on_node: Vec<Vec<PodId>> = vec![Vec::new(); api.nodes.len()];
         for (q, pod) in api.pods.iter().enumerate().filter(|(_, pod)| pod.workload == w) {
             if let Some(n) = pod.node {
-                on_node.entry(n).or_default().push(q);
+                on_node[n].push(q);
             }
         }
         let readiness = match (p.deregistration, p.target) {
@@ -134,10 +134,8 @@ pub fn balancers(cfg: &Config, log: &[Event], api: &Api, machines: &Machines) ->
                 // kube-proxy and the data plane still answer the probes.
                 continue;
             }
-            let pods: Vec<PodId> = on_node
-                .get(&n)
-                .into_iter()
-                .flatten()
+            let pods: Vec<PodId> = on_node[n]
+                .iter()
                 .copied()
                 .filter(|&q| api.pods[q].stopped_at == Some(down) && !api.pods[q].failed)
                 .collect();

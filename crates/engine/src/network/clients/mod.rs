@@ -29,7 +29,6 @@ use crate::scenario::libraries::{self, Style};
 use crate::scenario::Config;
 use crate::time::Millis;
 use crate::timeline::{Event, EventKind};
-use std::collections::BTreeMap;
 
 /// What the clients saw: their events (each with, for an `Ended`, the index of its `Started`
 /// among them) and their summaries.
@@ -62,7 +61,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -
     let balancers = lb::balancers(cfg, log, api, &machines);
     let mut out = Observed::default();
     lb::events(cfg, log, api, &balancers, &mut out.events);
-    let stopped = own_faults(log, cfg.clients.iter().filter_map(|c| c.from));
+    let stopped = node_faults(log, api.nodes.len());
     let mut seen = Seen {
         run: Run {
             cfg,
@@ -78,7 +77,7 @@ pub fn observe(cfg: &Config, log: &[Event], api: &Api, kube_proxy: &KubeProxy) -
     for (i, c) in cfg.clients.iter().enumerate() {
         let end = c
             .from
-            .and_then(|n| stopped.get(&n).copied().flatten())
+            .and_then(|n| stopped[n])
             .map_or(cfg.duration, |t| t.min(cfg.duration));
         let mut rng = Rng::stream(cfg.seed, Stream::Client(i));
         let slots = rules::Slots::new(c.rate, rng.unit());
@@ -187,17 +186,17 @@ impl Seen<'_> {
     }
 }
 
-/// When each of `nodes` (the clients' own) stopped, ms: a crash or a power-off on it, not a
-/// kubelet stop or a partition. One pass over the log, whatever the number of clients.
-fn own_faults(log: &[Event], nodes: impl Iterator<Item = usize>) -> BTreeMap<usize, Option<Millis>> {
-    let mut stopped: BTreeMap<usize, Option<Millis>> = nodes.map(|n| (n, None)).collect();
+/// When each of the `nodes` nodes first stopped, ms, by node: a crash or a power-off on it, not
+/// a kubelet stop or a partition. One pass over the log, whatever the number of clients.
+fn node_faults(log: &[Event], nodes: usize) -> Vec<Option<Millis>> {
+    let mut stopped: Vec<Option<Millis>> = vec![None; nodes];
     for e in log {
         if !matches!(e.kind, EventKind::FaultStarted | EventKind::NodePoweredOff)
             || matches!(e.cause.key, "cause.fault.kubelet_stop" | "cause.fault.partition")
         {
             continue;
         }
-        if let Some(slot @ None) = e.node.and_then(|n| stopped.get_mut(&n)) {
+        if let Some(slot @ None) = e.node.map(|n| &mut stopped[n]) {
             *slot = Some(e.at);
         }
     }
