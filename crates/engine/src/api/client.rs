@@ -13,7 +13,7 @@
 //! ones (two buckets) from 1.29 (`SeparateTaintEvictionController`).
 
 use crate::time::Millis;
-use std::collections::BTreeMap;
+use std::ops::Index;
 
 /// One client's token bucket (`rate.Limiter` with `Wait`).
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +88,19 @@ pub enum Controller {
 }
 
 impl Controller {
+    /// Every controller, in the enum's order (which is its index in `PerController`).
+    pub const ALL: [Controller; 9] = [
+        Controller::NodeLifecycle,
+        Controller::TaintEviction,
+        Controller::ReplicaSet,
+        Controller::StatefulSet,
+        Controller::DaemonSet,
+        Controller::PodGc,
+        Controller::EndpointSlice,
+        Controller::AttachDetach,
+        Controller::Disruption,
+    ];
+
     /// A short key for summaries.
     pub fn key(self) -> &'static str {
         match self {
@@ -118,6 +131,32 @@ impl Controller {
     }
 }
 
+/// One value per controller, in a slot indexed by the enum: there are only nine controllers, so an
+/// array is smaller in the wasm than a map and is read without a search.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PerController<T>([T; 9]);
+
+impl<T> PerController<T> {
+    fn slot(&mut self, who: Controller) -> &mut T {
+        &mut self.0[who as usize]
+    }
+}
+
+impl PerController<u64> {
+    /// The controllers that made requests and how many, in the enum's order.
+    pub fn iter(&self) -> impl Iterator<Item = (Controller, &u64)> {
+        Controller::ALL.into_iter().zip(&self.0).filter(|(_, n)| **n > 0)
+    }
+}
+
+impl<T> Index<&Controller> for PerController<T> {
+    type Output = T;
+
+    fn index(&self, who: &Controller) -> &T {
+        &self.0[*who as usize]
+    }
+}
+
 /// Every controller's client in one kube-controller-manager process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clients {
@@ -125,9 +164,10 @@ pub struct Clients {
     burst: u32,
     /// Whether the taint eviction controller has its own client (1.29+).
     separate_taint_eviction: bool,
-    clients: BTreeMap<Controller, ApiClient>,
+    /// Each controller's client, built on its first request.
+    clients: PerController<Option<ApiClient>>,
     /// Requests per controller over the run (kept across restarts).
-    pub totals: BTreeMap<Controller, u64>,
+    pub totals: PerController<u64>,
 }
 
 impl Default for Clients {
@@ -143,8 +183,8 @@ impl Clients {
             qps,
             burst,
             separate_taint_eviction,
-            clients: BTreeMap::new(),
-            totals: BTreeMap::new(),
+            clients: PerController::default(),
+            totals: PerController::default(),
         }
     }
 
@@ -160,12 +200,12 @@ impl Clients {
         } else {
             who
         };
-        self.clients.get(&key).map_or(Millis::MIN, |c| c.last_sent)
+        self.clients[&key].as_ref().map_or(Millis::MIN, |c| c.last_sent)
     }
 
     /// A restarted process builds new clients, with full buckets.
     pub fn restart(&mut self) {
-        self.clients.clear();
+        self.clients = PerController::default();
     }
 
     /// Reserves `count` requests of `who` at `now`; returns when the last is sent.
@@ -179,12 +219,12 @@ impl Clients {
             who
         };
         if now >= 0 {
-            *self.totals.entry(who).or_default() += u64::from(count);
+            *self.totals.slot(who) += u64::from(count);
         }
         let (qps, burst) = (self.qps, self.burst);
         self.clients
-            .entry(key)
-            .or_insert_with(|| ApiClient::new(qps, burst))
+            .slot(key)
+            .get_or_insert_with(|| ApiClient::new(qps, burst))
             .send(now, count)
     }
 }
