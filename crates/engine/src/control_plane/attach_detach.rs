@@ -35,11 +35,12 @@ use crate::api::volumes::VolumeId;
 use crate::api::{Api, CondStatus, NodeId, PodId};
 use crate::cause::Cause;
 use crate::control_plane::podgc::TAINT_OUT_OF_SERVICE;
+use crate::idmap::PairMap;
 use crate::sched::Wake;
 use crate::time::{Millis, MINUTE};
 use crate::timeline::{latest, Event, EventId, EventKind, Log};
 use crate::world::World;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// `ReconcilerMaxWaitForUnmountDuration`, ms.
 pub const MAX_WAIT_FOR_UNMOUNT: Millis = 6 * MINUTE;
@@ -90,7 +91,7 @@ pub enum Operation {
 #[derive(Debug, Clone)]
 pub struct AttachDetachController {
     settings: AdcSettings,
-    detach_requested: BTreeMap<(VolumeId, NodeId), Millis>,
+    detach_requested: PairMap<Millis>,
     reported: BTreeSet<(VolumeId, NodeId)>,
     /// Volumes whose desired and actual states may differ: the reconciler looks at them.
     pub busy: BTreeSet<VolumeId>,
@@ -139,7 +140,7 @@ impl AttachDetachController {
     pub fn new(settings: AdcSettings) -> Self {
         AttachDetachController {
             settings,
-            detach_requested: BTreeMap::new(),
+            detach_requested: PairMap::default(),
             reported: BTreeSet::new(),
             busy: BTreeSet::new(),
         }
@@ -213,7 +214,7 @@ impl AttachDetachController {
                 waiting = true;
                 continue;
             }
-            let requested = *self.detach_requested.entry((v, n)).or_insert_with(|| {
+            let requested = *self.detach_requested.get_or_insert_with((v, n), || {
                 let e = volume_event(
                     now,
                     EventKind::VolumeDetachRequested,

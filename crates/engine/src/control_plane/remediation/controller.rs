@@ -16,12 +16,11 @@ use crate::cause::Cause;
 use crate::control_plane::cloud_node_lifecycle::Instance;
 use crate::control_plane::node_lifecycle::NodeLifecycleController;
 use crate::control_plane::podgc::orphan_cause;
-use crate::idmap::IdMap;
+use crate::idmap::{IdMap, PairMap};
 use crate::scenario::{ActionKind, Config, Provider, Remediator};
 use crate::sched::{Owner, RemediationWake, Wake};
 use crate::time::{Millis, SECOND};
 use crate::world::{MachineRequest, World};
-use std::collections::BTreeMap;
 
 /// How long the machines the driver runs take, ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +151,7 @@ pub struct Remediators {
     /// Each replacement node: the node it replaces and when its machine was created.
     pub(super) replacements: IdMap<(NodeId, Millis)>,
     /// When each repair's drain began, by (remediator, node).
-    pub(super) drain_started: BTreeMap<(usize, NodeId), Millis>,
+    pub(super) drain_started: PairMap<Millis>,
     /// The instance event each node's Karpenter interruption message is about: the action and
     /// when it happened (the notice's start, for a spot interruption).
     pub(super) interruptions: IdMap<(ActionKind, Millis)>,
@@ -189,7 +188,7 @@ impl Remediators {
             list,
             spares,
             replacements: IdMap::default(),
-            drain_started: BTreeMap::new(),
+            drain_started: PairMap::default(),
             interruptions: IdMap::default(),
             settings: Settings {
                 times,

@@ -91,7 +91,7 @@ impl Remediators {
             // Node NotFound: "skipping Node drain".
             return Self::at(w, index, n, now, Step::VolumeWait);
         }
-        let started = *self.drain_started.entry((index, n)).or_insert(now);
+        let started = *self.drain_started.get_or_insert_with((index, n), || now);
         let cause = Cause::new("cause.remediation.cordon").text("remediator", kind);
         let remediation = w.log.index.node(n).and_then(|m| m.remediation);
         cordon(w, env.nlc, n, (cause, remediation));

@@ -103,7 +103,7 @@ impl Remediators {
         if self.termination_shortcut(w, env, index, n) {
             return;
         }
-        self.drain_started.entry((index, n)).or_insert(w.now);
+        self.drain_started.get_or_insert_with((index, n), || w.now);
         let dead = kubelet_gone(w, env, n);
         let pass = GRACEFUL_DRAIN.pass(w, n, |w, p| {
             let cause = drain_evict_cause(w, "Karpenter", p, (None, dead));
