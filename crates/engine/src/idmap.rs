@@ -1,4 +1,4 @@
-//! A map keyed by a dense id (a node's index), for what is only looked up, never walked in
+//! A map keyed by a dense id (a node's index, or a pod's), for what is only looked up, never walked in
 //! order: a slot per id rather than a tree. Each `BTreeMap` of its own key and value types adds
 //! 3–6 KB of the tree's code to the wasm; this one adds a few hundred bytes.
 

@@ -8,18 +8,21 @@
 use super::scheduler_index::NodeIndex;
 use crate::api::{tolerates, Api, Effect, NodeId, PodId};
 use crate::cause::Cause;
+use crate::idmap::IdMap;
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventKind, Log};
 use crate::world::World;
-use std::collections::BTreeMap;
 
 /// The scheduler: its index of the nodes, and its queue of pods that fit nowhere.
 #[derive(Debug, Clone, Default)]
 pub struct Scheduler {
-    /// Unschedulable pods, oldest first (by the sequence number they were queued with).
-    pending: BTreeMap<u64, PodId>,
-    /// Each queued pod's sequence number.
-    queued: BTreeMap<PodId, u64>,
+    /// Unschedulable pods, oldest first, each with the sequence number it was queued with. A pod
+    /// that leaves the queue stays here until it is swept (its number no longer matches
+    /// `queued`'s), so that leaving is a slot lookup rather than a search, and no tree's code is
+    /// in the wasm.
+    waiting: Vec<(u64, PodId)>,
+    /// Each queued pod's sequence number, by pod.
+    queued: IdMap<u64>,
     next: u64,
     index: NodeIndex,
 }
@@ -137,17 +140,21 @@ impl Scheduler {
 
     /// Whether no pod waits.
     pub fn is_idle(&self) -> bool {
-        self.pending.is_empty()
+        self.queued.len() == 0
     }
 
     /// The pods waiting, oldest first.
     pub fn pending(&self) -> Vec<PodId> {
-        self.pending.values().copied().collect()
+        let queued = |&&(seq, p): &&(u64, PodId)| self.queued.get(&p) == Some(&seq);
+        self.waiting.iter().filter(queued).map(|&(_, p)| p).collect()
     }
 
     fn dequeue(&mut self, p: PodId) {
-        if let Some(seq) = self.queued.remove(&p) {
-            self.pending.remove(&seq);
+        if self.queued.remove(&p).is_some() && self.waiting.len() > 2 * self.queued.len() + 16 {
+            // Sweeping the pods that left once they outnumber the waiting ones keeps each
+            // dequeue's share of the work constant.
+            let queued = &self.queued;
+            self.waiting.retain(|(seq, p)| queued.get(p) == Some(seq));
         }
     }
 
@@ -199,7 +206,7 @@ impl Scheduler {
             None => {
                 if !self.queued.contains_key(&p) {
                     self.next += 1;
-                    self.pending.insert(self.next, p);
+                    self.waiting.push((self.next, p));
                     self.queued.insert(p, self.next);
                     // Why every node refused it: the full scan, once per pod that starts waiting.
                     let why = pick_node(api, p).err().unwrap_or_else(Cause::none);
