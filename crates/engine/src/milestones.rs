@@ -348,6 +348,12 @@ pub fn database_ready(o: &Outcome, workloads: &[WorkloadSpec], fault: Millis) ->
     db.ready.map(|i| o.events[i].at_ms - fault)
 }
 
+/// The fault a run's clients' errors are measured from, ms: the first faulted node's, as the
+/// milestones' (0 without one).
+pub fn fault_at(o: &Outcome) -> Millis {
+    o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0)
+}
+
 /// Per client of the summary, when its errors after `fault` (absolute, ms) had ended, measured
 /// from it: its last error (`lastErrorMs`), 0 when it saw none after the fault, and `None` when
 /// one of its episodes outlasted the run (a `ClientErrorsStarted` with no `ClientErrorsEnded`).

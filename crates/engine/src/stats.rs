@@ -172,7 +172,7 @@ pub fn distribution(cfg: &Config, runs: u32) -> Distribution {
         }
         #[cfg(feature = "clients")]
         {
-            let fault = o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0);
+            let fault = crate::milestones::fault_at(&o);
             for (slot, end) in client_ends
                 .iter_mut()
                 .zip(crate::milestones::client_errors_ended(&o, fault))

@@ -29,7 +29,7 @@
 //! than before (or end within the run where they outlasted it).
 
 use crate::cause::{Arg, Cause};
-use crate::milestones::client_errors_ended;
+use crate::milestones::{client_errors_ended, fault_at};
 use crate::outcome::{Outcome, RunOptions};
 use crate::scenario::clients::ClientSpec;
 use crate::scenario::libraries::{self, Knob, Library, Style};
@@ -313,12 +313,6 @@ fn proposal(cfg: &Config, o: &Outcome, i: usize, fault: Millis) -> Option<(Chang
     ))
 }
 
-/// The fault a run's clients' errors are measured from: the first faulted node's, as the
-/// milestones' (0 without one).
-fn fault_of(o: &Outcome) -> Millis {
-    o.summary.nodes.first().and_then(|n| n.fault_at_ms).unwrap_or(0)
-}
-
 /// The clients advised: those with errors after the fault, the [`MAX_ADVISED`] whose errors
 /// ended last (or never), in the scenario's order.
 fn advised(before: &[Option<Millis>]) -> Vec<usize> {
@@ -357,7 +351,7 @@ fn ends_with(
         return None;
     }
     let o = crate::run::run(&changed, &RunOptions { heartbeats: false });
-    let ends = client_errors_ended(&o, fault_of(&o));
+    let ends = client_errors_ended(&o, fault_at(&o));
     runs.push((change.clone(), ends.clone()));
     Some(ends)
 }
@@ -368,7 +362,7 @@ fn ends_with(
 /// up share one). A change that does not end the errors at least [`MIN_CUT`] sooner is not
 /// offered. In the scenario's order.
 pub fn client_fixes(cfg: &Config, outcome: &Outcome) -> Vec<ClientFix> {
-    let fault = fault_of(outcome);
+    let fault = fault_at(outcome);
     let mut before = client_errors_ended(outcome, fault);
     // One per client of the run; a run of another configuration is read no further than `cfg`'s.
     before.truncate(cfg.clients.len());

@@ -102,6 +102,11 @@ mod tests {
     use super::*;
     use crate::jobs::{Doer, Reply, Request, Work};
 
+    /// `x` as it reads back after crossing between the page and its worker in bincode.
+    fn crossed<T: serde::Serialize + serde::de::DeserializeOwned>(x: &T) -> T {
+        bincode::deserialize(&bincode::serialize(x).unwrap()).unwrap()
+    }
+
     #[test]
     fn a_run_job_answers_with_the_run_the_page_would_show() {
         let s = Settings::default();
@@ -139,7 +144,7 @@ mod tests {
             id: 3,
             job: EngineJob::spreads(s.resolve().0, Some(Settings::default().resolve().0), 4),
         };
-        let back: Request<EngineJob> = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
+        let back: Request<EngineJob> = crossed(&job);
         assert_eq!(back, job);
         let EngineAnswer::Spreads(pair) = answer(&job.job, &|| 0.0) else {
             panic!("spreads");
@@ -149,7 +154,7 @@ mod tests {
             answer: EngineAnswer::Spreads(pair),
             worker_ms: 1.5,
         };
-        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        let back: Reply<EngineAnswer> = crossed(&reply);
         assert_eq!(back, reply);
     }
 
@@ -166,7 +171,7 @@ mod tests {
             id: 5,
             job: EngineJob::client_fixes(cfg),
         };
-        let back: Request<EngineJob> = bincode::deserialize(&bincode::serialize(&job).unwrap()).unwrap();
+        let back: Request<EngineJob> = crossed(&job);
         assert_eq!(back, job);
         let EngineAnswer::ClientFixes(fixes) = answer(&job.job, &|| 0.0) else {
             panic!("client fixes");
@@ -188,7 +193,7 @@ mod tests {
             answer: EngineAnswer::ClientFixes(fixes),
             worker_ms: 0.0,
         };
-        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        let back: Reply<EngineAnswer> = crossed(&reply);
         assert_eq!(back, reply);
         let EngineAnswer::ClientFixes(back) = back.answer else {
             panic!("client fixes");
@@ -243,7 +248,7 @@ mod tests {
             answer: EngineAnswer::Tuned(found),
             worker_ms: 0.0,
         };
-        let back: Reply<EngineAnswer> = bincode::deserialize(&bincode::serialize(&reply).unwrap()).unwrap();
+        let back: Reply<EngineAnswer> = crossed(&reply);
         assert_eq!(back, reply);
         // A goal the engine refuses is answered with its reason.
         let Err(EngineAnswer::TuneRefused(why)) = Tuning::new(&cfg, &Ask { targets: vec![], ..ask }) else {
