@@ -375,7 +375,11 @@ pub fn app() -> Html {
     use_document_lang(view.lang);
     use_first_view_removed();
     let later = use_later_texts(view.lang);
-    use_engine(model.wants(), to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))));
+    use_engine(
+        model.wants(),
+        view.lang,
+        to(&model.dispatcher(), |a| Msg::Arrived(Box::new(a))),
+    );
     let m: &Model = &model;
     let page = if view.display.instructor && !view.display.embed {
         instructor_page(view.lang, &on)

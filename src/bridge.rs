@@ -5,6 +5,7 @@
 //! work, and the last result stays on screen meanwhile.
 
 use crate::explain::milestones;
+use crate::i18n::{Lang, Part};
 use crate::jobs::{EngineAnswer, EngineJob, Reply, Request};
 use crate::model::{aggregate, run_lanes, Laid, Prepared, Run, Wants};
 use crate::replay::Lane;
@@ -90,6 +91,8 @@ struct Queue {
     waiting: BTreeMap<Slot, Asked>,
     /// The last job asked per slot, so that a repeated want is not sent twice.
     last: BTreeMap<Slot, Asked>,
+    /// The page's language, whose texts off the first view's path an answer waits for.
+    lang: Lang,
 }
 
 impl Queue {
@@ -139,10 +142,13 @@ impl Queue {
 }
 
 /// Sends the runs `wants` asks for to the engine's worker and calls `onarrive` with each answer
-/// that is still wanted. Returns nothing; the model knows what it is waiting for.
+/// that is still wanted, once `lang`'s texts off the first view's path are at hand (the causes
+/// of every run but the default one are among them, `Part::Later`). Returns nothing; the model
+/// knows what it is waiting for.
 #[hook]
-pub fn use_engine(wants: Wants, onarrive: Callback<Arrived>) {
+pub fn use_engine(wants: Wants, lang: Lang, onarrive: Callback<Arrived>) {
     let queue = use_mut_ref(Queue::default);
+    queue.borrow_mut().lang = lang;
     {
         let queue = queue.clone();
         let now = wants != Wants::default();
@@ -198,7 +204,11 @@ fn on_reply(queue: &Rc<RefCell<Queue>>, reply: Reply<EngineAnswer>, onarrive: &C
         | EngineAnswer::TuneRefused(_)
         | EngineAnswer::Stopped => return,
     };
-    later(Rc::downgrade(queue), asked, landed, onarrive.clone());
+    // A run's causes are texts fetched once the page is live: it is laid out once they are in
+    // (at once when they are), so that it never shows a key.
+    let (weak, onarrive) = (Rc::downgrade(queue), onarrive.clone());
+    let lang = queue.borrow().lang;
+    crate::browser::with_catalogue(lang, Part::Later, move || later(weak, asked, landed, onarrive));
 }
 
 /// How long one task reads events for, ms: a 5,000-node run's 90,000 events take about 60 ms in

@@ -100,11 +100,37 @@ pub fn with_catalogue(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
     fetch_catalogue(lang, part, Box::new(then));
 }
 
+/// A catalogue part being fetched and who waits for it.
+type Fetching = ((Lang, Part), Vec<Box<dyn FnOnce()>>);
+
+thread_local! {
+    /// The catalogue parts being fetched: a part asked for again meanwhile (a run arriving
+    /// while the texts fetched once the page is live are on their way) waits for the same fetch
+    /// rather than starting another.
+    static FETCHING: std::cell::RefCell<Vec<Fetching>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// [`with_catalogue`] once for every caller's `then`, rather than a copy for each.
 fn fetch_catalogue(lang: Lang, part: Part, then: Box<dyn FnOnce()>) {
     let Some(file) = crate::i18n::catalogue_file(lang, part).filter(|_| !crate::i18n::has(lang, part)) else {
         return then();
     };
+    let under_way = FETCHING.with(|f| {
+        let mut f = f.borrow_mut();
+        match f.iter_mut().find(|(which, _)| *which == (lang, part)) {
+            Some((_, waiting)) => {
+                waiting.push(then);
+                true
+            }
+            None => {
+                f.push(((lang, part), vec![then]));
+                false
+            }
+        }
+    });
+    if under_way {
+        return;
+    }
     // The packed Chinese catalogue fits one release's English keys: its address names them, so
     // that no cache serves another release's.
     let url = match lang {
@@ -118,7 +144,14 @@ fn fetch_catalogue(lang: Lang, part: Part, then: Box<dyn FnOnce()>) {
         {
             web_sys::console::error_1(&format!("kubelife could not load {file}: {why}").into());
         }
-        then();
+        let waiting = FETCHING.with(|f| {
+            let mut f = f.borrow_mut();
+            let at = f.iter().position(|(which, _)| *which == (lang, part));
+            at.map(|i| f.swap_remove(i).1).unwrap_or_default()
+        });
+        for then in waiting {
+            then();
+        }
     });
 }
 

@@ -44,6 +44,53 @@ mod tests {
         );
     }
 
+    /// The page's own English part (`i18n/en.json`, built into its wasm) holds the texts of
+    /// this run's causes and their brief forms, and no other cause's: the rest are in the texts
+    /// fetched once the page is live (`i18n/later-en.json`), which every other run waits for
+    /// (`bridge::use_engine`). A new cause's texts go there.
+    #[test]
+    fn the_page_part_holds_this_runs_causes_and_no_others() {
+        use kubelife_engine::cause::{parse_catalogue, Arg, Cause};
+        use std::collections::BTreeSet;
+        fn walk(c: &Cause, out: &mut BTreeSet<String>) {
+            out.insert(c.key.to_string());
+            for (_, arg) in &c.args {
+                if let Arg::Cause(inner) = arg {
+                    walk(inner, out);
+                }
+            }
+        }
+        let run = kubelife_engine::wire::decode(WIRE).expect("the run made ahead reads");
+        let mut used = BTreeSet::new();
+        for cause in run.events.iter().map(|e| &e.cause).chain(&run.warnings) {
+            walk(cause, &mut used);
+        }
+        let page = parse_catalogue(include_str!("../i18n/en.json")).expect("en.json");
+        let later = parse_catalogue(include_str!("../i18n/later-en.json")).expect("later-en.json");
+        let briefs: Vec<String> = used
+            .iter()
+            .filter_map(|k| k.strip_prefix("cause."))
+            .map(|k| format!("seg.{k}"))
+            .filter(|s| page.contains_key(s) || later.contains_key(s))
+            .collect();
+        used.extend(briefs);
+        let held: BTreeSet<String> = page
+            .keys()
+            .filter(|k| k.starts_with("cause.") || k.starts_with("seg."))
+            .cloned()
+            .collect();
+        let missing: Vec<_> = used.difference(&held).collect();
+        let extra: Vec<_> = held.difference(&used).collect();
+        assert!(
+            missing.is_empty(),
+            "move these to i18n/en.json, the default run shows them: {missing:?}"
+        );
+        assert!(
+            extra.is_empty(),
+            "move these to i18n/later-en.json, the default run never shows them: {extra:?}"
+        );
+    }
+
     #[test]
     fn only_the_default_settings_use_it() {
         assert!(outcome_for(&Settings::default()).is_some());

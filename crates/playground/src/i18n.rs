@@ -29,7 +29,9 @@ mod english {
 /// only the Import panel shows once the files worker has read a cluster's files; and the texts
 /// the default page's first view and first interaction never show: what a link could not apply
 /// (`link.*`), the settings' validation (`scenario.*`), the tour (`tour.*`), the presets'
-/// descriptions (`preset.*`) and the Apply panel's notes (`note.*`, `oos.*`). The page's wasm
+/// descriptions (`preset.*`), the Apply panel's notes (`note.*`, `oos.*`) and the explanations of
+/// every cause but the default run's (`cause.*`, `seg.*`; every other run comes from the worker,
+/// and waits for them). The page's wasm
 /// carries only the first: it fetches the others when first wanted (the last once it is live),
 /// so they are not on its first download. What only the clients give (`clients-en.json`: their
 /// causes, the load balancers', their sections' checks) is in none: the page, built without
@@ -246,8 +248,10 @@ pub fn page_fingerprint() -> String {
 /// `zh`, the Chinese catalogue, packed as the page fetches it (`i18n/zh.txt`, written in
 /// [`catalogue_encoding`]'s GB18030): the header, the
 /// templates of the English page part's keys in key order, then the other keys and their
-/// templates, each text followed by U+001F. Leaving out the keys the page holds already takes
-/// about 7 KB off the gzipped file. A key of the page part that `zh` lacks packs as its English.
+/// templates, each text followed by U+001F; a cause with a brief form (`cause.X` and `seg.X`) is
+/// written once, as `+X` and both templates (1.6 KB off the gzipped file). Leaving out the keys
+/// the page holds already takes about 7 KB off. A key of the page part that `zh` lacks packs as
+/// its English.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn pack_chinese(zh: &BTreeMap<String, String>) -> String {
     let page = catalogue(Lang::En, Part::Page);
@@ -258,10 +262,34 @@ pub fn pack_chinese(zh: &BTreeMap<String, String>) -> String {
         out.push(SEPARATOR);
     }
     // The page runs no clients: their texts stay out of its file.
-    for (key, template) in zh.iter().filter(|(k, _)| !page.contains_key(*k) && !clients_only(k)) {
-        for text in [key, template] {
-            out.push_str(text);
-            out.push(SEPARATOR);
+    let packed = |k: &str| zh.contains_key(k) && !page.contains_key(k) && !clients_only(k);
+    let mut push = |text: &str| {
+        out.push_str(text);
+        out.push(SEPARATOR);
+    };
+    for (key, template) in zh.iter().filter(|(k, _)| packed(k)) {
+        // A cause's brief form is written with the cause, below.
+        if key
+            .strip_prefix("seg.")
+            .is_some_and(|rest| packed(&format!("cause.{rest}")))
+        {
+            continue;
+        }
+        let rest = key.strip_prefix("cause.");
+        match rest
+            .map(|rest| (rest, format!("seg.{rest}")))
+            .filter(|(_, brief)| packed(brief))
+        {
+            // A cause with its brief form: `+` and the rest of its key, then both templates.
+            Some((rest, brief)) => {
+                push(&format!("+{rest}"));
+                push(template);
+                push(&zh[&brief]);
+            }
+            None => {
+                push(key);
+                push(template);
+            }
         }
     }
     out
@@ -295,17 +323,22 @@ pub fn unpack_chinese(text: &str) -> Result<BTreeMap<String, String>, String> {
             joined.push(SEPARATOR);
         }
     }
-    // The other parts: keys and templates in pairs.
-    let mut count = 0;
-    for t in texts {
-        joined.push_str(t);
-        joined.push(SEPARATOR);
-        count += 1;
+    // The other parts: keys and templates in pairs, a cause with its brief form as `+`, the
+    // rest of its key and both templates ([`pack_chinese`]).
+    let mut others = BTreeMap::new();
+    while let Some(key) = texts.next() {
+        let template = texts.next().ok_or("the Chinese catalogue ends early")?;
+        if let Some(rest) = key.strip_prefix('+') {
+            let brief = texts.next().ok_or("the Chinese catalogue ends early")?;
+            others.insert(format!("cause.{rest}"), template.to_string());
+            others.insert(format!("seg.{rest}"), brief.to_string());
+        } else {
+            others.insert(key.to_string(), template.to_string());
+        }
     }
-    if count % 2 == 1 {
-        return Err("the Chinese catalogue ends early".into());
-    }
-    Ok(english_catalogue(&joined))
+    let mut all = english_catalogue(&joined);
+    all.extend(others);
+    Ok(all)
 }
 
 /// Every key of a language's catalogue, every part.
