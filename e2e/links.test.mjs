@@ -61,6 +61,22 @@ test('the embed code is shown before it is copied, and a refused copy says why',
   await context.close();
 });
 
+test('a link\'s run shows its causes in words, never as keys, even when their texts come late', async () => {
+  const context = await fx.browser.newContext();
+  // The explanations of causes the default run never shows are among the texts fetched once the
+  // page is live: a run from the worker waits for them rather than showing their keys.
+  await context.route('**/later-en.json', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const { page, errors } = await open(context, `${fx.server.url}?fault=node-1:Drain:30`);
+  const text = await page.evaluate(() => document.body.innerText);
+  assert.doesNotMatch(text, /\b(cause|seg)\.[a-z_]+/);
+  assert.match(text, /kubectl drain evicts/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a link with garbage opens a working page and says what it ignored', async () => {
   const context = await fx.browser.newContext();
   const { page, errors } = await open(context, `${fx.server.url}?v=1&node-monitor-grace-period=banana&colour=blue&nodes=9999&node-monitor-period=3s&%ZZ`);
