@@ -109,20 +109,29 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// The texts of one language: the page's catalogue.
+/// The texts of one language: the page's catalogue, every part of it (the page fetches English's
+/// texts off its first view's path, the explanations of most causes among them, once it is live).
 /// A catalogue, read once per process.
 pub struct Texts(&'static BTreeMap<String, String>);
 
 impl Texts {
     /// The Chinese catalogue, or the English one.
     pub fn new(zh: bool) -> Self {
+        use kubelife_engine::cause::{ENGLISH_CATALOGUE, ENGLISH_CLIENTS_CATALOGUE, ENGLISH_LATER_CATALOGUE};
         static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
         static ZH: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-        let read = |json: &str| serde_json::from_str(json).expect("the catalogues are flat JSON objects of strings");
+        let read = |json: &str| -> BTreeMap<String, String> {
+            serde_json::from_str(json).expect("the catalogues are flat JSON objects of strings")
+        };
         Texts(if zh {
             ZH.get_or_init(|| read(include_str!("../../../i18n/zh.json")))
         } else {
-            EN.get_or_init(|| read(include_str!("../../../i18n/en.json")))
+            EN.get_or_init(|| {
+                let mut all = read(ENGLISH_CATALOGUE);
+                all.extend(read(ENGLISH_LATER_CATALOGUE));
+                all.extend(read(ENGLISH_CLIENTS_CATALOGUE));
+                all
+            })
         })
     }
 
