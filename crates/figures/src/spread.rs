@@ -212,7 +212,7 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
 /// was held back to the end of the run.
 fn held_back(o: &Outcome, agg: &Aggregate, workloads: &mut [WorkloadBack]) {
     let mut blocked: Vec<&str> = Vec::new();
-    let mut node_of: NameMap<&str, &str> = NameMap::default();
+    let mut node_of: NameMap<'_, &str> = NameMap::default();
     for e in o.events.iter().take_while(|e| e.at_ms <= agg.end) {
         let Some(node) = e.node.as_deref() else { continue };
         match e.kind {
