@@ -16,6 +16,11 @@ pub struct Names<'a> {
 }
 
 impl<'a> Names<'a> {
+    /// How many names were seen.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
     /// `s`'s index, if it was seen.
     pub fn get(&self, s: &str) -> Option<usize> {
         self.probe(s).ok()
@@ -92,19 +97,23 @@ impl<'a, V> NameMap<'a, V> {
         self.values[self.names.get(s)?].as_ref()
     }
 
-    pub fn insert(&mut self, s: &'a str, v: V) {
+    /// Sets `s`'s value; whether it had none.
+    pub fn insert(&mut self, s: &'a str, v: V) -> bool {
         let (i, new) = self.names.index(s);
         if new {
             self.values.push(Some(v));
-        } else {
-            self.values[i] = Some(v);
+            return true;
         }
+        self.values[i].replace(v).is_none()
     }
 
-    pub fn remove(&mut self, s: &str) {
-        if let Some(i) = self.names.get(s) {
-            self.values[i] = None;
-        }
+    /// Takes `s`'s value.
+    pub fn remove(&mut self, s: &str) -> Option<V> {
+        self.values[self.names.get(s)?].take()
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.values.iter().flatten()
     }
 
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
@@ -153,11 +162,15 @@ mod tests {
     fn a_name_map_replaces_removes_and_inserts_again() {
         let mut map: NameMap<u32> = [("a", 1), ("b", 2), ("a", 3)].into_iter().collect();
         assert_eq!((map.get("a"), map.get("b"), map.get("c")), (Some(&3), Some(&2), None));
-        map.remove("a");
-        map.remove("c");
+        assert_eq!(
+            (map.remove("a"), map.remove("a"), map.remove("c")),
+            (Some(3), None, None)
+        );
         assert_eq!(map.get("a"), None);
-        map.insert("a", 4);
+        assert!(map.insert("a", 4));
+        assert!(!map.insert("a", 4));
         map.values_mut().for_each(|v| *v += 10);
         assert_eq!((map.get("a"), map.get("b")), (Some(&14), Some(&12)));
+        assert_eq!(map.values().sum::<u32>(), 26);
     }
 }
