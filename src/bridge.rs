@@ -15,7 +15,6 @@ use kubelife_engine::{Config, Distribution, Outcome};
 use kubelife_figures::aggregate::Aggregate;
 use kubelife_figures::spread::spread;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 use yew::prelude::*;
 
@@ -87,10 +86,11 @@ struct Queue {
     next_id: u32,
     /// The job with the worker.
     busy: Option<(u32, Asked)>,
-    /// The newest job per slot not yet sent.
-    waiting: BTreeMap<Slot, Asked>,
+    /// The newest job per slot not yet sent, by `Slot as usize` (an array: the page then
+    /// carries no ordered map for three slots).
+    waiting: [Option<Asked>; 3],
     /// The last job asked per slot, so that a repeated want is not sent twice.
-    last: BTreeMap<Slot, Asked>,
+    last: [Option<Asked>; 3],
     /// The page's language, whose texts off the first view's path an answer waits for.
     lang: Lang,
 }
@@ -99,15 +99,15 @@ impl Queue {
     /// Queues what `wants` asks and was not asked already.
     fn want(&mut self, wants: &Wants) {
         let mut put = |slot, a: &Option<Rc<Prepared>>, b: Option<Rc<Prepared>>| {
+            let i = slot as usize;
             let Some(a) = a.clone() else {
-                self.last.remove(&slot);
-                self.waiting.remove(&slot);
+                (self.last[i], self.waiting[i]) = (None, None);
                 return;
             };
             let asked = Asked { slot, a, b };
-            if self.last.get(&slot) != Some(&asked) {
-                self.last.insert(slot, asked.clone());
-                self.waiting.insert(slot, asked);
+            if self.last[i].as_ref() != Some(&asked) {
+                self.last[i] = Some(asked.clone());
+                self.waiting[i] = Some(asked);
             }
         };
         put(Slot::A, &wants.a, None);
@@ -118,7 +118,7 @@ impl Queue {
 
     /// Whether a newer job of `slot` is with the worker or waits for it.
     fn superseded(&self, slot: Slot) -> bool {
-        self.waiting.contains_key(&slot) || self.busy.as_ref().is_some_and(|(_, b)| b.slot == slot)
+        self.waiting[slot as usize].is_some() || self.busy.as_ref().is_some_and(|(_, b)| b.slot == slot)
     }
 
     /// Sends the next waiting job if the worker is there (it is spawned a moment after the first
@@ -127,10 +127,8 @@ impl Queue {
         let Some(bridge) = self.bridge.as_ref().filter(|_| self.busy.is_none()) else {
             return;
         };
-        let Some(slot) = self.waiting.keys().next().copied() else {
-            return;
-        };
-        let Some(asked) = self.waiting.remove(&slot) else {
+        // The first slot waiting, in `Slot`'s order.
+        let Some(asked) = self.waiting.iter_mut().find_map(Option::take) else {
             return;
         };
         let job = asked.job();

@@ -12,7 +12,6 @@ use crate::worker::{EngineWorker, FilesWorker};
 use gloo_worker::Spawnable;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
@@ -49,20 +48,27 @@ type Waiting<J> = Box<dyn FnMut(<J as Work>::Answer)>;
 struct Line<J: Work> {
     send: Box<dyn Fn(Request<J>)>,
     next_id: u32,
-    waiting: BTreeMap<u32, Waiting<J>>,
+    /// By job id; a few at most, so a list (the page then carries no ordered map per job type).
+    waiting: Vec<(u32, Waiting<J>)>,
 }
 
 thread_local! {
-    /// Each open line, a `Line` of its worker's jobs.
-    static LINES: RefCell<BTreeMap<Doer, Box<dyn Any>>> = const { RefCell::new(BTreeMap::new()) };
+    /// Each open line, a `Line` of its worker's jobs (three at most).
+    static LINES: RefCell<Vec<(Doer, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether `doer`'s line is open.
+fn is_open(doer: Doer) -> bool {
+    LINES.with(|l| l.borrow().iter().any(|(d, _)| *d == doer))
 }
 
 /// Calls `f` with `doer`'s line, if it is open.
 fn with_line<J: Work, R>(doer: Doer, f: impl FnOnce(&mut Line<J>) -> R) -> Option<R> {
     LINES.with(|l| {
         l.borrow_mut()
-            .get_mut(&doer)
-            .and_then(|l| l.downcast_mut::<Line<J>>())
+            .iter_mut()
+            .find(|(d, _)| *d == doer)
+            .and_then(|(_, l)| l.downcast_mut::<Line<J>>())
             .map(f)
     })
 }
@@ -81,7 +87,7 @@ pub fn send<J: Sent>(job: J, then: impl FnOnce(J::Answer) + 'static) {
 
 /// Sends `job` and calls `each` with every answer to it (a search's progress, then its result).
 pub fn listen<J: Sent>(job: J, each: impl FnMut(J::Answer) + 'static) {
-    if LINES.with(|lines| lines.borrow().contains_key(&job.doer())) {
+    if is_open(job.doer()) {
         send_now(job, each);
     } else {
         gloo_timers::callback::Timeout::new(0, move || send_now(job, each)).forget();
@@ -90,33 +96,37 @@ pub fn listen<J: Sent>(job: J, each: impl FnMut(J::Answer) + 'static) {
 
 fn send_now<J: Sent>(job: J, then: impl FnMut(J::Answer) + 'static) {
     let doer = job.doer();
-    if !LINES.with(|l| l.borrow().contains_key(&doer)) {
+    if !is_open(doer) {
         let line: Box<dyn Any> = Box::new(open::<J>(doer));
-        LINES.with(|l| l.borrow_mut().insert(doer, line));
+        LINES.with(|l| l.borrow_mut().push((doer, line)));
     }
     with_line::<J, _>(doer, |line| {
         line.next_id = line.next_id.wrapping_add(1);
         let id = line.next_id;
-        line.waiting.insert(id, Box::new(then));
+        line.waiting.push((id, Box::new(then)));
         (line.send)(Request { id, job });
     });
 }
 
 fn open<J: Sent>(doer: Doer) -> Line<J> {
     let on_reply = move |reply: Reply<J::Answer>| {
-        let then = with_line::<J, _>(doer, |l| l.waiting.remove(&reply.id)).flatten();
+        let then = with_line::<J, _>(doer, |l| {
+            let at = l.waiting.iter().position(|(id, _)| *id == reply.id)?;
+            Some(l.waiting.swap_remove(at).1)
+        });
+        let then = then.flatten();
         if let Some(mut then) = then {
             let last = J::is_last(&reply.answer);
             then(reply.answer);
             if !last {
-                with_line::<J, _>(doer, |l| l.waiting.insert(reply.id, then));
+                with_line::<J, _>(doer, |l| l.waiting.push((reply.id, then)));
             }
         }
     };
     Line {
         send: J::open(on_reply),
         next_id: 0,
-        waiting: BTreeMap::new(),
+        waiting: Vec::new(),
     }
 }
 

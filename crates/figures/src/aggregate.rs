@@ -8,7 +8,7 @@
 //! playhead and [`crate::spread`] reads for milestones. Nothing here simulates.
 
 use crate::cluster::registered_zone;
-use crate::names::NameMap as HashMap;
+use crate::names::NameMap;
 use kubelife_engine::{Config, EventKind, Millis, Outcome, TimelineEvent, ZoneState};
 use std::collections::BTreeMap;
 
@@ -409,15 +409,15 @@ struct Builder<'o> {
     /// Each node's zone, from the first pass.
     // Lookups by name are hashed (names share long prefixes, which ordered maps compare again
     // and again); none of these maps is iterated in an order that shows.
-    node_zone: HashMap<&'o str, usize>,
-    node_index: HashMap<&'o str, usize>,
+    node_zone: NameMap<'o, usize>,
+    node_index: NameMap<'o, usize>,
     nodes: Vec<NodeHistory>,
     now: Vec<NodeNow>,
     workload_names: Vec<&'o str>,
     workloads: Vec<WorkloadSeries>,
     workload_counts: Vec<PodCounts>,
     /// The pod object a name stands for now, and its workload.
-    pod_index: HashMap<&'o str, (usize, Option<usize>)>,
+    pod_index: NameMap<'o, (usize, Option<usize>)>,
     pods: Vec<PodHistory>,
 }
 
@@ -473,13 +473,13 @@ impl<'o> Builder<'o> {
             zones,
             master_disruption: false,
             node_zone,
-            node_index: HashMap::default(),
+            node_index: NameMap::default(),
             nodes: Vec::new(),
             now: Vec::new(),
             workload_counts: vec![PodCounts::default(); workload_names.len()],
             workload_names,
             workloads,
-            pod_index: HashMap::default(),
+            pod_index: NameMap::default(),
             pods: Vec::new(),
         }
     }

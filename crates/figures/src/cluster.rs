@@ -5,6 +5,7 @@
 //!
 //! Nothing here simulates: it only replays the engine's events up to the playhead.
 
+use crate::names::NameMap;
 use crate::patterns::{fill, Pattern};
 use kubelife_engine::time::format_go_duration_tenths;
 use kubelife_engine::{EventKind, Millis, Outcome, TimelineEvent};
@@ -70,22 +71,24 @@ pub fn registered_zone(e: &TimelineEvent) -> Option<String> {
 /// Replays `o`'s events up to and including `t`.
 pub fn at(o: &Outcome, t: Millis) -> ClusterView {
     let mut nodes: Vec<NodeView> = Vec::new();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut index: NameMap<usize> = NameMap::default();
     let mut pods: Vec<PodView> = Vec::new();
-    let mut pod_index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut pod_index: NameMap<usize> = NameMap::default();
     for e in o.events.iter().take_while(|e| e.at_ms <= t) {
-        let ni = e.node.as_ref().map(|n| {
-            *index.entry(n.clone()).or_insert_with(|| {
-                nodes.push(NodeView {
-                    name: n.clone(),
-                    zone: String::new(),
-                    ready: "Absent",
-                    taints: Vec::new(),
-                    fault: None,
-                    last_heartbeat: None,
-                });
-                nodes.len() - 1
-            })
+        let ni = e.node.as_deref().map(|n| {
+            if let Some(&i) = index.get(n) {
+                return i;
+            }
+            index.insert(n, nodes.len());
+            nodes.push(NodeView {
+                name: n.to_string(),
+                zone: String::new(),
+                ready: "Absent",
+                taints: Vec::new(),
+                fault: None,
+                last_heartbeat: None,
+            });
+            nodes.len() - 1
         });
         match (e.kind, ni) {
             (EventKind::NodeRegistered, Some(i)) => {
@@ -133,7 +136,7 @@ pub fn at(o: &Outcome, t: Millis) -> ClusterView {
                         node: None,
                         phase: "Pending",
                     });
-                    pod_index.insert(p.clone(), pods.len() - 1);
+                    pod_index.insert(p, pods.len() - 1);
                 }
                 EventKind::PodRemoved => {
                     if let Some(i) = pod_index.remove(p) {

@@ -2,7 +2,7 @@
 //! per pod; its states over time and the events worth marking, rebuilt from the engine's events
 //! and summary. Nothing here simulates.
 
-use crate::names::{NameMap as HashMap, NameSet as HashSet};
+use crate::names::Names;
 use kubelife_engine::milestones::service_states;
 use kubelife_engine::summary::ServiceSummary;
 use kubelife_engine::{EventKind, Millis, Outcome};
@@ -76,21 +76,13 @@ pub struct Lane {
 type LaneKey<'a> = (bool, &'a str);
 
 /// Closes a lane's current interval at `at` and opens one in state `to` (none: the object is gone).
-fn switch<'a>(
-    states: &mut HashMap<LaneKey<'a>, (Millis, LaneState)>,
-    lane: &mut Lane,
-    key: LaneKey<'a>,
-    at: Millis,
-    to: Option<LaneState>,
-) {
-    if let Some((since, state)) = states.remove(&key) {
+fn switch(state: &mut Option<(Millis, LaneState)>, lane: &mut Lane, at: Millis, to: Option<LaneState>) {
+    if let Some((since, s)) = state.take() {
         if at > since {
-            lane.segments.push((since, at, state));
+            lane.segments.push((since, at, s));
         }
     }
-    if let Some(to) = to {
-        states.insert(key, (at, to));
-    }
+    *state = to.map(|to| (at, to));
 }
 
 /// The timeline's lanes: every node, then every Service, every volume something happened to,
@@ -228,18 +220,19 @@ fn node_and_pod_lanes(o: &Outcome, end: Millis, max: usize) -> Vec<Lane> {
     // costs only the lanes shown.
     let mut node_order: Vec<&str> = Vec::new();
     let mut pod_order: Vec<&str> = Vec::new();
-    let mut seen: HashSet<LaneKey> = HashSet::default();
+    // Names seen: pods, then nodes.
+    let mut seen = [Names::default(), Names::default()];
     for e in &o.events {
         // Nodes come before pods: once `max` nodes are named, no pod can be chosen.
         if node_order.len() >= max {
             break;
         }
         if let Some(p) = e.pod.as_deref() {
-            if seen.insert((false, p)) {
+            if seen[0].index(p).1 {
                 pod_order.push(p);
             }
         } else if let Some(n) = e.node.as_deref() {
-            if seen.insert((true, n)) {
+            if seen[1].index(n).1 {
                 node_order.push(n);
             }
         }
@@ -269,27 +262,34 @@ pub fn lanes_of<'a>(o: &'a Outcome, end: Millis, nodes: &[&'a str], pods: &[&'a 
 
 /// The node and pod lanes of `chosen`, in its order, from one pass over the events.
 fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<Lane> {
-    // Hashed lookups by name; the lanes come out in `chosen`'s order, never the maps'.
-    let mut out: HashMap<LaneKey, Lane> = chosen
-        .iter()
-        .map(|&(node, name)| {
-            (
-                (node, name),
-                Lane {
-                    name: name.to_string(),
-                    kind: if node { LaneKind::Node } else { LaneKind::Pod },
-                    segments: Vec::new(),
-                    marks: Vec::new(),
-                },
-            )
-        })
-        .collect();
-    let mut states: HashMap<LaneKey, (Millis, LaneState)> = HashMap::default();
-    let mut last_heartbeat: HashMap<&str, Millis> = HashMap::default();
+    // Each chosen lane's index in `out` by its name, among pods (0) or nodes (1): a name chosen
+    // twice gets one lane, where it was first chosen.
+    let mut ids = [Names::default(), Names::default()];
+    let mut lane_ids: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    let mut out: Vec<Lane> = Vec::new();
+    for &(node, name) in chosen {
+        if ids[usize::from(node)].index(name).1 {
+            lane_ids[usize::from(node)].push(out.len());
+            out.push(Lane {
+                name: name.to_string(),
+                kind: if node { LaneKind::Node } else { LaneKind::Pod },
+                segments: Vec::new(),
+                marks: Vec::new(),
+            });
+        }
+    }
+    // Each lane's open interval and last heartbeat (looked up by its name, pod or node).
+    let mut states: Vec<Option<(Millis, LaneState)>> = vec![None; out.len()];
+    let mut last_heartbeat: Vec<Option<Millis>> = vec![None; out.len()];
+    let lane_of = |(node, name): LaneKey| Some(lane_ids[usize::from(node)][ids[usize::from(node)].get(name)?]);
     for e in &o.events {
         if e.kind.is_heartbeat() {
             if let Some(n) = e.node.as_deref() {
-                last_heartbeat.insert(n, e.at_ms);
+                for key in [(true, n), (false, n)] {
+                    if let Some(i) = lane_of(key) {
+                        last_heartbeat[i] = Some(e.at_ms);
+                    }
+                }
             }
             continue;
         }
@@ -298,7 +298,8 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
             (None, Some(n)) => (true, n),
             _ => continue,
         };
-        let Some(lane) = out.get_mut(&key) else { continue };
+        let Some(i) = lane_of(key) else { continue };
+        let lane = &mut out[i];
         let to = if key.0 {
             match e.kind {
                 EventKind::NodeRegistered | EventKind::NodeReady | EventKind::NodeCreated => Some(Some(LaneState::Ok)),
@@ -318,8 +319,8 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
         };
         if let Some(to) = to {
             // Registering an already-Ready node changes nothing.
-            if !(key.0 && states.get(&key).is_some_and(|(_, s)| Some(*s) == to)) {
-                switch(&mut states, lane, key, e.at_ms, to);
+            if !(key.0 && states[i].is_some_and(|(_, s)| Some(s) == to)) {
+                switch(&mut states[i], lane, e.at_ms, to);
             }
         }
         let marked = matches!(
@@ -346,7 +347,7 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
             ));
         if e.kind == EventKind::NodeUnknown {
             // Heartbeats missed: mark where they stopped (heartbeats are recorded for small clusters).
-            if let Some(&hb) = last_heartbeat.get(key.1) {
+            if let Some(hb) = last_heartbeat[i] {
                 let silence = kubelife_engine::time::format_go_duration_tenths(e.at_ms - hb);
                 let cause = kubelife_engine::Cause::new("ui.mark.last_heartbeat").text("silence", silence);
                 // Keep the lane's marks in time order: the last heartbeat may precede the fault.
@@ -369,12 +370,10 @@ fn chosen_lanes<'a>(o: &'a Outcome, end: Millis, chosen: &[LaneKey<'a>]) -> Vec<
             });
         }
     }
-    for (key, (since, state)) in states {
-        if let Some(l) = out.get_mut(&key) {
-            if end > since {
-                l.segments.push((since, end, state));
-            }
+    for (l, state) in out.iter_mut().zip(states) {
+        if let Some((since, state)) = state.filter(|(since, _)| end > *since) {
+            l.segments.push((since, end, state));
         }
     }
-    chosen.iter().filter_map(|k| out.remove(k)).collect()
+    out
 }

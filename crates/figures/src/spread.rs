@@ -5,10 +5,9 @@
 //! over the events and over the workloads' series.
 
 use crate::aggregate::{Aggregate, PodState};
-use crate::names::NameMap;
+use crate::names::{NameMap, Names};
 use kubelife_engine::cause::Arg;
 use kubelife_engine::{Cause, EventKind, Millis, Outcome, TimelineEvent};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Something that happened to a named node or pod.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,8 +123,8 @@ pub fn deleter(e: &TimelineEvent) -> Cause {
 /// (`podsDeleted`): a deletion requested (a graceful DELETE or an eviction), or a pod removed
 /// without one (force-deleted: by PodGC, a remediator, an operator) that had not failed (a
 /// Failed pod's removal is not a deletion from its node: it had stopped). `faults` gives each
-/// faulted node's fault, ms.
-pub fn is_deletion(e: &TimelineEvent, faults: &BTreeMap<&str, Millis>, seen: &mut BTreeSet<String>) -> bool {
+/// faulted node's fault, ms; `seen` holds the pods already counted or failed.
+pub fn is_deletion<'o>(e: &'o TimelineEvent, faults: &NameMap<Millis>, seen: &mut NameMap<'o, ()>) -> bool {
     let Some(pod) = e.pod.as_deref() else { return false };
     let on_faulted = e
         .node
@@ -134,11 +133,11 @@ pub fn is_deletion(e: &TimelineEvent, faults: &BTreeMap<&str, Millis>, seen: &mu
         .is_some_and(|&f| e.at_ms >= f);
     match e.kind {
         EventKind::PodFailed => {
-            seen.insert(pod.to_string());
+            seen.insert(pod, ());
             false
         }
-        EventKind::PodDeletionRequested if on_faulted => seen.insert(pod.to_string()),
-        EventKind::PodRemoved if on_faulted => seen.insert(pod.to_string()),
+        EventKind::PodDeletionRequested if on_faulted => seen.insert(pod, ()),
+        EventKind::PodRemoved if on_faulted => seen.insert(pod, ()),
         EventKind::PodCreated => {
             // A StatefulSet's pod comes back under its name: a new incarnation.
             seen.remove(pod);
@@ -151,7 +150,7 @@ pub fn is_deletion(e: &TimelineEvent, faults: &BTreeMap<&str, Millis>, seen: &mu
 /// The spread of `o`'s outage; `agg` is [`Aggregate::build`] of the same run.
 pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
     let events = || o.events.iter().take_while(|e| e.at_ms <= agg.end);
-    let faults: BTreeMap<&str, Millis> = o
+    let faults: NameMap<Millis> = o
         .summary
         .nodes
         .iter()
@@ -163,8 +162,9 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
         fault,
         ..Spread::default()
     };
-    let mut tainted = BTreeSet::new();
-    let mut seen = BTreeSet::new();
+    // The nodes tainted (and whether an unnamed one was).
+    let (mut tainted, mut unnamed_tainted) = (Names::default(), false);
+    let mut seen = NameMap::default();
     for e in events() {
         let named = |name: &Option<String>, by: Option<Cause>| {
             name.as_ref().map(|n| Named {
@@ -177,7 +177,12 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
         if e.kind == EventKind::TaintAdded && evicting && e.at_ms >= from {
             out.first_tainted = out.first_tainted.or_else(|| named(&e.node, None));
             out.last_tainted = named(&e.node, None);
-            tainted.insert(e.node.as_deref());
+            match e.node.as_deref() {
+                Some(n) => {
+                    tainted.index(n);
+                }
+                None => unnamed_tainted = true,
+            }
         } else if is_deletion(e, &faults, &mut seen) {
             let by = deleter(e);
             match out.deleted_by.iter_mut().find(|d| d.0 == by) {
@@ -189,7 +194,7 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
             out.pods_deleted += 1;
         }
     }
-    out.nodes_tainted = tainted.len();
+    out.nodes_tainted = tainted.len() + usize::from(unnamed_tainted);
     out.workloads = agg
         .workloads
         .iter()
@@ -212,7 +217,7 @@ pub fn spread(o: &Outcome, agg: &Aggregate) -> Spread {
 /// was held back to the end of the run.
 fn held_back(o: &Outcome, agg: &Aggregate, workloads: &mut [WorkloadBack]) {
     let mut blocked: Vec<&str> = Vec::new();
-    let mut node_of: NameMap<&str, &str> = NameMap::default();
+    let mut node_of: NameMap<'_, &str> = NameMap::default();
     for e in o.events.iter().take_while(|e| e.at_ms <= agg.end) {
         let Some(node) = e.node.as_deref() else { continue };
         match e.kind {
