@@ -148,7 +148,8 @@ fn cloud(c: &mut Collector, s: &mut Scenario) {
         ));
     }
     // `by` is in the order first read: the stable sort keeps the earlier provider first on a tie.
-    by.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    // The shared sort, so the files worker carries one copy.
+    crate::order::sort_by_key(&mut by, |(_, names)| std::cmp::Reverse(names.len()));
     if let Some((provider, names)) = by.first() {
         lines.push((
             EntryKind::Recognised,
