@@ -13,7 +13,6 @@ use crate::scenario::cloud::Provider;
 use crate::scenario::{flags, settings};
 use crate::scenario::{CloudSection, NodeSection, RemediationSection, Scenario, MAX_NODES};
 use crate::version::Version;
-use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most node names a report line lists.
@@ -148,7 +147,8 @@ fn cloud(c: &mut Collector, s: &mut Scenario) {
         ));
     }
     // `by` is in the order first read: the stable sort keeps the earlier provider first on a tie.
-    by.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    // The shared sort, so the files worker carries one copy.
+    crate::order::sort_by_key(&mut by, |(_, names)| std::cmp::Reverse(names.len()));
     if let Some((provider, names)) = by.first() {
         lines.push((
             EntryKind::Recognised,
@@ -524,7 +524,10 @@ fn drop_indexed(s: &mut Scenario, path: &str) -> bool {
         return true;
     }
     if let Some((i, tail)) = index("remediation[").filter(|(i, _)| *i < s.remediation.len()) {
-        drop_remediation(s, i, &tail);
+        // One condition or field goes where the entry can do without it, else the entry.
+        if !super::remediation_drop::drop_in(&mut s.remediation[i], &tail) {
+            s.remediation.remove(i);
+        }
         return true;
     }
     // A refused `cloud` duration goes alone, the provider with it otherwise.
@@ -535,40 +538,4 @@ fn drop_indexed(s: &mut Scenario, path: &str) -> bool {
         return s.cloud.take().is_some();
     }
     false
-}
-
-/// Drops what a path in remediator `i` names (`tail`, after `remediation[i]`): one condition of
-/// its list (`.unhealthyConditions[j]...`) or one field, so that the rest of the entry stays;
-/// else (`.kind`: twice, or on the wrong cloud) the entry.
-fn drop_remediation(s: &mut Scenario, i: usize, tail: &str) {
-    let mut json = serde_json::to_value(&s.remediation[i]).unwrap_or(Json::Null);
-    let field = tail.strip_prefix('.').unwrap_or("");
-    let (name, rest) = field.split_once('[').map_or((field, None), |(n, r)| (n, Some(r)));
-    let name = name.split('.').next().unwrap_or("");
-    let changed = match json.as_object_mut() {
-        Some(_) if name.is_empty() || name == "kind" => false,
-        Some(map) => match rest {
-            Some(rest) => {
-                let j = rest.split_once(']').and_then(|(j, _)| j.parse::<usize>().ok());
-                match (map.get_mut(name).and_then(Json::as_array_mut), j) {
-                    (Some(list), Some(j)) if j < list.len() => {
-                        list.remove(j);
-                        true
-                    }
-                    _ => false,
-                }
-            }
-            None => map.remove(name).is_some(),
-        },
-        None => false,
-    };
-    match changed
-        .then(|| serde_json::from_value::<RemediationSection>(json).ok())
-        .flatten()
-    {
-        Some(entry) => s.remediation[i] = entry,
-        None => {
-            s.remediation.remove(i);
-        }
-    }
 }

@@ -3,7 +3,6 @@
 //! turns them into `cloud.provider` and report lines.
 
 use crate::scenario::cloud::Provider;
-use std::collections::BTreeSet;
 
 /// What a node's `spec.providerID` says about its cloud.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -75,6 +74,6 @@ impl Repair {
 pub struct NodeCloud {
     /// `spec.providerID`.
     pub id: CloudId,
-    /// The repairs its labels say probably apply.
-    pub repairs: BTreeSet<Repair>,
+    /// The repairs its labels say probably apply, each once, in `Repair::ALL`'s order.
+    pub repairs: Vec<Repair>,
 }

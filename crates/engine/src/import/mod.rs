@@ -39,6 +39,7 @@ pub(crate) mod nodes;
 pub(crate) mod parse;
 pub(crate) mod place;
 pub(crate) mod remediation;
+mod remediation_drop;
 pub(crate) mod report;
 pub(crate) mod scan;
 pub mod shown;

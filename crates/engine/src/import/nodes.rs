@@ -99,7 +99,8 @@ pub fn read(c: &mut Collector, file: &str, doc: &Json) {
     if let Some(id) = provider_id.filter(|id| !id.is_empty()) {
         cloud.id = cloud_id(id);
     }
-    // Only the label's presence matters: its value names the pool.
+    // Only the label's presence matters: its value names the pool. A list in `Repair::ALL`'s
+    // order rather than a set: collecting into a set would compile one more copy of the sort.
     cloud.repairs = Repair::ALL
         .into_iter()
         .filter(|r| labels.is_some_and(|l| l.contains_key(r.label())))

@@ -136,7 +136,8 @@ impl Report {
                 )
             })
             .collect();
-        more.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+        // The shared sort, so the files worker carries one copy.
+        crate::order::sort_by_key(&mut more, |(at, _)| std::cmp::Reverse(*at));
         for (at, entry) in more {
             out.insert(at + 1, entry);
         }
