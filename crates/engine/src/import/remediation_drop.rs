@@ -1,9 +1,10 @@
 //! Dropping what a refused path names in one remediator of the scenario, in place. The fields are
-//! named as the scenario JSON writes them (`unhealthyConditions`, `nodeStartupTimeout`), but the
-//! sections are changed directly rather than written as JSON and read back, so that the files
-//! worker carries no reader of the remediation sections (about 17 KB of wasm).
+//! found through the settings table (`scenario::settings`), which names each remediator's fields
+//! once, rather than by writing the entry as JSON and reading it back, so that the files worker
+//! carries no reader of the remediation sections (about 17 KB of wasm).
 
-use crate::scenario::{ConditionSection, GoDuration, RemediationSection};
+use crate::scenario::settings::{Applies, Setting, ALL};
+use crate::scenario::{RemediationSection, Scenario};
 use crate::time::{format_go_duration, parse_go_duration};
 
 /// Drops what `tail` (the path after `remediation[i]`) names in `entry`: one condition of its
@@ -14,10 +15,15 @@ pub(super) fn drop_in(entry: &mut RemediationSection, tail: &str) -> bool {
     let field = tail.strip_prefix('.').unwrap_or("");
     let (name, rest) = field.split_once('[').map_or((field, None), |(n, r)| (n, Some(r)));
     let name = name.split('.').next().unwrap_or("");
+    let Some(setting) = settings_of(entry).find(|s| s.field() == name) else {
+        return false;
+    };
+    // The table finds a remediator's fields in a scenario's entry of its kind: this one alone.
+    let mut one = one_of(entry);
     let changed = match rest {
         Some(rest) => {
             let j = rest.split_once(']').and_then(|(j, _)| j.parse::<usize>().ok());
-            match (conditions(entry, name), j) {
+            match (setting.conditions_mut(&mut one), j) {
                 (Some(list), Some(j)) if j < list.len() => {
                     list.remove(j);
                     true
@@ -25,84 +31,53 @@ pub(super) fn drop_in(entry: &mut RemediationSection, tail: &str) -> bool {
                 _ => false,
             }
         }
-        None => clear(entry, name),
+        None => setting.clear(&mut one),
     };
-    changed && reads_back(entry)
-}
-
-/// The list of conditions `name` names in `entry`, when it is set.
-fn conditions<'a>(entry: &'a mut RemediationSection, name: &str) -> Option<&'a mut Vec<ConditionSection>> {
-    use RemediationSection as R;
-    if name != "unhealthyConditions" {
-        return None;
-    }
-    match entry {
-        R::MachineHealthCheck(m) => m.unhealthy_conditions.as_mut(),
-        R::SelfNodeRemediation(n) => n.unhealthy_conditions.as_mut(),
-        R::KarpenterNodeRepair(k) => k.unhealthy_conditions.as_mut(),
-        R::GkeAutoRepair(_) | R::EksNodeAutoRepair(_) | R::AksAutoRepair(_) => None,
+    match one.remediation.first().filter(|_| changed && reads_back(&one)) {
+        Some(changed) => {
+            *entry = changed.clone();
+            true
+        }
+        None => false,
     }
 }
 
-/// Unsets the field of `entry` the JSON names `name`; false when it has no such field set.
-fn clear(entry: &mut RemediationSection, name: &str) -> bool {
-    use RemediationSection as R;
-    fn take<T>(field: &mut Option<T>) -> bool {
-        field.take().is_some()
-    }
-    match (entry, name) {
-        (R::MachineHealthCheck(m), "unhealthyConditions") => take(&mut m.unhealthy_conditions),
-        (R::MachineHealthCheck(m), "nodeStartupTimeout") => take(&mut m.node_startup_timeout),
-        (R::MachineHealthCheck(m), "maxUnhealthy") => take(&mut m.max_unhealthy),
-        (R::MachineHealthCheck(m), "clusterApiVersion") => take(&mut m.cluster_api_version),
-        (R::MachineHealthCheck(m), "replacementJoinDuration") => take(&mut m.replacement_join_duration),
-        (R::SelfNodeRemediation(n), "unhealthyConditions") => take(&mut n.unhealthy_conditions),
-        (R::SelfNodeRemediation(n), "minHealthy") => take(&mut n.min_healthy),
-        (R::SelfNodeRemediation(n), "strategy") => take(&mut n.strategy),
-        (R::SelfNodeRemediation(n), "safeTimeToAssumeNodeRebooted") => take(&mut n.safe_time_to_assume_node_rebooted),
-        (R::KarpenterNodeRepair(k), "nodeRepair") => take(&mut k.node_repair),
-        (R::KarpenterNodeRepair(k), "unhealthyConditions") => take(&mut k.unhealthy_conditions),
-        (R::KarpenterNodeRepair(k), "interruptionQueue") => take(&mut k.interruption_queue),
-        (R::KarpenterNodeRepair(k), "interruptionMessageLatency") => take(&mut k.interruption_message_latency),
-        (R::GkeAutoRepair(g), "notReadyTimeout") => take(&mut g.not_ready_timeout),
-        (R::GkeAutoRepair(g), "drainTimeout") => take(&mut g.drain_timeout),
-        (R::EksNodeAutoRepair(e), "readyTimeout") => take(&mut e.ready_timeout),
-        (R::EksNodeAutoRepair(e), "maxUnhealthyPercentage") => take(&mut e.max_unhealthy_percentage),
-        (R::AksAutoRepair(a), "detectionDelay") => take(&mut a.detection_delay),
-        _ => false,
+/// The settings of `entry`'s remediator, in the table's order.
+fn settings_of(entry: &RemediationSection) -> impl Iterator<Item = &'static Setting> {
+    let kind = entry.remediator_kind();
+    ALL.iter()
+        .copied()
+        .filter(move |s| matches!(s.applies, Applies::Remediator(k) if k == kind))
+}
+
+/// A scenario of `entry` alone, as the settings table reads one.
+fn one_of(entry: &RemediationSection) -> Scenario {
+    Scenario {
+        remediation: vec![entry.clone()],
+        ..Scenario::default()
     }
 }
 
-/// Whether `entry`'s JSON reads back: every duration, written as Go writes it, parses again. A
-/// duration from whole seconds can be past the parser's bound; the entry went whole then, when
-/// the field was dropped in its JSON, and still does.
-fn reads_back(entry: &RemediationSection) -> bool {
-    use RemediationSection as R;
-    let (list, durations): (Option<&Vec<ConditionSection>>, Vec<&Option<GoDuration>>) = match entry {
-        R::MachineHealthCheck(m) => (
-            m.unhealthy_conditions.as_ref(),
-            vec![&m.node_startup_timeout, &m.replacement_join_duration],
-        ),
-        R::SelfNodeRemediation(n) => (
-            n.unhealthy_conditions.as_ref(),
-            vec![&n.safe_time_to_assume_node_rebooted],
-        ),
-        R::KarpenterNodeRepair(k) => (k.unhealthy_conditions.as_ref(), vec![&k.interruption_message_latency]),
-        R::GkeAutoRepair(g) => (None, vec![&g.not_ready_timeout, &g.drain_timeout]),
-        R::EksNodeAutoRepair(e) => (None, vec![&e.ready_timeout]),
-        R::AksAutoRepair(a) => (None, vec![&a.detection_delay]),
+/// Whether the entry of `one` would read back from its JSON: every duration it writes, written as
+/// Go writes it, parses again. A duration from whole seconds can be past the parser's bound; the
+/// entry went whole then, when the field was dropped in its JSON, and still does.
+fn reads_back(one: &Scenario) -> bool {
+    let Some(entry) = one.remediation.first() else {
+        return false;
     };
-    let timeouts = list.into_iter().flatten().map(|c| &c.timeout);
-    let mut all = durations.into_iter().flatten().chain(timeouts);
-    all.all(|d| parse_go_duration(&format_go_duration(d.0)).is_ok())
+    let mut spans = settings_of(entry).flat_map(|s| match (s.get(one), s.conditions(one)) {
+        (_, Some(list)) => list.iter().map(|c| c.timeout.0).collect(),
+        (Some(crate::scenario::flags::Value::Duration(ms)), None) => vec![ms],
+        _ => Vec::new(),
+    });
+    spans.all(|ms| parse_go_duration(&format_go_duration(ms)).is_ok())
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::{
-        AksSection, EksSection, GkeSection, IntOrString, KarpenterSection, MachineHealthCheckSection,
-        SelfNodeRemediationSection,
+        AksSection, ConditionSection, EksSection, GkeSection, GoDuration, IntOrString, KarpenterSection,
+        MachineHealthCheckSection, SelfNodeRemediationSection,
     };
     use serde_json::Value as Json;
 
@@ -188,27 +163,14 @@ mod tests {
     /// condition and path that names nothing, and durations the parser reads back and does not.
     #[test]
     fn drops_as_the_json_did() {
-        let names = [
-            "kind",
-            "unhealthyConditions",
-            "nodeStartupTimeout",
-            "maxUnhealthy",
-            "clusterApiVersion",
-            "replacementJoinDuration",
-            "minHealthy",
-            "strategy",
-            "safeTimeToAssumeNodeRebooted",
-            "nodeRepair",
-            "interruptionQueue",
-            "interruptionMessageLatency",
-            "notReadyTimeout",
-            "drainTimeout",
-            "readyTimeout",
-            "maxUnhealthyPercentage",
-            "detectionDelay",
-            "unknown",
-            "",
-        ];
+        // Every field any remediator writes, as its JSON names it, and paths that name none.
+        let mut names: Vec<String> = ["kind", "unknown", ""].map(String::from).to_vec();
+        for entry in entries(40_000) {
+            if let Json::Object(map) = serde_json::to_value(&entry).expect("writes") {
+                names.extend(map.keys().filter(|k| !names.contains(k)).cloned().collect::<Vec<_>>());
+            }
+        }
+        assert!(names.len() > 15, "{names:?}");
         let mut tails = vec![String::new(), ".".into(), "[0]".into()];
         for name in names {
             tails.push(format!(".{name}"));

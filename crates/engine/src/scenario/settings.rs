@@ -423,6 +423,30 @@ impl Setting {
         }
     }
 
+    /// The whole list of condition checks this setting reads (a remediator's
+    /// `unhealthyConditions`), if the scenario writes one; `None` for any other setting.
+    pub fn conditions<'a>(&self, s: &'a Scenario) -> Option<&'a [ConditionSection]> {
+        match slot(s, self.access)? {
+            Slot::Ready(list) => list.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// [`Setting::conditions`], to change in place.
+    pub fn conditions_mut<'a>(&self, s: &'a mut Scenario) -> Option<&'a mut Vec<ConditionSection>> {
+        match slot_mut(s, self.access)? {
+            Slot::Ready(list) => list.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// The JSON name of the field it reads in its section (`nodeStartupTimeout`,
+    /// `unhealthyConditions`): its path's first step after the section.
+    pub fn field(&self) -> &'static str {
+        let after = self.path.split_once("].").or_else(|| self.path.split_once('.'));
+        after.map_or(self.path, |(_, f)| f.split(['.', '[']).next().unwrap_or(f))
+    }
+
     /// The value the scenario writes, or else the default on its provider.
     pub fn get_or_default(&self, s: &Scenario) -> Option<Value> {
         self.get(s)
