@@ -61,7 +61,13 @@ impl Cause {
     }
 
     /// Adds an argument shown as it is.
-    pub fn text(mut self, name: &'static str, value: impl fmt::Display) -> Cause {
+    pub fn text(self, name: &'static str, value: impl fmt::Display) -> Cause {
+        self.shown(name, &value)
+    }
+
+    /// `text` for any value, behind one pointer: the worker then carries one copy of it rather
+    /// than one for each type of value.
+    fn shown(mut self, name: &'static str, value: &dyn fmt::Display) -> Cause {
         self.args.push((name, Arg::Text(value.to_string())));
         self
     }

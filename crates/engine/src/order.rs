@@ -53,6 +53,13 @@ pub fn map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V>
     out
 }
 
+/// A 64-bit key as two words, high then low, which order as the key does. A set of 64-bit keys
+/// is kept as a `BTreeSet<(usize, usize)>` of these: the engine's worker already carries that
+/// set's code for the scheduler's index, where a `BTreeSet<u64>` adds a copy of its own.
+pub fn words(key: u64) -> (usize, usize) {
+    ((key >> 32) as usize, (key & 0xffff_ffff) as usize)
+}
+
 /// The one copy of the sort: positions ordered by `compare` of the elements at them.
 #[inline(never)]
 fn positions(order: &mut [u32], compare: &dyn Fn(u32, u32) -> Ordering) {

@@ -9,7 +9,6 @@
 //! decrements it, records the pod in `disruptedPods`, and deletes the pod.
 
 use crate::time::Millis;
-use std::collections::BTreeMap;
 
 use super::{Api, PodId};
 
@@ -48,8 +47,9 @@ pub struct PdbStatus {
     /// `disruptionsAllowed`.
     pub disruptions_allowed: i32,
     /// `disruptedPods`: pods evicted whose deletion the controller has not seen yet, with the
-    /// eviction time.
-    pub disrupted_pods: BTreeMap<PodId, Millis>,
+    /// eviction time, sorted by pod: a budget holds a few, and a list keeps the worker from
+    /// carrying a B-tree of its own for them.
+    pub disrupted_pods: Vec<(PodId, Millis)>,
 }
 
 /// A PodDisruptionBudget of one workload (named after it).
@@ -163,7 +163,10 @@ impl Api {
                 let w = self.pods[p].workload;
                 let status = &mut self.pdbs[w].as_mut().expect("decided with a budget").status;
                 status.disruptions_allowed -= 1;
-                status.disrupted_pods.insert(p, now);
+                match status.disrupted_pods.binary_search_by_key(&p, |&(q, _)| q) {
+                    Ok(i) => status.disrupted_pods[i].1 = now,
+                    Err(i) => status.disrupted_pods.insert(i, (p, now)),
+                }
             }
             self.request_pod_deletion(now, p);
         }

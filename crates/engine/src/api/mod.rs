@@ -350,8 +350,6 @@ pub struct Api {
     /// What this step sent that others receive later: notifications, held-back writes, nodes
     /// whose taints changed. `World::end_step` turns them into wake-ups.
     pub posts: Posts,
-    /// Node index by name.
-    pub node_names: BTreeMap<String, NodeId>,
     /// Active pods (existing and not being deleted, `IsPodActive`) per workload, kept on every
     /// change so that a controller never counts by scanning.
     pub active_by_workload: Vec<u32>,
@@ -462,7 +460,6 @@ impl Api {
     /// Adds a node object; returns its index.
     pub fn add_node(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len();
-        self.node_names.insert(node.name.clone(), id);
         self.nodes.push(node);
         id
     }

@@ -114,7 +114,7 @@ impl DisruptionController {
         let pods = api.pods_by_workload.get(w).map_or(&[][..], Vec::as_slice);
         // `buildDisruptedPodMap`: entries of pods gone, being deleted, or too old are dropped.
         let mut old = pdb.status.clone();
-        old.disrupted_pods.retain(|&p, &mut at| {
+        old.disrupted_pods.retain(|&(p, at)| {
             let pod = &api.pods[p];
             pod.exists() && pod.deletion_requested_at.is_none() && now < at + DELETION_TIMEOUT
         });
@@ -126,7 +126,7 @@ impl DisruptionController {
             }
             matching += 1;
             let ready = pod.ready == Some(true) && !pod.failed && pod.deletion_requested_at.is_none();
-            if ready && !old.disrupted_pods.contains_key(&p) {
+            if ready && old.disrupted_pods.binary_search_by_key(&p, |&(q, _)| q).is_err() {
                 healthy += 1;
             }
         }

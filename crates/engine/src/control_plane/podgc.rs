@@ -9,10 +9,10 @@
 use crate::api::client::Controller;
 use crate::api::{Api, CondStatus, PodId};
 use crate::cause::Cause;
+use crate::idmap::IdMap;
 use crate::time::{Millis, SECOND};
 use crate::timeline::{latest, Event, EventId, EventKind};
 use crate::world::World;
-use std::collections::BTreeMap;
 
 /// How often PodGC runs (`gcCheckPeriod`), ms.
 pub const GC_CHECK_PERIOD: Millis = 20 * SECOND;
@@ -38,8 +38,9 @@ pub struct PodGc {
     pub out_of_service: bool,
     /// Whether orphaned pods wait out the quarantine (else they go at the first run).
     pub quarantine: bool,
-    /// Orphaned pods and when PodGC first saw them.
-    orphans: BTreeMap<PodId, Millis>,
+    /// Orphaned pods and when PodGC first saw them: a slot per pod, only looked up, so that the
+    /// worker carries no B-tree for this key and value.
+    orphans: IdMap<Millis>,
 }
 
 impl PodGc {
@@ -48,13 +49,13 @@ impl PodGc {
         PodGc {
             out_of_service,
             quarantine,
-            orphans: BTreeMap::new(),
+            orphans: IdMap::default(),
         }
     }
 
     /// Forgets the quarantine queue, as a restart does.
     pub fn restart(&mut self) {
-        self.orphans.clear();
+        self.orphans = IdMap::default();
     }
 
     /// The pods a run looks at, in pod order: those on nodes that are gone or carry the
@@ -108,7 +109,13 @@ impl PodGc {
                         doomed.push((p, Cause::new("cause.podgc.orphaned").text("node", &name), deleted));
                         continue;
                     }
-                    let seen = *self.orphans.entry(p).or_insert(now);
+                    let seen = match self.orphans.get(&p) {
+                        Some(&seen) => seen,
+                        None => {
+                            self.orphans.insert(p, now);
+                            now
+                        }
+                    };
                     if now >= seen + QUARANTINE {
                         // The wait for the run that first saw it is part of the pod's way out.
                         let gone = deleted.and_then(|id| log.events.get(id)).map_or(seen, |e| e.at);

@@ -50,8 +50,8 @@ pub struct Workloads {
     bare_created: Vec<bool>,
     names: Rng,
     /// A 64-bit digest of every pod name given out (a collision of two digests is as unlikely
-    /// as it gets; it would only draw one more suffix).
-    used_names: BTreeSet<u64>,
+    /// as it gets; it would only draw one more suffix), by `order::words`.
+    used_names: BTreeSet<(usize, usize)>,
 }
 
 impl Workloads {
@@ -389,11 +389,11 @@ fn created_after(log: &Log, replaces: Option<PodId>, node: Option<NodeId>, kind:
     latest([n.back, n.untainted])
 }
 
-/// FNV-1a over the name's bytes.
-fn digest(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+/// FNV-1a over the name's bytes, as `order::words`.
+fn digest(name: &str) -> (usize, usize) {
+    crate::order::words(name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    }))
 }
 
 fn random_string(rng: &mut Rng, len: usize) -> String {

@@ -132,17 +132,20 @@ impl KubeProxy {
 
     /// The rules of Service `w` for the slice as it is: its ready endpoints, or its serving
     /// terminating ones when none is ready and the version falls back to them.
+    /// The sets are built by inserting (`order::set`): a `collect` would sort first, in a copy
+    /// of the standard sort that only this would bring into the engine's worker.
     fn rules(&self, api: &Api, w: usize) -> BTreeSet<PodId> {
         let slice = &api.slices[w];
-        let ready: BTreeSet<PodId> = slice.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p).collect();
+        let ready = crate::order::set(slice.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p));
         if !ready.is_empty() || !self.fallback {
             return ready;
         }
-        slice
-            .iter()
-            .filter(|(_, e)| e.serving && e.terminating)
-            .map(|(&p, _)| p)
-            .collect()
+        crate::order::set(
+            slice
+                .iter()
+                .filter(|(_, e)| e.serving && e.terminating)
+                .map(|(&p, _)| p),
+        )
     }
 
     /// The pods Service `w`'s rules send to now.

@@ -243,8 +243,8 @@ pub struct Timers {
     kubelets: Vec<u32>,
     /// kube-controller-manager's generation.
     controller_manager: u32,
-    /// Keyed timers cancelled and not yet come up.
-    cancelled: BTreeSet<u64>,
+    /// Keyed timers cancelled and not yet come up, by `order::words` of their sequence number.
+    cancelled: BTreeSet<(usize, usize)>,
     /// Loops parked or asleep outside the heap.
     dormant: dormant::Dormant,
 }
@@ -318,7 +318,7 @@ impl Timers {
 
     /// Cancels the keyed timer `key`, if it has not come up yet.
     pub fn cancel(&mut self, key: ActionKey) {
-        self.cancelled.insert(key.0);
+        self.cancelled.insert(crate::order::words(key.0));
     }
 
     /// Cancels every timer `owner` pushed so far, and ends its dormant loops.
@@ -340,7 +340,7 @@ impl Timers {
             if e.owner.is_some_and(|o| !self.live(o)) {
                 continue;
             }
-            if e.keyed && self.cancelled.remove(&e.seq) {
+            if e.keyed && self.cancelled.remove(&crate::order::words(e.seq)) {
                 continue;
             }
             return Some((e.at, e.pushed_at, e.wake));

@@ -7,7 +7,6 @@ use crate::cause::Cause;
 use crate::control_plane::rate_limited_queue::RateLimitedTimedQueue;
 use crate::time::Millis;
 use crate::timeline::{latest, Event, EventId, EventKind, Log, ZoneState};
-use std::collections::BTreeMap;
 
 /// One zone's state and taint queue.
 #[derive(Debug, Clone)]
@@ -31,8 +30,8 @@ pub struct Zones {
     live: Vec<Option<Zone>>,
     keys: Vec<String>,
     displays: Vec<String>,
-    ids: BTreeMap<String, usize>,
-    /// Ids in key order.
+    /// Ids in key order, searched by key: a sorted list rather than a map by key, so that the
+    /// worker carries no B-tree of its own for it.
     order: Vec<usize>,
     /// Each node's zone id as last looked up (`usize::MAX` before).
     node_zone: Vec<usize>,
@@ -49,15 +48,14 @@ impl Zones {
         if cached < self.keys.len() && same_text(&self.keys[cached], &node.zone_key) {
             return cached;
         }
-        let id = match self.ids.get(&node.zone_key) {
-            Some(&id) => id,
-            None => {
+        let id = match self.find(&node.zone_key) {
+            Ok(at) => self.order[at],
+            Err(at) => {
                 let id = self.keys.len();
                 self.keys.push(node.zone_key.clone());
                 self.displays.push(node.zone.clone());
                 self.live.push(None);
-                self.ids.insert(node.zone_key.clone(), id);
-                self.order = self.ids.values().copied().collect();
+                self.order.insert(at, id);
                 id
             }
         };
@@ -73,6 +71,11 @@ impl Zones {
         }
     }
 
+    /// Where the zone with this key is in `order`, or where it would go.
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.order.binary_search_by(|&id| self.keys[id].as_str().cmp(key))
+    }
+
     /// How many zone ids there are.
     pub fn count(&self) -> usize {
         self.keys.len()
@@ -85,7 +88,8 @@ impl Zones {
 
     /// The live zone with this key, as tests and callers that hold a key look it up.
     pub fn by_key(&self, key: &str) -> Option<&Zone> {
-        self.ids.get(key).and_then(|&id| self.live[id].as_ref())
+        let at = self.find(key).ok()?;
+        self.live[self.order[at]].as_ref()
     }
 
     /// Creates zone `id` if it is not live, with a full bucket at `qps`.

@@ -238,7 +238,7 @@ pub fn slice_changes(events: &[Event], api: &Api, w: usize) -> Changes {
     let ready: BTreeSet<PodId> = api
         .slices
         .get(w)
-        .map(|s| s.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p).collect())
+        .map(|s| crate::order::set(s.iter().filter(|(_, e)| e.ready).map(|(&p, _)| p)))
         .unwrap_or_default();
     Changes::undone(&ready, list)
 }

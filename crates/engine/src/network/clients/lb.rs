@@ -295,7 +295,8 @@ impl Readiness {
     }
 
     /// The count over `log` of a set that starts as `ready` and that each event's `change` (a
-    /// key, and whether it is now ready) updates.
+    /// key, and whether it is now ready) updates. Callers build `ready` with `order::set`, which
+    /// inserts: a `collect` would sort first, in a copy of the sort of its own.
     fn of<K: Ord>(mut ready: BTreeSet<K>, log: &[Event], change: impl Fn(&Event) -> Option<(K, bool)>) -> Readiness {
         let initial = ready.len();
         let mut changes = Vec::new();
@@ -315,9 +316,8 @@ impl Readiness {
 /// the start until an `EndpointNotReady` or `EndpointRemoved`, and those an `EndpointReady`
 /// added since.
 fn endpoint_readiness(log: &[Event], api: &Api, w: usize) -> Readiness {
-    let start = (0..api.pods.len())
-        .filter(|&q| api.pods[q].workload == w && api.pods[q].created_at <= 0)
-        .collect();
+    let start =
+        crate::order::set((0..api.pods.len()).filter(|&q| api.pods[q].workload == w && api.pods[q].created_at <= 0));
     Readiness::of(start, log, |e| {
         let q = e.pod.filter(|_| e.service == Some(w))?;
         match e.kind {
@@ -349,9 +349,7 @@ fn other_endpoints(api: &Api, w: usize, fate: &Fate, t: Millis) -> usize {
 /// instance targets (`pkg/backend/endpoint_resolver.go`, `ResolveNodePortEndpoints`): present
 /// from the start or registered, and not turned NotReady or Unknown since their last Ready.
 fn node_readiness(cfg: &Config, log: &[Event]) -> Readiness {
-    let start = (0..cfg.nodes.len())
-        .filter(|&n| cfg.nodes[n].join_at.is_none())
-        .collect();
+    let start = crate::order::set((0..cfg.nodes.len()).filter(|&n| cfg.nodes[n].join_at.is_none()));
     Readiness::of(start, log, |e| match (e.kind, e.node) {
         (EventKind::NodeReady, Some(n)) => Some((n, true)),
         (EventKind::NodeNotReady | EventKind::NodeUnknown | EventKind::NodeDeleted, Some(n)) => Some((n, false)),
