@@ -32,6 +32,7 @@ pub mod cost;
 pub mod export;
 pub mod import;
 pub mod milestones;
+pub mod names;
 pub mod order;
 pub mod presets;
 pub mod render;

@@ -359,7 +359,8 @@ impl Decoder {
 struct Writer {
     out: Vec<u8>,
     /// Each string's index.
-    table: Strings,
+    /// Each distinct string written, by its index (`names`: one hash per lookup).
+    table: crate::names::Names<String>,
     /// Each event kind's index, by the kind's number.
     kinds: Vec<Option<u64>>,
 }
@@ -378,8 +379,8 @@ impl Writer {
     }
 
     fn str(&mut self, s: &str) {
-        let (i, new) = self.table.index(s);
-        self.uint(i);
+        let (i, new) = self.table.index_with(s, || s.to_string());
+        self.uint(i as u64);
         if new {
             self.uint(s.len() as u64);
             self.out.extend_from_slice(s.as_bytes());
@@ -430,7 +431,7 @@ impl Writer {
             None => {
                 let name = k.to_string();
                 self.str(&name);
-                self.kinds[n] = Some(self.table.index(&name).0);
+                self.kinds[n] = self.table.get(&name).map(|i| i as u64);
             }
         }
     }
@@ -467,58 +468,6 @@ struct State {
     statics: Vec<Option<&'static str>>,
     /// The table's entries as event kinds, once asked for.
     kinds: Vec<Option<EventKind>>,
-}
-
-/// The writer's string table: each distinct string gets the next index. An open-addressing table
-/// keyed by an FNV-1a hash of the string, so that a lookup costs one hash and usually one compare
-/// (an ordered map compared long shared prefixes such as `web-lm9dhxfg9h-` again and again). It
-/// is deterministic and never iterated.
-#[derive(Default)]
-struct Strings {
-    /// Slot to string index plus one (0: empty); the length is a power of two.
-    slots: Vec<u32>,
-    strings: Vec<String>,
-}
-
-impl Strings {
-    /// `s`'s index, and whether it was new.
-    fn index(&mut self, s: &str) -> (u64, bool) {
-        if self.strings.len() * 2 >= self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut slot = fnv(s) as usize & mask;
-        loop {
-            match self.slots[slot] {
-                0 => {
-                    self.strings.push(s.to_string());
-                    self.slots[slot] = self.strings.len() as u32;
-                    return ((self.strings.len() - 1) as u64, true);
-                }
-                i if self.strings[i as usize - 1] == s => return (u64::from(i) - 1, false),
-                _ => slot = (slot + 1) & mask,
-            }
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1024);
-        self.slots = vec![0; size];
-        for (i, s) in self.strings.iter().enumerate() {
-            let mut slot = fnv(s) as usize & (size - 1);
-            while self.slots[slot] != 0 {
-                slot = (slot + 1) & (size - 1);
-            }
-            self.slots[slot] = i as u32 + 1;
-        }
-    }
-}
-
-/// The 64-bit FNV-1a hash of `s`.
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Reads what [`Writer`] wrote.
